@@ -1,0 +1,246 @@
+#pragma once
+// The immutable capture model: what a .xplane.pb file holds, as oomscope sees it.
+//
+// A Capture is built once by read_capture() (reader.h) and never changes afterwards, so it can be shared
+// between threads (the GUI hands std::shared_ptr<const Capture> to its models).
+//
+// Memory layout: the file stays memory-mapped for the life of the Capture. Every event is kept as a
+// compact EventRecord (times, metadata id and the byte range of the event inside the mapping); its stats
+// are decoded on demand by Capture::event_stats(). The events the analyses need (allocator events,
+// AllocatorRetry waits, execution spans, device events tagged with a program) are decoded once, while
+// reading, into the typed tables below.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace xla {
+class HloProto;
+}
+
+namespace oomscope::capture {
+
+class MappedFile;
+
+// ---- generic XSpace view -------------------------------------------------------------------------
+
+// A stat value, whatever its wire type. Strings given as ref_value are resolved to the referenced
+// stat-metadata name when decoded, so callers never see a ref. Bytes values are views into the mapping.
+struct StatValue {
+  std::variant<std::monostate, std::int64_t, std::uint64_t, double, std::string, std::string_view> value;
+
+  bool is_number() const;
+  bool is_string() const;  // str_value or resolved ref_value
+  // Numeric value as int64 (doubles truncated; uint64 above INT64_MAX saturates). nullopt if not a number.
+  std::optional<std::int64_t> as_int() const;
+  std::optional<std::uint64_t> as_uint() const;
+  std::optional<double> as_double() const;
+  // String value ("" if not a string). Numbers are not converted.
+  std::string_view as_string() const;
+  // Bytes value (empty if none). Valid while the Capture lives.
+  std::string_view as_bytes() const;
+};
+
+struct Stat {
+  std::string name;
+  StatValue value;
+};
+
+struct EventRecord {
+  std::int64_t start_ps = 0;     // absolute: line.timestamp_ns * 1000 + offset_ps
+  std::int64_t duration_ps = 0;  // 0 for instant events
+  std::int64_t metadata_id = 0;  // key into Plane::event_metadata
+  std::uint64_t offset = 0;      // byte offset of the XEvent message inside the mapped file
+  std::uint32_t size = 0;        // byte length of the XEvent message
+  std::int64_t num_occurrences = 0;  // only for aggregated events (no timestamp), else 0
+};
+
+struct Line {
+  std::int64_t id = 0;
+  std::int64_t display_id = 0;
+  std::string name;
+  std::string display_name;
+  std::int64_t timestamp_ns = 0;
+  std::int64_t duration_ps = 0;
+  std::vector<EventRecord> events;  // in file order (post-processed captures are sorted by time)
+};
+
+struct EventMetadata {
+  std::int64_t id = 0;
+  std::string name;
+  std::string display_name;
+  std::vector<Stat> stats;  // decoded; bytes stats (e.g. the Hlo Proto) stay views into the mapping
+};
+
+struct Plane {
+  std::int64_t id = 0;
+  std::string name;
+  std::vector<Line> lines;
+  std::map<std::int64_t, EventMetadata> event_metadata;
+  std::map<std::int64_t, std::string> stat_metadata;  // id -> name
+  std::vector<Stat> stats;  // plane-level stats (device capabilities, profiler metadata)
+
+  std::size_t event_count() const;
+  // Name of an event-metadata id ("" when unknown).
+  std::string_view event_name(std::int64_t metadata_id) const;
+  const Stat* find_stat(std::string_view name) const;
+};
+
+// ---- the memory plan (from /host:metadata) -------------------------------------------------------
+
+// Totals of one module's buffer assignment for memory space (color) 0, following
+// xplane-format.md section 4 (XProf's allocation categories).
+struct PlanTotals {
+  std::int64_t parameters_bytes = 0;        // sum of entry-parameter allocations
+  std::int64_t donated_bytes = 0;           // parameters aliased with an output
+  std::int64_t outputs_bytes = 0;           // maybe_live_out allocations that are not parameters
+  std::int64_t temp_bytes = 0;              // allocations that are none of param/output/thread-local/constant
+  std::int64_t constants_bytes = 0;
+  std::int64_t thread_local_bytes = 0;
+  std::int64_t total_allocation_bytes = 0;  // all allocations of color 0
+  int allocation_count = 0;
+  int heap_trace_count = 0;
+};
+
+struct Module {
+  std::string name;           // HloModuleProto.name, e.g. "jit_train_step"
+  std::uint64_t program_id = 0;
+  std::string metadata_name;  // event-metadata name, e.g. "jit_train_step(42)"
+  std::size_t hlo_bytes = 0;  // size of the serialized HloProto
+  bool has_buffer_assignment = false;
+  PlanTotals totals;
+  std::shared_ptr<const xla::HloProto> hlo;  // fully parsed (HloProtos are small)
+};
+
+// ---- runtime (from /host:CPU) ---------------------------------------------------------------------
+
+enum class MemoryEventKind : std::uint8_t { Allocation, Deallocation };
+
+// One MemoryAllocation / MemoryDeallocation event of a BFC allocator.
+struct MemoryEvent {
+  std::int64_t time_ps = 0;
+  MemoryEventKind kind = MemoryEventKind::Allocation;
+  std::uint32_t allocator = 0;          // index into Capture::allocators()
+  std::uint64_t addr = 0;
+  std::int64_t requested_bytes = 0;
+  std::int64_t allocation_bytes = 0;
+  std::int64_t bytes_in_use = 0;        // stat bytes_allocated: in use after this operation
+  std::int64_t bytes_available = 0;
+  std::int64_t bytes_reserved = 0;
+  std::int64_t peak_bytes_in_use = 0;   // allocator lifetime peak (may predate the capture)
+  double fragmentation = 0.0;
+  std::int64_t step_id = -1;            // stat "id" when present
+  std::uint32_t line = 0;               // index of the line in the /host:CPU plane
+  std::uint32_t tf_op = 0;              // index into Capture::strings() (0 = none)
+  std::uint32_t shape = 0;              // index into Capture::strings() (0 = none)
+};
+
+struct AllocatorSummary {
+  std::string name;                     // allocator_name, e.g. "GPU_0_bfc"
+  std::int64_t allocations = 0;
+  std::int64_t deallocations = 0;
+  std::int64_t max_bytes_in_use = 0;    // max of bytes_allocated over the capture
+  std::int64_t peak_bytes_in_use = 0;   // max of the peak_bytes_in_use stat (lifetime peak)
+  std::int64_t capacity_bytes = 0;      // bytes_allocated + bytes_available at the max in-use event
+  std::int64_t largest_allocation = 0;  // max allocation_bytes
+  std::int64_t first_time_ps = 0;
+  std::int64_t last_time_ps = 0;
+};
+
+// An AllocatorRetry::AllocateRaw span: time waited under memory pressure.
+struct RetryEvent {
+  std::int64_t time_ps = 0;
+  std::int64_t duration_ps = 0;
+  std::uint32_t line = 0;
+};
+
+enum class ExecutionKind : std::uint8_t {
+  XlaModule,      // "<module>:XLA GPU module" host span (name = module name)
+  ExecuteHelper,  // PjRt*LoadedExecutable::ExecuteHelper / LocalExecutable::Execute
+  PjitFunction,   // PjitFunction(<python function>) (name = python function)
+  DeviceModule,   // TPU "XLA Modules" line event (name = module name, program id from the (N) suffix)
+};
+
+struct ExecutionSpan {
+  ExecutionKind kind = ExecutionKind::XlaModule;
+  std::string name;
+  std::optional<std::uint64_t> program_id;
+  std::int64_t time_ps = 0;
+  std::int64_t duration_ps = 0;
+  std::uint32_t plane = 0;  // index into Capture::planes()
+  std::uint32_t line = 0;   // index into that plane's lines
+};
+
+// A device event (kernel, memcpy, memset) that names the program it belongs to.
+struct DeviceProgramEvent {
+  std::int64_t time_ps = 0;
+  std::uint64_t program_id = 0;   // 0 when only hlo_module is known
+  std::uint32_t module_name = 0;  // index into Capture::strings() (0 = none)
+  std::uint32_t plane = 0;
+};
+
+// ---- the capture ----------------------------------------------------------------------------------
+
+class Capture {
+ public:
+  Capture();
+  ~Capture();
+  Capture(const Capture&) = delete;
+  Capture& operator=(const Capture&) = delete;
+
+  const std::string& path() const { return path_; }
+  std::uint64_t file_size() const { return file_size_; }
+
+  const std::vector<std::string>& hostnames() const { return hostnames_; }
+  const std::vector<std::string>& errors() const { return errors_; }      // XSpace.errors
+  const std::vector<std::string>& warnings() const { return warnings_; }  // XSpace.warnings
+  const std::vector<Plane>& planes() const { return planes_; }
+  const Plane* find_plane(std::string_view name) const;
+  std::size_t event_count() const;
+
+  // Plan: one entry per HloProto in /host:metadata, in the order of program id.
+  const std::vector<Module>& modules() const { return modules_; }
+  const Module* find_module(std::string_view name_or_id) const;  // by name, metadata name or program id
+  // Problems met while reading modules (an HloProto that does not parse, say); the rest still loads.
+  const std::vector<std::string>& module_problems() const { return module_problems_; }
+
+  // Runtime, all sorted by time.
+  const std::vector<AllocatorSummary>& allocators() const { return allocators_; }
+  const std::vector<MemoryEvent>& memory_events() const { return memory_events_; }
+  const std::vector<RetryEvent>& allocator_retries() const { return retries_; }
+  const std::vector<ExecutionSpan>& executions() const { return executions_; }
+  const std::vector<DeviceProgramEvent>& device_program_events() const { return device_events_; }
+  // Interned strings referenced by index from the tables above; strings()[0] == "".
+  const std::vector<std::string>& strings() const { return strings_; }
+
+  // Decodes the stats of one event of a plane, names resolved, refs resolved.
+  std::vector<Stat> event_stats(const Plane& plane, const EventRecord& event) const;
+
+  // Wall-clock start of the profile (ns since the epoch) from "Task Environment", when present.
+  std::optional<std::int64_t> profile_start_time_ns() const { return profile_start_ns_; }
+
+ private:
+  friend class CaptureBuilder;
+  std::string path_;
+  std::uint64_t file_size_ = 0;
+  std::shared_ptr<const MappedFile> mapping_;
+  std::vector<std::string> hostnames_, errors_, warnings_;
+  std::vector<Plane> planes_;
+  std::vector<Module> modules_;
+  std::vector<std::string> module_problems_;
+  std::vector<AllocatorSummary> allocators_;
+  std::vector<MemoryEvent> memory_events_;
+  std::vector<RetryEvent> retries_;
+  std::vector<ExecutionSpan> executions_;
+  std::vector<DeviceProgramEvent> device_events_;
+  std::vector<std::string> strings_;
+  std::optional<std::int64_t> profile_start_ns_;
+};
+
+}  // namespace oomscope::capture

@@ -1,0 +1,32 @@
+#pragma once
+// Reading capture files. read_capture() maps the file (up to 2 GiB), scans the XSpace wire format in place
+// (never a full message parse of the whole file), parses the small HloProtos of /host:metadata as full
+// messages, and returns the immutable model. It reports progress, honours the stop_token (throws
+// oomscope::Cancelled) and throws oomscope::Error naming the file for every problem: missing, empty, gzip,
+// riegeli, truncated or damaged protobuf, not an XSpace.
+
+#include <memory>
+#include <stop_token>
+#include <string>
+
+#include "core/capture/capture.h"
+#include "core/util/progress.h"
+
+namespace oomscope::capture {
+
+std::shared_ptr<const Capture> read_capture(const std::string& path, ProgressSink& progress,
+                                            std::stop_token stop = {});
+
+inline std::shared_ptr<const Capture> read_capture(const std::string& path) {
+  NullProgress none;
+  return read_capture(path, none);
+}
+
+// Reads a bare serialized xla.HloProto sidecar (<module>(<id>).hlo_proto.pb) as a one-module capture-less
+// plan. Throws oomscope::Error like read_capture.
+Module read_hlo_proto_file(const std::string& path);
+
+// Plan totals of one HloProto (memory space 0). Shared by the reader and the sidecar path.
+PlanTotals compute_plan_totals(const xla::HloProto& hlo);
+
+}  // namespace oomscope::capture

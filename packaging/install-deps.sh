@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package oomscope needs to build, test and run.
+# Idempotent: packages already present are left alone. Run as root or with sudo available.
+# Usage: packaging/install-deps.sh [--quiet]
+set -u
+
+PACKAGES=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config ccache git
+  # Qt 6.4 (Widgets, Test, Charts; Charts' CMake config needs the OpenGL dev package)
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev libgl-dev qt6-qpa-plugins
+  # protobuf 3.21 + protoc
+  libprotobuf-dev protobuf-compiler
+  # JSON, tests
+  nlohmann-json3-dev libgtest-dev googletest
+  # headless display for the GUI tests and screenshots; fonts so text renders
+  xvfb xauth fonts-dejavu-core
+  # the Python protobuf reader the benchmark compares against
+  python3 python3-protobuf
+)
+
+log() { printf '[install-deps] %s\n' "$*"; }
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+    log "ERROR: not root and sudo is not available; run this script as root."; exit 1; fi
+fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  log "all ${#PACKAGES[@]} packages already installed; nothing to do."
+  exit 0
+fi
+
+log "installing ${#missing[@]} missing package(s): ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+if ! $SUDO apt-get update -q >/tmp/oomscope-apt-update.log 2>&1; then
+  log "WARNING: apt-get update failed (see /tmp/oomscope-apt-update.log); trying to install from the current lists."
+fi
+if ! $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}" >/tmp/oomscope-apt-install.log 2>&1; then
+  log "ERROR: apt-get install failed. Last lines of /tmp/oomscope-apt-install.log:"
+  tail -n 20 /tmp/oomscope-apt-install.log
+  still=()
+  for p in "${missing[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || still+=("$p")
+  done
+  log "still missing: ${still[*]}"
+  exit 1
+fi
+log "done; installed: ${missing[*]}"

@@ -1,0 +1,34 @@
+#include <gtest/gtest.h>
+
+#include "core/util/bytes.h"
+#include "core/util/error.h"
+
+using oomscope::format_bytes;
+
+TEST(FormatBytes, BinaryUnitsThreeSignificantFigures) {
+  EXPECT_EQ(format_bytes(std::int64_t{0}), "0 B");
+  EXPECT_EQ(format_bytes(std::int64_t{1023}), "1023 B");
+  EXPECT_EQ(format_bytes(std::int64_t{1024}), "1.00 KiB");
+  EXPECT_EQ(format_bytes(std::int64_t{3495} * 1024 * 1024), "3.41 GiB");
+  EXPECT_EQ(format_bytes(std::int64_t{104} * 1024 * 1024), "104 MiB");
+  EXPECT_EQ(format_bytes(std::int64_t{15} * 1024 * 1024 + 512 * 1024), "15.5 MiB");
+  EXPECT_EQ(format_bytes(std::int64_t{-2048}), "-2.00 KiB");
+  EXPECT_EQ(format_bytes(std::uint64_t{1} << 40), "1.00 TiB");
+}
+
+TEST(FormatBytes, NoUnitJumpAtRounding) {
+  // 1023.9 KiB must not print as "1024 KiB".
+  EXPECT_EQ(format_bytes(std::int64_t{1024} * 1024 - 100), "1.00 MiB");
+}
+
+TEST(FormatBytes, ExactWithSeparators) {
+  EXPECT_EQ(oomscope::format_bytes_exact(3495000000), "3,495,000,000");
+  EXPECT_EQ(oomscope::format_bytes_exact(12), "12");
+  EXPECT_EQ(oomscope::format_bytes_exact(-1234), "-1,234");
+}
+
+TEST(Error, NamesFileAndProblem) {
+  oomscope::Error e(oomscope::ErrorKind::Empty, "/tmp/x.xplane.pb", "the file is empty");
+  EXPECT_STREQ(e.what(), "/tmp/x.xplane.pb: the file is empty");
+  EXPECT_EQ(e.kind(), oomscope::ErrorKind::Empty);
+}
