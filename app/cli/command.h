@@ -14,6 +14,10 @@ struct Command {
   std::string usage;     // full usage text, shown by `oomscope-cli help NAME` and on bad arguments
   // args excludes the program and command names. Returns the process exit code.
   std::function<int(const std::vector<std::string>& args)> run;
+  // Optional: usage text computed when shown (for commands whose usage lists registered parts).
+  std::function<std::string()> dynamic_usage = {};
+
+  std::string usage_text() const { return dynamic_usage ? dynamic_usage() : usage; }
 };
 
 bool register_command(Command command);

@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
   if (args[0] == "help") {
     if (args.size() > 1) {
       if (const auto* c = find(args[1])) {
-        std::cout << c->usage;
+        std::cout << c->usage_text();
         return 0;
       }
       std::cerr << "oomscope-cli: unknown command '" << args[1] << "'\n";
@@ -73,13 +73,13 @@ int main(int argc, char** argv) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (std::find(rest.begin(), rest.end(), "--help") != rest.end() ||
       std::find(rest.begin(), rest.end(), "-h") != rest.end()) {
-    std::cout << command->usage;
+    std::cout << command->usage_text();
     return 0;
   }
   try {
     return command->run(rest);
   } catch (const oomscope::cli::UsageError& e) {
-    std::cerr << "oomscope-cli " << command->name << ": " << e.message << "\n\n" << command->usage;
+    std::cerr << "oomscope-cli " << command->name << ": " << e.message << "\n\n" << command->usage_text();
     return 2;
   } catch (const oomscope::Cancelled&) {
     std::cerr << "oomscope-cli: cancelled\n";

@@ -27,6 +27,7 @@ class HloProto;
 namespace oomscope::capture {
 
 class MappedFile;
+struct CaptureInternals;  // reader bookkeeping (per-entry stat tables of split planes); capture_internals.h
 
 // ---- generic XSpace view -------------------------------------------------------------------------
 
@@ -68,7 +69,7 @@ struct Line {
   std::string display_name;
   std::int64_t timestamp_ns = 0;
   std::int64_t duration_ps = 0;
-  std::vector<EventRecord> events;  // in file order (post-processed captures are sorted by time)
+  std::vector<EventRecord> events;  // sorted by start time (stable: file order among equal times)
 };
 
 struct EventMetadata {
@@ -106,6 +107,11 @@ struct PlanTotals {
   std::int64_t total_allocation_bytes = 0;  // all allocations of color 0
   int allocation_count = 0;
   int heap_trace_count = 0;
+  int parameter_count = 0;          // entry-parameter allocations
+  int donated_count = 0;            // of which donated
+  // Parameters where the allocation flags (maybe_live_out / is_parameter_aliased_with_output) and the
+  // module's input_output_alias disagree about donation; 0 in a consistent plan.
+  int donation_disagreements = 0;
 };
 
 struct Module {
@@ -241,6 +247,7 @@ class Capture {
   std::vector<DeviceProgramEvent> device_events_;
   std::vector<std::string> strings_;
   std::optional<std::int64_t> profile_start_ns_;
+  std::unique_ptr<const CaptureInternals> internals_;
 };
 
 }  // namespace oomscope::capture

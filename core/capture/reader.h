@@ -22,6 +22,11 @@ inline std::shared_ptr<const Capture> read_capture(const std::string& path) {
   return read_capture(path, none);
 }
 
+// The same from bytes in memory (the fuzzer, tests, a capture received over a pipe). `name` stands in for
+// the file name in errors. The bytes are kept by the Capture.
+std::shared_ptr<const Capture> read_capture_from_memory(std::string bytes, const std::string& name,
+                                                        ProgressSink& progress, std::stop_token stop = {});
+
 // Reads a bare serialized xla.HloProto sidecar (<module>(<id>).hlo_proto.pb) as a one-module capture-less
 // plan. Throws oomscope::Error like read_capture.
 Module read_hlo_proto_file(const std::string& path);

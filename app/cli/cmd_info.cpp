@@ -1,0 +1,73 @@
+// `oomscope-cli info CAPTURE [--json]`: what a capture holds (hosts, planes, the memory plan of every
+// module, allocator figures, retries, executions). The JSON form is a stable interface (docs/cli-json.md).
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "app/cli/command.h"
+#include "app/cli/info_format.h"
+#include "core/capture/reader.h"
+
+namespace oomscope::cli {
+
+namespace {
+
+// Progress on a terminal only: a redirected stderr (CI logs, pipes) stays clean.
+class TerminalProgress final : public ProgressSink {
+ public:
+  void report(double fraction, std::string_view stage) override {
+    const int percent = static_cast<int>(fraction * 100.0);
+    if (percent == last_) return;
+    last_ = percent;
+    std::fprintf(stderr, "\r%-16.*s %3d%%", static_cast<int>(stage.size()), stage.data(), percent);
+    if (percent >= 100) std::fprintf(stderr, "\r%24s\r", "");
+    std::fflush(stderr);
+  }
+
+ private:
+  int last_ = -1;
+};
+
+const char kUsage[] =
+    "usage: oomscope-cli info CAPTURE [--json]\n"
+    "\n"
+    "Summarises a profiler capture (.xplane.pb): hosts, planes, the memory plan of every XLA module\n"
+    "(parameters, donated, outputs, temp, total allocation), allocator figures, AllocatorRetry waits and\n"
+    "execution spans.\n"
+    "\n"
+    "  --json   print JSON instead of text (the fields are documented in docs/cli-json.md)\n";
+
+int run_info(const std::vector<std::string>& args) {
+  std::string path;
+  bool json = false;
+  for (const std::string& a : args) {
+    if (a == "--json") json = true;
+    else if (a.starts_with("-")) throw UsageError{"unknown option '" + a + "'"};
+    else if (path.empty()) path = a;
+    else throw UsageError{"give one capture file"};
+  }
+  if (path.empty()) throw UsageError{"give a capture file"};
+
+  std::shared_ptr<const capture::Capture> cap;
+  if (::isatty(STDERR_FILENO)) {
+    TerminalProgress progress;
+    cap = capture::read_capture(path, progress);
+  } else {
+    cap = capture::read_capture(path);
+  }
+  if (json)
+    std::cout << info_json(*cap).dump(2) << "\n";
+  else
+    std::cout << info_text(*cap);
+  return 0;
+}
+
+}  // namespace
+
+OOMSCOPE_COMMAND(Command{"info", "summarise a capture: planes, modules and their memory plan, allocators", kUsage,
+                         run_info});
+
+}  // namespace oomscope::cli

@@ -1,0 +1,156 @@
+// `oomscope-cli report CAPTURE...`: explain the peak. Plan, runtime and diagnosis of each capture file (one
+// host per file), as text for people and optionally as JSON (docs/report-json.md).
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "app/cli/command.h"
+#include "app/cli/report_json.h"
+#include "core/analysis/report.h"
+#include "core/analysis/report_text.h"
+#include "core/capture/reader.h"
+#include "core/util/error.h"
+
+namespace oomscope::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kUsage =
+    "usage: oomscope-cli report CAPTURE... [--module NAME|ID] [--top N] [--capacity BYTES] [--json FILE|-]\n"
+    "\n"
+    "Explains the memory peak of a JAX/XLA profiler capture (.xplane.pb): the plan of the analysed module\n"
+    "(parameters, donation, temp block, heap peak, buffers live at the peak with role and source line), the\n"
+    "runtime (allocators, executions, AllocatorRetry, growth per execution, what was live when the last\n"
+    "execution started) and diagnosis lines with fixes, each figure labelled read, measured or derived.\n"
+    "\n"
+    "  CAPTURE          a .xplane.pb file, or a folder searched for them; several files of one multi-host\n"
+    "                   run are reported per host\n"
+    "  --module NAME|ID the module to analyse: name, name(id) or program id (default: the module whose last\n"
+    "                   execution never started, else the largest executed module, else the largest)\n"
+    "  --top N          rows per list (default 25)\n"
+    "  --capacity BYTES check the plan against a pool of this size (integer bytes, or with a unit: 2.79GiB,\n"
+    "                   512MiB, 16GB)\n"
+    "  --json FILE|-    also write the report as JSON to FILE, or only JSON to stdout with '-'; the file may\n"
+    "                   not be inside a capture's folder\n";
+
+std::int64_t parse_bytes(const std::string& text) {
+  double value = 0;
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  auto [ptr, ec] = std::from_chars(begin, end, value);
+  if (ec != std::errc() || value < 0) throw UsageError{"--capacity: '" + text + "' is not a byte count"};
+  std::string unit(ptr, end);
+  std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  double scale = 1;
+  if (unit.empty() || unit == "b") scale = 1;
+  else if (unit == "kib" || unit == "k") scale = 1024.0;
+  else if (unit == "mib" || unit == "m") scale = 1024.0 * 1024;
+  else if (unit == "gib" || unit == "g") scale = 1024.0 * 1024 * 1024;
+  else if (unit == "tib" || unit == "t") scale = 1024.0 * 1024 * 1024 * 1024;
+  else if (unit == "kb") scale = 1e3;
+  else if (unit == "mb") scale = 1e6;
+  else if (unit == "gb") scale = 1e9;
+  else if (unit == "tb") scale = 1e12;
+  else throw UsageError{"--capacity: unknown unit '" + std::string(ptr, end) + "'"};
+  const double bytes = value * scale;
+  if (bytes > 9.2e18) throw UsageError{"--capacity: '" + text + "' is too large"};
+  return static_cast<std::int64_t>(bytes + 0.5);
+}
+
+// Files named on the command line, folders expanded to the .xplane.pb files under them (sorted).
+std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
+  std::vector<std::string> files;
+  for (const std::string& in : inputs) {
+    std::error_code ec;
+    if (!fs::is_directory(in, ec)) {
+      files.push_back(in);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (auto it = fs::recursive_directory_iterator(in, fs::directory_options::skip_permission_denied, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+      if (it->is_regular_file(ec) && it->path().filename().string().ends_with(".xplane.pb"))
+        found.push_back(it->path().string());
+    if (found.empty()) throw Error(ErrorKind::NotFound, in, "the folder holds no .xplane.pb capture");
+    std::sort(found.begin(), found.end());
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  return files;
+}
+
+// The report never goes into a capture's folder (XProf's own converters litter it; we do not).
+void refuse_capture_folder(const std::string& json_path, const std::vector<std::string>& captures) {
+  std::error_code ec;
+  const fs::path target = fs::weakly_canonical(fs::absolute(json_path), ec).parent_path();
+  for (const std::string& c : captures) {
+    const fs::path folder = fs::weakly_canonical(fs::absolute(c), ec).parent_path();
+    if (!ec && folder == target)
+      throw Error(ErrorKind::InvalidArgument, json_path,
+                  "will not write into the capture's folder " + folder.string() + "; choose another path");
+  }
+}
+
+int run_report(const std::vector<std::string>& args) {
+  analysis::ReportOptions options;
+  std::vector<std::string> inputs;
+  std::optional<std::string> json_path;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
+      return args[++i];
+    };
+    if (a == "--module") {
+      options.module = value();
+    } else if (a == "--top") {
+      const std::string& v = value();
+      std::size_t n = 0;
+      auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+      if (ec != std::errc() || ptr != v.data() + v.size() || n == 0) throw UsageError{"--top: '" + v + "' is not a positive number"};
+      options.top = n;
+    } else if (a == "--capacity") {
+      options.capacity = parse_bytes(value());
+    } else if (a == "--json") {
+      json_path = value();
+    } else if (a.starts_with("--")) {
+      throw UsageError{"unknown option " + a};
+    } else {
+      inputs.push_back(a);
+    }
+  }
+  if (inputs.empty()) throw UsageError{"name at least one capture"};
+  const std::vector<std::string> files = expand_inputs(inputs);
+  if (json_path && *json_path != "-") refuse_capture_folder(*json_path, files);
+
+  std::vector<analysis::HostReport> reports;
+  for (const std::string& f : files) {
+    auto capture = capture::read_capture(f);
+    reports.push_back(analysis::build_host_report(*capture, options));
+  }
+  analysis::add_multi_host_limits(reports);
+
+  if (json_path && *json_path == "-") {
+    std::cout << report_to_json(reports, options).dump(2) << "\n";
+    return 0;
+  }
+  analysis::write_report_text(std::cout, reports, options.top);
+  if (json_path) {
+    std::ofstream out(*json_path, std::ios::binary | std::ios::trunc);
+    if (!out) throw Error(ErrorKind::Io, *json_path, "cannot open the JSON file for writing");
+    out << report_to_json(reports, options).dump(2) << "\n";
+    if (!out.flush()) throw Error(ErrorKind::Io, *json_path, "cannot write the JSON file");
+  }
+  return 0;
+}
+
+}  // namespace
+
+OOMSCOPE_COMMAND(Command{"report", "explain the memory peak of a JAX/XLA capture (plan, runtime, diagnosis)", kUsage,
+                         run_report});
+
+}  // namespace oomscope::cli

@@ -1,0 +1,108 @@
+// oomscope: the desktop debugger for GPU out-of-memory failures.
+//
+//   oomscope [file...]            opens each capture in its own window
+//   oomscope --screenshot F [--page TITLE] [--size WxH] [file]
+//                                 (hidden) loads, shows the page, saves the window as F and quits; used for the
+//                                 README picture and for checking layouts under Xvfb.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QTabWidget>
+#include <QTimer>
+
+#include <cstdio>
+
+#include "ui/pages/app_icon.h"
+#include "ui/pages/main_window.h"
+
+namespace {
+
+constexpr auto kExampleFile = "jax0.8_te2.8_rocm_gfx950_fused_attn.xplane.pb";
+
+// The bundled example: installed next to the program (<prefix>/share/oomscope/demo), or in the source tree
+// when running from a build directory.
+QString findExample() {
+  const QString appDir = QCoreApplication::applicationDirPath();
+  const QStringList candidates = {
+      appDir + QStringLiteral("/../share/oomscope/demo/"),
+      QStringLiteral(OOMSCOPE_SOURCE_DIR "/resources/demo/"),
+  };
+  for (const QString& dir : candidates) {
+    const QFileInfo info(dir + QLatin1String(kExampleFile));
+    if (info.isFile()) return QDir::cleanPath(info.absoluteFilePath());
+  }
+  return {};
+}
+
+void selectPage(oomscope::ui::MainWindow& window, const QString& title) {
+  auto* tabs = window.tabs();
+  for (int i = 0; i < tabs->count(); ++i) {
+    if (tabs->tabText(i).compare(title, Qt::CaseInsensitive) == 0) tabs->setCurrentIndex(i);
+  }
+}
+
+// Saves the window once the load (if any) has finished and the layout has settled; exits 0 on success.
+void scheduleScreenshot(oomscope::ui::MainWindow& window, const QString& file, const QString& page, bool waitForLoad) {
+  auto shoot = [&window, file, page](bool loadOk) {
+    if (!page.isEmpty()) selectPage(window, page);
+    QTimer::singleShot(300, &window, [&window, file, loadOk] {
+      const bool saved = window.grab().save(file);
+      if (!saved) std::fprintf(stderr, "oomscope: cannot write the screenshot %s\n", qPrintable(file));
+      QCoreApplication::exit(saved && loadOk ? 0 : 1);
+    });
+  };
+  if (waitForLoad) {
+    QObject::connect(&window, &oomscope::ui::MainWindow::loadFinished, &window, shoot, Qt::SingleShotConnection);
+  } else {
+    QTimer::singleShot(0, &window, [shoot] { shoot(true); });
+  }
+  QTimer::singleShot(60'000, &window, [] {
+    std::fprintf(stderr, "oomscope: gave up waiting for the load to take the screenshot\n");
+    QCoreApplication::exit(3);
+  });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("oomscope"));
+  QApplication::setApplicationName(QStringLiteral("oomscope"));
+  QApplication::setApplicationVersion(QStringLiteral(OOMSCOPE_VERSION));
+  QApplication::setDesktopFileName(QStringLiteral("oomscope"));
+  QApplication::setWindowIcon(oomscope::ui::appIcon());
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      QStringLiteral("Debugger for GPU out-of-memory failures: opens XProf captures (.xplane.pb)."));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Captures to open, one window each."),
+                               QStringLiteral("[file...]"));
+  QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                QStringLiteral("Save the window to FILE once loaded, then quit."),
+                                QStringLiteral("FILE"));
+  QCommandLineOption page(QStringLiteral("page"), QStringLiteral("With --screenshot: the tab to show."),
+                          QStringLiteral("TITLE"));
+  QCommandLineOption size(QStringLiteral("size"), QStringLiteral("With --screenshot: window size (1280x800)."),
+                          QStringLiteral("WxH"), QStringLiteral("1280x800"));
+  for (auto* option : {&screenshot, &page, &size}) {
+    option->setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(*option);
+  }
+  parser.process(app);
+
+  const QStringList files = parser.positionalArguments();
+  oomscope::ui::MainWindow window;
+  window.setExamplePath(findExample());
+
+  if (parser.isSet(screenshot)) {
+    const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+    if (wh.size() == 2 && wh[0].toInt() > 0 && wh[1].toInt() > 0) window.resize(wh[0].toInt(), wh[1].toInt());
+    scheduleScreenshot(window, parser.value(screenshot), parser.value(page), !files.isEmpty());
+  }
+  window.show();
+  window.openFiles(files);
+  return QApplication::exec();
+}

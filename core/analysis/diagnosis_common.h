@@ -1,0 +1,35 @@
+#pragma once
+// Internal helpers shared by the diagnosis rule files.
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "core/analysis/diagnosis_types.h"
+#include "core/util/bytes.h"
+
+namespace oomscope::analysis::detail {
+
+inline std::string mib(std::int64_t bytes) { return format_bytes(bytes); }
+
+inline std::string percent(std::int64_t part, std::int64_t whole) {
+  if (whole <= 0) return "0 %";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+  return buf;
+}
+
+// Fills fits_after / needed_after for a fix that lowers the plan's requirement `need` by its saving.
+inline Fix checked(Fix f, const DiagnosisInput& in, std::int64_t need) {
+  if (f.saving_bytes && in.capacity_bytes) {
+    f.needed_after_bytes = need - *f.saving_bytes;
+    f.fits_after = *f.needed_after_bytes <= *in.capacity_bytes;
+  }
+  return f;
+}
+
+inline constexpr const char* kConfirm =
+    "confirm on your side with jit(f).lower(...).compile().memory_analysis() after the change";
+
+}  // namespace oomscope::analysis::detail

@@ -1,0 +1,31 @@
+#pragma once
+// The diagnosis rules, one function per row of the spec's table, and diagnose() running them all in the
+// report's order. Each rule returns nothing when its condition does not hold.
+
+#include <optional>
+#include <vector>
+
+#include "core/analysis/diagnosis_types.h"
+
+namespace oomscope::analysis {
+
+// "the plan fits / does not fit" (with the pool-fraction fix) and, when it does not, the role line(s).
+std::vector<DiagnosisLine> rule_plan_vs_pool(const DiagnosisInput& in);
+std::optional<DiagnosisLine> rule_mostly_forward(const DiagnosisInput& in);
+std::optional<DiagnosisLine> rule_mostly_backward(const DiagnosisInput& in);
+std::optional<DiagnosisLine> rule_workspace(const DiagnosisInput& in);
+std::optional<DiagnosisLine> rule_growth(const DiagnosisInput& in);
+std::optional<DiagnosisLine> rule_no_donation(const DiagnosisInput& in);
+std::optional<DiagnosisLine> rule_other_live_arrays(const DiagnosisInput& in);
+std::optional<DiagnosisLine> rule_allocator_retry(const DiagnosisInput& in);
+std::optional<DiagnosisLine> rule_xla_remat(const DiagnosisInput& in);
+
+std::vector<DiagnosisLine> diagnose(const DiagnosisInput& in);
+
+// The dominant role at the plan's peak among forward-kept, backward, workspace and other ("" when none).
+const char* dominant_role(const DiagnosisInput& in);
+
+// Bytes of forward-kept peak buffers shaped like attention scores [..., S, S] (last two dims equal, >= 128).
+std::int64_t attention_score_bytes(const DiagnosisInput& in, int* count = nullptr);
+
+}  // namespace oomscope::analysis

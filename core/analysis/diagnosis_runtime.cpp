@@ -1,0 +1,143 @@
+// Diagnosis rules that read the runtime: growth across executions, other live arrays, AllocatorRetry.
+// Also diagnose(), which runs every rule in the report's order.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/analysis/diagnosis_common.h"
+#include "core/analysis/diagnosis_rules.h"
+
+namespace oomscope::analysis {
+
+using detail::checked;
+using detail::mib;
+
+const char* to_string(Provenance p) noexcept {
+  switch (p) {
+    case Provenance::Measured: return "measured";
+    case Provenance::Read: return "read";
+    case Provenance::Derived: return "derived";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string ratio_text(double r) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2fx", r);
+  return buf;
+}
+
+std::string seconds(std::int64_t ps) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f s", static_cast<double>(ps) / 1e12);
+  return buf;
+}
+
+}  // namespace
+
+std::optional<DiagnosisLine> rule_growth(const DiagnosisInput& in) {
+  if (!in.growth_consistent || !in.growth_per_execution || *in.growth_per_execution <= 0) return std::nullopt;
+  const std::int64_t g = *in.growth_per_execution;
+  DiagnosisLine l;
+  l.rule = "growth";
+  l.provenance = Provenance::Measured;
+  l.finding = "bytes in use at the start of " + in.module + " grow " + mib(g) + " per execution over " +
+              std::to_string(in.executions) + " executions";
+  bool leak = false;
+  if (in.outputs_bytes > 0) {
+    const double r = static_cast<double>(g) / static_cast<double>(in.outputs_bytes);
+    l.finding += ", = " + ratio_text(r) + " the non-aliased outputs (" + mib(in.outputs_bytes) + "; ratio derived)";
+    leak = std::fabs(r - 1.0) <= 0.05;
+  }
+  const auto held = std::count_if(in.live_at_last_start.begin(), in.live_at_last_start.end(),
+                                  [](const LiveHolder& h) { return h.outputs_of_module; });
+  l.cause = leak ? "the program keeps every step's outputs alive (a leak across steps)"
+                 : "something allocated in every step outlives it";
+  if (held > 0)
+    l.cause += "; " + std::to_string(held) + " earlier executions' outputs are still live when the last one starts";
+  std::string where = "find the holder in the host events between executions";
+  if (!in.host_events_between.empty()) {
+    where += " (";
+    for (std::size_t i = 0; i < in.host_events_between.size() && i < 3; ++i)
+      where += (i ? ", " : "") + in.host_events_between[i];
+    where += "; \"$<unknown> append\" is list.append)";
+  }
+  Fix drop{where + "; drop the reference, reduce inside the step (a norm, not the tree), or jax.device_get",
+           g * std::max(0, in.executions - 1), "what has accumulated over the executions seen", "none in memory; "
+           "a code change where the outputs are kept", {}, {}};
+  l.fixes.push_back(std::move(drop));
+  Fix pool;
+  pool.action = "a bigger pool only delays the OOM";
+  if (in.capacity_bytes && in.in_use_at_last_start) {
+    const std::int64_t room = *in.capacity_bytes - *in.in_use_at_last_start;
+    pool.saving_note = "at this rate the " + mib(std::max<std::int64_t>(room, 0)) + " still free last " +
+                       std::to_string(std::max<std::int64_t>(room, 0) / g) + " more executions (derived)";
+  } else {
+    pool.saving_note = "the growth does not stop";
+  }
+  pool.cost = "none; not a fix";
+  l.fixes.push_back(std::move(pool));
+  return l;
+}
+
+std::optional<DiagnosisLine> rule_other_live_arrays(const DiagnosisInput& in) {
+  if (!in.has_plan || !in.capacity_bytes || !in.in_use_at_last_start || in.live_at_last_start.empty())
+    return std::nullopt;
+  const std::int64_t cap = *in.capacity_bytes;
+  const std::int64_t in_use = *in.in_use_at_last_start;
+  const std::int64_t needed = in.temp_bytes + in.outputs_bytes;  // what one execution allocates anew
+  const std::int64_t room = cap - in_use;
+  const bool plan_fits = in.plan_peak_bytes <= cap;
+  if (!plan_fits || needed <= room) return std::nullopt;
+  const LiveHolder* largest = nullptr;
+  for (const LiveHolder& h : in.live_at_last_start)
+    if (!largest || h.bytes > largest->bytes) largest = &h;
+  DiagnosisLine l;
+  l.rule = "other-live-arrays";
+  l.provenance = Provenance::Measured;
+  l.finding = "other live arrays take the room: " + mib(in_use) + " in use when the last execution started leaves " +
+              mib(std::max<std::int64_t>(room, 0)) + ", the step allocates " + mib(needed) +
+              " (temp + outputs); the largest came from " + largest->label + " (" + mib(largest->bytes) + ")";
+  l.cause = "arrays outside the step: a dataset or eval copy on the GPU, prefetch, other jit outputs";
+  Fix f{largest->before_capture ? "profile earlier to name what was allocated before the capture started, then "
+                                  "keep it on the host and stream it, free it, or shrink its dtype"
+                                : "keep " + largest->label + " on the host and stream it, free it, or shrink its dtype",
+        largest->bytes, "the largest live group at the last execution's start", "host-device transfers when "
+        "streamed; precision when the dtype shrinks", {}, {}};
+  Fix checked_fix = checked(std::move(f), in, in_use + needed);
+  l.fixes.push_back(std::move(checked_fix));
+  return l;
+}
+
+std::optional<DiagnosisLine> rule_allocator_retry(const DiagnosisInput& in) {
+  if (in.retry_count <= 0 && !in.last_never_launched) return std::nullopt;
+  DiagnosisLine l;
+  l.rule = "allocator-retry";
+  l.provenance = Provenance::Measured;
+  if (in.retry_count > 0) {
+    l.finding = "AllocatorRetry waited " + std::to_string(in.retry_count) + (in.retry_count == 1 ? " time" : " times") +
+                ", longest " + seconds(in.retry_longest_ps);
+    l.finding += in.never_launched > 0 ? ", " + std::to_string(in.never_launched) + " execution(s) never started"
+                                       : ", every execution started";
+  } else {
+    l.rule = "never-launched";
+    l.finding = "the last execution of " + in.module + " never launched a kernel (" +
+                std::to_string(in.never_launched) + " such execution(s))";
+  }
+  l.cause = "the OOM happened inside the capture; evidence only: the failing request is usually the module's temp "
+            "block";
+  if (in.has_plan) l.cause += " (" + mib(in.temp_bytes) + ") or an output";
+  return l;
+}
+
+std::vector<DiagnosisLine> diagnose(const DiagnosisInput& in) {
+  std::vector<DiagnosisLine> out = rule_plan_vs_pool(in);
+  for (auto rule : {rule_growth, rule_no_donation, rule_other_live_arrays, rule_allocator_retry, rule_xla_remat})
+    if (auto l = rule(in)) out.push_back(std::move(*l));
+  return out;
+}
+
+}  // namespace oomscope::analysis

@@ -1,0 +1,91 @@
+#pragma once
+// The diagnosis lines of the report (capture-report.md, "Diagnosis lines"): each finding labelled measured,
+// read or derived, with its cause and the fixes to propose, each fix with an estimated saving and cost and
+// checked against the pool's capacity. Inputs are plain numbers so that each rule can be tested alone.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace oomscope::analysis {
+
+enum class Provenance : std::uint8_t {
+  Measured,  // counted or timed from runtime events
+  Read,      // copied from the capture (a stat, a proto field)
+  Derived,   // computed from read/measured figures (plan replay, ratios, estimates)
+};
+const char* to_string(Provenance p) noexcept;  // "measured", "read", "derived"
+
+struct Fix {
+  std::string action;                        // what to do
+  std::optional<std::int64_t> saving_bytes;  // estimated saving (derived); nullopt when it cannot be put in bytes
+  std::string saving_note;                   // how the saving was estimated
+  std::string cost;                          // what it costs
+  // Plan peak after the fix <= capacity (bytes only); nullopt when there is no capacity or no saving.
+  std::optional<bool> fits_after;
+  std::optional<std::int64_t> needed_after_bytes;
+};
+
+struct DiagnosisLine {
+  std::string rule;        // stable id: "plan-exceeds-pool", "mostly-forward", "growth", ...
+  Provenance provenance = Provenance::Derived;
+  int depth = 0;           // 1 for the role lines under "the step itself does not fit"
+  std::string finding;     // one sentence with the figures
+  std::string cause;
+  std::vector<Fix> fixes;
+  std::string confirm;     // how the user can confirm it ("" when nothing to add)
+};
+
+// A big buffer at the plan's peak, for the naive-attention and f32-gradient checks.
+struct PeakBuffer {
+  std::int64_t bytes = 0;
+  std::string shape;       // "f32[8,8,1024,1024]"
+  std::string role;        // to_string(BufferRole)
+  std::string source;      // "file.py:123"
+  std::int32_t element_type = 0;
+};
+
+struct LiveHolder {
+  std::string label;
+  std::int64_t bytes = 0;
+  bool before_capture = false;
+  bool outputs_of_module = false;  // outputs of an earlier execution of the analysed module
+};
+
+struct DiagnosisInput {
+  std::string module;
+  // Plan (derived/read). has_plan false when the module has no buffer assignment.
+  bool has_plan = false;
+  bool has_heap_peak = false;
+  std::int64_t plan_peak_bytes = 0;
+  std::int64_t parameters_bytes = 0;
+  std::int64_t donated_bytes = 0;
+  std::int64_t donatable_bytes = 0;
+  std::int64_t outputs_bytes = 0;  // non-aliased outputs
+  std::int64_t temp_bytes = 0;
+  std::int64_t forward_kept_bytes = 0;
+  std::int64_t backward_bytes = 0;
+  std::int64_t workspace_bytes = 0;
+  std::int64_t other_bytes = 0;
+  int remat_instructions = 0;
+  std::vector<PeakBuffer> peak_buffers;  // live at the peak, largest first
+  // Pool.
+  std::optional<std::int64_t> capacity_bytes;  // the allocator's limit, or --capacity
+  bool capacity_from_user = false;
+  std::optional<std::int64_t> device_memory_bytes;  // the GPU's memory_size stat, when the capture has it
+  std::string rocm_arch;                             // "gfx950" etc. when known ("" otherwise)
+  // Runtime (measured/read).
+  int executions = 0;
+  std::optional<std::int64_t> growth_per_execution;
+  bool growth_consistent = false;
+  std::optional<std::int64_t> in_use_at_last_start;
+  std::int64_t retry_count = 0;
+  std::int64_t retry_longest_ps = 0;
+  std::int64_t never_launched = 0;
+  bool last_never_launched = false;
+  std::vector<std::string> host_events_between;  // names, most frequent first
+  std::vector<LiveHolder> live_at_last_start;    // largest first
+};
+
+}  // namespace oomscope::analysis

@@ -1,0 +1,301 @@
+#pragma once
+// The memory PLAN of one XLA module: what XLA's buffer assignment says the step needs, where in program
+// order the heap peaks, which buffers are live there, and what they are (shape, role, Python line).
+//
+// Everything is computed from one xla::HloProto (the optimized module + its BufferAssignmentProto) for one
+// memory space (color; 0 = device HBM). The rules follow shared/specs/xplane-format.md section 4 (XProf's
+// memory-viewer peak algorithm) and shared/specs/capture-report.md (roles, donation, remat).
+// All byte figures are exact int64 bytes; "read" figures come straight from the proto, everything here is
+// "derived" from them by replaying the heap-simulator trace.
+//
+// Plain structs, no Qt; analyze_plan() is pure and thread-safe (it only reads the proto).
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xla {
+class HloProto;
+class ShapeProto;
+}  // namespace xla
+
+namespace oomscope::capture {
+struct Module;
+}
+
+namespace oomscope::analysis {
+
+// ---- roles ------------------------------------------------------------------------------------------
+
+// Why a buffer exists, from the JAX name stack in OpMetadata.op_name (capture-report.md):
+//   Workspace   an s8 output (or s8 tuple element) of a custom-call: GEMM/conv library scratch
+//   Backward    op_name contains "transpose(" (checked before jvp: backward name stacks read "transpose(jvp(")
+//   ForwardKept op_name contains "jvp(": forward activations kept for the backward pass
+//   Parameter / Output / Constant / ThreadLocal   indefinite allocations (the category of the allocation)
+//   Other       anything else, including XLA-generated ops with no name stack and no alias that has one
+enum class BufferRole : std::uint8_t {
+  ForwardKept,
+  Backward,
+  Workspace,
+  Other,
+  Parameter,
+  Output,
+  Constant,
+  ThreadLocal,
+};
+inline constexpr int kBufferRoleCount = 8;
+
+// "forward-kept", "backward", "workspace", "other", "parameter", "output", "constant", "thread-local".
+const char* to_string(BufferRole role) noexcept;
+
+// ---- source location --------------------------------------------------------------------------------
+
+struct SourceLocation {
+  std::string file;      // as recorded (absolute path usually)
+  int line = 0;          // 1-based; 0 = unknown
+  std::string function;  // only known through the stack-frame index
+  bool from_stack_frames = false;  // true when found by walking stack_frame_id, false for source_file/line
+
+  bool known() const { return !file.empty(); }
+  // "file:line" (or "file" when the line is unknown, "" when nothing is known).
+  std::string to_string() const;
+};
+
+// ---- buffers ----------------------------------------------------------------------------------------
+
+// One buffer of the plan: a heap (temp) logical buffer live at the peak, or the representative of an
+// indefinite allocation (parameter, output, constant, thread-local).
+struct PlanBuffer {
+  std::int64_t logical_buffer_id = -1;
+  // Heap buffers: LogicalBufferProto.size of the root canonical buffer (what the heap holds).
+  // Indefinite buffers: the ALLOCATION's size (XProf adds the allocation, not the representative).
+  std::int64_t size_bytes = 0;
+  std::int64_t allocation_index = -1;
+  std::string shape;            // "f32[8,8,1024,1024]", tuple element resolved through defined_at.shape_index
+  std::int32_t element_type = 0;  // xla PrimitiveType number of the (element) shape; 0 unknown/tuple
+  std::vector<std::int64_t> shape_index;  // defined_at.shape_index
+  std::string instruction;      // defining instruction name ("" if the proto does not name it)
+  std::string opcode;           // defining instruction opcode ("fusion", "custom-call", ...)
+  std::string custom_call_target;
+  std::string op_name;          // the defining instruction's OpMetadata.op_name (JAX name stack)
+  BufferRole role = BufferRole::Other;
+  // When the role came through an alias (the defining op has no name stack): the aliasing instruction's
+  // name and its op_name. Empty when the role came from the buffer's own instruction. Aliases are the
+  // positions in BufferAssignmentProto.buffer_aliases (first one with a name stack, in proto order) and,
+  // for a buffer shown at the peak as the sharer of a revived canonical, that canonical.
+  std::string role_via_instruction;
+  std::string role_via_op_name;
+  SourceLocation source;
+  bool indefinite = false;
+  // Heap buffers: trace event index at which this buffer's memory became live (ALLOC, or the SHARE_WITH
+  // that revived it). -1 for indefinite buffers.
+  std::int64_t live_since_event = -1;
+  // When the live memory is a root canonical buffer revived by a SHARE_WITH, the id of that canonical
+  // (logical_buffer_id is then the sharer, XProf's "display" buffer). -1 otherwise.
+  std::int64_t canonical_buffer_id = -1;
+  // Indefinite parameters only.
+  std::int64_t parameter_number = -1;
+  std::vector<std::int64_t> parameter_shape_index;
+};
+
+// Buffers smaller than this are merged into one "small" entry by merge_small_buffers (XProf's kSmallBufferSize).
+inline constexpr std::int64_t kSmallBufferBytes = 16 * 1024;
+
+// A copy of `buffers` with every buffer of size < threshold (that is not indefinite) replaced by one entry
+// with logical_buffer_id -1, instruction "small (<16384 bytes)", role Other and the summed size, appended
+// last. The input order of the kept buffers is preserved. No merged entry when nothing is small.
+std::vector<PlanBuffer> merge_small_buffers(std::span<const PlanBuffer> buffers,
+                                            std::int64_t threshold = kSmallBufferBytes);
+
+struct RoleTotal {
+  BufferRole role = BufferRole::Other;
+  std::int64_t bytes = 0;
+  int buffers = 0;
+  double percent_of_peak = 0.0;  // bytes / PlanAnalysis::peak_bytes * 100 (0 when the peak is 0)
+  // Heap roles only (forward-kept, backward, workspace, other): bytes / heap_peak_bytes * 100, the figure
+  // behind "heap peak 81.6 % forward-kept". 0 for the indefinite roles.
+  double percent_of_heap_peak = 0.0;
+};
+
+// ---- donation ---------------------------------------------------------------------------------------
+
+// One entry-parameter allocation and the evidence that it is (or is not) donated.
+struct ParameterAllocation {
+  std::int64_t allocation_index = -1;
+  std::int64_t parameter_number = -1;
+  std::vector<std::int64_t> parameter_shape_index;
+  std::int64_t bytes = 0;           // allocation size
+  std::string shape;                // shape of the parameter (element), e.g. "f32[1024,1024]"
+  std::string name;                 // parameter instruction name
+  bool flag_live_out = false;       // allocation also maybe_live_out (param + output in one allocation)
+  bool flag_aliased = false;        // is_parameter_aliased_with_output (newer XLA)
+  bool in_input_output_alias = false;  // (parameter_number, shape index) in HloModuleProto.input_output_alias
+  bool in_buffer_donor = false;        // ... in HloModuleProto.buffer_donor
+  // Donated = the allocation says so (flag_live_out or flag_aliased), or, without a buffer assignment, the
+  // module's input_output_alias says so.
+  bool donated = false;
+  // Not donated, but an un-aliased output has the same dtype and dimensions: donate_argnums could reuse it.
+  bool donatable = false;
+  std::vector<std::int64_t> matching_output_index;  // the output's tuple index, when donatable
+};
+
+struct DonationSummary {
+  std::int64_t parameter_bytes = 0;  // all entry-parameter allocations
+  std::int64_t donated_bytes = 0;
+  std::int64_t donatable_bytes = 0;  // what donating the candidates could save ("could save up to X")
+  int donated_count = 0;
+  int donatable_count = 0;
+  std::vector<ParameterAllocation> parameters;  // by parameter number, then shape index
+  // Disagreements between the allocation flags and input_output_alias / buffer_donor, one sentence each.
+  std::vector<std::string> inconsistencies;
+};
+
+// ---- memory curve -----------------------------------------------------------------------------------
+
+// Heap size in program order. Point i is the heap size AFTER trace event i (so the peak event's point is
+// the peak itself); `indefinite_bytes` is the constant to add for the module's total (as XProf does).
+// XProf's own timeline is the size BEFORE each event plus one final point; ours is shifted by one.
+struct MemoryCurve {
+  std::vector<std::int64_t> heap_bytes;      // one per trace event
+  std::vector<std::uint32_t> instruction;    // per event: index into instruction_names
+  std::vector<std::string> instruction_names;  // distinct event instruction names
+  std::int64_t indefinite_bytes = 0;
+
+  std::size_t size() const { return heap_bytes.size(); }
+  std::int64_t total_at(std::size_t i) const { return heap_bytes[i] + indefinite_bytes; }
+  std::string_view instruction_at(std::size_t i) const { return instruction_names[instruction[i]]; }
+};
+
+struct CurvePoint {
+  std::int64_t index = 0;  // x: position in the input series
+  std::int64_t value = 0;  // y
+  bool operator==(const CurvePoint&) const = default;
+};
+
+// Min/max-preserving bucket downsampler for charts. Splits the series into about max_points/2 buckets of
+// consecutive indices and keeps each bucket's minimum and maximum point (in index order), plus the first
+// and last points and the point at `keep_index` (default: the first global maximum) exactly. Output is
+// sorted by index, without duplicates, at most max(max_points, 4) points; a series that already fits is
+// returned whole. max_points < 4 is treated as 4.
+std::vector<CurvePoint> downsample_min_max(std::span<const std::int64_t> values, std::size_t max_points,
+                                           std::optional<std::size_t> keep_index = std::nullopt);
+
+// ---- traces -----------------------------------------------------------------------------------------
+
+enum class TraceChoice : std::uint8_t {
+  Auto,       // the spec's rule: the trace owned by a non-indefinite allocation of the color (first event's
+              // logical buffer); otherwise the trace with the most events of that color
+  AllTraces,  // walk every trace in order as one sequence (XLA's ComputePeakMemory variant)
+  Index,      // PlanOptions::trace_index
+};
+
+enum class TraceSelection : std::uint8_t {
+  None,              // no trace usable (no buffer assignment, no trace, or nothing of the color)
+  OwnedByTemp,       // owned by a non-indefinite allocation (XProf's first try)
+  MostColorEvents,   // fallback: most events whose buffer has the color
+  AllTraces,         // TraceChoice::AllTraces
+  Requested,         // TraceChoice::Index
+};
+const char* to_string(TraceSelection selection) noexcept;
+
+struct TraceInfo {
+  int index = 0;                       // position in heap_simulator_traces
+  std::int64_t events = 0;
+  std::int64_t color_events = 0;       // events whose logical buffer has the analysed color
+  std::int64_t owner_allocation = -1;  // allocation owning the first event's buffer (-1 unknown)
+  std::int64_t declared_allocation = -1;  // buffer_allocation_index as written (not trustworthy)
+  bool whole_module = false;
+  std::int64_t heap_peak_bytes = 0;    // this trace replayed alone
+};
+
+// ---- the analysis -----------------------------------------------------------------------------------
+
+enum class PlanStatus : std::uint8_t {
+  Ok,                   // peak from a replayed trace, or a module without temp memory (nothing to replay)
+  NoBufferAssignment,   // HloProto without buffer_assignment: nothing but module facts
+  NoHeapTrace,          // buffer assignment but no usable trace: allocation totals only
+};
+const char* to_string(PlanStatus status) noexcept;
+
+struct PlanOptions {
+  std::int64_t color = 0;
+  TraceChoice trace = TraceChoice::Auto;
+  int trace_index = 0;  // for TraceChoice::Index
+};
+
+struct PlanAnalysis {
+  std::string module_name;
+  std::uint64_t program_id = 0;
+  std::int64_t color = 0;
+  PlanStatus status = PlanStatus::NoBufferAssignment;
+  // Problems met (unknown buffer ids in the trace, FREE of a buffer never allocated, traced buffers in
+  // several allocations, an out-of-range trace index...), one sentence each. The analysis still completes.
+  std::vector<std::string> notes;
+
+  // Allocation totals of the color (read). A parameter allocation that is also live-out counts as parameter.
+  std::int64_t parameters_bytes = 0;
+  std::int64_t outputs_bytes = 0;       // maybe_live_out allocations that are not parameters
+  std::int64_t temp_bytes = 0;          // the non-indefinite allocations (GPU: one combined temp block)
+  std::int64_t constants_bytes = 0;
+  std::int64_t thread_local_bytes = 0;
+  std::int64_t indefinite_bytes = 0;    // sum of the indefinite allocations (param/output/constant/thread-local)
+  std::int64_t total_allocation_bytes = 0;
+  int allocation_count = 0;
+
+  // Peak (derived). peak_bytes = heap_peak_bytes + indefinite_bytes.
+  TraceSelection selection = TraceSelection::None;
+  int selected_trace = -1;  // index into traces; -1 for None and AllTraces
+  std::int64_t heap_peak_bytes = 0;
+  std::int64_t peak_bytes = 0;
+  std::int64_t peak_event_index = -1;  // index into the replayed event sequence (curve x of the peak)
+  std::string peak_instruction;        // that event's instruction_name
+  std::string peak_computation;        // that event's computation_name
+  // XLA's ComputePeakMemory: largest assigned logical buffer of every indefinite allocation + all traces
+  // replayed as one sequence. Differs from peak_bytes when there are several traces or representatives
+  // smaller than their allocation; shown for cross-checking.
+  std::int64_t xla_compute_peak_bytes = 0;
+
+  // Buffers live at the peak: indefinite representatives first (by allocation index), then the heap
+  // buffers in the order they became live. Each buffer appears once.
+  std::vector<PlanBuffer> live_at_peak;
+  // One entry per role that has bytes at the peak, largest first; sums to peak_bytes.
+  std::vector<RoleTotal> role_totals;
+
+  MemoryCurve curve;
+  std::vector<TraceInfo> traces;
+  DonationSummary donation;
+
+  int remat_instructions = 0;  // instructions (outside fusion bodies) whose name contains ".remat"
+  int instruction_count = 0;   // instructions outside fusion bodies
+  std::int64_t trace_event_count = 0;  // events replayed
+
+  // Sum of one role at the peak (0 when absent).
+  std::int64_t role_bytes(BufferRole role) const;
+};
+
+// Analyses one module. Never throws for odd content (it is reported in notes); throws std::bad_alloc only.
+PlanAnalysis analyze_plan(const xla::HloProto& hlo, const PlanOptions& options = {});
+// Same, for a module of a capture (module name and program id from the capture). A module whose hlo is null
+// yields status NoBufferAssignment and a note.
+PlanAnalysis analyze_plan(const capture::Module& module, const PlanOptions& options = {});
+
+// ---- shapes (xplane-format.md section 5) ------------------------------------------------------------
+
+// Lower-case PrimitiveType name ("f32", "bf16", "s4", "f8e4m3fn", "pred", "token", "opaque"); unknown
+// numbers print as "type<N>".
+std::string primitive_type_name(std::int32_t type);
+// Storage bits of one element (4 for s4/u4/f4e2m1fn, 2 for s2/u2, 1 for s1/u1; 0 for tuple/token/opaque/unknown).
+int primitive_bit_width(std::int32_t type);
+// "f32[8,8,1024,1024]", "f32[]", "(f32[2], s8[1024])"; with_layout appends "{3,2,1,0}" to arrays with a layout.
+std::string format_shape(const xla::ShapeProto& shape, bool with_layout = false);
+// The element of `shape` at `index` (each entry indexes tuple_shapes); nullptr when the index does not exist.
+const xla::ShapeProto* shape_at_index(const xla::ShapeProto& shape, std::span<const std::int64_t> index);
+// Dense array bytes: product of dimensions x element width, packed when the layout sets element_size_in_bits
+// (ceil(n*bits/8)), else one byte minimum per element. Tuples: sum of the elements. Display only; accounting
+// uses the proto's sizes.
+std::int64_t shape_byte_size(const xla::ShapeProto& shape);
+
+}  // namespace oomscope::analysis

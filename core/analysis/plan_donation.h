@@ -1,0 +1,14 @@
+#pragma once
+// Internal to the plan analysis: which parameters are donated (aliased with an output), the evidence for
+// it, and which ones could be donated (an un-aliased output has the same dtype and dimensions).
+
+#include <cstdint>
+
+#include "core/analysis/plan.h"
+#include "core/analysis/plan_index.h"
+
+namespace oomscope::analysis::detail {
+
+DonationSummary analyze_donation(const PlanIndex& index, std::int64_t color);
+
+}  // namespace oomscope::analysis::detail

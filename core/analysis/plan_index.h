@@ -1,0 +1,67 @@
+#pragma once
+// Internal to the plan analysis: lookup tables over one xla::HloProto, built once per analysis.
+// Logical buffers get dense slots (their position in BufferAssignmentProto.logical_buffers) so that the
+// trace replay works on plain arrays instead of hash maps.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "hlo.pb.h"
+
+namespace oomscope::analysis::detail {
+
+struct InstructionRef {
+  const xla::HloInstructionProto* instruction = nullptr;
+  const xla::HloComputationProto* computation = nullptr;
+};
+
+class PlanIndex {
+ public:
+  explicit PlanIndex(const xla::HloProto& hlo);
+
+  const xla::HloProto& hlo() const { return hlo_; }
+  const xla::BufferAssignmentProto& assignment() const { return hlo_.buffer_assignment(); }
+
+  // Dense slot of a logical buffer id, or -1.
+  std::int32_t slot_of(std::int64_t logical_buffer_id) const {
+    if (logical_buffer_id >= 0 && static_cast<std::uint64_t>(logical_buffer_id) < dense_.size())
+      return dense_[static_cast<std::size_t>(logical_buffer_id)];
+    auto it = sparse_.find(logical_buffer_id);
+    return it == sparse_.end() ? -1 : it->second;
+  }
+  const xla::LogicalBufferProto& buffer(std::int32_t slot) const {
+    return assignment().logical_buffers(slot);
+  }
+  std::size_t buffer_count() const { return static_cast<std::size_t>(assignment().logical_buffers_size()); }
+  // Position in buffer_allocations of the allocation holding the slot, or -1.
+  std::int32_t allocation_of(std::int32_t slot) const { return allocation_of_slot_[static_cast<std::size_t>(slot)]; }
+  const xla::BufferAllocationProto* allocation_by_index(std::int64_t index) const;
+
+  const InstructionRef* instruction(std::int64_t id) const {
+    auto it = instructions_.find(id);
+    return it == instructions_.end() ? nullptr : &it->second;
+  }
+  const xla::HloInstructionProto* defining_instruction(std::int32_t slot) const;
+  // Instructions where this buffer also appears (BufferAssignmentProto.buffer_aliases), in proto order.
+  const std::vector<std::int64_t>* alias_instruction_ids(std::int64_t logical_buffer_id) const {
+    auto it = aliases_.find(logical_buffer_id);
+    return it == aliases_.end() ? nullptr : &it->second;
+  }
+  const xla::HloComputationProto* entry_computation() const { return entry_; }
+
+ private:
+  const xla::HloProto& hlo_;
+  std::vector<std::int32_t> dense_;  // id -> slot for small non-negative ids
+  std::unordered_map<std::int64_t, std::int32_t> sparse_;
+  std::vector<std::int32_t> allocation_of_slot_;
+  std::unordered_map<std::int64_t, std::int32_t> allocation_position_;  // allocation index -> position
+  std::unordered_map<std::int64_t, InstructionRef> instructions_;
+  std::unordered_map<std::string_view, const xla::HloInstructionProto*> by_name_;
+  std::unordered_map<std::int64_t, std::vector<std::int64_t>> aliases_;
+  const xla::HloComputationProto* entry_ = nullptr;
+};
+
+}  // namespace oomscope::analysis::detail

@@ -1,0 +1,220 @@
+#include "core/analysis/report.h"
+
+#include <algorithm>
+#include <charconv>
+#include <utility>
+
+#include "core/analysis/diagnosis_rules.h"
+#include "core/analysis/runtime_analysis.h"
+#include "core/util/error.h"
+
+namespace oomscope::analysis {
+
+namespace {
+
+void check_stop(const std::stop_token& stop, const std::string& path) {
+  if (stop.stop_requested()) throw Cancelled(path);
+}
+
+// The module the user asked for: exact metadata name, program id, or name (the largest one when several
+// modules share it, with a note).
+std::size_t resolve_module(const capture::Capture& c, const std::vector<ModuleRow>& rows, const std::string& want,
+                           std::vector<std::string>& problems) {
+  const auto& mods = c.modules();
+  for (std::size_t i = 0; i < mods.size(); ++i)
+    if (mods[i].metadata_name == want) return i;
+  std::uint64_t id = 0;
+  const char* end = want.data() + want.size();
+  auto [ptr, ec] = std::from_chars(want.data(), end, id);
+  if (ec == std::errc() && ptr == end)
+    for (std::size_t i = 0; i < mods.size(); ++i)
+      if (mods[i].program_id == id) return i;
+  std::optional<std::size_t> best;
+  int same = 0;
+  for (std::size_t i = 0; i < mods.size(); ++i)
+    if (mods[i].name == want) {
+      ++same;
+      if (!best || rows[i].executions > rows[*best].executions ||
+          (rows[i].executions == rows[*best].executions && rows[i].peak_bytes > rows[*best].peak_bytes))
+        best = i;
+    }
+  if (!best) {
+    std::string names;
+    for (std::size_t i = 0; i < mods.size() && i < 12; ++i) names += (i ? ", " : "") + mods[i].metadata_name;
+    if (mods.size() > 12) names += ", ...";
+    throw Error(ErrorKind::InvalidArgument, c.path(),
+                "no module named '" + want + "'" + (mods.empty() ? " (the capture has no modules)" : "; modules: " + names));
+  }
+  if (same > 1)
+    problems.push_back(std::to_string(same) + " modules are named " + want + "; analysing " +
+                       mods[*best].metadata_name + " (the most executed); pass a program id to pick another");
+  return *best;
+}
+
+const capture::Stat* plane_stat(const capture::Capture& c, std::string_view prefix, std::string_view stat) {
+  for (const capture::Plane& p : c.planes())
+    if (p.name.starts_with(prefix))
+      if (const capture::Stat* s = p.find_stat(stat)) return s;
+  return nullptr;
+}
+
+std::string platform_of(const capture::Capture& c) {
+  for (const capture::Plane& p : c.planes())
+    if (p.name.starts_with("/device:TPU")) return "TPU";
+  if (const capture::Stat* v = plane_stat(c, "/device:GPU", "device_vendor")) {
+    const std::string_view vendor = v->value.as_string();
+    if (!vendor.empty()) return "GPU (" + std::string(vendor) + ")";
+  }
+  for (const capture::Plane& p : c.planes())
+    if (p.name.starts_with("/device:GPU")) return "GPU";
+  return "unknown";
+}
+
+DiagnosisInput diagnosis_input(const HostReport& r, std::size_t top) {
+  DiagnosisInput in;
+  in.capacity_bytes = r.capacity_bytes;
+  in.capacity_from_user = r.capacity_source == "--capacity";
+  in.device_memory_bytes = r.device_memory_bytes;
+  if (r.plan) {
+    const PlanAnalysis& p = *r.plan;
+    in.module = p.module_name;
+    in.has_plan = p.status != PlanStatus::NoBufferAssignment;
+    in.has_heap_peak = p.status == PlanStatus::Ok;
+    in.plan_peak_bytes = in.has_heap_peak ? p.peak_bytes : p.total_allocation_bytes;
+    in.parameters_bytes = p.parameters_bytes;
+    in.donated_bytes = p.donation.donated_bytes;
+    in.donatable_bytes = p.donation.donatable_bytes;
+    in.outputs_bytes = p.outputs_bytes;
+    in.temp_bytes = p.temp_bytes;
+    in.forward_kept_bytes = p.role_bytes(BufferRole::ForwardKept);
+    in.backward_bytes = p.role_bytes(BufferRole::Backward);
+    in.workspace_bytes = p.role_bytes(BufferRole::Workspace);
+    in.other_bytes = p.role_bytes(BufferRole::Other);
+    in.remat_instructions = p.remat_instructions;
+    std::vector<PlanBuffer> live(p.live_at_peak.begin(), p.live_at_peak.end());
+    std::stable_sort(live.begin(), live.end(), [](const PlanBuffer& a, const PlanBuffer& b) { return a.size_bytes > b.size_bytes; });
+    for (const PlanBuffer& b : live)
+      in.peak_buffers.push_back({b.size_bytes, b.shape, to_string(b.role), b.source.to_string(), b.element_type});
+  }
+  if (const auto& m = r.runtime.module) {
+    in.executions = static_cast<int>(m->executions.size());
+    in.growth_per_execution = m->growth_per_execution;
+    in.growth_consistent = m->growth_consistent;
+    if (!m->executions.empty() && m->allocator) in.in_use_at_last_start = m->live_at_last_start_bytes;
+    in.never_launched = m->never_launched;
+    in.last_never_launched = m->last_never_launched;
+    for (const NameCount& n : m->host_events_between)
+      if (in.host_events_between.size() < top) in.host_events_between.push_back(n.name);
+    for (const LiveGroup& g : m->live_at_last_start)
+      in.live_at_last_start.push_back({g.label, g.bytes, g.before_capture, g.label.starts_with("outputs of " + m->module)});
+  }
+  in.retry_count = r.runtime.retries.count;
+  in.retry_longest_ps = r.runtime.retries.longest_ps;
+  return in;
+}
+
+void add_limits(HostReport& r, const capture::Capture& c) {
+  r.limits.push_back("HBM only: the plan covers memory space 0; host offload (memory space 5) is not counted");
+  if (r.capacity_bytes && r.plan)
+    r.limits.push_back("contiguity: \"fits\" compares bytes; the BFC allocator also needs a contiguous block, so a "
+                       "tight fit can still fail through fragmentation");
+  if (r.platform == "TPU")
+    r.limits.push_back("TPU: plans are read as allocation totals and TPU executions are matched by count, not "
+                       "time; eager programs appear as many small modules, so read the runtime section there");
+  if (r.platform.find("Nvidia") != std::string::npos)
+    r.limits.push_back("CUDA: event names were confirmed on ROCm captures; on CUDA they are expected to be the same "
+                       "but are unconfirmed");
+  if (c.modules().empty())
+    r.limits.push_back("no plan: the capture has no HloProto in /host:metadata (TensorFlow capture, or "
+                       "enable_hlo_proto was off)");
+  if (c.hostnames().size() > 1)
+    r.limits.push_back("this file names several hosts; each file of a multi-host run is one host");
+}
+
+}  // namespace
+
+HostReport build_host_report(const capture::Capture& c, const ReportOptions& options, std::stop_token stop) {
+  HostReport r;
+  r.path = c.path();
+  r.file_size = c.file_size();
+  r.hostnames = c.hostnames();
+  r.platform = platform_of(c);
+  if (const capture::Stat* s = plane_stat(c, "/device:", "memory_size"))
+    if (auto v = s->value.as_int(); v && *v > 0) r.device_memory_bytes = *v;
+  for (const std::string& e : c.errors()) r.problems.push_back("capture error: " + e);
+  for (const std::string& p : c.module_problems()) r.problems.push_back(p);
+
+  std::vector<PlanAnalysis> plans;
+  std::vector<ModuleRef> refs;
+  for (const capture::Module& m : c.modules()) {
+    check_stop(stop, c.path());
+    PlanAnalysis p = analyze_plan(m);
+    ModuleRow row;
+    row.name = m.name;
+    row.program_id = m.program_id;
+    row.status = p.status;
+    row.peak_bytes = p.status == PlanStatus::Ok ? p.peak_bytes : p.total_allocation_bytes;
+    row.temp_bytes = p.temp_bytes;
+    row.parameters_bytes = p.parameters_bytes;
+    row.donated_bytes = p.donation.donated_bytes;
+    row.outputs_bytes = p.outputs_bytes;
+    refs.push_back({m.name, m.program_id, row.peak_bytes});
+    r.modules.push_back(std::move(row));
+    plans.push_back(std::move(p));
+  }
+  RuntimeOptions ro;
+  ro.series_points = options.series_points;
+  ro.top = options.top;
+  // Execution counts first (they pick among same-named modules), then the analysis proper.
+  {
+    ExecutionInput ex;
+    ex.spans = c.executions();
+    ex.device_events = c.device_program_events();
+    ex.strings = c.strings();
+    ex.modules = refs;
+    const auto runs = build_executions(ex);
+    for (std::size_t i = 0; i < refs.size(); ++i)
+      r.modules[i].executions = std::count_if(runs.begin(), runs.end(), [&](const RuntimeExecution& e) {
+        return execution_of(e, refs[i]);
+      });
+  }
+  check_stop(stop, c.path());
+  if (options.module) ro.module = resolve_module(c, r.modules, *options.module, r.problems);
+  r.runtime = analyze_runtime(c, refs, ro);
+  if (r.runtime.module) {
+    for (std::size_t i = 0; i < refs.size(); ++i)
+      if (refs[i].name == r.runtime.module->module && r.runtime.module->program_id == refs[i].program_id)
+        r.module_index = i;
+  }
+  if (r.module_index) r.plan = std::move(plans[*r.module_index]);
+
+  if (options.capacity) {
+    r.capacity_bytes = *options.capacity;
+    r.capacity_source = "--capacity";
+  } else {
+    std::optional<std::uint32_t> alloc;
+    if (r.runtime.module) alloc = r.runtime.module->allocator;
+    if (!alloc)
+      for (const AllocatorRuntime& a : r.runtime.allocators)
+        if (a.name.find("host") == std::string::npos &&
+            (!alloc || std::pair(a.capacity_bytes, a.peak_bytes_in_use) >
+                           std::pair(r.runtime.allocators[*alloc].capacity_bytes, r.runtime.allocators[*alloc].peak_bytes_in_use)))
+          alloc = a.index;
+    if (alloc && *alloc < r.runtime.allocators.size() && r.runtime.allocators[*alloc].capacity_bytes > 0) {
+      r.capacity_bytes = r.runtime.allocators[*alloc].capacity_bytes;
+      r.capacity_source = r.runtime.allocators[*alloc].name;
+    }
+  }
+  r.diagnosis = diagnose(diagnosis_input(r, options.top));
+  add_limits(r, c);
+  return r;
+}
+
+void add_multi_host_limits(std::vector<HostReport>& hosts) {
+  if (hosts.size() < 2) return;
+  for (HostReport& h : hosts)
+    h.limits.push_back("multi-host: this is one of " + std::to_string(hosts.size()) + " files read together, "
+                       "reported per host; device ordinals and allocator names are local to each host");
+}
+
+}  // namespace oomscope::analysis

@@ -1,0 +1,61 @@
+#pragma once
+// The assembled "explain the peak" report of one capture file (one host): the plan of the analysed module,
+// the runtime analysis, the diagnosis and the known limits that apply. Text and JSON writers render it.
+
+#include <cstdint>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "core/analysis/diagnosis_types.h"
+#include "core/analysis/plan.h"
+#include "core/analysis/runtime_types.h"
+#include "core/capture/capture.h"
+
+namespace oomscope::analysis {
+
+struct ReportOptions {
+  std::optional<std::string> module;     // name, "name(id)" or program id; nullopt = the default choice
+  std::size_t top = 25;                  // rows of the live-at-peak, host-event and live-group lists
+  std::optional<std::int64_t> capacity;  // answer "would it fit in a pool of this size"
+  std::size_t series_points = 1000;      // per allocator in-use series (JSON, charts)
+};
+
+struct ModuleRow {
+  std::string name;
+  std::uint64_t program_id = 0;
+  PlanStatus status = PlanStatus::NoBufferAssignment;
+  std::int64_t peak_bytes = 0;  // plan peak (derived); allocation total when there is no heap trace
+  std::int64_t temp_bytes = 0;
+  std::int64_t parameters_bytes = 0;
+  std::int64_t donated_bytes = 0;
+  std::int64_t outputs_bytes = 0;
+  std::int64_t executions = 0;  // host executions matched to it
+};
+
+struct HostReport {
+  std::string path;
+  std::uint64_t file_size = 0;
+  std::vector<std::string> hostnames;
+  std::string platform;  // "GPU (AMD)", "GPU (Nvidia)", "TPU", "unknown"
+  std::optional<std::int64_t> device_memory_bytes;  // memory_size stat of the first device plane (read)
+  std::vector<ModuleRow> modules;                   // every module of /host:metadata, by program id
+  std::optional<std::size_t> module_index;          // the analysed module (index into modules)
+  std::optional<PlanAnalysis> plan;                 // its plan
+  RuntimeAnalysis runtime;
+  std::optional<std::int64_t> capacity_bytes;
+  std::string capacity_source;  // allocator name, or "--capacity"
+  std::vector<DiagnosisLine> diagnosis;
+  std::vector<std::string> limits;    // the spec's known limits that apply to this capture
+  std::vector<std::string> problems;  // XSpace errors, module problems, selection notes
+};
+
+// Throws oomscope::Error(InvalidArgument) when options.module names no module of the capture.
+HostReport build_host_report(const capture::Capture& capture, const ReportOptions& options,
+                             std::stop_token stop = {});
+
+// Adds the limits that concern several files read together (one file per host).
+void add_multi_host_limits(std::vector<HostReport>& hosts);
+
+}  // namespace oomscope::analysis

@@ -1,0 +1,107 @@
+#include "core/analysis/runtime_analysis.h"
+
+#include <algorithm>
+
+#include "core/analysis/runtime_allocators.h"
+
+namespace oomscope::analysis {
+
+namespace {
+
+RetrySummary summarize_retries(std::span<const capture::RetryEvent> retries) {
+  RetrySummary s;
+  for (const capture::RetryEvent& r : retries) {
+    ++s.count;
+    s.total_ps += r.duration_ps;
+    if (r.duration_ps > s.longest_ps) {
+      s.longest_ps = r.duration_ps;
+      s.longest_time_ps = r.time_ps;
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& options) {
+  RuntimeAnalysis out;
+  const ExecutionInput& ex = in.executions;
+  out.allocators = analyze_allocators(ex.memory, in.allocator_names, options.series_points);
+  out.retries = summarize_retries(ex.retries);
+  out.has_device_program_events =
+      !ex.device_events.empty() || std::any_of(ex.spans.begin(), ex.spans.end(), [](const capture::ExecutionSpan& s) {
+        return s.kind == capture::ExecutionKind::DeviceModule;
+      });
+  if (!out.has_device_program_events && !ex.spans.empty())
+    out.notes.push_back("no device event names a program (CUPTI/ROCTracer data missing): whether an execution "
+                        "launched a kernel cannot be told");
+
+  const std::vector<RuntimeExecution> executions = build_executions(ex);
+  out.executions_total = static_cast<std::int64_t>(executions.size());
+
+  ModuleSelection sel;
+  if (options.module && *options.module < ex.modules.size())
+    sel = {options.module, ModuleChoice::UserSelected};
+  else
+    sel = choose_default_module(ex.modules, executions);
+  out.choice = sel.choice;
+  if (!sel.module) return out;
+
+  ModuleRuntime mod = analyze_module_executions(ex.modules[*sel.module], executions, ex.memory);
+  const auto& runs = mod.executions;
+  if (runs.size() >= 2) {
+    const RuntimeExecution& before = runs[runs.size() - 2];
+    mod.between_start_ps = before.end_ps;
+    mod.between_end_ps = runs.back().start_ps;
+    auto names = host_events_between(in.host, mod.between_start_ps, mod.between_end_ps, mod.host_events_between_total);
+    if (names.size() > options.top) names.resize(options.top);
+    mod.host_events_between = std::move(names);
+  }
+  if (!runs.empty() && mod.allocator) {
+    const std::int64_t t = runs.back().start_ps;
+    const std::vector<std::size_t> live = live_allocations_before(ex.memory, *mod.allocator, t);
+    mod.live_at_last_start_bytes = bytes_in_use_before(ex.memory, *mod.allocator, t);
+    auto groups = group_live_by_host_event(ex.memory, live, executions, ex.host_plane, in.host,
+                                           mod.live_at_last_start_bytes);
+    if (groups.size() > options.top) groups.resize(options.top);
+    mod.live_at_last_start = std::move(groups);
+  }
+  if (std::any_of(runs.begin(), runs.end(), [](const RuntimeExecution& e) { return e.module_from_pjit; }))
+    out.notes.push_back("an execution that never reached its XLA GPU module span is named after its Python "
+                        "function (jit_<function>)");
+  if (std::any_of(runs.begin(), runs.end(), [](const RuntimeExecution& e) { return e.program_id_inferred; }))
+    out.notes.push_back("several modules share the name " + mod.module +
+                        "; executions without a device event were matched to the newest program id");
+  out.module = std::move(mod);
+  return out;
+}
+
+RuntimeAnalysis analyze_runtime(const capture::Capture& capture, std::span<const ModuleRef> modules,
+                                const RuntimeOptions& options) {
+  RuntimeInput in;
+  for (const capture::AllocatorSummary& a : capture.allocators()) in.allocator_names.push_back(a.name);
+  ExecutionInput& ex = in.executions;
+  ex.spans = capture.executions();
+  ex.device_events = capture.device_program_events();
+  ex.strings = capture.strings();
+  ex.memory = capture.memory_events();
+  ex.retries = capture.allocator_retries();
+  ex.modules = modules;
+  const auto& planes = capture.planes();
+  const capture::Plane* host = nullptr;
+  for (std::size_t i = 0; i < planes.size(); ++i)
+    if (planes[i].name == "/host:CPU") {
+      ex.host_plane = static_cast<std::uint32_t>(i);
+      host = &planes[i];
+      break;
+    }
+  if (host) {
+    for (const capture::Line& line : host->lines) in.host.lines.emplace_back(line.events);
+    in.host.name = [host](std::int64_t id) { return host->event_name(id); };
+  } else {
+    in.host.name = [](std::int64_t) { return std::string_view(); };
+  }
+  return analyze_runtime(in, options);
+}
+
+}  // namespace oomscope::analysis

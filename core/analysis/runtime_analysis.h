@@ -1,0 +1,38 @@
+#pragma once
+// The runtime section of the report: allocators, executions of the analysed module, AllocatorRetry waits,
+// host events between the last two executions, and what was live when the last execution started.
+// analyze_runtime(RuntimeInput) works on plain vectors (tests build them by hand); the Capture overload
+// builds that input over the capture's tables without copying events.
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/analysis/runtime_attribution.h"
+#include "core/analysis/runtime_executions.h"
+#include "core/analysis/runtime_types.h"
+#include "core/capture/capture.h"
+
+namespace oomscope::analysis {
+
+struct RuntimeInput {
+  std::vector<std::string> allocator_names;
+  ExecutionInput executions;  // spans, device events, strings, memory, retries, host plane, modules
+  HostTimeline host;
+};
+
+struct RuntimeOptions {
+  std::optional<std::size_t> module;  // index into the modules; nullopt = the spec's default choice
+  std::size_t series_points = 1000;   // per allocator chart series
+  std::size_t top = 25;               // host-event names and live groups listed
+};
+
+RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& options = {});
+
+// modules: one ModuleRef per Capture::modules() entry, in the same order.
+RuntimeAnalysis analyze_runtime(const capture::Capture& capture, std::span<const ModuleRef> modules,
+                                const RuntimeOptions& options = {});
+
+}  // namespace oomscope::analysis

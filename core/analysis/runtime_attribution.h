@@ -1,0 +1,42 @@
+#pragma once
+// Naming live memory by the host event that allocated it, and listing what the host did between two
+// executions. Reads the generic host events of /host:CPU through HostTimeline, a view that tests can build
+// by hand (EventRecords + a name function) and the report builds over the capture without copying events.
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "core/analysis/runtime_types.h"
+#include "core/capture/capture.h"
+
+namespace oomscope::analysis {
+
+struct HostTimeline {
+  // Events of each /host:CPU line; index = MemoryEvent::line. Sorted by start in post-processed captures;
+  // unsorted lines are handled (at the cost of an index sort).
+  std::vector<std::span<const capture::EventRecord>> lines;
+  std::function<std::string_view(std::int64_t metadata_id)> name;
+};
+
+// Counts of host event names whose start lies in [t0, t1), on every line, most frequent first (ties by
+// name). Allocator events are left out (the runtime section reports them). total = all events counted.
+std::vector<NameCount> host_events_between(const HostTimeline& timeline, std::int64_t t0, std::int64_t t1,
+                                           std::int64_t& total);
+
+// Groups the live allocations `live` (indices into memory) by the host event that made them:
+//   inside an execution span on the same line -> "outputs of <module> execution <number>";
+//   else the innermost enclosing host span on the allocating line (Python-tracer "$..." spans only when
+//   nothing else encloses it) -> its name;
+//   else "no enclosing host event".
+// bytes_in_use is the allocator's figure at that moment; what the live allocations do not explain is the
+// "allocated before the capture started" residual. Groups are sorted by bytes, largest first.
+std::vector<LiveGroup> group_live_by_host_event(std::span<const capture::MemoryEvent> memory,
+                                                std::span<const std::size_t> live,
+                                                std::span<const RuntimeExecution> executions,
+                                                std::uint32_t host_plane, const HostTimeline& timeline,
+                                                std::int64_t bytes_in_use);
+
+}  // namespace oomscope::analysis

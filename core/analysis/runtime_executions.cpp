@@ -1,0 +1,320 @@
+#include "core/analysis/runtime_executions.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <tuple>
+#include <utility>
+
+#include "core/analysis/runtime_allocators.h"
+
+namespace oomscope::analysis {
+
+using capture::ExecutionKind;
+using capture::ExecutionSpan;
+
+const char* to_string(ModuleChoice choice) noexcept {
+  switch (choice) {
+    case ModuleChoice::None: return "none";
+    case ModuleChoice::LastNeverStarted: return "last execution never started";
+    case ModuleChoice::LargestExecuted: return "largest executed module";
+    case ModuleChoice::LargestModule: return "largest module (none executed)";
+    case ModuleChoice::UserSelected: return "selected by the user";
+  }
+  return "?";
+}
+
+namespace {
+
+using LineKey = std::pair<std::uint32_t, std::uint32_t>;  // plane, line
+
+std::int64_t end_of(const ExecutionSpan& s) { return s.time_ps + s.duration_ps; }
+
+RuntimeExecution from_span(const ExecutionSpan& s) {
+  RuntimeExecution e;
+  e.module = s.name;
+  e.program_id = s.program_id;
+  e.start_ps = s.time_ps;
+  e.end_ps = end_of(s);
+  e.plane = s.plane;
+  e.line = s.line;
+  return e;
+}
+
+// Spans of one kind per line, sorted by start.
+std::map<LineKey, std::vector<const ExecutionSpan*>> by_line(std::span<const ExecutionSpan> spans,
+                                                             ExecutionKind kind) {
+  std::map<LineKey, std::vector<const ExecutionSpan*>> out;
+  for (const ExecutionSpan& s : spans)
+    if (s.kind == kind) out[{s.plane, s.line}].push_back(&s);
+  for (auto& [key, list] : out)
+    std::stable_sort(list.begin(), list.end(),
+                     [](const ExecutionSpan* a, const ExecutionSpan* b) { return a->time_ps < b->time_ps; });
+  return out;
+}
+
+// Host executions: ExecuteHelper spans named by their inner module span, and orphan module spans.
+std::vector<RuntimeExecution> host_executions(std::span<const ExecutionSpan> spans) {
+  auto helpers = by_line(spans, ExecutionKind::ExecuteHelper);
+  auto modules = by_line(spans, ExecutionKind::XlaModule);
+  auto pjits = by_line(spans, ExecutionKind::PjitFunction);
+  std::vector<RuntimeExecution> out;
+  for (auto& [key, list] : helpers) {
+    const auto& inner = modules[key];
+    const auto& outer = pjits[key];
+    const ExecutionSpan* outer_helper = nullptr;
+    for (const ExecutionSpan* h : list) {
+      // Some clients nest an Execute inside an Execute of the same kind: one execution, not two.
+      if (outer_helper && h->time_ps <= end_of(*outer_helper)) continue;
+      outer_helper = h;
+      RuntimeExecution e = from_span(*h);
+      e.module.clear();
+      auto it = std::lower_bound(inner.begin(), inner.end(), h->time_ps,
+                                 [](const ExecutionSpan* s, std::int64_t t) { return s->time_ps < t; });
+      if (it != inner.end() && (*it)->time_ps <= end_of(*h)) {
+        e.module = (*it)->name;
+        e.has_module_span = true;
+        if (!e.program_id) e.program_id = (*it)->program_id;
+      } else {
+        // Failed before its thunks were enqueued: only the Python function names it.
+        const ExecutionSpan* best = nullptr;
+        for (const ExecutionSpan* p : outer)
+          if (p->time_ps <= h->time_ps && end_of(*p) >= end_of(*h) && (!best || p->time_ps >= best->time_ps))
+            best = p;
+        if (best) {
+          e.module = "jit_" + best->name;
+          e.module_from_pjit = true;
+        }
+      }
+      out.push_back(std::move(e));
+    }
+  }
+  for (auto& [key, list] : modules) {
+    const auto& outer = helpers[key];
+    for (const ExecutionSpan* m : list) {
+      const bool inside = std::any_of(outer.begin(), outer.end(), [&](const ExecutionSpan* h) {
+        return h->time_ps <= m->time_ps && m->time_ps <= end_of(*h);
+      });
+      if (inside) continue;
+      RuntimeExecution e = from_span(*m);
+      e.has_module_span = true;
+      out.push_back(std::move(e));
+    }
+  }
+  return out;
+}
+
+std::vector<RuntimeExecution> device_module_executions(std::span<const ExecutionSpan> spans) {
+  std::optional<std::uint32_t> plane;
+  for (const ExecutionSpan& s : spans)
+    if (s.kind == ExecutionKind::DeviceModule && (!plane || s.plane < *plane)) plane = s.plane;
+  std::vector<RuntimeExecution> out;
+  if (!plane) return out;
+  for (const ExecutionSpan& s : spans) {
+    if (s.kind != ExecutionKind::DeviceModule || s.plane != *plane) continue;
+    RuntimeExecution e = from_span(s);
+    e.has_module_span = true;
+    e.launched = true;  // the device ran it
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace
+
+bool execution_of(const RuntimeExecution& e, const ModuleRef& m) {
+  if (e.module != m.name) return false;
+  return !e.program_id || *e.program_id == m.program_id;
+}
+
+std::vector<RuntimeExecution> build_executions(const ExecutionInput& in) {
+  std::vector<RuntimeExecution> out = host_executions(in.spans);
+  if (out.empty()) out = device_module_executions(in.spans);
+  std::stable_sort(out.begin(), out.end(),
+                   [](const RuntimeExecution& a, const RuntimeExecution& b) { return a.start_ps < b.start_ps; });
+
+  // Window of each execution for device events: until the next execution of the same module on the same
+  // line. The GPU runs behind the host, so a kernel often starts after other modules were already enqueued.
+  std::map<std::pair<std::string, LineKey>, std::vector<std::size_t>> lines;
+  for (std::size_t i = 0; i < out.size(); ++i) lines[{out[i].module, {out[i].plane, out[i].line}}].push_back(i);
+  std::vector<std::int64_t> window_end(out.size(), std::numeric_limits<std::int64_t>::max());
+  for (const auto& [key, idx] : lines)
+    for (std::size_t k = 0; k + 1 < idx.size(); ++k) window_end[idx[k]] = out[idx[k + 1]].start_ps;
+
+  // Device evidence: events tagged with a program, and (TPU) the device's own module events.
+  struct Evidence {
+    std::int64_t time_ps;
+    std::uint64_t program_id;
+    std::string_view module;
+  };
+  std::vector<Evidence> dev;
+  dev.reserve(in.device_events.size());
+  for (const capture::DeviceProgramEvent& d : in.device_events)
+    dev.push_back({d.time_ps, d.program_id,
+                   d.module_name < in.strings.size() ? std::string_view(in.strings[d.module_name]) : std::string_view()});
+  const bool device_modules_are_executions = std::all_of(out.begin(), out.end(), [](const RuntimeExecution& e) {
+    return e.launched.has_value();
+  });
+  // TPU: the device's "XLA Modules" events run on the device clock and start before the host span that
+  // enqueued them, so time windows do not work; count instead: the k-th host execution of a program
+  // launched when the (first) device plane ran that program at least k times.
+  std::map<std::pair<std::string, std::uint64_t>, std::int64_t> device_runs;
+  if (!device_modules_are_executions) {
+    std::optional<std::uint32_t> plane;
+    for (const ExecutionSpan& s : in.spans)
+      if (s.kind == ExecutionKind::DeviceModule && (!plane || s.plane < *plane)) plane = s.plane;
+    for (const ExecutionSpan& s : in.spans)
+      if (s.kind == ExecutionKind::DeviceModule && s.plane == plane) ++device_runs[{s.name, s.program_id.value_or(0)}];
+  }
+  std::map<std::pair<std::string, std::uint64_t>, std::int64_t> host_runs;
+  std::stable_sort(dev.begin(), dev.end(), [](const Evidence& a, const Evidence& b) { return a.time_ps < b.time_ps; });
+  const std::int64_t last_device_ps = dev.empty() ? 0 : dev.back().time_ps;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    RuntimeExecution& e = out[i];
+    if (!device_runs.empty() && !e.launched) {
+      std::optional<std::uint64_t> id = e.program_id;
+      if (!id)
+        for (const auto& [key, n] : device_runs)
+          if (key.first == e.module) id = key.second;
+      if (id) {
+        e.program_id = id;
+        const auto runs = device_runs.find({e.module, *id});
+        e.launched = runs != device_runs.end() && ++host_runs[{e.module, *id}] <= runs->second;
+      }
+    } else if (!dev.empty() && !e.launched) {
+      auto it = std::lower_bound(dev.begin(), dev.end(), e.start_ps,
+                                 [](const Evidence& d, std::int64_t t) { return d.time_ps < t; });
+      bool found = false;
+      for (; it != dev.end() && it->time_ps < window_end[i]; ++it) {
+        const bool same_name = !e.module.empty() && it->module == e.module;
+        const bool same_id = e.program_id && it->program_id != 0 && it->program_id == *e.program_id;
+        if (same_id || (same_name && (!e.program_id || it->program_id == 0))) {
+          if (!e.program_id && it->program_id != 0) e.program_id = it->program_id;
+          found = true;
+          break;
+        }
+      }
+      e.launched = found;
+      // Enqueued thunks but no device event after it at all: the device trace stopped (buffer full, CUPTI
+      // window), so nothing can be said. Without the module span the thunks were never enqueued.
+      if (!found && e.has_module_span && e.start_ps > last_device_ps) e.launched.reset();
+    }
+    if (!e.program_id && !e.module.empty()) {
+      std::optional<std::uint64_t> best;
+      int same = 0;
+      for (const ModuleRef& m : in.modules)
+        if (m.name == e.module) {
+          ++same;
+          if (!best || m.program_id > *best) best = m.program_id;
+        }
+      e.program_id = best;
+      e.program_id_inferred = same > 1;
+    }
+    if (e.plane == in.host_plane) {
+      auto it = std::lower_bound(in.memory.begin(), in.memory.end(), e.start_ps,
+                                 [](const capture::MemoryEvent& m, std::int64_t t) { return m.time_ps < t; });
+      for (; it != in.memory.end() && it->time_ps <= e.end_ps; ++it)
+        if (it->line == e.line && it->kind == capture::MemoryEventKind::Allocation) {
+          e.allocator = it->allocator;
+          break;
+        }
+      for (const capture::RetryEvent& r : in.retries)
+        if (r.line == e.line && r.time_ps >= e.start_ps && r.time_ps <= e.end_ps) e.retry_wait_ps += r.duration_ps;
+    }
+  }
+  std::map<std::tuple<std::string, std::uint64_t, LineKey>, int> numbers;
+  for (RuntimeExecution& e : out) {
+    e.number = ++numbers[{e.module, e.program_id.value_or(0), {e.plane, e.line}}];
+    const auto shared = std::count_if(in.modules.begin(), in.modules.end(),
+                                      [&](const ModuleRef& m) { return m.name == e.module; });
+    e.label = e.module.empty() ? std::string("an unnamed module") : e.module;
+    if (shared > 1 && e.program_id) e.label += "(" + std::to_string(*e.program_id) + ")";
+  }
+  return out;
+}
+
+ModuleSelection choose_default_module(std::span<const ModuleRef> modules,
+                                      std::span<const RuntimeExecution> executions) {
+  ModuleSelection sel;
+  if (modules.empty()) return sel;
+  std::optional<std::int64_t> latest_failure;
+  for (std::size_t m = 0; m < modules.size(); ++m) {
+    const RuntimeExecution* last = nullptr;
+    bool earlier_launched = false;
+    bool earlier_module_span = false;
+    for (const RuntimeExecution& e : executions) {
+      if (!execution_of(e, modules[m])) continue;
+      if (last && last->launched.value_or(false)) earlier_launched = true;
+      if (last && last->has_module_span) earlier_module_span = true;
+      last = &e;
+    }
+    if (!last || last->launched != false) continue;
+    // A kernel-less trivial module also "never launches": ask for a sign that this one failed.
+    const bool evidence = last->retry_wait_ps > 0 || earlier_launched ||
+                          (!last->has_module_span && earlier_module_span);
+    if (evidence && (!latest_failure || last->start_ps > *latest_failure)) {
+      latest_failure = last->start_ps;
+      sel = {m, ModuleChoice::LastNeverStarted};
+    }
+  }
+  if (sel.module) return sel;
+  auto largest = [&](bool executed_only) -> std::optional<std::size_t> {
+    std::optional<std::size_t> best;
+    for (std::size_t m = 0; m < modules.size(); ++m) {
+      if (executed_only && std::none_of(executions.begin(), executions.end(),
+                                        [&](const RuntimeExecution& e) { return execution_of(e, modules[m]); }))
+        continue;
+      if (!best || modules[m].size_bytes > modules[*best].size_bytes) best = m;
+    }
+    return best;
+  };
+  if (auto m = largest(true)) return {m, ModuleChoice::LargestExecuted};
+  return {largest(false), ModuleChoice::LargestModule};
+}
+
+ModuleRuntime analyze_module_executions(const ModuleRef& module, std::span<const RuntimeExecution> executions,
+                                        std::span<const capture::MemoryEvent> memory) {
+  ModuleRuntime r;
+  r.module = module.name;
+  r.program_id = module.program_id;
+  std::map<std::uint32_t, int> votes;
+  for (const RuntimeExecution& e : executions)
+    if (execution_of(e, module) && e.allocator) ++votes[*e.allocator];
+  if (!votes.empty())
+    r.allocator = std::max_element(votes.begin(), votes.end(),
+                                   [](const auto& a, const auto& b) { return a.second < b.second; })->first;
+  else if (!memory.empty())
+    r.allocator = memory.front().allocator;
+  for (const RuntimeExecution& e : executions) {
+    if (!execution_of(e, module)) continue;
+    if (e.allocator && r.allocator && *e.allocator != *r.allocator) continue;  // another device's copy
+    RuntimeExecution copy = e;
+    if (r.allocator) copy.bytes_in_use_at_start = bytes_in_use_before(memory, *r.allocator, e.start_ps);
+    r.executions.push_back(std::move(copy));
+  }
+  // Multi-device runs execute once per device, each device on its own thread: an execution that allocated
+  // nothing is kept only on a line where the main allocator's executions run, so that "per execution" means
+  // per step, not per device.
+  if (votes.size() > 1) {
+    std::vector<std::uint32_t> lines;
+    for (const RuntimeExecution& e : r.executions)
+      if (e.allocator) lines.push_back(e.line);
+    std::erase_if(r.executions, [&](const RuntimeExecution& e) {
+      return !e.allocator && std::find(lines.begin(), lines.end(), e.line) == lines.end();
+    });
+  }
+  const auto& ex = r.executions;
+  for (std::size_t i = 1; i < ex.size(); ++i)
+    r.growth_steps.push_back(ex[i].bytes_in_use_at_start - ex[i - 1].bytes_in_use_at_start);
+  if (ex.size() >= 2)
+    r.growth_per_execution = (ex.back().bytes_in_use_at_start - ex.front().bytes_in_use_at_start) /
+                             static_cast<std::int64_t>(ex.size() - 1);
+  r.growth_consistent = ex.size() >= 3 && std::all_of(r.growth_steps.begin(), r.growth_steps.end(),
+                                                      [](std::int64_t d) { return d > 0; });
+  for (const RuntimeExecution& e : ex)
+    if (e.launched == false) ++r.never_launched;
+  r.last_never_launched = !ex.empty() && ex.back().launched == false;
+  return r;
+}
+
+}  // namespace oomscope::analysis

@@ -1,0 +1,58 @@
+#pragma once
+// Executions of modules as the host saw them, whether each one launched a kernel, and which module the
+// report analyses by default. Works on plain vectors (the capture's typed tables) so tests build inputs by hand.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/analysis/runtime_types.h"
+#include "core/capture/capture.h"
+
+namespace oomscope::analysis {
+
+// A module of the plan, as far as execution matching and the default choice need it.
+struct ModuleRef {
+  std::string name;
+  std::uint64_t program_id = 0;
+  std::int64_t size_bytes = 0;  // what "largest" compares (the plan's peak)
+};
+
+struct ExecutionInput {
+  std::span<const capture::ExecutionSpan> spans;
+  std::span<const capture::DeviceProgramEvent> device_events;  // sorted by time
+  std::span<const std::string> strings;                        // Capture::strings()
+  std::span<const capture::MemoryEvent> memory;                // sorted by time
+  std::span<const capture::RetryEvent> retries;                // sorted by time
+  std::uint32_t host_plane = 0;  // plane index of /host:CPU (MemoryEvent::line and RetryEvent::line refer to it)
+  std::span<const ModuleRef> modules;
+};
+
+// One execution per ExecuteHelper span (named by the XLA GPU module span inside it, else guessed from the
+// enclosing PjitFunction), plus XLA GPU module spans outside any ExecuteHelper (older clients). Without any
+// host execution span, the TPU "XLA Modules" events of the first device plane that has them. Sorted by start.
+std::vector<RuntimeExecution> build_executions(const ExecutionInput& in);
+
+// True when execution e belongs to module m (name, and program id when both are known).
+bool execution_of(const RuntimeExecution& e, const ModuleRef& m);
+
+struct ModuleSelection {
+  std::optional<std::size_t> module;  // index into modules
+  ModuleChoice choice = ModuleChoice::None;
+};
+
+// The spec's default: the module whose last execution never started (latest such failure first); else the
+// largest executed module; else the largest module. "Never started" needs launched == false and evidence
+// that it is not a trivial kernel-less module: an AllocatorRetry wait inside it, an earlier execution of
+// the same module that did launch, or a missing XLA GPU module span where earlier executions had one.
+ModuleSelection choose_default_module(std::span<const ModuleRef> modules,
+                                      std::span<const RuntimeExecution> executions);
+
+// Executions of one module on its main allocator (the allocator most of its executions allocate from;
+// executions with no allocation of their own are kept), bytes in use at each start, growth, never-launched.
+ModuleRuntime analyze_module_executions(const ModuleRef& module, std::span<const RuntimeExecution> executions,
+                                        std::span<const capture::MemoryEvent> memory);
+
+}  // namespace oomscope::analysis

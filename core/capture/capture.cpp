@@ -1,0 +1,78 @@
+// Capture and Plane accessors, and the on-demand decoding of one event's stats.
+
+#include <algorithm>
+#include <charconv>
+
+#include "core/capture/capture_internals.h"
+#include "core/capture/mapped_file.h"
+#include "hlo.pb.h"
+
+namespace oomscope::capture {
+
+Capture::Capture() = default;
+Capture::~Capture() = default;
+
+std::size_t Plane::event_count() const {
+  std::size_t n = 0;
+  for (const Line& l : lines) n += l.events.size();
+  return n;
+}
+
+std::string_view Plane::event_name(std::int64_t metadata_id) const {
+  auto it = event_metadata.find(metadata_id);
+  return it == event_metadata.end() ? std::string_view() : std::string_view(it->second.name);
+}
+
+const Stat* Plane::find_stat(std::string_view name) const {
+  for (const Stat& s : stats)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+const Plane* Capture::find_plane(std::string_view name) const {
+  for (const Plane& p : planes_)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+std::size_t Capture::event_count() const {
+  std::size_t n = 0;
+  for (const Plane& p : planes_) n += p.event_count();
+  return n;
+}
+
+const Module* Capture::find_module(std::string_view name_or_id) const {
+  for (const Module& m : modules_)
+    if (m.name == name_or_id || m.metadata_name == name_or_id) return &m;
+  std::uint64_t id = 0;
+  const char* end = name_or_id.data() + name_or_id.size();
+  auto [ptr, ec] = std::from_chars(name_or_id.data(), end, id);
+  if (ec == std::errc() && ptr == end && !name_or_id.empty())
+    for (const Module& m : modules_)
+      if (m.program_id == id) return &m;
+  return nullptr;
+}
+
+std::vector<Stat> Capture::event_stats(const Plane& plane, const EventRecord& event) const {
+  std::vector<Stat> out;
+  if (!mapping_ || event.offset + event.size > mapping_->size()) return out;
+  // The stat ids in the event bytes belong to the plane entry the event was written in.
+  const std::map<std::int64_t, std::string>* names = &plane.stat_metadata;
+  if (internals_) {
+    const auto index = static_cast<std::size_t>(&plane - planes_.data());
+    if (index < planes_.size() && index < internals_->segments.size() && internals_->segments[index].size() > 1) {
+      for (const PlaneSegment& seg : internals_->segments[index])
+        if (event.offset >= seg.begin && event.offset < seg.end) names = &seg.stat_names;
+    }
+  }
+  const std::uint8_t* begin = mapping_->data() + event.offset;
+  wire::WireReader r(mapping_->data(), begin, begin + event.size);
+  try {
+    for_each_raw_stat(r, 4, [&](const RawStat& s) { out.push_back(to_stat(s, *names)); });
+  } catch (const wire::WireError&) {
+    // The scan already walked these bytes' outer structure; a damaged stat inside stops the list here.
+  }
+  return out;
+}
+
+}  // namespace oomscope::capture

@@ -1,0 +1,34 @@
+#pragma once
+// The bytes of a capture, kept for the life of the Capture: a read-only memory mapping of the file, or
+// (for the fuzzer and tests) an owned copy of bytes that never touched the disk.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace oomscope::capture {
+
+class MappedFile {
+ public:
+  // Maps `path` read-only. Throws oomscope::Error (NotFound, Io, Empty, TooLarge) naming the file.
+  static std::shared_ptr<const MappedFile> open(const std::string& path, std::uint64_t max_bytes);
+  static std::shared_ptr<const MappedFile> from_bytes(std::string bytes);
+
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  ~MappedFile();
+
+  const std::uint8_t* data() const { return data_; }
+  std::uint64_t size() const { return size_; }
+  std::string_view view() const { return {reinterpret_cast<const char*>(data_), static_cast<std::size_t>(size_)}; }
+
+ private:
+  MappedFile() = default;
+  const std::uint8_t* data_ = nullptr;
+  std::uint64_t size_ = 0;
+  void* mapping_ = nullptr;  // non-null when mmap'ed
+  std::string owned_;
+};
+
+}  // namespace oomscope::capture

@@ -1,0 +1,197 @@
+// The typed runtime tables: allocator events, AllocatorRetry waits, execution spans and device events
+// tagged with a program. Only the events classified here have their stats decoded during the scan.
+
+#include <algorithm>
+#include <charconv>
+
+#include "core/capture/capture_builder.h"
+
+namespace oomscope::capture {
+
+namespace {
+
+struct DecodedStats {
+  std::string_view allocator_name, tf_op, shape, hlo_module;
+  std::optional<std::int64_t> bytes_allocated, bytes_available, bytes_reserved, peak, requested, allocation;
+  std::optional<std::int64_t> addr, step_id, index_on_host, device_ordinal;
+  std::optional<std::uint64_t> program_id;
+  std::optional<double> fragmentation;
+};
+
+DecodedStats decode(const std::uint8_t* base, const EventRecord& ev, const std::unordered_map<std::int64_t, StatKey>& keys,
+                    const std::map<std::int64_t, std::string>& names) {
+  DecodedStats d;
+  const std::uint8_t* begin = base + ev.offset;
+  wire::WireReader r(base, begin, begin + ev.size);
+  for_each_raw_stat(r, 4, [&](const RawStat& s) {
+    auto it = keys.find(s.metadata_id);
+    if (it == keys.end()) return;
+    switch (it->second) {
+      case StatKey::AllocatorName: d.allocator_name = raw_stat_string(s, names); break;
+      case StatKey::TfOp: d.tf_op = raw_stat_string(s, names); break;
+      case StatKey::Shape: d.shape = raw_stat_string(s, names); break;
+      case StatKey::HloModule: d.hlo_module = raw_stat_string(s, names); break;
+      case StatKey::BytesAllocated: d.bytes_allocated = raw_stat_int(s); break;
+      case StatKey::BytesAvailable: d.bytes_available = raw_stat_int(s); break;
+      case StatKey::BytesReserved: d.bytes_reserved = raw_stat_int(s); break;
+      case StatKey::PeakBytesInUse: d.peak = raw_stat_int(s); break;
+      case StatKey::RequestedBytes: d.requested = raw_stat_int(s); break;
+      case StatKey::AllocationBytes: d.allocation = raw_stat_int(s); break;
+      case StatKey::Addr: d.addr = raw_stat_int(s); break;
+      case StatKey::StepId: d.step_id = raw_stat_int(s); break;
+      case StatKey::IndexOnHost: d.index_on_host = raw_stat_int(s); break;
+      case StatKey::DeviceOrdinal: d.device_ordinal = raw_stat_int(s); break;
+      case StatKey::Fragmentation: d.fragmentation = raw_stat_double(s); break;
+      case StatKey::ProgramId:
+        if (auto v = raw_stat_int(s)) d.program_id = static_cast<std::uint64_t>(*v);
+        break;
+      case StatKey::Other: break;
+    }
+  });
+  return d;
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) { return s.ends_with(suffix); }
+
+}  // namespace
+
+EventClass classify_event_name(PlaneKind plane, std::string_view name) {
+  if (plane != PlaneKind::HostCpu) return EventClass::None;
+  if (name == "MemoryAllocation") return EventClass::MemAlloc;
+  if (name == "MemoryDeallocation") return EventClass::MemDealloc;
+  if (name == "AllocatorRetry::AllocateRaw") return EventClass::Retry;
+  if (ends_with(name, ":XLA GPU module")) return EventClass::XlaModule;
+  if (name.starts_with("PjitFunction(") && ends_with(name, ")")) return EventClass::Pjit;
+  // One span per call of an executable on a device. PjRt GPU clients name it
+  // PjRtStreamExecutorLoadedExecutable::ExecuteHelper, older ones LocalExecutable::Execute; the TFRT TPU
+  // client (seen in jax_tpu_v6e_inference) uses TfrtTpuLoadedExecutable::Execute, or
+  // ::ExecuteHelperOnSingleDevice for single-device programs. The outer PjRt*::Execute of the GPU client
+  // wraps several ExecuteHelpers and is left out so that an execution is not counted twice.
+  if (name == "LocalExecutable::Execute" || name == "TfrtTpuLoadedExecutable::Execute") return EventClass::ExecuteHelper;
+  if (name.starts_with("PjRt") && (ends_with(name, "::ExecuteHelper"))) return EventClass::ExecuteHelper;
+  if (name.find("LoadedExecutable::ExecuteHelper") != std::string_view::npos) return EventClass::ExecuteHelper;
+  return EventClass::None;
+}
+
+std::optional<std::pair<std::string_view, std::uint64_t>> split_program_suffix(std::string_view name) {
+  if (name.size() < 3 || name.back() != ')') return std::nullopt;
+  const auto open = name.rfind('(');
+  if (open == std::string_view::npos || open + 2 > name.size() - 1) return std::nullopt;
+  std::uint64_t id = 0;
+  const char* first = name.data() + open + 1;
+  const char* last = name.data() + name.size() - 1;
+  auto [ptr, ec] = std::from_chars(first, last, id);
+  if (ec != std::errc() || ptr != last) return std::nullopt;
+  return std::make_pair(name.substr(0, open), id);
+}
+
+std::uint32_t CaptureBuilder::intern(std::string_view s) {
+  if (s.empty()) return 0;
+  auto [it, created] = string_index_.try_emplace(std::string(s), static_cast<std::uint32_t>(capture_->strings_.size()));
+  if (created) capture_->strings_.emplace_back(s);
+  return it->second;
+}
+
+void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const EventRecord& ev, EventClass cls) {
+  const Plane& plane = capture_->planes_[seg.plane];
+  switch (cls) {
+    case EventClass::MemAlloc:
+    case EventClass::MemDealloc: {
+      const DecodedStats d = decode(file_->data(), ev, seg.stat_keys, *seg.stat_names);
+      // The allocator is named by allocator_name (BFC on GPU). TPU runtimes write no allocator_name but
+      // index_on_host (jax_tpu_v6e_inference: 0..3, one per TPU chip of the host, matching
+      // /device:TPU:0..3), as XProf's memory_profile does we key by it; the name "TPU_<n>" (or
+      // "device_<n>" without TPU planes) is chosen when the capture is complete. See finish_runtime().
+      std::string key;
+      std::optional<std::int64_t> ordinal;
+      if (!d.allocator_name.empty()) key = std::string(d.allocator_name);
+      else if (d.device_ordinal) ordinal = d.device_ordinal;
+      else if (d.index_on_host) ordinal = d.index_on_host;
+      if (key.empty()) key = ordinal ? "\x01" + std::to_string(*ordinal) : std::string("\x01?");
+      auto [it, created] = allocator_index_.try_emplace(key, static_cast<std::uint32_t>(allocator_names_.size()));
+      if (created) allocator_names_.push_back(key);
+      MemoryEvent m;
+      m.time_ps = ev.start_ps;
+      m.kind = cls == EventClass::MemAlloc ? MemoryEventKind::Allocation : MemoryEventKind::Deallocation;
+      m.allocator = it->second;
+      m.addr = static_cast<std::uint64_t>(d.addr.value_or(0));
+      m.requested_bytes = d.requested.value_or(0);
+      m.allocation_bytes = d.allocation.value_or(0);
+      m.bytes_in_use = d.bytes_allocated.value_or(0);
+      m.bytes_available = d.bytes_available.value_or(0);
+      m.bytes_reserved = d.bytes_reserved.value_or(0);
+      m.peak_bytes_in_use = d.peak.value_or(0);
+      m.fragmentation = d.fragmentation.value_or(0.0);
+      m.step_id = d.step_id.value_or(-1);
+      m.line = line;
+      m.tf_op = intern(d.tf_op);
+      m.shape = intern(d.shape);
+      capture_->memory_events_.push_back(m);
+      return;
+    }
+    case EventClass::Retry:
+      capture_->retries_.push_back(RetryEvent{ev.start_ps, ev.duration_ps, line});
+      return;
+    case EventClass::XlaModule:
+    case EventClass::ExecuteHelper:
+    case EventClass::Pjit: {
+      std::string_view name = plane.event_name(ev.metadata_id);
+      ExecutionSpan span;
+      if (cls == EventClass::XlaModule) {
+        span.kind = ExecutionKind::XlaModule;
+        name.remove_suffix(std::string_view(":XLA GPU module").size());
+      } else if (cls == EventClass::Pjit) {
+        span.kind = ExecutionKind::PjitFunction;
+        name = name.substr(13, name.size() - 14);
+      } else {
+        span.kind = ExecutionKind::ExecuteHelper;
+      }
+      span.name = std::string(name);
+      if (!seg.stat_keys.empty()) span.program_id = decode(file_->data(), ev, seg.stat_keys, *seg.stat_names).program_id;
+      span.time_ps = ev.start_ps;
+      span.duration_ps = ev.duration_ps;
+      span.plane = seg.plane;
+      span.line = line;
+      capture_->executions_.push_back(std::move(span));
+      return;
+    }
+    case EventClass::None: return;
+  }
+}
+
+void CaptureBuilder::on_device_module(const Segment& seg, std::uint32_t line, const EventRecord& ev) {
+  const std::string_view full = capture_->planes_[seg.plane].event_name(ev.metadata_id);
+  ExecutionSpan span;
+  span.kind = ExecutionKind::DeviceModule;
+  if (auto split = split_program_suffix(full)) {
+    span.name = std::string(split->first);
+    span.program_id = split->second;
+  } else {
+    span.name = std::string(full);
+  }
+  span.time_ps = ev.start_ps;
+  span.duration_ps = ev.duration_ps;
+  span.plane = seg.plane;
+  span.line = line;
+  capture_->executions_.push_back(std::move(span));
+}
+
+void CaptureBuilder::on_device_event(const Segment& seg, const EventRecord& ev) {
+  if (!seg.device_program_stats) return;
+  const DecodedStats d = decode(file_->data(), ev, seg.stat_keys, *seg.stat_names);
+  std::optional<std::uint64_t> program = d.program_id;
+  std::string_view module = d.hlo_module;
+  if (!program && module.empty()) {
+    // Some device events carry the program on their event metadata instead.
+    const auto& md = capture_->planes_[seg.plane].event_metadata;
+    if (auto it = md.find(ev.metadata_id); it != md.end())
+      for (const Stat& s : it->second.stats) {
+        if (s.name == "program_id" && s.value.is_number()) program = s.value.as_uint();
+        if (s.name == "hlo_module") module = s.value.as_string();
+      }
+  }
+  if (!program && module.empty()) return;
+  capture_->device_events_.push_back(DeviceProgramEvent{ev.start_ps, program.value_or(0), intern(module), seg.plane});
+}
+
+}  // namespace oomscope::capture

@@ -1,0 +1,117 @@
+// Once the scan is complete: allocator names and order, time order of every table, and the per-allocator
+// summaries.
+
+#include <algorithm>
+#include <numeric>
+
+#include "core/capture/capture_builder.h"
+
+namespace oomscope::capture {
+
+namespace {
+
+// "GPU_2_bfc" before "GPU_10_bfc": digit runs compare as numbers.
+bool natural_less(std::string_view a, std::string_view b) {
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const bool da = a[i] >= '0' && a[i] <= '9', db = b[j] >= '0' && b[j] <= '9';
+    if (da && db) {
+      std::size_t ie = i, je = j;
+      while (ie < a.size() && a[ie] >= '0' && a[ie] <= '9') ++ie;
+      while (je < b.size() && b[je] >= '0' && b[je] <= '9') ++je;
+      std::string_view na = a.substr(i, ie - i), nb = b.substr(j, je - j);
+      while (na.size() > 1 && na[0] == '0') na.remove_prefix(1);
+      while (nb.size() > 1 && nb[0] == '0') nb.remove_prefix(1);
+      if (na.size() != nb.size()) return na.size() < nb.size();
+      if (na != nb) return na < nb;
+      i = ie;
+      j = je;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  return a.size() - i < b.size() - j;
+}
+
+template <typename T>
+void sort_by_time(std::vector<T>& v) {
+  std::stable_sort(v.begin(), v.end(), [](const T& a, const T& b) { return a.time_ps < b.time_ps; });
+}
+
+}  // namespace
+
+void CaptureBuilder::finish_runtime() {
+  Capture& c = *capture_;
+
+  for (std::size_t p = 0; p < c.planes_.size(); ++p) {
+    if (!plane_needs_sort_[p]) continue;
+    for (Line& line : c.planes_[p].lines)
+      std::stable_sort(line.events.begin(), line.events.end(),
+                       [](const EventRecord& a, const EventRecord& b) { return a.start_ps < b.start_ps; });
+  }
+
+  // Allocators without allocator_name were keyed "\x01<ordinal>"; name them after the device kind.
+  bool tpu = false;
+  for (const Plane& plane : c.planes_) tpu = tpu || plane.name.starts_with("/device:TPU:");
+  std::vector<std::string> names = allocator_names_;
+  for (std::string& n : names) {
+    if (n.empty() || n[0] != '\x01') continue;
+    n = n == "\x01?" ? "unnamed allocator" : (tpu ? "TPU_" : "device_") + n.substr(1);
+  }
+  std::vector<std::uint32_t> order(names.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return natural_less(names[a], names[b]); });
+  std::vector<std::uint32_t> final_index(names.size());
+  c.allocators_.resize(names.size());
+  for (std::uint32_t k = 0; k < order.size(); ++k) {
+    final_index[order[k]] = k;
+    c.allocators_[k].name = names[order[k]];
+  }
+  for (MemoryEvent& m : c.memory_events_) m.allocator = final_index[m.allocator];
+
+  sort_by_time(c.memory_events_);
+  sort_by_time(c.retries_);
+  sort_by_time(c.executions_);
+  sort_by_time(c.device_events_);
+
+  std::vector<bool> seen(c.allocators_.size(), false);
+  for (const MemoryEvent& m : c.memory_events_) {
+    AllocatorSummary& a = c.allocators_[m.allocator];
+    if (!seen[m.allocator]) {
+      seen[m.allocator] = true;
+      a.first_time_ps = m.time_ps;
+      a.max_bytes_in_use = m.bytes_in_use;
+      // Capacity is the allocator's limit: in use + reserved + available (XProf's memory_capacity);
+      // bytes_reserved is 0 for the GPU BFC, not for the TPU allocator.
+      a.capacity_bytes = m.bytes_in_use + m.bytes_reserved + m.bytes_available;
+    }
+    a.last_time_ps = m.time_ps;
+    if (m.kind == MemoryEventKind::Allocation) {
+      ++a.allocations;
+      a.largest_allocation = std::max(a.largest_allocation, m.allocation_bytes);
+    } else {
+      ++a.deallocations;
+    }
+    if (m.bytes_in_use > a.max_bytes_in_use) {
+      a.max_bytes_in_use = m.bytes_in_use;
+      a.capacity_bytes = m.bytes_in_use + m.bytes_reserved + m.bytes_available;
+    }
+    a.peak_bytes_in_use = std::max(a.peak_bytes_in_use, m.peak_bytes_in_use);
+  }
+
+  // "<module>:XLA GPU module" spans carry no program id; when exactly one module of the plan has that
+  // name, the span belongs to it.
+  std::map<std::string_view, std::optional<std::uint64_t>> by_name;
+  for (const Module& m : c.modules_) {
+    auto [it, created] = by_name.try_emplace(m.name, m.program_id);
+    if (!created) it->second.reset();
+  }
+  for (ExecutionSpan& s : c.executions_) {
+    if (s.kind != ExecutionKind::XlaModule || s.program_id) continue;
+    if (auto it = by_name.find(s.name); it != by_name.end()) s.program_id = it->second;
+  }
+}
+
+}  // namespace oomscope::capture

@@ -1,0 +1,302 @@
+// The in-place scan of XSpace: planes, lines and events are walked over the mapping without building
+// protobuf messages. Field order is never assumed: a plane is walked once to find its parts (metadata
+// may follow the lines), a line's events get their absolute times once the whole line (and so its
+// timestamp_ns) has been read, and an event's metadata id may come after its stats.
+
+#include <algorithm>
+#include <limits>
+
+#include "core/capture/capture_builder.h"
+#include "core/util/error.h"
+
+namespace oomscope::capture {
+
+using wire::Field;
+using wire::WireReader;
+using wire::WireType;
+
+namespace {
+
+PlaneKind plane_kind(std::string_view name) {
+  if (name == "/host:CPU") return PlaneKind::HostCpu;
+  if (name == "/host:metadata") return PlaneKind::HostMetadata;
+  if (name.starts_with("/device:")) return PlaneKind::Device;
+  if (name == "Task Environment") return PlaneKind::TaskEnvironment;
+  return PlaneKind::Other;
+}
+
+StatKey stat_key(std::string_view name) {
+  static const std::unordered_map<std::string_view, StatKey> keys = {
+      {"allocator_name", StatKey::AllocatorName}, {"bytes_allocated", StatKey::BytesAllocated},
+      {"bytes_available", StatKey::BytesAvailable}, {"bytes_reserved", StatKey::BytesReserved},
+      {"peak_bytes_in_use", StatKey::PeakBytesInUse}, {"requested_bytes", StatKey::RequestedBytes},
+      {"allocation_bytes", StatKey::AllocationBytes}, {"addr", StatKey::Addr},
+      {"fragmentation", StatKey::Fragmentation}, {"id", StatKey::StepId}, {"tf_op", StatKey::TfOp},
+      {"shape", StatKey::Shape}, {"program_id", StatKey::ProgramId}, {"hlo_module", StatKey::HloModule},
+      {"index_on_host", StatKey::IndexOnHost}, {"device_ordinal", StatKey::DeviceOrdinal},
+  };
+  auto it = keys.find(name);
+  return it == keys.end() ? StatKey::Other : it->second;
+}
+
+// line.timestamp_ns * 1000 + offset_ps without signed overflow: a line that kept an epoch timestamp
+// (not normalized to the profile start) would overflow int64 picoseconds; such times saturate.
+std::int64_t absolute_ps(std::int64_t timestamp_ns, std::int64_t offset_ps) {
+  std::int64_t base = 0, sum = 0;
+  if (__builtin_mul_overflow(timestamp_ns, std::int64_t{1000}, &base))
+    return timestamp_ns > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+  if (__builtin_add_overflow(base, offset_ps, &sum))
+    return offset_ps > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+  return sum;
+}
+
+}  // namespace
+
+void CaptureBuilder::tick() {
+  if ((++events_seen_ & 4095) != 0) return;
+  if (stop_.stop_requested()) throw Cancelled(path_);
+  if ((events_seen_ & 65535) == 0 && !scratch_.empty()) {
+    const double done = static_cast<double>(scratch_.back().offset) / static_cast<double>(file_->size());
+    progress_.report(0.95 * std::min(done, 1.0), "reading events");
+  }
+}
+
+void CaptureBuilder::scan_space() {
+  WireReader r(file_->data(), file_->data(), file_->data() + file_->size(), /*outermost=*/true);
+  while (!r.done()) {
+    const Field f = r.field();
+    if (f.number >= 1 && f.number <= 4 && f.type != WireType::Len)
+      throw Error(ErrorKind::NotACapture, path_,
+                  "the file is a protobuf message but not an XSpace capture (field " + std::to_string(f.number) +
+                      " has the wrong type)");
+    switch (f.number) {
+      case 1: scan_plane(r, r.bytes()); break;
+      case 2: capture_->errors_.emplace_back(r.bytes()); break;
+      case 3: capture_->warnings_.emplace_back(r.bytes()); break;
+      case 4: capture_->hostnames_.emplace_back(r.bytes()); break;
+      default: r.skip(f.type);
+    }
+    if (stop_.stop_requested()) throw Cancelled(path_);
+    progress_.report(0.95 * static_cast<double>(r.offset()) / static_cast<double>(file_->size()), "reading planes");
+  }
+}
+
+void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view payload) {
+  WireReader r = parent.sub(payload);
+  std::int64_t id = 0;
+  std::string_view name;
+  std::vector<std::string_view> lines, event_md, stat_md, stats;
+  while (!r.done()) {
+    const Field f = r.field();
+    const WireType want = f.number == 1 ? WireType::Varint : WireType::Len;
+    if (f.number >= 1 && f.number <= 6 && f.type != want)
+      throw Error(ErrorKind::NotACapture, path_,
+                  "the file is a protobuf message but not an XSpace capture (a plane's field " +
+                      std::to_string(f.number) + " has the wrong type)");
+    switch (f.number) {
+      case 1: id = wire::as_int64(r.varint()); break;
+      case 2: name = r.bytes(); break;
+      case 3: lines.push_back(r.bytes()); break;
+      case 4: event_md.push_back(r.bytes()); break;
+      case 5: stat_md.push_back(r.bytes()); break;
+      case 6: stats.push_back(r.bytes()); break;
+      default: r.skip(f.type);
+    }
+  }
+
+  auto [it, created] = plane_by_name_.try_emplace(std::string(name), static_cast<std::uint32_t>(capture_->planes_.size()));
+  if (created) {
+    capture_->planes_.emplace_back();
+    capture_->planes_.back().id = id;
+    capture_->planes_.back().name = std::string(name);
+    internals_->segments.emplace_back();
+    line_index_.emplace_back();
+    plane_needs_sort_.push_back(false);
+  }
+  const std::uint32_t plane_idx = it->second;
+  Plane& plane = capture_->planes_[plane_idx];
+  auto& segments = internals_->segments[plane_idx];
+  PlaneSegment& pseg = segments.emplace_back();
+  pseg.begin = static_cast<std::uint64_t>(reinterpret_cast<const std::uint8_t*>(payload.data()) - file_->data());
+  pseg.end = pseg.begin + payload.size();
+
+  Segment seg;
+  seg.plane = plane_idx;
+  seg.kind = plane_kind(name);
+  seg.stat_names = &pseg.stat_names;
+  for (auto entry : stat_md) read_stat_metadata(r, entry, pseg, plane);
+  for (const auto& [sid, sname] : pseg.stat_names) {
+    const StatKey key = stat_key(sname);
+    if (key != StatKey::Other) seg.stat_keys.emplace(sid, key);
+    if (key == StatKey::ProgramId || key == StatKey::HloModule) seg.device_program_stats = true;
+  }
+  for (auto entry : event_md) read_event_metadata(r, entry, seg, plane);
+  for (auto s : stats) {
+    const RawStat raw = read_raw_stat(r.sub(s));
+    Stat stat = to_stat(raw, pseg.stat_names);
+    if (seg.kind == PlaneKind::TaskEnvironment && stat.name == "profile_start_time")
+      capture_->profile_start_ns_ = stat.value.as_int();
+    plane.stats.push_back(std::move(stat));
+  }
+  for (auto line : lines) scan_line(r, line, seg, plane, line_index_[plane_idx]);
+}
+
+void CaptureBuilder::read_stat_metadata(const WireReader& parent, std::string_view entry, PlaneSegment& seg,
+                                        Plane& plane) {
+  WireReader r = parent.sub(entry);
+  std::optional<std::int64_t> key;
+  std::int64_t value_id = 0;
+  std::string_view name;
+  while (!r.done()) {
+    const Field f = r.field();
+    if (f.number == 1 && f.type == WireType::Varint) {
+      key = wire::as_int64(r.varint());
+    } else if (f.number == 2 && f.type == WireType::Len) {
+      WireReader v = r.sub(r.bytes());
+      while (!v.done()) {
+        const Field g = v.field();
+        if (g.number == 1 && g.type == WireType::Varint) value_id = wire::as_int64(v.varint());
+        else if (g.number == 2 && g.type == WireType::Len) name = v.bytes();
+        else v.skip(g.type);
+      }
+    } else {
+      r.skip(f.type);
+    }
+  }
+  const std::int64_t sid = key.value_or(value_id);
+  seg.stat_names.emplace(sid, std::string(name));
+  plane.stat_metadata.emplace(sid, std::string(name));
+}
+
+void CaptureBuilder::read_event_metadata(const WireReader& parent, std::string_view entry, Segment& seg,
+                                         Plane& plane) {
+  WireReader r = parent.sub(entry);
+  std::optional<std::int64_t> key;
+  EventMetadata md;
+  std::optional<std::uint64_t> program_id_stat;
+  std::string_view hlo_bytes;
+  while (!r.done()) {
+    const Field f = r.field();
+    if (f.number == 1 && f.type == WireType::Varint) {
+      key = wire::as_int64(r.varint());
+      continue;
+    }
+    if (f.number != 2 || f.type != WireType::Len) {
+      r.skip(f.type);
+      continue;
+    }
+    WireReader v = r.sub(r.bytes());
+    while (!v.done()) {
+      const Field g = v.field();
+      if (g.number == 1 && g.type == WireType::Varint) {
+        md.id = wire::as_int64(v.varint());
+      } else if (g.number == 2 && g.type == WireType::Len) {
+        md.name = std::string(v.bytes());
+      } else if (g.number == 4 && g.type == WireType::Len) {
+        md.display_name = std::string(v.bytes());
+      } else if (g.number == 5 && g.type == WireType::Len) {
+        const RawStat raw = read_raw_stat(v.sub(v.bytes()));
+        Stat stat = to_stat(raw, *seg.stat_names);
+        if ((stat.name == "Hlo Proto" || stat.name == "HLO Proto") && raw.kind == RawStat::Kind::Bytes)
+          hlo_bytes = raw.s;
+        if (stat.name == "program_id" && stat.value.is_number()) program_id_stat = stat.value.as_uint();
+        md.stats.push_back(std::move(stat));
+      } else {
+        v.skip(g.type);
+      }
+    }
+  }
+  const std::int64_t wire_id = key.value_or(md.id);
+  std::int64_t merged_id = wire_id;
+  if (auto existing = plane.event_metadata.find(wire_id); existing != plane.event_metadata.end()) {
+    if (existing->second.name == md.name) {
+      merged_id = -1;  // same entry seen in an earlier part of a split plane
+    } else {
+      merged_id = plane.event_metadata.rbegin()->first + 1;  // a clash between split parts: renumber
+      seg.id_remap.emplace(wire_id, merged_id);
+    }
+  }
+  if (const EventClass cls = classify_event_name(seg.kind, md.name); cls != EventClass::None)
+    seg.classes.emplace(wire_id, cls);
+  if (seg.kind == PlaneKind::HostMetadata && !hlo_bytes.empty())
+    pending_modules_.push_back(PendingModule{md.name, wire_id, program_id_stat, hlo_bytes});
+  if (merged_id != -1 || !plane.event_metadata.count(wire_id)) {
+    md.id = merged_id;
+    plane.event_metadata.emplace(merged_id, std::move(md));
+  }
+}
+
+void CaptureBuilder::scan_line(const WireReader& parent, std::string_view payload, Segment& seg, Plane& plane,
+                               std::unordered_map<std::int64_t, std::uint32_t>& line_index) {
+  WireReader r = parent.sub(payload);
+  Line header;
+  scratch_.clear();
+  pending_.clear();
+  while (!r.done()) {
+    const Field f = r.field();
+    const bool varint = f.type == WireType::Varint, len = f.type == WireType::Len;
+    if (f.number == 4 && len) scan_event(r, r.bytes(), seg);
+    else if (f.number == 1 && varint) header.id = wire::as_int64(r.varint());
+    else if (f.number == 10 && varint) header.display_id = wire::as_int64(r.varint());
+    else if (f.number == 2 && len) header.name = std::string(r.bytes());
+    else if (f.number == 11 && len) header.display_name = std::string(r.bytes());
+    else if (f.number == 3 && varint) header.timestamp_ns = wire::as_int64(r.varint());
+    else if (f.number == 9 && varint) header.duration_ps = wire::as_int64(r.varint());
+    else r.skip(f.type);
+  }
+  for (auto& ev : scratch_) ev.start_ps = absolute_ps(header.timestamp_ns, ev.start_ps);
+
+  auto [it, created] = line_index.try_emplace(header.id, static_cast<std::uint32_t>(plane.lines.size()));
+  const std::uint32_t line_idx = it->second;
+  if (created) {
+    header.events.assign(scratch_.begin(), scratch_.end());  // exact size: no growth slack
+    plane.lines.push_back(std::move(header));
+  } else {
+    Line& line = plane.lines[line_idx];
+    line.timestamp_ns = std::min(line.timestamp_ns, header.timestamp_ns);
+    if (line.name.empty()) line.name = std::move(header.name);
+    line.events.insert(line.events.end(), scratch_.begin(), scratch_.end());
+    plane_needs_sort_[seg.plane] = true;
+  }
+  if (!std::is_sorted(scratch_.begin(), scratch_.end(),
+                      [](const EventRecord& a, const EventRecord& b) { return a.start_ps < b.start_ps; }))
+    plane_needs_sort_[seg.plane] = true;
+
+  const bool module_line = seg.kind == PlaneKind::Device && plane.lines[line_idx].name == "XLA Modules";
+  for (const Pending& p : pending_) on_event(seg, line_idx, scratch_[p.event], p.cls);
+  if (seg.kind == PlaneKind::Device) {
+    for (const EventRecord& ev : scratch_) {
+      if (module_line) on_device_module(seg, line_idx, ev);
+      on_device_event(seg, ev);
+    }
+  }
+}
+
+void CaptureBuilder::scan_event(const WireReader& parent, std::string_view payload, const Segment& seg) {
+  WireReader r = parent.sub(payload);
+  EventRecord ev;
+  while (!r.done()) {
+    const Field f = r.field();
+    if (f.type == WireType::Varint && f.number != 4) {
+      const auto v = wire::as_int64(r.varint());
+      if (f.number == 1) ev.metadata_id = v;
+      else if (f.number == 2) ev.start_ps = v;  // offset for now; made absolute once the line is read
+      else if (f.number == 3) ev.duration_ps = v;
+      else if (f.number == 5) ev.num_occurrences = v;
+    } else {
+      r.skip(f.type);
+    }
+  }
+  ev.offset = static_cast<std::uint64_t>(reinterpret_cast<const std::uint8_t*>(payload.data()) - file_->data());
+  ev.size = static_cast<std::uint32_t>(payload.size());
+  const std::int64_t wire_id = ev.metadata_id;
+  if (!seg.id_remap.empty())
+    if (auto it = seg.id_remap.find(wire_id); it != seg.id_remap.end()) ev.metadata_id = it->second;
+  if (!seg.classes.empty())
+    if (auto it = seg.classes.find(wire_id); it != seg.classes.end())
+      pending_.push_back(Pending{static_cast<std::uint32_t>(scratch_.size()), it->second});
+  scratch_.push_back(ev);
+  tick();
+}
+
+}  // namespace oomscope::capture

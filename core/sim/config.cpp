@@ -1,0 +1,144 @@
+#include "core/sim/config.h"
+
+#include <cmath>
+#include <limits>
+
+#include "core/util/error.h"
+
+namespace oomscope::sim {
+
+Policy preset_original() {
+  return Policy{CatchMode::Everything, GradMode::LastFragment, SplitPoint::Midpoint, AxisRule::AlternateXY, 500};
+}
+
+Policy preset_corrected() {
+  return Policy{CatchMode::OomOnly, GradMode::Accumulate, SplitPoint::Median, AxisRule::Longest, 500};
+}
+
+std::optional<Policy> preset_by_name(std::string_view name) {
+  if (name == "original") return preset_original();
+  if (name == "corrected") return preset_corrected();
+  return std::nullopt;
+}
+
+std::string preset_name(const Policy& policy) {
+  if (policy == preset_original()) return "original";
+  if (policy == preset_corrected()) return "corrected";
+  return "custom";
+}
+
+SimConfig default_config() { return SimConfig{}; }
+
+namespace {
+[[noreturn]] void bad(const std::string& what) { throw Error(ErrorKind::InvalidArgument, "", what); }
+}  // namespace
+
+void validate(const SimConfig& c) {
+  if (c.policy.floor < 0) bad("floor must be >= 0, got " + std::to_string(c.policy.floor));
+  const bool from_file = c.scenes.dist == SizeDist::File;
+  if (!from_file && c.scenes.count < 1) bad("scene count must be >= 1, got " + std::to_string(c.scenes.count));
+  if (!from_file && c.scenes.count > 100'000'000) bad("scene count must be <= 100,000,000");
+  if (from_file && c.scenes.sizes.empty() && c.scenes.sizes_file.empty()) bad("a sizes file is required");
+  for (std::size_t i = 0; i < c.scenes.sizes.size(); ++i)
+    if (c.scenes.sizes[i] < 1) bad("scene " + std::to_string(i) + " has no points");
+  if (c.batch < 1) bad("batch must be >= 1 scene, got " + std::to_string(c.batch));
+  if (c.batch > 65'536) bad("batch must be <= 65,536 scenes");
+  if (c.epochs < 1 || c.epochs > 1'000'000) bad("epochs must be in 1..1,000,000, got " + std::to_string(c.epochs));
+  const auto& m = c.memory;
+  if (m.bytes_per_point < 1) bad("bytes per point must be >= 1");
+  if (m.fixed_bytes < 0) bad("fixed bytes per attempt must be >= 0");
+  if (m.budget < 1) bad("budget must be > 0");
+  if (m.fragmentation_penalty < 0) bad("fragmentation penalty must be >= 0");
+  // Keeps bytes_needed of any batch well inside int64.
+  if (m.bytes_per_point > (std::int64_t{1} << 30)) bad("bytes per point must be <= 1 GiB");
+  const auto& t = c.time;
+  if (t.forward_ps_per_point < 0 || t.backward_ps_per_point < 0 || t.fixed_ns_per_attempt < 0 ||
+      t.host_copy_ps_per_point < 0 || t.cache_flush_ns < 0)
+    bad("time model costs must be >= 0");
+  if (t.shape_bug_forward_permille < 0 || t.shape_bug_forward_permille > 1000)
+    bad("shape bug forward fraction must be in 0..1000 per mille");
+  if (c.fault.kind != BugKind::None) {
+    const std::int64_t n = from_file && c.scenes.count == 0 ? std::int64_t(c.scenes.sizes.size()) : c.scenes.count;
+    if (c.fault.scene < 0 || (n > 0 && c.fault.scene >= n))
+      bad("bug scene " + std::to_string(c.fault.scene) + " is not a scene (0.." + std::to_string(n - 1) + ")");
+  }
+}
+
+const char* to_string(CatchMode v) { return v == CatchMode::OomOnly ? "oom-only" : "everything"; }
+const char* to_string(GradMode v) { return v == GradMode::LastFragment ? "last-fragment" : "accumulate"; }
+const char* to_string(SplitPoint v) { return v == SplitPoint::Midpoint ? "midpoint" : "median"; }
+const char* to_string(AxisRule v) { return v == AxisRule::AlternateXY ? "alternate-xy" : "longest"; }
+const char* to_string(BugKind v) {
+  switch (v) {
+    case BugKind::None: return "none";
+    case BugKind::ShapeMismatch: return "shape";
+    case BugKind::NanLoss: return "nan";
+  }
+  return "none";
+}
+const char* to_string(SizeDist v) {
+  switch (v) {
+    case SizeDist::Uniform: return "uniform";
+    case SizeDist::HeavyTailed: return "heavy-tailed";
+    case SizeDist::File: return "file";
+  }
+  return "uniform";
+}
+
+std::optional<CatchMode> parse_catch_mode(std::string_view s) {
+  if (s == "oom-only") return CatchMode::OomOnly;
+  if (s == "everything") return CatchMode::Everything;
+  return std::nullopt;
+}
+std::optional<GradMode> parse_grad_mode(std::string_view s) {
+  if (s == "last-fragment") return GradMode::LastFragment;
+  if (s == "accumulate") return GradMode::Accumulate;
+  return std::nullopt;
+}
+std::optional<SplitPoint> parse_split_point(std::string_view s) {
+  if (s == "midpoint") return SplitPoint::Midpoint;
+  if (s == "median") return SplitPoint::Median;
+  return std::nullopt;
+}
+std::optional<AxisRule> parse_axis_rule(std::string_view s) {
+  if (s == "alternate-xy") return AxisRule::AlternateXY;
+  if (s == "longest") return AxisRule::Longest;
+  return std::nullopt;
+}
+std::optional<BugKind> parse_bug_kind(std::string_view s) {
+  if (s == "none") return BugKind::None;
+  if (s == "shape" || s == "shape-mismatch") return BugKind::ShapeMismatch;
+  if (s == "nan" || s == "nan-loss") return BugKind::NanLoss;
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> parse_byte_size(std::string_view s) {
+  std::size_t i = 0;
+  std::string number;
+  bool dot = false;
+  while (i < s.size() && ((s[i] >= '0' && s[i] <= '9') || (s[i] == '.' && !dot))) {
+    dot = dot || s[i] == '.';
+    number += s[i++];
+  }
+  if (number.empty() || number == ".") return std::nullopt;
+  while (i < s.size() && s[i] == ' ') ++i;
+  const std::string_view unit = s.substr(i);
+  struct Unit {
+    std::string_view name;
+    double factor;
+  };
+  static constexpr Unit units[] = {
+      {"", 1},           {"B", 1},           {"K", 1024.0},       {"KiB", 1024.0},  {"KB", 1e3},
+      {"M", 1048576.0},  {"MiB", 1048576.0}, {"MB", 1e6},         {"G", 1073741824.0},
+      {"GiB", 1073741824.0}, {"GB", 1e9},    {"T", 1099511627776.0}, {"TiB", 1099511627776.0}, {"TB", 1e12}};
+  for (const auto& u : units) {
+    if (unit != u.name) continue;
+    if (dot && u.factor == 1) return std::nullopt;  // fractional bytes
+    const double value = std::stod(number) * u.factor;
+    if (!std::isfinite(value) || value >= 9.2e18) return std::nullopt;
+    return static_cast<std::int64_t>(std::llround(value));
+  }
+  return std::nullopt;
+}
+
+}  // namespace oomscope::sim

@@ -1,0 +1,118 @@
+#pragma once
+// Configuration of the split-and-retry simulator: the policy toggles of specs/bisector.md, the scene
+// source, the memory and time models and the fault injection. Plain values; validate() says what is wrong.
+//
+// How the defaults were chosen (they must make the interesting behaviour visible, not be "realistic" for
+// any one model):
+//  - memory: 12 KiB of activations+gradients per point and 1.5 GiB fixed per attempt (weights, optimizer
+//    state, workspace) in a 4 GiB budget. A single scene then fits up to (4 GiB - 1.5 GiB) / 12 KiB =
+//    218,453 points, so about 30 % of `uniform` scenes (20,000 to 300,000 points) need a spatial split,
+//    and a batch of 4 such scenes (640,000 points on average) OOMs as a batch almost every time.
+//  - fragmentation: after an OOM 256 MiB of the budget stays unusable until an attempt succeeds, so scenes
+//    of 196,608 to 218,453 points fit in a clean allocator but fail right after an OOM (the retry that
+//    "should" fit and does not).
+//  - time: 0.35 us forward + 0.65 us backward per point (a 300,000-point room trains in 0.3 s), 5 ms fixed
+//    per attempt, an OOM stops the forward pass where memory ran out (needed/available fraction), every
+//    retry pays 20 ns per point to copy the fragment back to the host plus 2 ms for empty_cache().
+//  - 64 scenes in batches of 4: 16 optimizer steps per epoch, enough for every outcome to appear and small
+//    enough for the GUI tree to stay legible.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace oomscope::sim {
+
+enum class CatchMode : std::uint8_t { OomOnly, Everything };
+enum class GradMode : std::uint8_t { LastFragment, Accumulate };
+enum class SplitPoint : std::uint8_t { Midpoint, Median };
+enum class AxisRule : std::uint8_t { AlternateXY, Longest };
+enum class BugKind : std::uint8_t { None, ShapeMismatch, NanLoss };
+enum class SizeDist : std::uint8_t { Uniform, HeavyTailed, File };
+
+// The choices that differ between the original procedure and the corrected one.
+struct Policy {
+  CatchMode catch_mode = CatchMode::OomOnly;
+  GradMode grad = GradMode::Accumulate;
+  SplitPoint split = SplitPoint::Median;
+  AxisRule axis = AxisRule::Longest;
+  // A spatial half with <= floor points is dropped; > floor is kept (as in the reference).
+  std::int64_t floor = 500;
+
+  friend bool operator==(const Policy&, const Policy&) = default;
+};
+
+// The reference's behaviour: except Exception, zero_grad per fragment, bbox midpoint, x/y alternation.
+Policy preset_original();
+// Every toggle flipped to its fix; the floor stays 500.
+Policy preset_corrected();
+// "original" | "corrected"; nullopt for anything else.
+std::optional<Policy> preset_by_name(std::string_view name);
+// "original", "corrected" or "custom".
+std::string preset_name(const Policy& policy);
+
+struct SceneSource {
+  SizeDist dist = SizeDist::Uniform;
+  std::int64_t count = 64;           // scenes per epoch (for File: taken from the file when 0)
+  std::string sizes_file;            // File only: one integer per line, or CSV with a `size` column
+  std::vector<std::int64_t> sizes;   // File only: filled by Simulator from sizes_file unless already set
+};
+
+struct MemoryModel {
+  std::int64_t bytes_per_point = 12 * 1024;
+  std::int64_t fixed_bytes = 1536LL << 20;            // per attempt: weights, optimizer state, workspace
+  std::int64_t budget = 4LL << 30;                    // usable GPU memory
+  std::int64_t fragmentation_penalty = 256LL << 20;   // unusable after an OOM until an attempt succeeds
+};
+
+struct TimeModel {
+  std::int64_t forward_ps_per_point = 350'000;   // picoseconds, so that totals stay exact integers
+  std::int64_t backward_ps_per_point = 650'000;
+  std::int64_t fixed_ns_per_attempt = 5'000'000;
+  std::int64_t host_copy_ps_per_point = 20'000;  // per retry: fragment back to the host
+  std::int64_t cache_flush_ns = 2'000'000;       // per retry: torch.cuda.empty_cache()
+  // A shape mismatch fails this far into the forward pass (per mille); a NaN loss after the full forward.
+  std::int64_t shape_bug_forward_permille = 100;
+};
+
+struct Fault {
+  BugKind kind = BugKind::None;
+  std::int64_t scene = -1;  // global scene id; the bug fires on every attempt containing any of its points
+};
+
+struct SimConfig {
+  Policy policy = preset_original();
+  SceneSource scenes;
+  std::int64_t batch = 4;    // scenes per batch
+  std::int64_t epochs = 1;
+  std::uint64_t seed = 1;
+  MemoryModel memory;
+  TimeModel time;
+  Fault fault;
+};
+
+SimConfig default_config();
+
+// Throws oomscope::Error (InvalidArgument) naming the first bad field.
+void validate(const SimConfig& config);
+
+const char* to_string(CatchMode v);   // "oom-only" | "everything"
+const char* to_string(GradMode v);    // "last-fragment" | "accumulate"
+const char* to_string(SplitPoint v);  // "midpoint" | "median"
+const char* to_string(AxisRule v);    // "alternate-xy" | "longest"
+const char* to_string(BugKind v);     // "none" | "shape" | "nan"
+const char* to_string(SizeDist v);    // "uniform" | "heavy-tailed" | "file"
+
+std::optional<CatchMode> parse_catch_mode(std::string_view s);
+std::optional<GradMode> parse_grad_mode(std::string_view s);
+std::optional<SplitPoint> parse_split_point(std::string_view s);
+std::optional<AxisRule> parse_axis_rule(std::string_view s);
+std::optional<BugKind> parse_bug_kind(std::string_view s);  // also accepts "shape-mismatch", "nan-loss"
+
+// "4294967296", "4GiB", "2.5GiB", "512MiB", "512M", "64KiB", "1.5G" (K/M/G/T and KiB..TiB are binary,
+// KB/MB/GB/TB decimal). nullopt on anything else, on negative values and on overflow.
+std::optional<std::int64_t> parse_byte_size(std::string_view s);
+
+}  // namespace oomscope::sim

@@ -1,0 +1,138 @@
+#include "core/sim/scene.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "core/sim/rng.h"
+#include "core/util/error.h"
+
+namespace oomscope::sim {
+
+using detail::Rng;
+using detail::stream_key;
+
+namespace {
+enum Purpose : std::uint64_t { kSizes = 1, kOrder = 2, kRoom = 3, kPoints = 4 };
+}  // namespace
+
+void Bbox::include(const Bbox& o) {
+  for (int a = 0; a < 3; ++a) {
+    lo[a] = std::min(lo[a], o.lo[a]);
+    hi[a] = std::max(hi[a], o.hi[a]);
+  }
+}
+
+Bbox bounds_of(std::span<const Point> points) {
+  Bbox b;
+  if (points.empty()) return b;
+  b.lo[0] = b.hi[0] = points[0].x;
+  b.lo[1] = b.hi[1] = points[0].y;
+  b.lo[2] = b.hi[2] = points[0].z;
+  for (const Point& p : points) {
+    b.lo[0] = std::min(b.lo[0], p.x);
+    b.hi[0] = std::max(b.hi[0], p.x);
+    b.lo[1] = std::min(b.lo[1], p.y);
+    b.hi[1] = std::max(b.hi[1], p.y);
+    b.lo[2] = std::min(b.lo[2], p.z);
+    b.hi[2] = std::max(b.hi[2], p.z);
+  }
+  return b;
+}
+
+std::vector<std::int64_t> generate_scene_sizes(SizeDist dist, std::int64_t count, std::uint64_t seed) {
+  if (dist == SizeDist::File)
+    throw Error(ErrorKind::InvalidArgument, "", "scene sizes of a file source are read, not generated");
+  std::vector<std::int64_t> sizes(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
+  Rng rng(stream_key(seed, kSizes, 0));
+  for (auto& s : sizes) {
+    if (dist == SizeDist::Uniform) {
+      s = kUniformMinPoints + static_cast<std::int64_t>(rng.below(kUniformMaxPoints - kUniformMinPoints + 1));
+    } else {
+      // Pareto(alpha 1.3, x_min 20,000): median ~34,000 points, 3 % above 300,000.
+      const double x = double(kUniformMinPoints) / std::pow(rng.uniform_open0(), 1.0 / 1.3);
+      s = static_cast<std::int64_t>(std::min(x, double(kHeavyTailMaxPoints)));
+    }
+  }
+  return sizes;
+}
+
+std::vector<std::int64_t> epoch_order(std::int64_t count, std::uint64_t seed, std::int64_t epoch) {
+  std::vector<std::int64_t> order(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
+  std::iota(order.begin(), order.end(), 0);
+  Rng rng(stream_key(seed, kOrder, static_cast<std::uint64_t>(epoch)));
+  for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+  return order;
+}
+
+Bbox scene_room(std::int64_t scene, std::uint64_t seed) {
+  Rng rng(stream_key(seed, kRoom, static_cast<std::uint64_t>(scene)));
+  Bbox b;
+  b.hi[0] = static_cast<float>(4.0 + 8.0 * rng.uniform());  // 4 to 12 m long
+  b.hi[1] = static_cast<float>(3.0 + 7.0 * rng.uniform());  // 3 to 10 m wide
+  b.hi[2] = static_cast<float>(2.4 + 0.8 * rng.uniform());  // 2.4 to 3.2 m high
+  return b;
+}
+
+void generate_scene_points(std::int64_t scene, std::uint64_t seed, std::span<Point> out) {
+  if (out.empty()) return;
+  const Bbox room = scene_room(scene, seed);
+  const float L[3] = {room.hi[0], room.hi[1], room.hi[2]};
+  Rng rng(stream_key(seed, kPoints, static_cast<std::uint64_t>(scene)));
+
+  // Furniture and clutter: a few tight clusters that hold most of the points, placed anywhere in the room,
+  // so a bbox midpoint often has a dense cluster on one side and sparse wall on the other.
+  constexpr int kMaxClusters = 6;
+  struct Cluster {
+    double c[3];
+    double sigma[3];
+    double cumulative_weight;
+  } clusters[kMaxClusters];
+  const int k = 2 + static_cast<int>(rng.below(kMaxClusters - 1));
+  double total = 0;
+  for (int i = 0; i < k; ++i) {
+    auto& cl = clusters[i];
+    cl.c[0] = L[0] * (0.05 + 0.9 * rng.uniform());
+    cl.c[1] = L[1] * (0.05 + 0.9 * rng.uniform());
+    cl.c[2] = L[2] * 0.6 * rng.uniform();
+    const double sigma = 0.08 + 0.35 * rng.uniform();
+    cl.sigma[0] = sigma;
+    cl.sigma[1] = sigma * (0.5 + rng.uniform());
+    cl.sigma[2] = sigma * 0.5;
+    total += 0.2 + rng.uniform();
+    cl.cumulative_weight = total;
+  }
+  auto clamp_to = [](double v, float hi) { return std::clamp(static_cast<float>(v), 0.0f, hi); };
+
+  out[0] = Point{0, 0, 0};
+  std::size_t i = 1;
+  if (out.size() > 1) out[i++] = Point{L[0], L[1], L[2]};
+  for (; i < out.size(); ++i) {
+    const double u = rng.uniform();
+    double p[3];
+    if (u < 0.7) {
+      const double pick = rng.uniform() * total;
+      int j = 0;
+      while (j + 1 < k && clusters[j].cumulative_weight < pick) ++j;
+      for (int a = 0; a < 3; ++a) p[a] = clusters[j].c[a] + clusters[j].sigma[a] * rng.normal();
+    } else if (u < 0.85) {  // floor
+      p[0] = L[0] * rng.uniform();
+      p[1] = L[1] * rng.uniform();
+      p[2] = 0.03 * rng.uniform();
+    } else {  // one of the four walls
+      const auto wall = rng.below(4);
+      const double along = rng.uniform(), height = L[2] * rng.uniform();
+      p[2] = height;
+      if (wall < 2) {
+        p[0] = L[0] * along;
+        p[1] = wall == 0 ? 0.02 * rng.uniform() : L[1] - 0.02 * rng.uniform();
+      } else {
+        p[1] = L[1] * along;
+        p[0] = wall == 2 ? 0.02 * rng.uniform() : L[0] - 0.02 * rng.uniform();
+      }
+    }
+    out[i] = Point{clamp_to(p[0], L[0]), clamp_to(p[1], L[1]), clamp_to(p[2], L[2])};
+  }
+}
+
+}  // namespace oomscope::sim

@@ -1,0 +1,184 @@
+// One attempt of the decision tree (specs/bisector.md): memory and fault check, outcome, time, and on a
+// caught failure the split (per scene while a fragment holds several, else in space) and re-queue.
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/sim/simulator_impl.h"
+#include "core/sim/split.h"
+
+namespace oomscope::sim {
+
+namespace {
+
+std::int64_t ps_to_ns(double ps) { return static_cast<std::int64_t>(std::llround(ps / 1000.0)); }
+
+}  // namespace
+
+Event& Simulator::Impl::emit(const Frag& f, Outcome outcome) {
+  Event e;
+  e.id = static_cast<std::int64_t>(log.events.size());
+  e.parent = f.parent;
+  e.step = steps;
+  e.epoch = batch / batches_per_epoch;
+  e.batch = batch;
+  e.depth = f.depth;
+  e.origin = f.origin;
+  e.outcome = outcome;
+  e.axis = f.axis;
+  e.split_value = f.axis >= 0 ? static_cast<double>(f.split_value) : 0.0;
+  e.scenes_offset = static_cast<std::uint32_t>(log.scene_ids.size());
+  e.scenes_count = f.slot_count;
+  for (std::uint32_t s = f.slot_begin; s < f.slot_begin + f.slot_count; ++s)
+    log.scene_ids.push_back(static_cast<std::uint32_t>(slot_scene[s]));
+  e.points = f.points;
+  e.bbox = f.box;
+  e.budget = config.memory.budget;
+  e.available = std::max<std::int64_t>(config.memory.budget - fragmented, 0);
+  e.start_ns = totals.time_ns;
+  log.events.push_back(e);
+  return log.events.back();
+}
+
+void Simulator::Impl::drop(const Frag& f, bool unsplittable) {
+  emit(f, Outcome::Dropped);
+  totals.dropped_fragments++;
+  totals.unsplittable_fragments += unsplittable;
+  totals.points_dropped += f.points;
+  slot_dropped[f.slot_begin] += f.points;
+}
+
+void Simulator::Impl::attempt(Frag f) {
+  const auto& mem = config.memory;
+  const auto& tm = config.time;
+  const std::int64_t bytes = attempt_bytes(mem, f.points);
+  const std::int64_t available = std::max<std::int64_t>(mem.budget - fragmented, 0);
+  const bool has_bug = bug_slot >= f.slot_begin && bug_slot < std::int64_t{f.slot_begin} + f.slot_count;
+  const double fwd_ps = double(tm.forward_ps_per_point) * double(f.points);
+
+  // A shape mismatch fails early in the forward pass, before the peak; a NaN loss only once the forward
+  // pass (and so its memory) completed.
+  Outcome outcome = Outcome::Ok;
+  double ps = 0;
+  if (has_bug && config.fault.kind == BugKind::ShapeMismatch) {
+    outcome = Outcome::Bug;
+    ps = fwd_ps * double(tm.shape_bug_forward_permille) / 1000.0;
+  } else if (bytes > available) {
+    outcome = Outcome::Oom;
+    ps = fwd_ps * double(available) / double(bytes);  // the forward pass stops where memory ran out
+  } else if (has_bug) {
+    outcome = Outcome::Bug;
+    ps = fwd_ps;
+  } else {
+    ps = double(tm.forward_ps_per_point + tm.backward_ps_per_point) * double(f.points);
+  }
+  if (outcome == Outcome::Bug && config.policy.catch_mode == CatchMode::OomOnly) outcome = Outcome::Crash;
+  const bool caught = outcome == Outcome::Oom || outcome == Outcome::Bug;
+  if (caught) ps += double(tm.host_copy_ps_per_point) * double(f.points);  // fragment back to the host
+
+  Event& e = emit(f, outcome);
+  e.bytes_needed = bytes;
+  e.duration_ns = tm.fixed_ns_per_attempt + ps_to_ns(ps) + (caught ? tm.cache_flush_ns : 0);
+  const std::int64_t event_id = e.id;
+  totals.time_ns += e.duration_ns;
+  totals.attempts++;
+  totals.retries += f.origin != Origin::Batch;
+
+  switch (outcome) {
+    case Outcome::Ok:
+      totals.ok_attempts++;
+      totals.points_trained += f.points;
+      totals.ok_bytes_sum += bytes;
+      totals.peak_ok_bytes = std::max(totals.peak_ok_bytes, bytes);
+      if (f.origin == Origin::SpatialLow || f.origin == Origin::SpatialHigh) totals.points_spatial += f.points;
+      for (std::uint32_t s = f.slot_begin; s < f.slot_begin + f.slot_count; ++s)
+        slot_ok[s] += f.slot_count == 1 ? f.points : slot_points[s];
+      batch_ok_attempts++;
+      last_ok_points = f.points;
+      last_ok_scenes = f.slot_count;
+      fragmented = 0;
+      return;
+    case Outcome::Crash:
+      totals.wasted_forward_passes++;
+      totals.crashes++;
+      totals.crash_scene = config.fault.scene;
+      totals.crash_event = event_id;
+      head = queue.size();  // the exception propagates out of the training loop
+      return;
+    case Outcome::Oom:
+      totals.oom_attempts++;
+      fragmented = mem.fragmentation_penalty;
+      break;
+    case Outcome::Bug:
+      totals.bug_attempts++;
+      break;
+    case Outcome::Dropped:
+      return;
+  }
+  totals.wasted_forward_passes++;
+
+  if (f.slot_count > 1) {
+    // One fragment per scene, each keeping the parent's axis flag; no floor for whole scenes.
+    for (std::uint32_t s = f.slot_begin; s < f.slot_begin + f.slot_count; ++s) {
+      Frag c;
+      c.parent = event_id;
+      c.points = slot_points[s];
+      c.slot_begin = s;
+      c.slot_count = 1;
+      c.depth = f.depth + 1;
+      c.box = scene_room(slot_scene[s], config.seed);
+      c.origin = Origin::Scene;
+      c.split_on_x = f.split_on_x;
+      queue.push_back(c);
+    }
+    return;
+  }
+  split_spatial(f, event_id);
+}
+
+void Simulator::Impl::materialize(Frag& f) {
+  const std::uint32_t s = f.slot_begin;
+  if (slot_offset[s] < 0) {
+    slot_offset[s] = static_cast<std::int64_t>(points.size());
+    points.resize(points.size() + static_cast<std::size_t>(slot_points[s]));
+    generate_scene_points(slot_scene[s], config.seed,
+                          std::span<Point>(points).subspan(static_cast<std::size_t>(slot_offset[s]),
+                                                           static_cast<std::size_t>(slot_points[s])));
+  }
+  f.begin = static_cast<std::uint32_t>(slot_offset[s]);
+  f.end = static_cast<std::uint32_t>(slot_offset[s] + slot_points[s]);
+  f.box = bounds_of(std::span<const Point>(points).subspan(f.begin, f.end - f.begin));
+  f.materialized = true;
+}
+
+void Simulator::Impl::split_spatial(const Frag& parent, std::int64_t event_id) {
+  Frag f = parent;
+  if (!f.materialized) materialize(f);
+  const int axis = choose_axis(config.policy.axis, f.split_on_x, f.box);
+  std::span<Point> pts = std::span<Point>(points).subspan(f.begin, f.end - f.begin);
+  const SplitResult r = split_points(pts, axis, config.policy.split, f.box);
+  const bool separated = r.low_count > 0 && r.low_count < f.points;
+
+  for (int side = 0; side < 2; ++side) {
+    Frag c = f;
+    c.parent = event_id;
+    c.depth = f.depth + 1;
+    c.axis = static_cast<std::int8_t>(axis);
+    c.split_value = r.value;
+    c.split_on_x = !f.split_on_x;
+    c.stalled = !separated;
+    c.origin = side == 0 ? Origin::SpatialLow : Origin::SpatialHigh;
+    c.begin = side == 0 ? f.begin : f.begin + static_cast<std::uint32_t>(r.low_count);
+    c.end = side == 0 ? f.begin + static_cast<std::uint32_t>(r.low_count) : f.end;
+    c.points = c.end - c.begin;
+    c.box = side == 0 ? r.low_box : r.high_box;
+    // A split that separated nothing re-queues the same points; twice in a row would loop forever (the
+    // reference would), so the second time the fragment is dropped as unsplittable.
+    if (c.points <= config.policy.floor || (f.stalled && !separated))
+      drop(c, c.points > config.policy.floor);
+    else
+      queue.push_back(c);
+  }
+}
+
+}  // namespace oomscope::sim

@@ -1,0 +1,88 @@
+#pragma once
+// Internal state of Simulator (not part of the API; included by simulator*.cpp only).
+
+#include <optional>
+#include <vector>
+
+#include "core/sim/simulator.h"
+
+namespace oomscope::sim {
+
+// A queued fragment. Whole scenes and batches are described by their scene slots only; a spatial
+// fragment is the index range [begin, end) of the batch's point buffer.
+struct Frag {
+  std::int64_t parent = -1;
+  std::int64_t points = 0;
+  std::uint32_t begin = 0, end = 0;
+  std::uint32_t slot_begin = 0, slot_count = 0;
+  std::int32_t depth = 0;
+  Bbox box;
+  float split_value = 0;
+  std::int8_t axis = -1;
+  Origin origin = Origin::Batch;
+  bool split_on_x = true;
+  bool materialized = false;
+  bool stalled = false;  // made by a split that separated nothing
+};
+
+// What must be restored to step back to the start of a batch.
+struct BatchCheckpoint {
+  std::int64_t first_step = 0;
+  std::int64_t first_event = 0;
+  std::size_t first_scene_id = 0;
+  Totals totals;
+  std::int64_t fragmented = 0;
+};
+
+struct Simulator::Impl {
+  SimConfig config;
+  std::vector<std::int64_t> sizes;
+  std::int64_t batches_per_epoch = 0;
+  std::int64_t batch_count = 0;
+  mutable std::optional<Baselines> baselines;
+
+  // Epoch order cache (scene ids of one epoch).
+  mutable std::int64_t order_epoch = -1;
+  mutable std::vector<std::int64_t> order;
+
+  // Run state.
+  EventLog log;
+  Totals totals;
+  std::int64_t steps = 0;
+  std::int64_t fragmented = 0;
+  std::vector<std::int64_t> step_first_event;   // per step taken
+  std::vector<BatchCheckpoint> checkpoints;     // per batch started
+
+  // Current batch.
+  std::int64_t batch = -1;
+  std::vector<std::int64_t> slot_scene;
+  std::vector<std::int64_t> slot_points;
+  std::vector<std::int64_t> slot_offset;        // into points, -1 until materialised
+  std::vector<std::int64_t> slot_ok;
+  std::vector<std::int64_t> slot_dropped;
+  std::int64_t bug_slot = -1;
+  std::int64_t batch_ok_attempts = 0;
+  std::int64_t last_ok_points = 0;
+  std::int64_t last_ok_scenes = 0;
+  std::vector<Point> points;
+  std::vector<Frag> queue;
+  std::size_t head = 0;
+
+  explicit Impl(SimConfig c);
+  void init_run();
+  const std::vector<std::int64_t>& epoch_scenes(std::int64_t epoch) const;
+  std::vector<std::int64_t> scenes_of_batch(std::int64_t b) const;
+  bool queue_empty() const { return head == queue.size(); }
+  bool finished() const { return totals.crashes > 0 || (queue_empty() && batch + 1 >= batch_count); }
+
+  bool step();
+  void begin_batch(std::int64_t b);
+  void end_batch();
+  void attempt(Frag f);
+  void split_spatial(const Frag& f, std::int64_t parent_event);
+  void materialize(Frag& f);
+  Event& emit(const Frag& f, Outcome outcome);
+  void drop(const Frag& f, bool unsplittable);
+};
+
+}  // namespace oomscope::sim

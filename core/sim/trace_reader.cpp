@@ -1,0 +1,158 @@
+// Reading a JSON-lines trace (simulator or real trainer) with errors that name the file and the line.
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <fstream>
+#include <istream>
+
+#include "core/sim/json_fields.h"
+#include "core/sim/trace_io.h"
+#include "core/util/error.h"
+
+namespace oomscope::sim {
+
+using nlohmann::json;
+using namespace detail;
+
+namespace {
+
+std::optional<Outcome> parse_outcome(std::string_view s) {
+  for (auto o : {Outcome::Ok, Outcome::Oom, Outcome::Bug, Outcome::Dropped, Outcome::Crash})
+    if (s == to_string(o)) return o;
+  return std::nullopt;
+}
+
+std::optional<Origin> parse_origin(std::string_view s) {
+  for (auto o : {Origin::Batch, Origin::Scene, Origin::SpatialLow, Origin::SpatialHigh})
+    if (s == to_string(o)) return o;
+  return std::nullopt;
+}
+
+TraceHeader parse_header(const json& j) {
+  TraceHeader h;
+  h.format = get_string(j, "format");
+  if (h.format != kTraceFormat)
+    throw FieldError{"format is '" + h.format + "', expected '" + kTraceFormat + "'"};
+  h.version = static_cast<int>(get_int(j, "version"));
+  if (h.version < 1 || h.version > kTraceVersion)
+    throw FieldError{"format version " + std::to_string(h.version) + " is not supported (this build reads 1.." +
+                     std::to_string(kTraceVersion) + "; a newer oomscope wrote it?)"};
+  h.source = get_string(j, "source");
+  if (j.contains("seed")) h.seed = get_uint(j, "seed");
+  h.config = field(j, "config");
+  if (!h.config.is_object()) throw FieldError{"field 'config' must be an object"};
+  return h;
+}
+
+void parse_event(const json& j, EventLog& log) {
+  Event e;
+  e.id = get_int(j, "id");
+  const auto expected = static_cast<std::int64_t>(log.events.size());
+  if (e.id != expected)
+    throw FieldError{"event id " + std::to_string(e.id) + " out of order (expected " + std::to_string(expected) + ")"};
+  e.parent = get_int(j, "parent");
+  if (e.parent < -1 || e.parent >= e.id)
+    throw FieldError{"parent " + std::to_string(e.parent) + " is not an earlier event"};
+  e.step = get_int(j, "step");
+  e.epoch = get_int(j, "epoch");
+  e.batch = get_int(j, "batch");
+  e.depth = static_cast<std::int32_t>(get_int(j, "depth"));
+  e.origin = get_enum(j, "origin", parse_origin, "batch, scene, spatial-low or spatial-high");
+  e.outcome = get_enum(j, "outcome", parse_outcome, "ok, oom, bug, dropped or crash");
+  const json& scenes = field(j, "scenes");
+  if (!scenes.is_array()) throw FieldError{"field 'scenes' must be an array of scene ids"};
+  e.scenes_offset = static_cast<std::uint32_t>(log.scene_ids.size());
+  for (const auto& s : scenes) {
+    if (!s.is_number_integer() || s.get<std::int64_t>() < 0 || s.get<std::int64_t>() > 0xffffffffLL)
+      throw FieldError{"field 'scenes' holds " + s.dump() + ", not a scene id"};
+    log.scene_ids.push_back(s.get<std::uint32_t>());
+  }
+  e.scenes_count = static_cast<std::uint32_t>(scenes.size());
+  e.points = get_int(j, "points");
+  if (e.points < 0) throw FieldError{"field 'points' is negative"};
+  const json& box = field(j, "bbox");
+  if (!box.is_array() || box.size() != 6)
+    throw FieldError{"field 'bbox' must be [min x, min y, min z, max x, max y, max z]"};
+  for (int i = 0; i < 6; ++i) {
+    if (!box[static_cast<std::size_t>(i)].is_number()) throw FieldError{"field 'bbox' holds a non-number"};
+    const auto v = box[static_cast<std::size_t>(i)].get<double>();
+    if (!(std::fabs(v) <= double(std::numeric_limits<float>::max())))
+      throw FieldError{"field 'bbox' holds " + box[static_cast<std::size_t>(i)].dump() + ", out of float range"};
+    (i < 3 ? e.bbox.lo[i] : e.bbox.hi[i - 3]) = static_cast<float>(v);
+  }
+  const json& axis = field(j, "axis");
+  if (axis.is_null()) {
+    e.axis = -1;
+  } else {
+    const std::string a = axis.is_string() ? axis.get<std::string>() : axis.dump();
+    if (a != "x" && a != "y" && a != "z") throw FieldError{"field 'axis' is " + axis.dump() + ", expected x, y, z or null"};
+    e.axis = static_cast<std::int8_t>(a[0] - 'x');
+    e.split_value = get_number(j, "split");
+  }
+  e.bytes_needed = get_int(j, "bytes_needed");
+  e.budget = get_int(j, "budget");
+  e.available = get_int(j, "available");
+  e.start_ns = get_int(j, "start_ns");
+  e.duration_ns = get_int(j, "duration_ns");
+  if (e.duration_ns < 0) throw FieldError{"field 'duration_ns' is negative"};
+  log.events.push_back(e);
+}
+
+}  // namespace
+
+Trace read_trace(std::istream& in, const std::string& name) {
+  Trace trace;
+  std::string line;
+  std::size_t line_no = 0;
+  bool have_header = false;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    try {
+      if (trace.totals) throw FieldError{"unexpected line after the totals line"};
+      json j;
+      try {
+        j = json::parse(line);
+      } catch (const json::parse_error& e) {
+        throw FieldError{std::string("not valid JSON (") + e.what() + ")"};
+      }
+      const std::string type = get_string(j, "type");
+      if (!have_header) {
+        if (type != "header") throw FieldError{"the first line must be the header, found a '" + type + "' line"};
+        trace.header = parse_header(j);
+        have_header = true;
+      } else if (type == "event") {
+        parse_event(j, trace.log);
+      } else if (type == "totals") {
+        trace.totals = totals_from_json(j);
+        if (j.contains("baselines")) trace.baselines = baselines_from_json(j["baselines"]);
+      } else {
+        throw FieldError{"unknown line type '" + type + "'"};
+      }
+    } catch (const FieldError& e) {
+      throw Error(ErrorKind::Damaged, name, "line " + std::to_string(line_no) + ": " + e.message);
+    }
+  }
+  if (in.bad()) throw Error(ErrorKind::Io, name, "read error after line " + std::to_string(line_no));
+  if (!have_header) throw Error(ErrorKind::Empty, name, "no trace header (the file is empty)");
+  return trace;
+}
+
+Trace read_trace_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw Error(ErrorKind::NotFound, path, "no such file");
+  if (std::filesystem::is_directory(path, ec)) throw Error(ErrorKind::Io, path, "is a directory, not a trace");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorKind::Io, path, "cannot open the trace");
+  unsigned char magic[2] = {0, 0};
+  in.read(reinterpret_cast<char*>(magic), 2);
+  if (in.gcount() == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+    throw Error(ErrorKind::Gzip, path, "is gzip-compressed; decompress it first (gunzip)");
+  in.clear();
+  in.seekg(0);
+  return read_trace(in, path);
+}
+
+}  // namespace oomscope::sim

@@ -1,0 +1,250 @@
+// The main window, offscreen, over the real reader: open, pages and their row counts, screenshots of every
+// page, a damaged file next to an open capture, cancel, reload, close, recent files, drag and drop, Ctrl+F,
+// and how long the UI thread is ever blocked while loading.
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "ui/models/table_filter_proxy.h"
+#include "ui/pages/main_window.h"
+#include "ui/pages/overview_page.h"
+#include "ui/pages/recent_files.h"
+#include "ui/pages/table_page.h"
+
+using namespace oomscope::ui;
+
+namespace {
+
+const QString kData = QStringLiteral(OOMSCOPE_TEST_DATA);
+const QString kGood = kData + QStringLiteral("/jax0.8_te2.8_rocm_gfx950_fused_attn.xplane.pb");
+const QString kBig = kData + QStringLiteral("/tf2_gpu_v100x8_bert_multiworker.xplane.pb");
+const QString kCorrupt = kData + QStringLiteral("/CORRUPT_utf8_mangled_jax_tpu_v6e_inference.xplane.pb");
+
+struct Message {
+  QMessageBox::Icon icon;
+  QString title;
+  QString text;
+};
+
+QStringList tabTitles(const QTabWidget* tabs) {
+  QStringList titles;
+  for (int i = 0; i < tabs->count(); ++i) titles << tabs->tabText(i);
+  return titles;
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+  Q_OBJECT
+
+ public:
+  TestMainWindow() {
+    // Before the first QSettings: recent files and geometry go to a throw-away place.
+    qputenv("XDG_CONFIG_HOME", m_config.path().toLocal8Bit());
+    QCoreApplication::setOrganizationName(QStringLiteral("oomscope-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_main_window"));
+  }
+
+ private slots:
+  void init() {
+    recent_files::clear();
+    m_messages.clear();
+    m_window = std::make_unique<MainWindow>();
+    m_window->setMessagePresenter([this](QMessageBox::Icon icon, const QString& title, const QString& text) {
+      m_messages.push_back({icon, title, text});
+    });
+    m_window->setExamplePath(kGood);
+    m_window->resize(1280, 800);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+  }
+
+  void cleanup() { m_window.reset(); }
+
+  void emptyStateFirst() {
+    QCOMPARE(tabTitles(m_window->tabs()), QStringList{QStringLiteral("Start")});
+    QCOMPARE(m_window->windowTitle(), QStringLiteral("oomscope"));
+    auto* example = m_window->findChild<QPushButton*>(QStringLiteral("openExampleButton"));
+    QVERIFY(example && example->isEnabled());
+    save(QStringLiteral("empty-state.png"));
+    // The example button opens the bundled capture.
+    QSignalSpy finished(m_window.get(), &MainWindow::loadFinished);
+    example->click();
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(finished.first().at(0).toBool(), true);
+    QCOMPARE(m_window->currentCapture().path, kGood);
+  }
+
+  void opensACaptureAndFillsThePages() {
+    QVERIFY(load(kGood));
+    QCOMPARE(tabTitles(m_window->tabs()),
+             QStringList({QStringLiteral("Overview"), QStringLiteral("Modules"), QStringLiteral("Allocators")}));
+    QVERIFY(m_window->windowTitle().startsWith(QStringLiteral("jax0.8_te2.8_rocm_gfx950_fused_attn.xplane.pb")));
+    QVERIFY2(m_window->statusText().contains(QLatin1String("200 KiB")) &&
+                 m_window->statusText().contains(QLatin1String("loaded in")),
+             qPrintable(m_window->statusText()));
+
+    auto* modules = m_window->findChild<QTableView*>(QStringLiteral("modulesView"));
+    auto* allocators = m_window->findChild<QTableView*>(QStringLiteral("allocatorsView"));
+    QVERIFY(modules && allocators);
+    QCOMPARE(modules->model()->rowCount(), 9);
+    QCOMPARE(allocators->model()->rowCount(), 1);
+    QCOMPARE(allocators->model()->index(0, 0).data().toString(), QStringLiteral("GPU_0_bfc"));
+    // Sorted by total allocation, largest first.
+    QCOMPARE(modules->model()->index(0, 0).data().toString(), QStringLiteral("jit_loss_fn"));
+    QVERIFY(m_window->overviewPage()->headline().contains(QLatin1String("jit_loss_fn")));
+    QCOMPARE(recent_files::load().value(0), QFileInfo(kGood).absoluteFilePath());
+
+    for (int i = 0; i < m_window->tabs()->count(); ++i) {
+      m_window->tabs()->setCurrentIndex(i);
+      save(m_window->tabs()->tabText(i).toLower() + QStringLiteral(".png"));
+    }
+  }
+
+  void damagedFileKeepsThePreviousCapture() {
+    QVERIFY(load(kGood));
+    QVERIFY(!load(kCorrupt));
+    QCOMPARE(m_messages.size(), std::size_t(1));
+    QCOMPARE(m_messages[0].icon, QMessageBox::Warning);
+    QVERIFY(m_messages[0].title.contains(QLatin1String("CORRUPT_utf8_mangled_jax_tpu_v6e_inference.xplane.pb")));
+    QVERIFY2(m_messages[0].text.contains(kCorrupt), qPrintable(m_messages[0].text));
+    QVERIFY(m_messages[0].text.contains(QLatin1String("still open")));
+    QCOMPARE(m_window->currentCapture().path, kGood);
+    QVERIFY(m_window->windowTitle().startsWith(QStringLiteral("jax0.8_te2.8")));
+    QCOMPARE(m_window->findChild<QTableView*>(QStringLiteral("modulesView"))->model()->rowCount(), 9);
+    QCOMPARE(m_window->tabs()->count(), 3);
+    QVERIFY(m_window->statusText().contains(QLatin1String("jax0.8_te2.8")));
+    save(QStringLiteral("after-damaged-file.png"));
+
+    // A missing file is an error too, never a crash.
+    QVERIFY(!load(kData + QStringLiteral("/no_such_file.xplane.pb")));
+    QCOMPARE(m_messages.size(), std::size_t(2));
+    QVERIFY(m_messages[1].text.contains(QLatin1String("no_such_file.xplane.pb")));
+  }
+
+  void cancelKeepsThePreviousCaptureAndSaysNothing() {
+    QVERIFY(load(kGood));
+    QSignalSpy finished(m_window.get(), &MainWindow::loadFinished);
+    m_window->openFile(kBig);
+    auto* cancel = m_window->findChild<QPushButton*>(QStringLiteral("cancelButton"));
+    auto* progress = m_window->findChild<QProgressBar*>(QStringLiteral("loadProgress"));
+    QVERIFY(cancel->isVisible() && progress->isVisible());
+    cancel->click();
+    QCOMPARE(finished.count(), 1);
+    QCOMPARE(finished.first().at(0).toBool(), false);
+    QVERIFY(!cancel->isVisible() && !progress->isVisible());
+    QTest::qWait(300);
+    QCOMPARE(finished.count(), 1);
+    QVERIFY(m_messages.empty());
+    QCOMPARE(m_window->currentCapture().path, kGood);
+    QVERIFY(m_window->statusText().contains(QLatin1String("cancelled")));
+  }
+
+  void reloadCloseAndKeyboard() {
+    QVERIFY(load(kGood));
+    m_window->tabs()->setCurrentIndex(2);
+    QSignalSpy finished(m_window.get(), &MainWindow::loadFinished);
+    QTest::keyClick(m_window.get(), Qt::Key_F5);
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(m_window->tabs()->currentIndex(), 2);  // reload keeps the page
+
+    QTest::keyClick(m_window.get(), Qt::Key_F, Qt::ControlModifier);
+    QCOMPARE(m_window->tabs()->currentWidget(), m_window->modulesPage());
+    QLineEdit* filter = m_window->modulesPage()->filterEdit();
+    QVERIFY(filter->hasFocus());
+    QTest::keyClicks(filter, QStringLiteral("normal"));
+    QCOMPARE(m_window->modulesPage()->proxy()->rowCount(), 2);
+    save(QStringLiteral("modules-filtered.png"));
+    filter->clear();
+
+    QSignalSpy changed(m_window.get(), &MainWindow::captureChanged);
+    QTest::keyClick(m_window.get(), Qt::Key_W, Qt::ControlModifier);
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(!m_window->currentCapture());
+    QCOMPARE(tabTitles(m_window->tabs()), QStringList{QStringLiteral("Start")});
+    QCOMPARE(m_window->windowTitle(), QStringLiteral("oomscope"));
+  }
+
+  void recentFiles() {
+    QTemporaryDir dir;
+    const QString gone = dir.filePath(QStringLiteral("gone.xplane.pb"));
+    recent_files::add(gone);
+    for (int i = 0; i < 12; ++i) recent_files::add(dir.filePath(QStringLiteral("f%1.xplane.pb").arg(i)));
+    QCOMPARE(recent_files::load().size(), recent_files::kMaxRecent);
+    QCOMPARE(recent_files::load().first(), dir.filePath(QStringLiteral("f11.xplane.pb")));
+
+    recent_files::add(gone);
+    m_window->openRecent(gone);
+    QVERIFY(!recent_files::load().contains(gone));
+    QCOMPARE(m_messages.size(), std::size_t(1));
+    QVERIFY(m_messages[0].text.contains(gone));
+    QVERIFY(!m_window->session().isLoading());
+  }
+
+  void dropOpensTheFile() {
+    auto* mime = new QMimeData;
+    mime->setUrls({QUrl::fromLocalFile(kGood)});
+    QSignalSpy finished(m_window.get(), &MainWindow::loadFinished);
+    QDragEnterEvent enter(QPoint(100, 100), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(m_window.get(), &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(100, 100), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(m_window.get(), &drop);
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(m_window->currentCapture().path, kGood);
+    delete mime;
+  }
+
+  void uiThreadNeverBlocksLong() {
+    // A 1 ms timer measures the longest gap in the event loop while every test capture loads in turn.
+    QElapsedTimer clock;
+    clock.start();
+    qint64 last = clock.elapsed();
+    qint64 worst = 0;
+    QTimer ticker;
+    ticker.setInterval(1);
+    connect(&ticker, &QTimer::timeout, this, [&] {
+      worst = std::max(worst, clock.elapsed() - last);
+      last = clock.elapsed();
+    });
+    ticker.start();
+    const QDir dir(kData);
+    int loads = 0;
+    for (const QString& name : dir.entryList({QStringLiteral("*.xplane.pb")}, QDir::Files, QDir::Name)) {
+      load(dir.filePath(name));
+      ++loads;
+    }
+    ticker.stop();
+    qInfo("longest UI-thread gap over %d loads: %lld ms", loads, worst);
+    QVERIFY2(worst < 100, qPrintable(QString::number(worst)));
+  }
+
+ private:
+  // Opens path and waits for the outcome; true when it loaded.
+  bool load(const QString& path) {
+    QSignalSpy finished(m_window.get(), &MainWindow::loadFinished);
+    m_window->openFile(path);
+    if (!finished.wait(20000)) return false;
+    return finished.first().at(0).toBool();
+  }
+
+  void save(const QString& name) {
+    QCoreApplication::processEvents();
+    const QString dir = QStringLiteral(OOMSCOPE_SCREENSHOT_DIR);
+    QDir().mkpath(dir);
+    QVERIFY(m_window->grab().save(dir + QLatin1Char('/') + name));
+  }
+
+  QTemporaryDir m_config;
+  std::unique_ptr<MainWindow> m_window;
+  std::vector<Message> m_messages;
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

@@ -1,0 +1,321 @@
+#include "ui/pages/main_window.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QMenuBar>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+
+#include "core/util/bytes.h"
+#include "ui/models/capture_rows.h"
+#include "ui/models/capture_table_models.h"
+#include "ui/pages/app_icon.h"
+#include "ui/pages/empty_state_page.h"
+#include "ui/pages/overview_page.h"
+#include "ui/pages/recent_files.h"
+#include "ui/pages/table_page.h"
+
+namespace oomscope::ui {
+
+namespace {
+
+const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
+
+QString fileName(const QString& path) { return QFileInfo(path).fileName(); }
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : MainWindow(new CaptureSession, parent) {}
+
+MainWindow::MainWindow(CaptureSession* session, QWidget* parent) : QMainWindow(parent), m_session(session) {
+  m_session->setParent(this);
+  setObjectName(QStringLiteral("mainWindow"));
+  setWindowTitle(QStringLiteral("oomscope"));
+  setWindowIcon(appIcon());
+  setAcceptDrops(true);
+
+  m_tabs = new QTabWidget(this);
+  m_tabs->setObjectName(QStringLiteral("pages"));
+  m_tabs->setDocumentMode(true);
+  m_tabs->setTabBarAutoHide(true);
+  setCentralWidget(m_tabs);
+
+  // Pages live as hidden children of the window while they are not tabs; a tab reparents them.
+  m_empty = new EmptyStatePage(this);
+  m_empty->hide();
+  connect(m_empty, &EmptyStatePage::openRequested, this, &MainWindow::chooseFile);
+  connect(m_empty, &EmptyStatePage::openExampleRequested, this, [this] { openFile(m_examplePath); });
+
+  m_overview = new OverviewPage(this);
+  m_overview->hide();
+
+  m_modules = new ModuleTableModel(this);
+  m_modulesPage = new TablePage(
+      m_modules,
+      {tr("module"), true, tr("Filter by module name or program id (Ctrl+F)"),
+       tr("Sizes are summed over each module's buffer assignment (memory space 0) in the HloProtos read from "
+          "/host:metadata; \u2014 means the module carries no buffer assignment. Hover a column header for "
+          "what it counts."),
+       ModuleTableModel::TotalAllocation, Qt::DescendingOrder},
+      this);
+  m_modulesPage->setObjectName(QStringLiteral("modulesPage"));
+  m_modulesPage->view()->setObjectName(QStringLiteral("modulesView"));
+  m_modulesPage->hide();
+
+  m_allocators = new AllocatorTableModel(this);
+  m_allocatorsPage = new TablePage(
+      m_allocators,
+      {tr("allocator"), false, {},
+       tr("Counts, Max in use and Capacity are derived from the MemoryAllocation / MemoryDeallocation events "
+          "recorded during the capture; Lifetime peak is the allocator's own figure and can predate the "
+          "capture. Hover a column header for details."),
+       AllocatorTableModel::MaxInUse, Qt::DescendingOrder},
+      this);
+  m_allocatorsPage->setObjectName(QStringLiteral("allocatorsPage"));
+  m_allocatorsPage->view()->setObjectName(QStringLiteral("allocatorsView"));
+  m_allocatorsPage->hide();
+
+  m_presenter = [this](QMessageBox::Icon icon, const QString& title, const QString& text) {
+    // Window-modal and opened, not exec()'d: the event loop (and a running load) keeps going.
+    auto* box = new QMessageBox(icon, title, text, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setWindowModality(Qt::WindowModal);
+    box->open();
+  };
+
+  createActions();
+  createStatusBar();
+  connectSession();
+  showEmptyState();
+  updateActions();
+
+  if (!restoreGeometry(QSettings().value(kGeometryKey).toByteArray())) resize(1200, 760);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::addPage(QWidget* page, const QString& title) {
+  m_extraPages.push_back(page);
+  m_tabs->addTab(page, title);
+}
+
+void MainWindow::setExamplePath(const QString& path) {
+  m_examplePath = path;
+  m_empty->setExamplePath(path);
+}
+
+void MainWindow::setMessagePresenter(MessagePresenter presenter) { m_presenter = std::move(presenter); }
+
+const LoadedCapture& MainWindow::currentCapture() const { return m_session->current(); }
+
+QString MainWindow::statusText() const { return m_status->text(); }
+
+void MainWindow::tell(QMessageBox::Icon icon, const QString& title, const QString& text) {
+  if (m_presenter) m_presenter(icon, title, text);
+}
+
+void MainWindow::createActions() {
+  auto* file = menuBar()->addMenu(tr("&File"));
+  auto* open = file->addAction(tr("&Open\u2026"), this, &MainWindow::chooseFile);
+  open->setShortcut(QKeySequence::Open);
+  m_recentMenu = file->addMenu(tr("Open &Recent"));
+  connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+  rebuildRecentMenu();
+  file->addSeparator();
+  m_reloadAction = file->addAction(tr("Re&load"), this, &MainWindow::reload);
+  m_reloadAction->setShortcut(QKeySequence(Qt::Key_F5));
+  m_closeAction = file->addAction(tr("&Close"), this, &MainWindow::closeCapture);
+  m_closeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_W));
+  file->addSeparator();
+  auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
+  quit->setShortcut(QKeySequence::Quit);
+  quit->setMenuRole(QAction::QuitRole);
+
+  auto* view = menuBar()->addMenu(tr("&View"));
+  m_filterAction = view->addAction(tr("&Filter Modules"), this, &MainWindow::focusFilter);
+  m_filterAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F));
+
+  auto* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About oomscope"), this, [this] {
+    QMessageBox::about(this, tr("About oomscope"),
+                       tr("<b>oomscope %1</b><p>A debugger for GPU out-of-memory failures in ML training: it "
+                          "reads XProf captures and shows what filled the memory.</p>")
+                           .arg(QApplication::applicationVersion()));
+  });
+}
+
+void MainWindow::createStatusBar() {
+  m_status = new QLabel(this);
+  m_status->setObjectName(QStringLiteral("statusText"));
+  m_progress = new QProgressBar(this);
+  m_progress->setObjectName(QStringLiteral("loadProgress"));
+  m_progress->setRange(0, 1000);
+  m_progress->setMaximumWidth(220);
+  m_progress->setFormat(QStringLiteral("%p %"));
+  m_cancel = new QPushButton(tr("Cancel"), this);
+  m_cancel->setObjectName(QStringLiteral("cancelButton"));
+  m_cancel->setToolTip(tr("Stop loading (Esc); the capture open before stays open."));
+  m_cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+  connect(m_cancel, &QPushButton::clicked, m_session, &CaptureSession::cancel);
+  statusBar()->addWidget(m_status, 1);
+  statusBar()->addPermanentWidget(m_progress);
+  statusBar()->addPermanentWidget(m_cancel);
+  m_progress->hide();
+  m_cancel->hide();
+  m_status->setText(tr("No capture open."));
+}
+
+void MainWindow::connectSession() {
+  connect(m_session, &CaptureSession::loadStarted, this, &MainWindow::onLoadStarted);
+  connect(m_session, &CaptureSession::progress, this, &MainWindow::onProgress);
+  connect(m_session, &CaptureSession::loaded, this, &MainWindow::onLoaded);
+  connect(m_session, &CaptureSession::loadFailed, this, &MainWindow::onLoadFailed);
+  connect(m_session, &CaptureSession::loadCancelled, this, &MainWindow::onLoadCancelled);
+  connect(m_session, &CaptureSession::closed, this, &MainWindow::onClosed);
+  connect(m_session, &CaptureSession::busyChanged, this, [this](bool busy) {
+    m_progress->setVisible(busy);
+    m_cancel->setVisible(busy);
+    updateActions();
+  });
+}
+
+void MainWindow::openFile(const QString& path) {
+  if (path.isEmpty()) return;
+  m_session->open(path);
+}
+
+void MainWindow::closeCapture() { m_session->close(); }
+
+void MainWindow::reload() { m_session->reload(); }
+
+void MainWindow::focusFilter() {
+  if (m_tabs->indexOf(m_modulesPage) < 0) return;
+  m_tabs->setCurrentWidget(m_modulesPage);
+  m_modulesPage->focusFilter();
+}
+
+void MainWindow::onLoadStarted(const QString& path) {
+  m_progress->setValue(0);
+  m_status->setText(tr("Loading %1\u2026").arg(fileName(path)));
+}
+
+void MainWindow::onProgress(double fraction, const QString& stage) {
+  m_progress->setValue(int(qBound(0.0, fraction, 1.0) * 1000));
+  const QString name = fileName(m_session->loadingPath());
+  m_status->setText(stage.isEmpty() ? tr("Loading %1\u2026").arg(name) : tr("Loading %1: %2\u2026").arg(name, stage));
+}
+
+void MainWindow::onLoaded(const LoadedCapture& loaded) {
+  // Everything derived here is linear in modules, allocators or planes, never in events: it stays well under
+  // the 100 ms the UI thread may spend, whatever the file size.
+  const auto& capture = *loaded.capture;
+  auto modules = moduleRows(capture);
+  auto allocators = allocatorRows(capture);
+  const bool haveModules = !modules.empty();
+  const bool haveAllocators = !allocators.empty();
+  m_overview->setSummary(summarize(capture), planeRows(capture));
+  m_modules->setRows(std::move(modules));
+  m_allocators->setRows(std::move(allocators));
+  showCapturePages(haveModules, haveAllocators);
+
+  setWindowTitle(tr("%1 \u2014 oomscope").arg(fileName(loaded.path)));
+  recent_files::add(loaded.path);
+  showLoadedStatus();
+  updateActions();
+  emit captureChanged(loaded);
+  emit loadFinished(true);
+}
+
+void MainWindow::onLoadFailed(const QString& path, const QString& message) {
+  showLoadedStatus();
+  QString text = message;
+  if (const auto& current = m_session->current()) {
+    text += tr("\n\n%1 is still open.").arg(fileName(current.path));
+  }
+  tell(QMessageBox::Warning, tr("Cannot open %1").arg(fileName(path)), text);
+  emit loadFinished(false);
+}
+
+void MainWindow::onLoadCancelled(const QString& path) {
+  showLoadedStatus();
+  m_status->setText(tr("Loading %1 cancelled. %2").arg(fileName(path), m_status->text()));
+  emit loadFinished(false);
+}
+
+void MainWindow::onClosed() {
+  m_overview->clear();
+  m_modules->setRows({});
+  m_allocators->setRows({});
+  showEmptyState();
+  setWindowTitle(QStringLiteral("oomscope"));
+  showLoadedStatus();
+  updateActions();
+  emit captureChanged(m_session->current());
+}
+
+void MainWindow::showCapturePages(bool haveModules, bool haveAllocators) {
+  QWidget* previous = m_tabs->currentWidget();
+  for (QWidget* page : {static_cast<QWidget*>(m_empty), static_cast<QWidget*>(m_overview),
+                        static_cast<QWidget*>(m_modulesPage), static_cast<QWidget*>(m_allocatorsPage)}) {
+    if (int i = m_tabs->indexOf(page); i >= 0) m_tabs->removeTab(i);
+  }
+  int at = 0;
+  m_tabs->insertTab(at++, m_overview, tr("Overview"));
+  if (haveModules) m_tabs->insertTab(at++, m_modulesPage, tr("Modules"));
+  if (haveAllocators) m_tabs->insertTab(at++, m_allocatorsPage, tr("Allocators"));
+  // A reload keeps the page the user was looking at.
+  m_tabs->setCurrentWidget(previous && m_tabs->indexOf(previous) >= 0 && previous != m_empty ? previous
+                                                                                              : m_overview);
+}
+
+void MainWindow::showEmptyState() {
+  for (QWidget* page : {static_cast<QWidget*>(m_overview), static_cast<QWidget*>(m_modulesPage),
+                        static_cast<QWidget*>(m_allocatorsPage)}) {
+    if (int i = m_tabs->indexOf(page); i >= 0) m_tabs->removeTab(i);
+  }
+  if (m_tabs->indexOf(m_empty) < 0) m_tabs->insertTab(0, m_empty, tr("Start"));
+  m_tabs->setCurrentWidget(m_empty);
+}
+
+void MainWindow::updateActions() {
+  const bool open = bool(m_session->current());
+  m_closeAction->setEnabled(open || m_session->isLoading());
+  m_reloadAction->setEnabled(open);
+  m_filterAction->setEnabled(m_tabs->indexOf(m_modulesPage) >= 0);
+}
+
+void MainWindow::showLoadedStatus() {
+  const auto& current = m_session->current();
+  if (!current) {
+    m_status->setText(tr("No capture open."));
+    return;
+  }
+  const auto& capture = *current.capture;
+  const auto plural = [](std::size_t n, const QString& one, const QString& many) {
+    return QStringLiteral("%1 %2").arg(QLocale().toString(qulonglong(n)), n == 1 ? one : many);
+  };
+  const double s = current.loadSeconds;
+  const QString took = s < 1.0 ? tr("%1 ms").arg(qMax(1, qRound(s * 1000))) : tr("%1 s").arg(QLocale().toString(s, 'f', 1));
+  m_status->setText(tr("%1 \u00b7 %2 \u00b7 %3, %4 \u00b7 loaded in %5")
+                        .arg(fileName(current.path),
+                             QString::fromStdString(format_bytes(std::uint64_t(capture.file_size()))),
+                             plural(capture.modules().size(), tr("module"), tr("modules")),
+                             plural(capture.allocators().size(), tr("allocator"), tr("allocators")), took));
+  m_status->setToolTip(QFileInfo(current.path).absoluteFilePath());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  QSettings().setValue(kGeometryKey, saveGeometry());
+  m_session->cancel();
+  event->accept();
+}
+
+}  // namespace oomscope::ui

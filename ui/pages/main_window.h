@@ -1,0 +1,129 @@
+#pragma once
+// The main window: File menu, status bar with progress and Cancel, and the pages as tabs.
+//
+// Capture pages (Overview, Modules, Allocators) appear only while a capture is open, and only when they
+// have rows to show; with nothing open an empty-state page explains how to get a capture. Loading runs on a
+// worker thread (CaptureSession); a failed or cancelled load leaves the open capture as it was.
+//
+// Extension hook for pages that do not depend on the open capture (the simulator):
+//   window.addPage(new SimulatorPage(...), tr("Simulator"));
+// The window takes ownership; the page is a tab after the capture pages and stays whatever is opened or
+// closed. Pages that want the open capture connect to captureChanged() or read currentCapture().
+
+#include <QMainWindow>
+#include <QMessageBox>
+
+#include <functional>
+#include <vector>
+
+#include "ui/session/capture_session.h"
+
+class QAction;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+
+namespace oomscope::ui {
+
+class AllocatorTableModel;
+class EmptyStatePage;
+class ModuleTableModel;
+class OverviewPage;
+class TablePage;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  // How the window tells the user something (an error, a note). The default shows a non-blocking
+  // QMessageBox; tests install a recorder so nothing waits for a click.
+  using MessagePresenter = std::function<void(QMessageBox::Icon icon, const QString& title, const QString& text)>;
+
+  // Reads captures with capture::read_capture.
+  explicit MainWindow(QWidget* parent = nullptr);
+  // Reads captures through the given session (tests inject scripted loaders). Takes ownership.
+  explicit MainWindow(CaptureSession* session, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Adds a page that does not depend on the open capture; see the header comment. Takes ownership.
+  void addPage(QWidget* page, const QString& title);
+
+  void openFile(const QString& path);
+  // Opens the first file here and each other one in a new window.
+  void openFiles(const QStringList& paths);
+  void closeCapture();
+  void reload();
+  // Opens a file from the recent list; one that no longer exists is dropped from the list, with a message.
+  void openRecent(const QString& path);
+
+  // Where the "Open the bundled example" button looks; empty disables it.
+  void setExamplePath(const QString& path);
+  void setMessagePresenter(MessagePresenter presenter);
+
+  const LoadedCapture& currentCapture() const;
+  CaptureSession& session() { return *m_session; }
+  QTabWidget* tabs() const { return m_tabs; }
+  TablePage* modulesPage() const { return m_modulesPage; }
+  TablePage* allocatorsPage() const { return m_allocatorsPage; }
+  OverviewPage* overviewPage() const { return m_overview; }
+  // The status bar's text (what is loaded, or what is loading).
+  QString statusText() const;
+
+ signals:
+  // A new capture is shown, or the capture was closed (then capture is empty).
+  void captureChanged(const oomscope::ui::LoadedCapture& capture);
+  // Every load attempt ends with this: ok is false after an error or a cancel.
+  void loadFinished(bool ok);
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void createActions();
+  void createStatusBar();
+  void connectSession();
+  void chooseFile();
+  void rebuildRecentMenu();
+  void focusFilter();
+
+  void onLoadStarted(const QString& path);
+  void onProgress(double fraction, const QString& stage);
+  void onLoaded(const LoadedCapture& loaded);
+  void onLoadFailed(const QString& path, const QString& message);
+  void onLoadCancelled(const QString& path);
+  void onClosed();
+
+  void showCapturePages(bool haveModules, bool haveAllocators);
+  void showEmptyState();
+  void updateActions();
+  void showLoadedStatus();
+  void tell(QMessageBox::Icon icon, const QString& title, const QString& text);
+
+  CaptureSession* m_session = nullptr;
+  MessagePresenter m_presenter;
+  QString m_examplePath;
+
+  QTabWidget* m_tabs = nullptr;
+  EmptyStatePage* m_empty = nullptr;
+  OverviewPage* m_overview = nullptr;
+  ModuleTableModel* m_modules = nullptr;
+  AllocatorTableModel* m_allocators = nullptr;
+  TablePage* m_modulesPage = nullptr;
+  TablePage* m_allocatorsPage = nullptr;
+  std::vector<QWidget*> m_extraPages;
+
+  QLabel* m_status = nullptr;
+  QProgressBar* m_progress = nullptr;
+  QPushButton* m_cancel = nullptr;
+
+  QAction* m_closeAction = nullptr;
+  QAction* m_reloadAction = nullptr;
+  QAction* m_filterAction = nullptr;
+  QMenu* m_recentMenu = nullptr;
+};
+
+}  // namespace oomscope::ui

@@ -1,0 +1,67 @@
+#include "ui/session/capture_session.h"
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QThreadPool>
+
+#include <utility>
+
+namespace oomscope::ui {
+
+CaptureSession::CaptureSession(Loader loader, QObject* parent)
+    : QObject(parent), m_loader(std::move(loader)) {
+  connect(&m_jobs, &JobTracker::progress, this, &CaptureSession::progress);
+  connect(&m_jobs, &JobTracker::failed, this, &CaptureSession::loadFailed);
+  connect(&m_jobs, &JobTracker::cancelled, this, &CaptureSession::loadCancelled);
+  connect(&m_jobs, &JobTracker::busyChanged, this, &CaptureSession::busyChanged);
+}
+
+CaptureSession::~CaptureSession() = default;
+
+void CaptureSession::open(const QString& path) {
+  struct Timed {
+    std::shared_ptr<const capture::Capture> capture;
+    double seconds = 0.0;
+  };
+  JobTracker::Work<Timed> work = [loader = m_loader, file = path.toStdString()](ProgressSink& progress,
+                                                                              std::stop_token stop) {
+    QElapsedTimer timer;
+    timer.start();
+    auto capture = loader(file, progress, stop);
+    return Timed{std::move(capture), double(timer.nsecsElapsed()) / 1e9};
+  };
+  emit loadStarted(path);
+  m_jobs.start<Timed>(path, std::move(work), [this, path](const Timed& result) {
+    if (!result.capture) {  // a loader breaking its contract must not leave the window with a null capture
+      emit loadFailed(path, path + tr(": the reader returned no capture."));
+      return;
+    }
+    replaceCurrent(LoadedCapture{result.capture, path, result.seconds});
+    emit loaded(m_current);
+  });
+}
+
+void CaptureSession::reload() {
+  if (m_current) open(m_current.path);
+}
+
+void CaptureSession::close() {
+  m_jobs.cancel();
+  if (!m_current) return;
+  replaceCurrent(LoadedCapture{});
+  emit closed();
+}
+
+void CaptureSession::cancel() { m_jobs.cancel(); }
+
+void CaptureSession::replaceCurrent(LoadedCapture next) {
+  auto old = std::move(m_current.capture);
+  m_current = std::move(next);
+  // Freeing a large capture (unmapping, millions of records) must not stall the UI thread; if this was the
+  // last reference, the destructor runs on a pool thread.
+  if (old && old.use_count() == 1) {
+    QThreadPool::globalInstance()->start([old = std::move(old)]() mutable { old.reset(); });
+  }
+}
+
+}  // namespace oomscope::ui

@@ -1,0 +1,83 @@
+#pragma once
+// The capture a window shows, and the loading of the next one.
+//
+// A CaptureSession holds at most one loaded capture (immutable, shared) and loads another through a
+// JobTracker on a worker thread. The loaded capture is replaced only when a new load succeeds: a failed or
+// cancelled load leaves the previous capture in place, so the window stays usable.
+
+#include <QElapsedTimer>
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <stop_token>
+#include <string>
+
+#include "core/capture/capture.h"
+#include "core/util/progress.h"
+#include "ui/session/job_tracker.h"
+
+namespace oomscope::ui {
+
+struct LoadedCapture {
+  std::shared_ptr<const capture::Capture> capture;  // null when nothing is loaded
+  QString path;                                     // as the user gave it
+  double loadSeconds = 0.0;                         // wall time of the load on the worker
+
+  explicit operator bool() const { return capture != nullptr; }
+};
+
+class CaptureSession : public QObject {
+  Q_OBJECT
+
+ public:
+  using Loader = std::function<std::shared_ptr<const capture::Capture>(const std::string& path,
+                                                                       ProgressSink& progress,
+                                                                       std::stop_token stop)>;
+
+  // Loads with capture::read_capture.
+  explicit CaptureSession(QObject* parent = nullptr);
+  // Loads with the given function (tests use this to script slow, failing or cancelled loads).
+  explicit CaptureSession(Loader loader, QObject* parent = nullptr);
+  ~CaptureSession() override;
+
+  // Starts loading path; a load already running is superseded and its result dropped.
+  void open(const QString& path);
+  // Loads the current capture's file again (no-op when nothing is loaded).
+  void reload();
+  // Forgets the current capture (and cancels a running load).
+  void close();
+  // Cancels a running load; the current capture stays.
+  void cancel();
+
+  const LoadedCapture& current() const { return m_current; }
+  bool isLoading() const { return m_jobs.busy(); }
+  QString loadingPath() const { return m_jobs.busy() ? m_jobs.subject() : QString(); }
+  JobTracker& jobs() { return m_jobs; }
+
+ signals:
+  void loadStarted(const QString& path);
+  void progress(double fraction, const QString& stage);
+  void loaded(const oomscope::ui::LoadedCapture& capture);
+  void closed();
+  void loadFailed(const QString& path, const QString& message);
+  void loadCancelled(const QString& path);
+  void busyChanged(bool busy);
+
+ private:
+  void replaceCurrent(LoadedCapture next);
+
+  Loader m_loader;
+  JobTracker m_jobs;
+  LoadedCapture m_current;
+};
+
+// The default loader: capture::read_capture (in its own file, together with the constructor that uses it,
+// so code that injects a loader does not need the reader to link).
+CaptureSession::Loader defaultCaptureLoader();
+
+}  // namespace oomscope::ui
+
+Q_DECLARE_METATYPE(oomscope::ui::LoadedCapture)

@@ -1,0 +1,247 @@
+#include "ui/sim/simulator_page.h"
+
+#include <QFileDialog>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QShortcut>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "ui/session/job_tracker.h"
+#include "ui/sim/event_table_model.h"
+#include "ui/sim/memory_gauge.h"
+#include "ui/sim/outcome_style.h"
+#include "ui/sim/sim_controls.h"
+#include "ui/sim/totals_model.h"
+#include "ui/sim/transport_bar.h"
+#include "ui/sim/tree_view.h"
+
+namespace oomscope::ui {
+
+namespace {
+
+QString legendHtml() {
+  using sim::Outcome;
+  QString html;
+  for (Outcome o : {Outcome::Ok, Outcome::Oom, Outcome::Bug, Outcome::Dropped, Outcome::Crash})
+    html += QStringLiteral("<span style='color:%1; font-size:14px'>●</span>&nbsp;%2&nbsp;&nbsp;&nbsp;")
+                .arg(sim_style::outcomeColor(o).name(), sim_style::outcomeLabel(o));
+  html += QStringLiteral("<span style='color:#6b7480; font-size:14px'>◌</span>&nbsp;queued&nbsp;&nbsp;&nbsp;"
+                         "<span style='color:#c3c8ce; font-size:14px'>●</span>&nbsp;not reached yet&nbsp;&nbsp;&nbsp;"
+                         "<span style='color:%1; font-size:14px'>◯</span>&nbsp;current attempt&nbsp;&nbsp;&nbsp;"
+                         "<span style='color:#5b636d'>size: points · wheel: zoom · drag: pan</span>")
+              .arg(sim_style::currentRing().name());
+  return html;
+}
+
+}  // namespace
+
+QWidget* createSimulatorPage(QWidget* parent) { return new SimulatorPage(parent); }
+
+SimulatorPage::SimulatorPage(QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("simulatorPage"));
+  m_totals = new SimTotalsModel(this);
+  for (int s = 0; s < 2; ++s) {
+    auto& slot = m_slots[std::size_t(s)];
+    slot.jobs = new JobTracker(this);
+    slot.events = new SimEventTableModel(this);
+    connect(slot.jobs, &JobTracker::busyChanged, this, [this] { updateBusy(); });
+    connect(slot.jobs, &JobTracker::failed, this, [this](const QString&, const QString& msg) { jobFailed(msg); });
+    connect(slot.jobs, &JobTracker::progress, this, [this](double f, const QString& stage) { m_transport->setProgress(f, stage); });
+  }
+
+  auto* root = new QVBoxLayout(this);
+  root->setContentsMargins(8, 8, 8, 6);
+  root->setSpacing(6);
+  m_controls = new SimControls;
+  root->addWidget(m_controls);
+  m_transport = new SimTransportBar;
+  root->addWidget(m_transport);
+  m_error = new QLabel;
+  m_error->setWordWrap(true);
+  m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_error->setStyleSheet(QStringLiteral("background:#fdecea; color:#8a1c12; border:1px solid #f5c2bd; padding:4px 8px;"));
+  m_error->hide();
+  root->addWidget(m_error);
+
+  auto* trees = new QWidget;
+  auto* treesLayout = new QVBoxLayout(trees);
+  treesLayout->setContentsMargins(0, 0, 0, 0);
+  treesLayout->setSpacing(4);
+  auto* legend = new QLabel(legendHtml());
+  legend->setTextFormat(Qt::RichText);
+  treesLayout->addWidget(legend);
+  auto* paneSplit = new QSplitter(Qt::Vertical);
+  paneSplit->setChildrenCollapsible(false);
+  paneSplit->addWidget(buildPane(0));
+  paneSplit->addWidget(buildPane(1));
+  treesLayout->addWidget(paneSplit, 1);
+
+  m_eventTabs = new QTabWidget;
+  m_eventTabs->setDocumentMode(true);
+  for (int s = 0; s < 2; ++s) {
+    auto& slot = m_slots[std::size_t(s)];
+    slot.eventView = new QTableView;
+    slot.eventView->setModel(slot.events);
+    slot.eventView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    slot.eventView->setSelectionMode(QAbstractItemView::SingleSelection);
+    slot.eventView->verticalHeader()->hide();
+    slot.eventView->verticalHeader()->setDefaultSectionSize(20);
+    slot.eventView->horizontalHeader()->setStretchLastSection(true);
+    slot.eventView->setAlternatingRowColors(true);
+    slot.eventView->setWordWrap(false);
+    m_eventTabs->addTab(slot.eventView, s == 0 ? tr("Attempts · A") : tr("Attempts · B"));
+    connect(slot.eventView, &QTableView::clicked, this, [this, s](const QModelIndex& idx) {
+      selectEvent(s, idx.data(SimEventTableModel::EventIdRole).toLongLong());
+    });
+  }
+  auto* leftSplit = new QSplitter(Qt::Vertical);
+  leftSplit->setChildrenCollapsible(false);
+  leftSplit->addWidget(trees);
+  leftSplit->addWidget(m_eventTabs);
+  leftSplit->setStretchFactor(0, 3);
+  leftSplit->setStretchFactor(1, 1);
+
+  auto* main = new QSplitter(Qt::Horizontal);
+  main->setChildrenCollapsible(false);
+  main->addWidget(leftSplit);
+  main->addWidget(buildSidePanel());
+  main->setStretchFactor(0, 3);
+  main->setStretchFactor(1, 1);
+  root->addWidget(main, 1);
+  m_status = new QLabel;
+  m_status->setStyleSheet(QStringLiteral("color:#5b636d"));
+  root->addWidget(m_status);
+
+  m_debounce = new QTimer(this);
+  m_debounce->setSingleShot(true);
+  m_debounce->setInterval(200);
+  connect(m_debounce, &QTimer::timeout, this, &SimulatorPage::startJobs);
+  connect(m_controls, &SimControls::configChanged, this, [this] {
+    // Any edit of the inputs means "simulate this": a trace shown in A gives way to the simulation.
+    m_slots[0].tracePath.clear();
+    if (m_controls->compare() != SimControls::Compare::None) m_slots[1].tracePath.clear();
+    m_debounce->start();
+  });
+  m_playTimer = new QTimer(this);
+  m_playTimer->setInterval(30);
+  connect(m_playTimer, &QTimer::timeout, this, &SimulatorPage::tick);
+
+  connect(m_transport, &SimTransportBar::resetRequested, this, &SimulatorPage::reset);
+  connect(m_transport, &SimTransportBar::backRequested, this, &SimulatorPage::back);
+  connect(m_transport, &SimTransportBar::nextRequested, this, &SimulatorPage::next);
+  connect(m_transport, &SimTransportBar::endRequested, this, &SimulatorPage::runToEnd);
+  connect(m_transport, &SimTransportBar::playToggled, this, &SimulatorPage::setPlaying);
+  connect(m_transport, &SimTransportBar::fitRequested, this, [this] {
+    for (auto& slot : m_slots) {
+      slot.tree->setFollowCurrent(true);
+      slot.tree->fit();
+    }
+  });
+  connect(m_transport, &SimTransportBar::openTraceRequested, this, &SimulatorPage::chooseTrace);
+  connect(m_transport, &SimTransportBar::cancelRequested, this, [this] {
+    for (auto& slot : m_slots) slot.jobs->cancel();
+    m_endPending = false;
+  });
+
+  auto shortcut = [this](QKeySequence key, auto fn) {
+    auto* sc = new QShortcut(key, this);
+    sc->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(sc, &QShortcut::activated, this, fn);
+  };
+  shortcut(QKeySequence(Qt::Key_Right), [this] { next(); });
+  shortcut(QKeySequence(Qt::Key_Left), [this] { back(); });
+  shortcut(QKeySequence(Qt::Key_Space), [this] { setPlaying(!m_playing); });
+  shortcut(QKeySequence(Qt::Key_End), [this] { runToEnd(); });
+  shortcut(QKeySequence(Qt::Key_Home), [this] { reset(); });
+
+  setFocusPolicy(Qt::StrongFocus);
+  m_slots[1].pane->hide();
+  m_eventTabs->setTabVisible(1, false);
+  stepTo(0);
+  startJobs();
+}
+
+SimulatorPage::~SimulatorPage() = default;
+
+QWidget* SimulatorPage::buildPane(int s) {
+  auto& slot = m_slots[std::size_t(s)];
+  slot.pane = new QWidget;
+  auto* v = new QVBoxLayout(slot.pane);
+  v->setContentsMargins(0, 0, 0, 0);
+  v->setSpacing(2);
+  slot.header = new QLabel;
+  slot.header->setTextFormat(Qt::RichText);
+  v->addWidget(slot.header);
+  slot.tree = new SimTreeView;
+  slot.tree->setObjectName(s == 0 ? QStringLiteral("treeA") : QStringLiteral("treeB"));
+  v->addWidget(slot.tree, 1);
+  connect(slot.tree, &SimTreeView::nodeClicked, this, [this, s](qint64 id) { selectEvent(s, id); });
+  return slot.pane;
+}
+
+QWidget* SimulatorPage::buildSidePanel() {
+  auto* side = new QWidget;
+  side->setMinimumWidth(380);
+  auto* v = new QVBoxLayout(side);
+  v->setContentsMargins(0, 0, 0, 0);
+  v->setSpacing(6);
+
+  auto* gaugeBox = new QGroupBox(tr("Memory of the current attempt"));
+  auto* gv = new QVBoxLayout(gaugeBox);
+  gv->setContentsMargins(8, 6, 8, 6);
+  for (auto& slot : m_slots) {
+    slot.gauge = new SimMemoryGauge;
+    gv->addWidget(slot.gauge);
+  }
+  v->addWidget(gaugeBox);
+
+  auto* countersBox = new QGroupBox(tr("Counters"));
+  auto* cv = new QVBoxLayout(countersBox);
+  cv->setContentsMargins(4, 6, 4, 4);
+  auto* table = new QTableView;
+  table->setObjectName(QStringLiteral("totalsTable"));
+  table->setModel(m_totals);
+  table->verticalHeader()->hide();
+  table->verticalHeader()->setDefaultSectionSize(20);
+  table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+  table->setSelectionMode(QAbstractItemView::NoSelection);
+  table->setFocusPolicy(Qt::NoFocus);
+  table->setAlternatingRowColors(true);
+  table->setShowGrid(false);
+  table->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+  table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  table->setMinimumHeight(20 * (SimTotalsModel::RowCount + 1) + 6);
+  cv->addWidget(table);
+  v->addWidget(countersBox);
+
+  auto* detailsBox = new QGroupBox(tr("Selected attempt"));
+  auto* dv = new QVBoxLayout(detailsBox);
+  dv->setContentsMargins(6, 6, 6, 6);
+  m_detailsTitle = new QLabel;
+  m_detailsTitle->setStyleSheet(QStringLiteral("color:#5b636d"));
+  dv->addWidget(m_detailsTitle);
+  m_details = new QTextBrowser;
+  m_details->setFrameShape(QFrame::NoFrame);
+  m_details->setOpenLinks(false);
+  dv->addWidget(m_details, 1);
+  v->addWidget(detailsBox, 1);
+  return side;
+}
+
+QString SimulatorPage::errorText() const { return m_error->isVisible() || !m_error->isHidden() ? m_error->text() : QString(); }
+QString SimulatorPage::detailsText() const { return m_details->toPlainText(); }
+
+void SimulatorPage::chooseTrace(int slot) {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open a split-and-retry trace"), {},
+                                                    tr("Traces (*.jsonl *.json);;All files (*)"));
+  if (!path.isEmpty()) openTrace(path, slot);
+}
+
+}  // namespace oomscope::ui
