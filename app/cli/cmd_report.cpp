@@ -29,7 +29,7 @@ const char* kUsage =
     "execution started) and diagnosis lines with fixes, each figure labelled read, measured or derived.\n"
     "\n"
     "  CAPTURE          a .xplane.pb file, or a folder searched for them; several files of one multi-host\n"
-    "                   run are reported per host\n"
+    "                   run are reported per host. A bare <module>(<id>).hlo_proto.pb gets the plan only\n"
     "  --module NAME|ID the module to analyse: name, name(id) or program id (default: the module whose last\n"
     "                   execution never started, else the largest executed module, else the largest)\n"
     "  --top N          rows per list (default 25)\n"
@@ -129,6 +129,13 @@ int run_report(const std::vector<std::string>& args) {
 
   std::vector<analysis::HostReport> reports;
   for (const std::string& f : files) {
+    if (f.ends_with(".hlo_proto.pb")) {
+      const capture::Module module = capture::read_hlo_proto_file(f);
+      std::error_code ec;
+      const auto size = fs::file_size(f, ec);
+      reports.push_back(analysis::build_plan_report(module, f, ec ? 0 : size, options));
+      continue;
+    }
     auto capture = capture::read_capture(f);
     reports.push_back(analysis::build_host_report(*capture, options));
   }

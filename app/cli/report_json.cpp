@@ -128,7 +128,7 @@ json report_to_json(std::span<const HostReport> reports, const ReportOptions& op
            {"device_memory_bytes", opt(r.device_memory_bytes)}, {"modules", modules},
            {"capacity", {{"bytes", opt(r.capacity_bytes)}, {"source", r.capacity_source}}},
            {"plan", r.plan ? plan_json(*r.plan, options.top) : json(nullptr)},
-           {"runtime", runtime_json(r.runtime)},
+           {"runtime", r.plan_only ? json(nullptr) : runtime_json(r.runtime)},
            {"diagnosis", diagnosis_json(r.diagnosis)},
            {"limits", r.limits},
            {"problems", r.problems}};

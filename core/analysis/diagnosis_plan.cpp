@@ -86,9 +86,27 @@ std::vector<DiagnosisLine> rule_plan_vs_pool(const DiagnosisInput& in) {
   line.fixes.push_back(std::move(fraction));
   line.confirm = detail::kConfirm;
   out.push_back(std::move(line));
-  for (auto rule : {rule_mostly_forward, rule_mostly_backward, rule_workspace})
+  for (auto rule : {rule_mostly_forward, rule_mostly_backward, rule_workspace, rule_mostly_other})
     if (auto l = rule(in)) out.push_back(std::move(*l));
   return out;
+}
+
+std::optional<DiagnosisLine> rule_mostly_other(const DiagnosisInput& in) {
+  if (std::string(dominant_role(in)) != "other") return std::nullopt;
+  DiagnosisLine l;
+  l.rule = "mostly-other";
+  l.depth = 1;
+  l.finding = "mostly \"other\": " + mib(in.other_bytes) + " (" + percent(in.other_bytes, in.plan_peak_bytes) +
+              " of the peak) in buffers with no JAX name stack";
+  l.cause = "XLA-generated ops (copies, layout changes, fusions outside jvp/transpose) or a program without "
+            "autodiff; the role split cannot point at activations or gradients";
+  Fix f;
+  f.action = "read the live-at-peak list: the largest buffers' shapes and source lines say which arrays they are";
+  f.saving_note = "not estimated: depends on what the buffers are";
+  f.cost = "-";
+  l.fixes.push_back(std::move(f));
+  l.confirm = detail::kConfirm;
+  return l;
 }
 
 std::optional<DiagnosisLine> rule_mostly_forward(const DiagnosisInput& in) {

@@ -14,6 +14,7 @@ std::vector<DiagnosisLine> rule_plan_vs_pool(const DiagnosisInput& in);
 std::optional<DiagnosisLine> rule_mostly_forward(const DiagnosisInput& in);
 std::optional<DiagnosisLine> rule_mostly_backward(const DiagnosisInput& in);
 std::optional<DiagnosisLine> rule_workspace(const DiagnosisInput& in);
+std::optional<DiagnosisLine> rule_mostly_other(const DiagnosisInput& in);
 std::optional<DiagnosisLine> rule_growth(const DiagnosisInput& in);
 std::optional<DiagnosisLine> rule_no_donation(const DiagnosisInput& in);
 std::optional<DiagnosisLine> rule_other_live_arrays(const DiagnosisInput& in);

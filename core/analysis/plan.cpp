@@ -69,7 +69,9 @@ void add_allocation_totals(const xla::BufferAssignmentProto& assignment, std::in
   }
 }
 
-void describe_traces(const PlanIndex& index, std::int64_t color, PlanAnalysis& out) {
+// Returns how many events of all traces name a buffer of another color.
+std::int64_t describe_traces(const PlanIndex& index, std::int64_t color, PlanAnalysis& out) {
+  std::int64_t other_color = 0;
   const auto& traces = index.assignment().heap_simulator_traces();
   for (int i = 0; i < traces.size(); ++i) {
     TraceInfo info;
@@ -79,7 +81,9 @@ void describe_traces(const PlanIndex& index, std::int64_t color, PlanAnalysis& o
     info.whole_module = traces[i].whole_module_simulation();
     for (const auto& event : traces[i].events()) {
       const std::int32_t slot = index.slot_of(event.buffer_id());
-      if (slot >= 0 && index.buffer(slot).color() == color) ++info.color_events;
+      if (slot < 0) continue;
+      if (index.buffer(slot).color() == color) ++info.color_events;
+      else ++other_color;
     }
     if (!traces[i].events().empty()) {
       const std::int32_t slot = index.slot_of(traces[i].events(0).buffer_id());
@@ -88,6 +92,7 @@ void describe_traces(const PlanIndex& index, std::int64_t color, PlanAnalysis& o
     }
     out.traces.push_back(info);
   }
+  return other_color;
 }
 
 // XProf's rule: a non-indefinite allocation of the color that owns a trace (the last trace whose first
@@ -198,7 +203,7 @@ void add_role_totals(PlanAnalysis& out) {
 
 void analyze_assignment(const PlanIndex& index, const PlanOptions& options, PlanAnalysis& out) {
   add_allocation_totals(index.assignment(), options.color, out);
-  describe_traces(index, options.color, out);
+  const std::int64_t other_color_events = describe_traces(index, options.color, out);
 
   std::vector<const xla::HeapSimulatorTrace*> chosen;
   const auto& traces = index.assignment().heap_simulator_traces();
@@ -242,9 +247,7 @@ void analyze_assignment(const PlanIndex& index, const PlanOptions& options, Plan
   add_indefinite_buffers(index, options.color, out);
   // XLA's variant walks all traces filtered to the color; the replay above already did that when it
   // covered every trace and no event of another color was in them.
-  const bool replay_is_xla_walk =
-      filter || (chosen.size() == all.size() &&
-                 std::all_of(out.traces.begin(), out.traces.end(), [](const TraceInfo& t) { return t.color_events == t.events; }));
+  const bool replay_is_xla_walk = filter || (chosen.size() == all.size() && other_color_events == 0);
   out.xla_compute_peak_bytes += replay_is_xla_walk ? replay.peak_bytes
                                                    : detail::replay_traces(index, all, true, options.color).peak_bytes;
 

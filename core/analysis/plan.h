@@ -188,7 +188,8 @@ std::vector<CurvePoint> downsample_min_max(std::span<const std::int64_t> values,
 enum class TraceChoice : std::uint8_t {
   Auto,       // the spec's rule: the trace owned by a non-indefinite allocation of the color (first event's
               // logical buffer); otherwise the trace with the most events of that color
-  AllTraces,  // walk every trace in order as one sequence (XLA's ComputePeakMemory variant)
+  AllTraces,  // walk every trace in order as one sequence, events of other colors left out (XLA's
+              // ComputePeakMemory variant)
   Index,      // PlanOptions::trace_index
 };
 
@@ -253,15 +254,17 @@ struct PlanAnalysis {
   std::int64_t peak_event_index = -1;  // index into the replayed event sequence (curve x of the peak)
   std::string peak_instruction;        // that event's instruction_name
   std::string peak_computation;        // that event's computation_name
-  // XLA's ComputePeakMemory: largest assigned logical buffer of every indefinite allocation + all traces
-  // replayed as one sequence. Differs from peak_bytes when there are several traces or representatives
-  // smaller than their allocation; shown for cross-checking.
+  // XLA's ComputePeakMemory: largest assigned logical buffer of every non-thread-local indefinite
+  // allocation + the peak of all traces replayed as one sequence (both restricted to the color). Differs
+  // from peak_bytes when there are several traces or representatives smaller than their allocation;
+  // shown for cross-checking.
   std::int64_t xla_compute_peak_bytes = 0;
 
-  // Buffers live at the peak: indefinite representatives first (by allocation index), then the heap
-  // buffers in the order they became live. Each buffer appears once.
+  // Buffers live at the peak: indefinite representatives first (by allocation index, empty allocations
+  // left out), then the heap buffers in the order they became live. Each buffer appears once. Small
+  // buffers are kept individually; merge_small_buffers() gives XProf's merged view.
   std::vector<PlanBuffer> live_at_peak;
-  // One entry per role that has bytes at the peak, largest first; sums to peak_bytes.
+  // One entry per role that has buffers at the peak, largest first; sums to peak_bytes.
   std::vector<RoleTotal> role_totals;
 
   MemoryCurve curve;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
+#include <string_view>
 #include <utility>
 
 #include "core/analysis/diagnosis_rules.h"
@@ -173,10 +175,12 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
     ex.strings = c.strings();
     ex.modules = refs;
     const auto runs = build_executions(ex);
-    for (std::size_t i = 0; i < refs.size(); ++i)
-      r.modules[i].executions = std::count_if(runs.begin(), runs.end(), [&](const RuntimeExecution& e) {
-        return execution_of(e, refs[i]);
-      });
+    std::map<std::string_view, std::vector<std::size_t>> by_name;
+    for (std::size_t i = 0; i < refs.size(); ++i) by_name[refs[i].name].push_back(i);
+    for (const RuntimeExecution& e : runs)
+      if (auto it = by_name.find(e.module); it != by_name.end())
+        for (std::size_t i : it->second)
+          if (execution_of(e, refs[i])) ++r.modules[i].executions;
   }
   check_stop(stop, c.path());
   if (options.module) ro.module = resolve_module(c, r.modules, *options.module, r.problems);
@@ -207,6 +211,39 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
   }
   r.diagnosis = diagnose(diagnosis_input(r, options.top));
   add_limits(r, c);
+  return r;
+}
+
+HostReport build_plan_report(const capture::Module& module, const std::string& path, std::uint64_t file_size,
+                             const ReportOptions& options) {
+  HostReport r;
+  r.path = path;
+  r.file_size = file_size;
+  r.platform = "unknown (bare HloProto)";
+  r.plan_only = true;
+  PlanAnalysis p = analyze_plan(module);
+  ModuleRow row;
+  row.name = module.name;
+  row.program_id = module.program_id;
+  row.status = p.status;
+  row.peak_bytes = p.status == PlanStatus::Ok ? p.peak_bytes : p.total_allocation_bytes;
+  row.temp_bytes = p.temp_bytes;
+  row.parameters_bytes = p.parameters_bytes;
+  row.donated_bytes = p.donation.donated_bytes;
+  row.outputs_bytes = p.outputs_bytes;
+  r.modules.push_back(row);
+  r.module_index = 0;
+  r.plan = std::move(p);
+  if (options.capacity) {
+    r.capacity_bytes = *options.capacity;
+    r.capacity_source = "--capacity";
+  }
+  r.diagnosis = diagnose(diagnosis_input(r, options.top));
+  r.limits.push_back("HBM only: the plan covers memory space 0; host offload (memory space 5) is not counted");
+  r.limits.push_back("plan only: a bare HloProto has no allocator events, so there is no runtime section");
+  if (r.capacity_bytes)
+    r.limits.push_back("contiguity: \"fits\" compares bytes; the BFC allocator also needs a contiguous block, so a "
+                       "tight fit can still fail through fragmentation");
   return r;
 }
 

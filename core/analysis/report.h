@@ -39,6 +39,7 @@ struct HostReport {
   std::uint64_t file_size = 0;
   std::vector<std::string> hostnames;
   std::string platform;  // "GPU (AMD)", "GPU (Nvidia)", "TPU", "unknown"
+  bool plan_only = false;  // a bare HloProto: no runtime section
   std::optional<std::int64_t> device_memory_bytes;  // memory_size stat of the first device plane (read)
   std::vector<ModuleRow> modules;                   // every module of /host:metadata, by program id
   std::optional<std::size_t> module_index;          // the analysed module (index into modules)
@@ -54,6 +55,11 @@ struct HostReport {
 // Throws oomscope::Error(InvalidArgument) when options.module names no module of the capture.
 HostReport build_host_report(const capture::Capture& capture, const ReportOptions& options,
                              std::stop_token stop = {});
+
+// A plan-only report of a bare HloProto sidecar (<module>(<id>).hlo_proto.pb): no runtime, the capacity only
+// when given in the options.
+HostReport build_plan_report(const capture::Module& module, const std::string& path, std::uint64_t file_size,
+                             const ReportOptions& options);
 
 // Adds the limits that concern several files read together (one file per host).
 void add_multi_host_limits(std::vector<HostReport>& hosts);

@@ -187,7 +187,7 @@ void write_report_text(std::ostream& o, const HostReport& r, std::size_t top) {
     o << ", " << to_string(r.runtime.choice) << "\n";
   }
   if (r.plan) write_plan(o, r, top);
-  write_runtime(o, r, top);
+  if (!r.plan_only) write_runtime(o, r, top);
   write_diagnosis(o, r);
   o << "\nLIMITS\n";
   for (const std::string& l : r.limits) o << "  - " << l << "\n";

@@ -140,6 +140,17 @@ std::vector<RuntimeExecution> build_executions(const ExecutionInput& in) {
   std::vector<std::int64_t> window_end(out.size(), std::numeric_limits<std::int64_t>::max());
   for (const auto& [key, idx] : lines)
     for (std::size_t k = 0; k + 1 < idx.size(); ++k) window_end[idx[k]] = out[idx[k + 1]].start_ps;
+  // Also end it at the module's next execution on any line that starts after this one ended (the next step
+  // of a multi-device run), so that a program that never launched does not scan the rest of the capture.
+  std::map<std::string, std::vector<std::size_t>> by_module;
+  for (std::size_t i = 0; i < out.size(); ++i) by_module[out[i].module].push_back(i);
+  for (const auto& [name, idx] : by_module)
+    for (std::size_t k = 0; k < idx.size(); ++k) {
+      const RuntimeExecution& e = out[idx[k]];
+      auto next = std::upper_bound(idx.begin() + static_cast<std::ptrdiff_t>(k), idx.end(), e.end_ps,
+                                   [&](std::int64_t t, std::size_t j) { return t < out[j].start_ps; });
+      if (next != idx.end()) window_end[idx[k]] = std::min(window_end[idx[k]], out[*next].start_ps);
+    }
 
   // Device evidence: events tagged with a program, and (TPU) the device's own module events.
   struct Evidence {
@@ -169,6 +180,12 @@ std::vector<RuntimeExecution> build_executions(const ExecutionInput& in) {
   std::map<std::pair<std::string, std::uint64_t>, std::int64_t> host_runs;
   std::stable_sort(dev.begin(), dev.end(), [](const Evidence& a, const Evidence& b) { return a.time_ps < b.time_ps; });
   const std::int64_t last_device_ps = dev.empty() ? 0 : dev.back().time_ps;
+  // Per module name: how many modules share it, and the newest (largest) program id among them.
+  std::map<std::string_view, std::pair<int, std::uint64_t>> newest;
+  for (const ModuleRef& m : in.modules) {
+    auto& [count, id] = newest[m.name];
+    id = count++ == 0 ? m.program_id : std::max(id, m.program_id);
+  }
   for (std::size_t i = 0; i < out.size(); ++i) {
     RuntimeExecution& e = out[i];
     if (!device_runs.empty() && !e.launched) {
@@ -200,15 +217,10 @@ std::vector<RuntimeExecution> build_executions(const ExecutionInput& in) {
       if (!found && e.has_module_span && e.start_ps > last_device_ps) e.launched.reset();
     }
     if (!e.program_id && !e.module.empty()) {
-      std::optional<std::uint64_t> best;
-      int same = 0;
-      for (const ModuleRef& m : in.modules)
-        if (m.name == e.module) {
-          ++same;
-          if (!best || m.program_id > *best) best = m.program_id;
-        }
-      e.program_id = best;
-      e.program_id_inferred = same > 1;
+      if (auto it = newest.find(e.module); it != newest.end()) {
+        e.program_id = it->second.second;
+        e.program_id_inferred = it->second.first > 1;
+      }
     }
     if (e.plane == in.host_plane) {
       auto it = std::lower_bound(in.memory.begin(), in.memory.end(), e.start_ps,
@@ -218,15 +230,19 @@ std::vector<RuntimeExecution> build_executions(const ExecutionInput& in) {
           e.allocator = it->allocator;
           break;
         }
-      for (const capture::RetryEvent& r : in.retries)
-        if (r.line == e.line && r.time_ps >= e.start_ps && r.time_ps <= e.end_ps) e.retry_wait_ps += r.duration_ps;
+      auto r = std::lower_bound(in.retries.begin(), in.retries.end(), e.start_ps,
+                                [](const capture::RetryEvent& x, std::int64_t t) { return x.time_ps < t; });
+      for (; r != in.retries.end() && r->time_ps <= e.end_ps; ++r)
+        if (r->line == e.line) e.retry_wait_ps += r->duration_ps;
     }
   }
+  std::map<std::string_view, int> same_name;
+  for (const ModuleRef& m : in.modules) ++same_name[m.name];
   std::map<std::tuple<std::string, std::uint64_t, LineKey>, int> numbers;
   for (RuntimeExecution& e : out) {
     e.number = ++numbers[{e.module, e.program_id.value_or(0), {e.plane, e.line}}];
-    const auto shared = std::count_if(in.modules.begin(), in.modules.end(),
-                                      [&](const ModuleRef& m) { return m.name == e.module; });
+    const auto found = same_name.find(e.module);
+    const int shared = found == same_name.end() ? 0 : found->second;
     e.label = e.module.empty() ? std::string("an unnamed module") : e.module;
     if (shared > 1 && e.program_id) e.label += "(" + std::to_string(*e.program_id) + ")";
   }
@@ -237,12 +253,20 @@ ModuleSelection choose_default_module(std::span<const ModuleRef> modules,
                                       std::span<const RuntimeExecution> executions) {
   ModuleSelection sel;
   if (modules.empty()) return sel;
+  std::map<std::string_view, std::vector<const RuntimeExecution*>> by_name;  // in time order
+  for (const RuntimeExecution& e : executions) by_name[e.module].push_back(&e);
+  static const std::vector<const RuntimeExecution*> none;
+  auto runs_of = [&](const ModuleRef& m) -> const std::vector<const RuntimeExecution*>& {
+    auto it = by_name.find(m.name);
+    return it == by_name.end() ? none : it->second;
+  };
   std::optional<std::int64_t> latest_failure;
   for (std::size_t m = 0; m < modules.size(); ++m) {
     const RuntimeExecution* last = nullptr;
     bool earlier_launched = false;
     bool earlier_module_span = false;
-    for (const RuntimeExecution& e : executions) {
+    for (const RuntimeExecution* run : runs_of(modules[m])) {
+      const RuntimeExecution& e = *run;
       if (!execution_of(e, modules[m])) continue;
       if (last && last->launched.value_or(false)) earlier_launched = true;
       if (last && last->has_module_span) earlier_module_span = true;
@@ -261,8 +285,9 @@ ModuleSelection choose_default_module(std::span<const ModuleRef> modules,
   auto largest = [&](bool executed_only) -> std::optional<std::size_t> {
     std::optional<std::size_t> best;
     for (std::size_t m = 0; m < modules.size(); ++m) {
-      if (executed_only && std::none_of(executions.begin(), executions.end(),
-                                        [&](const RuntimeExecution& e) { return execution_of(e, modules[m]); }))
+      const auto& runs = runs_of(modules[m]);
+      if (executed_only && std::none_of(runs.begin(), runs.end(),
+                                        [&](const RuntimeExecution* e) { return execution_of(*e, modules[m]); }))
         continue;
       if (!best || modules[m].size_bytes > modules[*best].size_bytes) best = m;
     }

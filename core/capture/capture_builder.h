@@ -95,6 +95,7 @@ class CaptureBuilder {
   std::vector<EventRecord> scratch_;
   std::vector<Pending> pending_;
   std::uint64_t events_seen_ = 0;
+  std::uint64_t released_ = 0;  // mapping bytes already handed back to the kernel (MappedFile::release_prefix)
 
   std::vector<PendingModule> pending_modules_;
   std::unordered_map<std::string, std::uint32_t> string_index_;

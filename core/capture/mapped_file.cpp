@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -64,6 +65,13 @@ std::shared_ptr<const MappedFile> MappedFile::from_bytes(std::string bytes) {
   file->data_ = reinterpret_cast<const std::uint8_t*>(file->owned_.data());
   file->size_ = file->owned_.size();
   return file;
+}
+
+void MappedFile::release_prefix(std::uint64_t end) const {
+  if (!mapping_) return;
+  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  end = std::min(end, size_) / page * page;
+  if (end > 0) ::madvise(mapping_, static_cast<std::size_t>(end), MADV_DONTNEED);
 }
 
 MappedFile::~MappedFile() {

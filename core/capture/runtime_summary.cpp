@@ -45,11 +45,16 @@ void sort_by_time(std::vector<T>& v) {
 void CaptureBuilder::finish_runtime() {
   Capture& c = *capture_;
 
+  // Lines written in several parts (or out of order) are put in time order; appending parts left
+  // growth slack in their vectors, which a big capture should not keep.
+  const auto earlier = [](const EventRecord& a, const EventRecord& b) { return a.start_ps < b.start_ps; };
   for (std::size_t p = 0; p < c.planes_.size(); ++p) {
     if (!plane_needs_sort_[p]) continue;
-    for (Line& line : c.planes_[p].lines)
-      std::stable_sort(line.events.begin(), line.events.end(),
-                       [](const EventRecord& a, const EventRecord& b) { return a.start_ps < b.start_ps; });
+    for (Line& line : c.planes_[p].lines) {
+      if (!std::is_sorted(line.events.begin(), line.events.end(), earlier))
+        std::stable_sort(line.events.begin(), line.events.end(), earlier);
+      line.events.shrink_to_fit();
+    }
   }
 
   // Allocators without allocator_name were keyed "\x01<ordinal>"; name them after the device kind.

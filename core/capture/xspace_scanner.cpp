@@ -56,8 +56,15 @@ void CaptureBuilder::tick() {
   if ((++events_seen_ & 4095) != 0) return;
   if (stop_.stop_requested()) throw Cancelled(path_);
   if ((events_seen_ & 65535) == 0 && !scratch_.empty()) {
-    const double done = static_cast<double>(scratch_.back().offset) / static_cast<double>(file_->size());
-    progress_.report(0.95 * std::min(done, 1.0), "reading events");
+    const std::uint64_t at = scratch_.back().offset;
+    progress_.report(0.95 * std::min(static_cast<double>(at) / static_cast<double>(file_->size()), 1.0),
+                     "reading events");
+    // The scan moves front to back; what lies 16 MiB behind it is not needed again during the read.
+    constexpr std::uint64_t kKeep = 16ull << 20;
+    if (at > released_ + 2 * kKeep) {
+      released_ = at - kKeep;
+      file_->release_prefix(released_);
+    }
   }
 }
 

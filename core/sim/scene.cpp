@@ -84,51 +84,60 @@ void generate_scene_points(std::int64_t scene, std::uint64_t seed, std::span<Poi
   // so a bbox midpoint often has a dense cluster on one side and sparse wall on the other.
   constexpr int kMaxClusters = 6;
   struct Cluster {
-    double c[3];
-    double sigma[3];
-    double cumulative_weight;
+    float c[3];
+    float sigma[3];
+    float cumulative_weight;
   } clusters[kMaxClusters];
   const int k = 2 + static_cast<int>(rng.below(kMaxClusters - 1));
-  double total = 0;
+  float total = 0;
   for (int i = 0; i < k; ++i) {
     auto& cl = clusters[i];
-    cl.c[0] = L[0] * (0.05 + 0.9 * rng.uniform());
-    cl.c[1] = L[1] * (0.05 + 0.9 * rng.uniform());
-    cl.c[2] = L[2] * 0.6 * rng.uniform();
+    cl.c[0] = static_cast<float>(L[0] * (0.05 + 0.9 * rng.uniform()));
+    cl.c[1] = static_cast<float>(L[1] * (0.05 + 0.9 * rng.uniform()));
+    cl.c[2] = static_cast<float>(L[2] * 0.6 * rng.uniform());
     const double sigma = 0.08 + 0.35 * rng.uniform();
-    cl.sigma[0] = sigma;
-    cl.sigma[1] = sigma * (0.5 + rng.uniform());
-    cl.sigma[2] = sigma * 0.5;
-    total += 0.2 + rng.uniform();
+    cl.sigma[0] = static_cast<float>(sigma);
+    cl.sigma[1] = static_cast<float>(sigma * (0.5 + rng.uniform()));
+    cl.sigma[2] = static_cast<float>(sigma * 0.5);
+    total += static_cast<float>(0.2 + rng.uniform());
     cl.cumulative_weight = total;
   }
-  auto clamp_to = [](double v, float hi) { return std::clamp(static_cast<float>(v), 0.0f, hi); };
+  auto clamp_to = [](float v, float hi) { return std::clamp(v, 0.0f, hi); };
 
+  // The two extreme corners make the points' bounding box exactly the room (see scene_room()).
   out[0] = Point{0, 0, 0};
   std::size_t i = 1;
   if (out.size() > 1) out[i++] = Point{L[0], L[1], L[2]};
   for (; i < out.size(); ++i) {
-    const double u = rng.uniform();
-    double p[3];
-    if (u < 0.7) {
-      const double pick = rng.uniform() * total;
+    float u, v;
+    rng.uniform2(u, v);
+    float p[3];
+    if (u < 0.7f) {
+      const float pick = v * total;
       int j = 0;
       while (j + 1 < k && clusters[j].cumulative_weight < pick) ++j;
-      for (int a = 0; a < 3; ++a) p[a] = clusters[j].c[a] + clusters[j].sigma[a] * rng.normal();
-    } else if (u < 0.85) {  // floor
-      p[0] = L[0] * rng.uniform();
-      p[1] = L[1] * rng.uniform();
-      p[2] = 0.03 * rng.uniform();
-    } else {  // one of the four walls
-      const auto wall = rng.below(4);
-      const double along = rng.uniform(), height = L[2] * rng.uniform();
-      p[2] = height;
-      if (wall < 2) {
-        p[0] = L[0] * along;
-        p[1] = wall == 0 ? 0.02 * rng.uniform() : L[1] - 0.02 * rng.uniform();
-      } else {
-        p[1] = L[1] * along;
-        p[0] = wall == 2 ? 0.02 * rng.uniform() : L[0] - 0.02 * rng.uniform();
+      const Cluster& cl = clusters[j];
+      p[0] = cl.c[0] + cl.sigma[0] * rng.normal();
+      p[1] = cl.c[1] + cl.sigma[1] * rng.normal();
+      p[2] = cl.c[2] + cl.sigma[2] * rng.normal();
+    } else {
+      float a, b;
+      rng.uniform2(a, b);
+      if (u < 0.85f) {  // floor
+        p[0] = L[0] * a;
+        p[1] = L[1] * b;
+        p[2] = 0.03f * v;
+      } else {  // one of the four walls, chosen by where u falls in [0.85, 1)
+        const int wall = std::min(3, static_cast<int>((u - 0.85f) * (4.0f / 0.15f)));
+        p[2] = L[2] * b;
+        const float depth = 0.02f * v;
+        if (wall < 2) {
+          p[0] = L[0] * a;
+          p[1] = wall == 0 ? depth : L[1] - depth;
+        } else {
+          p[1] = L[1] * a;
+          p[0] = wall == 2 ? depth : L[0] - depth;
+        }
       }
     }
     out[i] = Point{clamp_to(p[0], L[0]), clamp_to(p[1], L[1]), clamp_to(p[2], L[2])};

@@ -154,7 +154,7 @@ bool Simulator::step_back() {
   s.log.scene_ids.resize(cp.first_scene_id);
   s.step_first_event.resize(static_cast<std::size_t>(cp.first_step));
   s.totals = cp.totals;
-  s.fragmented = cp.fragmented;
+  s.fragmented = 0;
   s.steps = cp.first_step;
   // Back to the end of the previous batch (its queue is empty, so its points are not needed) ...
   s.batch--;

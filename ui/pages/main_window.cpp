@@ -37,6 +37,7 @@ MainWindow::MainWindow(QWidget* parent) : MainWindow(new CaptureSession, parent)
 
 MainWindow::MainWindow(CaptureSession* session, QWidget* parent) : QMainWindow(parent), m_session(session) {
   m_session->setParent(this);
+  m_settingsWriter.setMaxThreadCount(1);  // one writer keeps the adds in order
   setObjectName(QStringLiteral("mainWindow"));
   setWindowTitle(QStringLiteral("oomscope"));
   setWindowIcon(appIcon());
@@ -227,7 +228,7 @@ void MainWindow::onLoaded(const LoadedCapture& loaded) {
   showCapturePages(haveModules, haveAllocators);
 
   setWindowTitle(tr("%1 \u2014 oomscope").arg(fileName(loaded.path)));
-  recent_files::add(loaded.path);
+  m_settingsWriter.start([path = loaded.path] { recent_files::add(path); });
   showLoadedStatus();
   updateActions();
   emit captureChanged(loaded);

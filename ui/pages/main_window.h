@@ -12,6 +12,7 @@
 
 #include <QMainWindow>
 #include <QMessageBox>
+#include <QThreadPool>
 
 #include <functional>
 #include <vector>
@@ -104,6 +105,8 @@ class MainWindow : public QMainWindow {
   void tell(QMessageBox::Icon icon, const QString& title, const QString& text);
 
   CaptureSession* m_session = nullptr;
+  // Writes the recent-files list: QSettings syncs to disk, which took 10-20 ms on the UI thread.
+  QThreadPool m_settingsWriter;
   MessagePresenter m_presenter;
   QString m_examplePath;
 

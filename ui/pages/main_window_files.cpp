@@ -55,6 +55,7 @@ void MainWindow::openFiles(const QStringList& paths) {
 
 void MainWindow::rebuildRecentMenu() {
   m_recentMenu->clear();
+  m_settingsWriter.waitForDone();  // a just-loaded file is on the list
   const QStringList recent = recent_files::load();
   for (int i = 0; i < recent.size(); ++i) {
     const QFileInfo info(recent.at(i));
@@ -74,6 +75,7 @@ void MainWindow::rebuildRecentMenu() {
 
 void MainWindow::openRecent(const QString& path) {
   if (!QFileInfo::exists(path)) {
+    m_settingsWriter.waitForDone();
     recent_files::remove(path);
     tell(QMessageBox::Information, tr("File not found"),
          tr("%1 no longer exists, so it was removed from the recent files.").arg(path));

@@ -150,8 +150,10 @@ void OverviewPage::setTile(int index, const QString& value, const QString& capti
 void OverviewPage::setSummary(const CaptureSummary& s, std::vector<PlaneRow> planes) {
   const QFileInfo info(s.path);
   m_title->setText(info.fileName());
-  const QString hosts = s.hosts.isEmpty() ? tr("no host name recorded") : s.hosts.join(QStringLiteral(", "));
-  m_subtitle->setText(tr("%1 \u00b7 %2 \u00b7 host %3")
+  const QString hosts = s.hosts.isEmpty()     ? tr("no host name recorded")
+                        : s.hosts.size() == 1 ? tr("host %1").arg(s.hosts.first())
+                                              : tr("hosts %1").arg(s.hosts.join(QStringLiteral(", ")));
+  m_subtitle->setText(tr("%1 \u00b7 %2 \u00b7 %3")
                           .arg(QDir::toNativeSeparators(info.absoluteFilePath()),
                                QString::fromStdString(format_bytes(std::uint64_t(s.fileSize))), hosts));
   m_headline->setText(describeSummary(s));

@@ -4,6 +4,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QScrollBar>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -28,9 +29,7 @@ TablePage::TablePage(RecordTableModel* model, Options options, QWidget* parent)
   m_view->setTextElideMode(Qt::ElideMiddle);  // module names differ at their ends: jit_f(1) vs jit_f(2)
   m_view->verticalHeader()->hide();
   m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
-  // The table is as tall as its rows (up to the page), with the notes right under it.
-  m_view->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
-  m_view->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Maximum);
+
   m_view->horizontalHeader()->setHighlightSections(false);
   // Sizing columns looks at no more than this many rows, so a huge table fills instantly.
   m_view->horizontalHeader()->setResizeContentsPrecision(500);
@@ -84,7 +83,18 @@ void TablePage::fitColumns() {
   header->setSectionResizeMode(0, QHeaderView::Stretch);
 }
 
+void TablePage::fitHeight() {
+  // The table is as tall as its rows (the page limits it), so the footer and notes sit right under the data
+  // instead of under a mostly empty white box.
+  auto* horizontal = m_view->horizontalScrollBar();
+  const int height = 2 * m_view->frameWidth() + m_view->horizontalHeader()->sizeHint().height() +
+                     m_proxy->rowCount() * m_view->verticalHeader()->defaultSectionSize() +
+                     (horizontal->isVisible() ? horizontal->sizeHint().height() : 0) + 1;
+  m_view->setMaximumHeight(height);
+}
+
 void TablePage::updateFooter() {
+  fitHeight();
   const int total = m_model->rowCount();
   const int shown = m_proxy->rowCount();
   const QString noun = total == 1 ? m_options.noun : m_options.noun + QLatin1Char('s');

@@ -37,6 +37,7 @@ class TablePage : public QWidget {
  private:
   void updateFooter();
   void fitColumns();
+  void fitHeight();
 
   RecordTableModel* m_model;
   Options m_options;

@@ -94,6 +94,16 @@ TEST(DiagnosisRules, WorkspaceLine) {
   EXPECT_FALSE(rule_workspace(healthy()));
 }
 
+TEST(DiagnosisRules, MostlyOtherLine) {
+  DiagnosisInput in = healthy();
+  in.other_bytes = 600 * MiB;
+  const auto l = rule_mostly_other(in);
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->depth, 1);
+  EXPECT_FALSE(l->fixes[0].saving_bytes.has_value());
+  EXPECT_FALSE(rule_mostly_other(healthy()));
+}
+
 TEST(DiagnosisRules, GrowthAtOneTimesTheOutputsIsALeak) {
   DiagnosisInput in = healthy();
   in.growth_per_execution = 104 * MiB;

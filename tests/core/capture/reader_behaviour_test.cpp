@@ -43,8 +43,13 @@ std::string split_plane_capture() {
   const std::string alloc_event = lfield(4, lfield(4, vfield(1, 1) + vfield(7, 3)) +   // allocator_name = ref 3
                                                 lfield(4, vfield(1, 2) + vfield(3, 100)) +  // bytes_allocated (uint64)
                                                 vfield(2, 5000) + vfield(1, 1));            // offset, metadata id last
-  const std::string line1 = lfield(3, alloc_event + vfield(1, 7) + vfield(3, 10));         // timestamp after events
+  const std::string retry = lfield(4, vfield(3, 777) + vfield(1, 2) + vfield(2, 4000));     // duration first
+  const std::string spans = lfield(4, vfield(1, 3) + vfield(2, 6000) + vfield(3, 50)) +
+                            lfield(4, vfield(1, 4) + vfield(2, 3000) + vfield(3, 9000));
+  const std::string line1 = lfield(3, alloc_event + retry + spans + vfield(1, 7) + vfield(3, 10));  // timestamp last
   const std::string plane1 = line1 + lfield(2, "/host:CPU") + event_md(1, "MemoryAllocation") +
+                             event_md(2, "AllocatorRetry::AllocateRaw") + event_md(3, "jit_step:XLA GPU module") +
+                             event_md(4, "PjitFunction(train_step)") +
                              stat_md(1, "allocator_name") + stat_md(2, "bytes_allocated") + stat_md(3, "GPU_9_bfc");
   const std::string free_event = lfield(4, vfield(1, 1) + vfield(2, 1000) +
                                                lfield(4, vfield(1, 6) + dfield(2, 0.0)) +      // bytes_allocated (double)
@@ -61,11 +66,21 @@ TEST(ReaderBehaviour, SplitPlanesAndAnyFieldOrder) {
   ASSERT_EQ(cap->planes().size(), 1u);
   const Plane& cpu = cap->planes()[0];
   ASSERT_EQ(cpu.lines.size(), 1u);  // same line id in both entries: one timeline
-  ASSERT_EQ(cpu.lines[0].events.size(), 2u);
-  const EventRecord& first = cpu.lines[0].events[0];
-  const EventRecord& second = cpu.lines[0].events[1];
+  ASSERT_EQ(cpu.lines[0].events.size(), 5u);  // sorted by time: pjit, retry, alloc, module span, free
+  const EventRecord& first = cpu.lines[0].events[2];
+  const EventRecord& second = cpu.lines[0].events[4];
   EXPECT_EQ(first.start_ps, 10 * 1000 + 5000);  // 15,000 ps
   EXPECT_EQ(second.start_ps, 20 * 1000 + 1000);  // 21,000 ps
+  ASSERT_EQ(cap->allocator_retries().size(), 1u);
+  EXPECT_EQ(cap->allocator_retries()[0].time_ps, 14000);
+  EXPECT_EQ(cap->allocator_retries()[0].duration_ps, 777);
+  ASSERT_EQ(cap->executions().size(), 2u);
+  EXPECT_EQ(cap->executions()[0].kind, ExecutionKind::PjitFunction);
+  EXPECT_EQ(cap->executions()[0].name, "train_step");
+  EXPECT_EQ(cap->executions()[0].duration_ps, 9000);
+  EXPECT_EQ(cap->executions()[1].kind, ExecutionKind::XlaModule);
+  EXPECT_EQ(cap->executions()[1].name, "jit_step");
+  EXPECT_EQ(cap->executions()[1].time_ps, 16000);
   EXPECT_EQ(cpu.event_name(first.metadata_id), "MemoryAllocation");
   EXPECT_EQ(cpu.event_name(second.metadata_id), "MemoryDeallocation");  // renumbered clash
   EXPECT_EQ(cap->hostnames(), std::vector<std::string>{"host-a"});
@@ -191,6 +206,23 @@ TEST(ReaderBehaviour, StopTokenCancels) {
   std::stop_source source;
   source.request_stop();
   CountingProgress progress;
+  EXPECT_THROW(read_capture(kData + "/tf2_gpu_v100x8_bert_multiworker.xplane.pb", progress, source.get_token()),
+               oomscope::Cancelled);
+}
+
+// Cancelling while the scan runs (from the progress callback, as a GUI's cancel button would).
+class CancelOnFirstReport final : public oomscope::ProgressSink {
+ public:
+  explicit CancelOnFirstReport(std::stop_source& s) : source(s) {}
+  void report(double fraction, std::string_view) override {
+    if (fraction > 0.0) source.request_stop();
+  }
+  std::stop_source& source;
+};
+
+TEST(ReaderBehaviour, StopRequestedDuringTheScanCancels) {
+  std::stop_source source;
+  CancelOnFirstReport progress(source);
   EXPECT_THROW(read_capture(kData + "/tf2_gpu_v100x8_bert_multiworker.xplane.pb", progress, source.get_token()),
                oomscope::Cancelled);
 }

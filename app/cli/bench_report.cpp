@@ -1,0 +1,257 @@
+// `oomscope-cli bench report`: times `report` (read + plan + runtime + diagnosis + text) on real captures and
+// on a big capture made by scaling a real one up, with the peak memory of the run, against the same decoding
+// and totals done by a Python protobuf reader (tests/bench/python_reader.py) on the same file.
+//
+// Each C++ run happens in a forked child so that its max RSS (getrusage via wait4) is its own; the Python
+// reader runs as a subprocess and reports the time of its read + parse + loop.
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <spawn.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/bench.h"
+#include "core/analysis/report.h"
+#include "core/analysis/report_text.h"
+#include "core/capture/reader.h"
+#include "core/util/error.h"
+
+extern char** environ;
+
+namespace oomscope::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kUsage =
+    "usage: oomscope-cli bench report [FILES...] [--scale-to BYTES] [--source FILE] [--keep] [--no-python]\n"
+    "\n"
+    "Times `report` on each FILE (default: the real captures in tests/data) and, with --scale-to, on a capture\n"
+    "of about BYTES made from --source (default tests/data/tf2_gpu_v100x8_bert_multiworker.xplane.pb) by\n"
+    "tests/bench/make_big_capture.py in a fresh folder under /tmp (deleted afterwards unless --keep).\n"
+    "For each file it prints the C++ time and max RSS, and the time of tests/bench/python_reader.py (Debian's\n"
+    "python3-protobuf) doing the same decoding and totals, and their ratio. Targets for the scaled file: under\n"
+    "5 s, max RSS under 2x the file, at least 20x the Python reader.\n";
+
+struct Run {
+  bool ok = false;
+  double seconds = 0;
+  long max_rss_kib = 0;
+  std::string error;
+};
+
+// The source tree: $OOMSCOPE_SOURCE_DIR, the working folder, or three levels above the executable
+// (build/<dir>/app/cli/oomscope-cli).
+fs::path source_dir() {
+  if (const char* env = std::getenv("OOMSCOPE_SOURCE_DIR")) return env;
+  std::error_code ec;
+  if (fs::exists("tests/bench/python_reader.py", ec)) return fs::current_path();
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  for (fs::path p = exe.parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path())
+    if (fs::exists(p / "tests/bench/python_reader.py", ec)) return p;
+  return fs::current_path();
+}
+
+Run run_report_in_child(const std::string& file) {
+  int fds[2];
+  if (pipe(fds) != 0) return {false, 0, 0, "pipe failed"};
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    std::string msg;
+    int code = 0;
+    try {
+      const auto t0 = std::chrono::steady_clock::now();
+      analysis::ReportOptions options;
+      std::ostringstream text;
+      if (file.ends_with(".hlo_proto.pb")) {
+        const auto module = capture::read_hlo_proto_file(file);
+        analysis::write_report_text(text, analysis::build_plan_report(module, file, 0, options), options.top);
+      } else {
+        const auto capture = capture::read_capture(file);
+        analysis::write_report_text(text, analysis::build_host_report(*capture, options), options.top);
+      }
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      msg = std::to_string(s);
+    } catch (const std::exception& e) {
+      msg = std::string("error: ") + e.what();
+      code = 1;
+    }
+    [[maybe_unused]] auto n = write(fds[1], msg.data(), msg.size());
+    close(fds[1]);
+    _exit(code);
+  }
+  close(fds[1]);
+  std::string msg;
+  char buf[512];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) msg.append(buf, static_cast<std::size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  rusage ru{};
+  wait4(pid, &status, 0, &ru);
+  Run r;
+  r.max_rss_kib = ru.ru_maxrss;
+  r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (r.ok) r.seconds = std::stod(msg);
+  else r.error = msg.empty() ? "the report process died" : msg;
+  return r;
+}
+
+// Runs argv, returns its stdout; max RSS and exit status through the out-parameters.
+std::string run_process(const std::vector<std::string>& argv, int& status, long& max_rss_kib) {
+  int fds[2];
+  if (pipe(fds) != 0) return {};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  std::string out;
+  char buf[4096];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
+  close(fds[0]);
+  status = -1;
+  if (rc != 0) return out;
+  rusage ru{};
+  wait4(pid, &status, 0, &ru);
+  max_rss_kib = ru.ru_maxrss;
+  return out;
+}
+
+Run run_python(const fs::path& script, const std::string& file) {
+  int status = 0;
+  long rss = 0;
+  const std::string out = run_process({"/usr/bin/python3", script.string(), file}, status, rss);
+  Run r;
+  r.max_rss_kib = rss;
+  if (status != 0) {
+    r.error = "python_reader.py failed";
+    return r;
+  }
+  try {
+    r.seconds = nlohmann::json::parse(out).at("seconds").get<double>();
+    r.ok = true;
+  } catch (const std::exception& e) {
+    r.error = std::string("cannot read python_reader.py output: ") + e.what();
+  }
+  return r;
+}
+
+struct Row {
+  std::string file;
+  std::uintmax_t size = 0;
+  Run cpp, py;
+};
+
+Row measure(const std::string& file, const fs::path& py_script, bool python) {
+  Row row;
+  row.file = file;
+  std::error_code ec;
+  row.size = fs::file_size(file, ec);
+  row.cpp = run_report_in_child(file);
+  if (python && !file.ends_with(".hlo_proto.pb")) row.py = run_python(py_script, file);
+  return row;
+}
+
+void print(const Row& r) {
+  const double mib = static_cast<double>(r.size) / (1024.0 * 1024.0);
+  std::printf("%-56s %9.2f MiB  ", fs::path(r.file).filename().string().c_str(), mib);
+  if (!r.cpp.ok) {
+    std::printf("C++ failed: %s\n", r.cpp.error.c_str());
+    return;
+  }
+  const double rss_mib = static_cast<double>(r.cpp.max_rss_kib) / 1024.0;
+  std::printf("C++ %8.3f s  RSS %8.1f MiB (%5.2fx file)", r.cpp.seconds, rss_mib, mib > 0 ? rss_mib / mib : 0.0);
+  if (r.py.ok)
+    std::printf("  Python %8.3f s  ratio %6.1fx", r.py.seconds, r.cpp.seconds > 0 ? r.py.seconds / r.cpp.seconds : 0.0);
+  else if (!r.py.error.empty())
+    std::printf("  Python failed: %s", r.py.error.c_str());
+  std::printf("\n");
+}
+
+int run_bench_report(const std::vector<std::string>& args) {
+  std::vector<std::string> files;
+  std::optional<std::string> scale_to;
+  std::optional<std::string> source;
+  bool keep = false, python = true;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--scale-to" || a == "--source") {
+      if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
+      (a == "--scale-to" ? scale_to : source) = args[++i];
+    } else if (a == "--keep") {
+      keep = true;
+    } else if (a == "--no-python") {
+      python = false;
+    } else if (a.starts_with("--")) {
+      throw UsageError{"unknown option " + a};
+    } else {
+      files.push_back(a);
+    }
+  }
+  const fs::path src = source_dir();
+  const fs::path py_script = src / "tests/bench/python_reader.py";
+  if (files.empty() && !scale_to) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(src / "tests/data", ec))
+      if (e.path().string().ends_with(".xplane.pb") && !e.path().filename().string().starts_with("CORRUPT"))
+        files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+    if (files.empty()) throw UsageError{"no FILES given and no captures found in " + (src / "tests/data").string()};
+  }
+  std::printf("%-56s %13s  %s\n", "capture", "size", "report (read+plan+runtime+diagnosis+text) / python_reader.py");
+  for (const std::string& f : files) print(measure(f, py_script, python));
+  if (!scale_to) return 0;
+
+  char folder_template[] = "/tmp/oomscope-bench-XXXXXX";
+  if (!mkdtemp(folder_template)) throw Error(ErrorKind::Io, "/tmp", "cannot create a folder for the big capture");
+  const fs::path big = fs::path(folder_template) / "big.xplane.pb";
+  const std::string from = source ? *source : (src / "tests/data/tf2_gpu_v100x8_bert_multiworker.xplane.pb").string();
+  int status = 0;
+  long rss = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string made = run_process({"/usr/bin/python3", (src / "tests/bench/make_big_capture.py").string(),
+                                        big.string(), "--size", *scale_to, "--source", from},
+                                       status, rss);
+  if (status != 0) throw Error(ErrorKind::Io, big.string(), "make_big_capture.py failed: " + made);
+  std::printf("\nscaled capture (%.1f s to make): %s", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+              made.c_str());
+  const Row row = measure(big.string(), py_script, python);
+  print(row);
+  if (row.cpp.ok) {
+    const double size = static_cast<double>(row.size);
+    const double rss_bytes = static_cast<double>(row.cpp.max_rss_kib) * 1024.0;
+    std::printf("target: under 5 s ........................ %s (%.3f s)\n", row.cpp.seconds < 5 ? "PASS" : "FAIL", row.cpp.seconds);
+    std::printf("target: max RSS under 2x the file ........ %s (%.2fx)\n", rss_bytes < 2 * size ? "PASS" : "FAIL", rss_bytes / size);
+    if (row.py.ok)
+      std::printf("target: at least 20x the Python reader ... %s (%.1fx)\n",
+                  row.py.seconds >= 20 * row.cpp.seconds ? "PASS" : "FAIL", row.py.seconds / row.cpp.seconds);
+  }
+  std::error_code ec;
+  if (keep) std::printf("kept %s\n", big.string().c_str());
+  else fs::remove_all(folder_template, ec);
+  return 0;
+}
+
+}  // namespace
+
+OOMSCOPE_BENCH(Command{"report", "time `report` on real and scaled-up captures against a Python protobuf reader",
+                       kUsage, run_bench_report});
+
+}  // namespace oomscope::cli

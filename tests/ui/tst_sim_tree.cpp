@@ -1,0 +1,138 @@
+// The recursion-tree view: a 100,000-node run lays out once and paints without stalling (figures printed,
+// not asserted against a clock), level of detail when zoomed out, hit testing, follow-the-current-attempt.
+#include <QElapsedTimer>
+#include <QImage>
+#include <QtTest>
+
+#include "core/sim/config.h"
+#include "ui/sim/run_data.h"
+#include "ui/sim/tree_layout.h"
+#include "ui/sim/tree_view.h"
+
+using namespace oomscope;
+using namespace oomscope::ui;
+
+namespace {
+
+// A run with at least `nodes` events: 2 GiB budget (0.5 GiB for points), no fragmentation, so scenes split
+// into several spatial pieces each and the run always completes.
+sim::SimConfig bigConfig(std::int64_t scenes) {
+  sim::SimConfig c = sim::default_config();
+  c.policy = sim::preset_corrected();
+  c.scenes.count = scenes;
+  c.memory.budget = 2LL << 30;
+  c.memory.fragmentation_penalty = 0;
+  return c;
+}
+
+double ms(const QElapsedTimer& t) { return double(t.nsecsElapsed()) * 1e-6; }
+
+}  // namespace
+
+class TestSimTree : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void layoutKeepsSubtreesContiguous() {
+    NullProgress progress;
+    const auto run = simulateRun(bigConfig(40), QStringLiteral("t"), progress, {});
+    const auto& L = run->layout;
+    QCOMPARE(L.nodeCount(), run->log.events.size());
+    for (std::size_t v = 0; v < L.nodeCount(); ++v) {
+      const auto b = L.childBegin[v], e = L.childBegin[v + 1];
+      if (b == e) continue;
+      const float lo = L.x[std::size_t(L.children[std::size_t(b)])], hi = L.x[std::size_t(L.children[std::size_t(e - 1)])];
+      QVERIFY(L.x[v] >= lo && L.x[v] <= hi);          // parent over its children
+      for (auto c = b; c < e; ++c) QCOMPARE(int(L.depth[std::size_t(L.children[std::size_t(c)])]), L.depth[v] + 1);
+    }
+    QVERIFY(std::is_sorted(L.sortedX.begin(), L.sortedX.end()));
+  }
+
+  void hundredThousandNodes() {
+    NullProgress progress;
+    QElapsedTimer clock;
+    // Grow the workload until the tree has 100,000 nodes (about 15 per scene with this config).
+    std::int64_t scenes = 7000;
+    RunPtr run;
+    for (int tries = 0; tries < 4; ++tries) {
+      clock.start();
+      run = simulateRun(bigConfig(scenes), QStringLiteral("big"), progress, {});
+      if (run->layout.nodeCount() >= 100'000) break;
+      scenes = scenes * 110'000 / std::int64_t(std::max<std::size_t>(run->layout.nodeCount(), 1)) + 1;
+    }
+    QVERIFY(run->layout.nodeCount() >= 100'000);
+    QVERIFY(!run->truncated);
+    const double simulateMs = run->computeSeconds * 1e3;
+
+    clock.start();
+    const TreeLayout again = layoutTree(run->log);
+    const double layoutMs = ms(clock);
+    QCOMPARE(again.nodeCount(), run->layout.nodeCount());
+
+    SimTreeView view;
+    view.resize(1400, 520);
+    clock.start();
+    view.setRun(run);
+    view.setStep(run->steps() / 2);
+    QImage image(view.size(), QImage::Format_ARGB32_Premultiplied);
+    view.render(&image);
+    const double firstPaintMs = ms(clock);
+    QVERIFY(view.levelOfDetail());  // fitted: far below a pixel per node
+    const double coarsePaint = view.lastPaintMs();
+
+    // Stepping repaints: the cursor moves, nothing is laid out again.
+    clock.start();
+    for (int i = 0; i < 50; ++i) {
+      view.setStep(run->steps() / 2 + i);
+      view.render(&image);
+    }
+    const double stepPaintMs = ms(clock) / 50;
+
+    view.zoomBy(400.0, 700);
+    QVERIFY(!view.levelOfDetail());
+    clock.start();
+    view.render(&image);
+    const double detailedPaintMs = ms(clock);
+    const auto detailedNodes = view.lastPaintedNodes();
+
+    qInfo("100k tree: %zu nodes, %lld steps, depth %d | simulate %.0f ms, layout %.1f ms (worker, once per run) | "
+          "first paint incl. setRun %.1f ms (LOD paint %.1f ms) | step+repaint %.2f ms | zoomed-in paint %.1f ms for "
+          "%lld nodes in view",
+          run->layout.nodeCount(), qlonglong(run->steps()), run->layout.maxDepth, simulateMs, layoutMs, firstPaintMs,
+          coarsePaint, stepPaintMs, detailedPaintMs, qlonglong(detailedNodes));
+    // Not a timing assertion: culling must have cut the zoomed-in paint to a small part of the tree.
+    QVERIFY(detailedNodes < std::int64_t(run->layout.nodeCount()) / 20);
+  }
+
+  void hitTestingAndFollow() {
+    NullProgress progress;
+    const auto run = simulateRun(bigConfig(200), QStringLiteral("t"), progress, {});
+    SimTreeView view;
+    view.resize(1000, 400);
+    view.setRun(run);
+    view.setStep(run->steps());
+    view.zoomBy(20.0, 500);
+    QVERIFY(!view.levelOfDetail());
+    // The current attempt is kept in view while stepping.
+    for (std::int64_t s : {std::int64_t(1), run->steps() / 3, run->steps() - 1}) {
+      view.setStep(s);
+      const auto id = run->attemptOfStep(s);
+      const QPointF c = view.nodeCenter(id);
+      QVERIFY2(c.x() >= 0 && c.x() <= view.width(), qPrintable(QString::number(c.x())));
+      QCOMPARE(view.nodeAt(c), id);
+    }
+    // Attempts after the cursor cannot be picked.
+    view.setStep(1);
+    const auto later = run->attemptOfStep(run->steps());
+    view.ensureVisible(later);
+    QCOMPARE(view.nodeAt(view.nodeCenter(later)), std::int64_t(-1));
+    QSignalSpy clicked(&view, &SimTreeView::nodeClicked);
+    const QPointF root = view.nodeCenter(0);
+    QTest::mouseClick(&view, Qt::LeftButton, {}, root.toPoint());
+    QCOMPARE(clicked.count(), 1);
+    QCOMPARE(clicked.at(0).at(0).toLongLong(), 0LL);
+  }
+};
+
+QTEST_MAIN(TestSimTree)
+#include "tst_sim_tree.moc"
