@@ -94,7 +94,7 @@ json runtime_json(const RuntimeAnalysis& rt) {
                  {"allocator", m.allocator && *m.allocator < rt.allocators.size() ? json(rt.allocators[*m.allocator].name) : json(nullptr)},
                  {"executions", runs}, {"growth_per_execution_bytes", opt(m.growth_per_execution)},
                  {"growth_steps_bytes", m.growth_steps}, {"growth_consistent", m.growth_consistent},
-                 {"never_launched", m.never_launched}, {"last_never_launched", m.last_never_launched},
+                 {"never_launched", m.never_launched}, {"launch_unknown", m.launch_unknown}, {"last_never_launched", m.last_never_launched},
                  {"host_events_between", {{"start_ps", m.between_start_ps}, {"end_ps", m.between_end_ps},
                                           {"total", m.host_events_between_total}, {"names", between}}},
                  {"live_at_last_start", {{"bytes_in_use", m.live_at_last_start_bytes}, {"groups", live}}}};

@@ -2,15 +2,14 @@
 //
 //   oomscope [file...]            opens each capture in its own window
 //   oomscope --screenshot F [--page TITLE] [--size WxH] [file]
-//                                 (hidden) loads, shows the page, saves the window as F and quits; used for the
-//                                 README picture and for checking layouts under Xvfb.
+//                                 (hidden) loads, shows the page, saves the window as F and quits; used for
+//                                 the README picture and for checking layouts under Xvfb.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
 #include <QTabWidget>
 #include <QTimer>
-
 #include <cstdio>
 
 #include "ui/pages/app_icon.h"
@@ -43,7 +42,8 @@ void selectPage(oomscope::ui::MainWindow& window, const QString& title) {
 }
 
 // Saves the window once the load (if any) has finished and the layout has settled; exits 0 on success.
-void scheduleScreenshot(oomscope::ui::MainWindow& window, const QString& file, const QString& page, bool waitForLoad) {
+void scheduleScreenshot(oomscope::ui::MainWindow& window, const QString& file, const QString& page,
+                        bool waitForLoad) {
   auto shoot = [&window, file, page](bool loadOk) {
     if (!page.isEmpty()) selectPage(window, page);
     QTimer::singleShot(300, &window, [&window, file, loadOk] {
@@ -53,7 +53,8 @@ void scheduleScreenshot(oomscope::ui::MainWindow& window, const QString& file, c
     });
   };
   if (waitForLoad) {
-    QObject::connect(&window, &oomscope::ui::MainWindow::loadFinished, &window, shoot, Qt::SingleShotConnection);
+    QObject::connect(&window, &oomscope::ui::MainWindow::loadFinished, &window, shoot,
+                     Qt::SingleShotConnection);
   } else {
     QTimer::singleShot(0, &window, [shoot] { shoot(true); });
   }
@@ -85,8 +86,9 @@ int main(int argc, char** argv) {
                                 QStringLiteral("FILE"));
   QCommandLineOption page(QStringLiteral("page"), QStringLiteral("With --screenshot: the tab to show."),
                           QStringLiteral("TITLE"));
-  QCommandLineOption size(QStringLiteral("size"), QStringLiteral("With --screenshot: window size (1280x800)."),
-                          QStringLiteral("WxH"), QStringLiteral("1280x800"));
+  QCommandLineOption size(QStringLiteral("size"),
+                          QStringLiteral("With --screenshot: window size (1280x800)."), QStringLiteral("WxH"),
+                          QStringLiteral("1280x800"));
   for (auto* option : {&screenshot, &page, &size}) {
     option->setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(*option);

@@ -68,10 +68,18 @@ std::vector<DiagnosisLine> rule_plan_vs_pool(const DiagnosisInput& in) {
                  " (" + mib(in.plan_peak_bytes - cap) + " over)";
   line.cause = "the plan alone exceeds the pool; follow the role split at the peak below";
   Fix fraction;
-  if (in.device_memory_bytes && !in.capacity_from_user) {
+  if (in.capacity_from_user) {
+    fraction.action = "a pool of at least " + mib(in.plan_peak_bytes) + " (a higher XLA_PYTHON_CLIENT_MEM_FRACTION)";
+    if (in.device_memory_bytes) fraction.action += ", if the device's " + mib(*in.device_memory_bytes) + " allow it";
+    fraction.saving_note = "no saving: a larger pool";
+    fraction.cost = "less memory left for other processes on the GPU";
+    fraction.needed_after_bytes = in.plan_peak_bytes;
+    if (in.device_memory_bytes) fraction.fits_after = in.plan_peak_bytes <= *in.device_memory_bytes;
+  } else if (in.device_memory_bytes) {
     const std::int64_t dev = *in.device_memory_bytes;
     fraction.action = "raise XLA_PYTHON_CLIENT_MEM_FRACTION: the pool is " + percent(cap, dev) + " of the device's " +
                       mib(dev);
+    if (cap * 10 < dev * 9) fraction.action += " (a pool well below the device suggests the fraction is set)";
     fraction.saving_note = "no saving: a larger pool; the capture does not record the fraction";
     fraction.cost = "less memory left for other processes on the GPU";
     fraction.needed_after_bytes = in.plan_peak_bytes;

@@ -59,13 +59,13 @@ void add_allocation_totals(const xla::BufferAssignmentProto& assignment, std::in
   for (const auto& a : assignment.buffer_allocations()) {
     if (a.color() != color) continue;
     ++out.allocation_count;
-    out.total_allocation_bytes += a.size();
-    if (a.is_entry_computation_parameter()) out.parameters_bytes += a.size();
-    else if (a.maybe_live_out()) out.outputs_bytes += a.size();
-    else if (a.is_thread_local()) out.thread_local_bytes += a.size();
-    else if (a.is_constant()) out.constants_bytes += a.size();
-    else out.temp_bytes += a.size();
-    if (is_indefinite(a)) out.indefinite_bytes += a.size();
+    detail::add_bytes(out.total_allocation_bytes, a.size());
+    if (a.is_entry_computation_parameter()) detail::add_bytes(out.parameters_bytes, a.size());
+    else if (a.maybe_live_out()) detail::add_bytes(out.outputs_bytes, a.size());
+    else if (a.is_thread_local()) detail::add_bytes(out.thread_local_bytes, a.size());
+    else if (a.is_constant()) detail::add_bytes(out.constants_bytes, a.size());
+    else detail::add_bytes(out.temp_bytes, a.size());
+    if (is_indefinite(a)) detail::add_bytes(out.indefinite_bytes, a.size());
   }
 }
 
@@ -163,7 +163,7 @@ void add_indefinite_buffers(const PlanIndex& index, std::int64_t color, PlanAnal
       buffer.parameter_shape_index.assign(a->parameter_shape_index().begin(), a->parameter_shape_index().end());
     }
     out.live_at_peak.push_back(std::move(buffer));
-    out.xla_compute_peak_bytes += a->is_thread_local() ? 0 : best_size;
+    detail::add_bytes(out.xla_compute_peak_bytes, a->is_thread_local() ? 0 : best_size);
   }
 }
 
@@ -185,7 +185,7 @@ void add_role_totals(PlanAnalysis& out) {
   for (int i = 0; i < kBufferRoleCount; ++i) totals[static_cast<std::size_t>(i)].role = static_cast<BufferRole>(i);
   for (const PlanBuffer& b : out.live_at_peak) {
     auto& t = totals[static_cast<std::size_t>(b.role)];
-    t.bytes += b.size_bytes;
+    detail::add_bytes(t.bytes, b.size_bytes);
     ++t.buffers;
   }
   auto percent = [](std::int64_t part, std::int64_t whole) {
@@ -248,8 +248,8 @@ void analyze_assignment(const PlanIndex& index, const PlanOptions& options, Plan
   // XLA's variant walks all traces filtered to the color; the replay above already did that when it
   // covered every trace and no event of another color was in them.
   const bool replay_is_xla_walk = filter || (chosen.size() == all.size() && other_color_events == 0);
-  out.xla_compute_peak_bytes += replay_is_xla_walk ? replay.peak_bytes
-                                                   : detail::replay_traces(index, all, true, options.color).peak_bytes;
+  detail::add_bytes(out.xla_compute_peak_bytes, replay_is_xla_walk ? replay.peak_bytes
+                                                   : detail::replay_traces(index, all, true, options.color).peak_bytes);
 
   if (out.selection == TraceSelection::None) {
     out.peak_bytes = out.indefinite_bytes;
@@ -268,7 +268,8 @@ void analyze_assignment(const PlanIndex& index, const PlanOptions& options, Plan
   out.status = PlanStatus::Ok;
   out.trace_event_count = static_cast<std::int64_t>(replay.events.size());
   out.heap_peak_bytes = replay.peak_bytes;
-  out.peak_bytes = replay.peak_bytes + out.indefinite_bytes;
+  out.peak_bytes = replay.peak_bytes;
+  detail::add_bytes(out.peak_bytes, out.indefinite_bytes);
   out.peak_event_index = replay.peak_event;
   if (replay.peak_event >= 0) {
     const auto* event = replay.events[static_cast<std::size_t>(replay.peak_event)];

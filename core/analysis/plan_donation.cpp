@@ -171,9 +171,9 @@ DonationSummary analyze_donation(const PlanIndex& index, std::int64_t color) {
     if (p.donated && !p.in_input_output_alias) take_matching(p.shape, param_shape_of(p));
 
   for (auto& p : summary.parameters) {
-    summary.parameter_bytes += p.bytes;
+    add_bytes(summary.parameter_bytes, p.bytes);
     if (p.donated) {
-      summary.donated_bytes += p.bytes;
+      add_bytes(summary.donated_bytes, p.bytes);
       ++summary.donated_count;
       continue;
     }
@@ -182,7 +182,7 @@ DonationSummary analyze_donation(const PlanIndex& index, std::int64_t color) {
     if (OutputLeaf* leaf = take_matching(p.shape, shape)) {
       p.donatable = true;
       p.matching_output_index = leaf->index;
-      summary.donatable_bytes += p.bytes;
+      add_bytes(summary.donatable_bytes, p.bytes);
       ++summary.donatable_count;
     }
   }

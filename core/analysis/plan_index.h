@@ -13,6 +13,15 @@
 
 namespace oomscope::analysis::detail {
 
+// Byte sums saturate instead of overflowing: a damaged proto can carry absurd sizes, and the analysis
+// must stay defined behaviour (it reports nonsense figures rather than crashing).
+inline void add_bytes(std::int64_t& total, std::int64_t value) {
+  if (__builtin_add_overflow(total, value, &total)) total = value > 0 ? INT64_MAX : INT64_MIN;
+}
+inline void sub_bytes(std::int64_t& total, std::int64_t value) {
+  if (__builtin_sub_overflow(total, value, &total)) total = value < 0 ? INT64_MAX : INT64_MIN;
+}
+
 struct InstructionRef {
   const xla::HloInstructionProto* instruction = nullptr;
   const xla::HloComputationProto* computation = nullptr;

@@ -99,7 +99,7 @@ class Replayer {
   }
 
   void increase(std::int32_t root, std::int32_t display, std::int64_t position) {
-    heap_ += index_.buffer(root).size();
+    add_bytes(heap_, index_.buffer(root).size());
     LiveSpan span;
     span.root_slot = root;
     span.display_slot = display;
@@ -114,7 +114,7 @@ class Replayer {
   }
 
   void decrease(std::int32_t root, std::int64_t position) {
-    heap_ -= index_.buffer(root).size();
+    sub_bytes(heap_, index_.buffer(root).size());
     if (heap_ < 0) ++out_.negative_heap;
     // Like XProf's list::remove, every open entry of this buffer leaves the live list.
     std::int32_t open = open_span_[static_cast<std::size_t>(root)];

@@ -2,6 +2,7 @@
 // PrimitiveType number so new numbers from a newer XLA only fall back to "type<N>".
 
 #include <array>
+#include <cstdint>
 #include <string>
 
 #include "core/analysis/plan.h"
@@ -124,16 +125,25 @@ const xla::ShapeProto* shape_at_index(const xla::ShapeProto& shape, std::span<co
 std::int64_t shape_byte_size(const xla::ShapeProto& shape) {
   if (is_tuple(shape)) {
     std::int64_t sum = 0;
-    for (const auto& element : shape.tuple_shapes()) sum += shape_byte_size(element);
+    for (const auto& element : shape.tuple_shapes())
+      if (__builtin_add_overflow(sum, shape_byte_size(element), &sum)) return INT64_MAX;
     return sum;
   }
   const int bits = primitive_bit_width(shape.element_type());
   if (bits == 0) return 0;
+  // Saturates at INT64_MAX: dimensions come from the file and may be absurd.
   std::int64_t elements = 1;
-  for (std::int64_t d : shape.dimensions()) elements *= d < 0 ? 0 : d;
+  for (std::int64_t d : shape.dimensions())
+    if (__builtin_mul_overflow(elements, d < 0 ? 0 : d, &elements)) return INT64_MAX;
   const std::int64_t packed_bits = shape.has_layout() ? shape.layout().element_size_in_bits() : 0;
-  if (packed_bits > 0) return (elements * packed_bits + 7) / 8;
-  return elements * ((bits + 7) / 8);
+  std::int64_t total_bits = 0;
+  if (packed_bits > 0) {
+    if (__builtin_mul_overflow(elements, packed_bits, &total_bits)) return INT64_MAX;
+    return total_bits / 8 + (total_bits % 8 != 0);
+  }
+  std::int64_t bytes = 0;
+  if (__builtin_mul_overflow(elements, static_cast<std::int64_t>((bits + 7) / 8), &bytes)) return INT64_MAX;
+  return bytes;
 }
 
 }  // namespace oomscope::analysis

@@ -121,8 +121,9 @@ void add_limits(HostReport& r, const capture::Capture& c) {
     r.limits.push_back("contiguity: \"fits\" compares bytes; the BFC allocator also needs a contiguous block, so a "
                        "tight fit can still fail through fragmentation");
   if (r.platform == "TPU")
-    r.limits.push_back("TPU: plans are read as allocation totals and TPU executions are matched by count, not "
-                       "time; eager programs appear as many small modules, so read the runtime section there");
+    r.limits.push_back("TPU: host executions are matched to the device's module runs by count, not time, and "
+                       "the allocators are keyed by chip (index_on_host); eager programs appear as many small "
+                       "modules, so read the runtime section there");
   if (r.platform.find("Nvidia") != std::string::npos)
     r.limits.push_back("CUDA: event names were confirmed on ROCm captures; on CUDA they are expected to be the same "
                        "but are unconfirmed");

@@ -39,7 +39,8 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
   if (p.constants_bytes) o << "  constants           " << pad(b(p.constants_bytes), 11) << "[read]\n";
   if (p.status == PlanStatus::Ok) {
     o << "  heap peak           " << pad(b(p.peak_bytes), 11) << "[derived]  temp heap " << b(p.heap_peak_bytes)
-      << " + parameters/outputs/constants " << b(p.indefinite_bytes) << "; at " << p.peak_instruction << "\n";
+      << " + parameters/outputs/constants " << b(p.indefinite_bytes)
+      << (p.peak_instruction.empty() ? std::string() : "; at " + p.peak_instruction) << "\n";
     o << "  role split at the peak [derived]:";
     for (const RoleTotal& t : p.role_totals) {
       char buf[32];
@@ -68,6 +69,10 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
   }
   if (p.donation.donatable_bytes > 0)
     o << "  donatable, not donated " << b(p.donation.donatable_bytes) << " [derived]\n";
+  if (p.status == PlanStatus::Ok)
+    o << "  anatomy: weights + optimizer state = parameters " << b(p.parameters_bytes) << "; activations = forward-kept "
+      << b(p.role_bytes(BufferRole::ForwardKept)) << "; gradients = backward " << b(p.role_bytes(BufferRole::Backward))
+      << " (+ outputs if the step returns them)\n";
   o << "  XLA rematerialized " << p.remat_instructions << " instructions [read]\n";
   for (const std::string& n : p.notes) o << "  note: " << n << "\n";
 }
@@ -81,8 +86,8 @@ void write_runtime(std::ostream& o, const HostReport& r, std::size_t top) {
       << b(a.peak_bytes_in_use) << " at " << secs(a.peak_time_ps) << " [read]  lifetime peak " << b(a.lifetime_peak_bytes)
       << " [read]\n";
     o << "  " << pad("", 18) << a.allocations << " allocations, " << a.deallocations << " frees: " << a.live_at_end
-      << " never freed (" << b(a.live_at_end_bytes) << "), " << a.unmatched_frees << " frees of earlier allocations ("
-      << b(a.unmatched_free_bytes) << ") [measured]\n";
+      << " never freed (" << b(a.live_at_end_bytes) << "), " << a.unmatched_frees
+      << " freed chunks allocated before the capture (" << b(a.unmatched_free_bytes) << ") [measured]\n";
   }
   o << "  AllocatorRetry: ";
   if (rt.retries.count == 0) o << "none [measured]\n";
@@ -114,14 +119,17 @@ void write_runtime(std::ostream& o, const HostReport& r, std::size_t top) {
       o << "  growth of in use at start: " << b(m.executions.front().bytes_in_use_at_start) << " -> "
         << b(m.executions.back().bytes_in_use_at_start) << ", " << (*m.growth_per_execution >= 0 ? "+" : "")
         << b(*m.growth_per_execution) << " per execution [measured]";
-      if (r.plan && r.plan->outputs_bytes > 0) {
+      if (m.growth_consistent && r.plan && r.plan->outputs_bytes > 0) {
         char buf[32];
         std::snprintf(buf, sizeof buf, "%.2fx", static_cast<double>(*m.growth_per_execution) / static_cast<double>(r.plan->outputs_bytes));
         o << " = " << buf << " the non-aliased outputs [derived]";
       }
       o << (m.growth_consistent ? "; every step grew\n" : "\n");
     }
-    o << "  executions that never launched a kernel: " << m.never_launched << (rt.has_device_program_events ? " [measured]\n" : " (no device events: unknown)\n");
+    o << "  executions that never launched a kernel: " << m.never_launched;
+    if (!rt.has_device_program_events) o << " (no device events: unknown)\n";
+    else if (m.launch_unknown > 0) o << " [measured], " << m.launch_unknown << " unknown\n";
+    else o << " [measured]\n";
     if (n >= 2) {
       o << "  host events between the last two executions (" << secs(m.between_start_ps) << " .. " << secs(m.between_end_ps)
         << ", " << m.host_events_between_total << " events) [measured]:\n";

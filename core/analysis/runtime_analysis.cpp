@@ -66,12 +66,23 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
     if (groups.size() > options.top) groups.resize(options.top);
     mod.live_at_last_start = std::move(groups);
   }
-  if (std::any_of(runs.begin(), runs.end(), [](const RuntimeExecution& e) { return e.module_from_pjit; }))
+  if (std::any_of(runs.begin(), runs.end(),
+                  [](const RuntimeExecution& e) { return e.module_from_pjit && e.launched != true; }))
     out.notes.push_back("an execution that never reached its XLA GPU module span is named after its Python "
                         "function (jit_<function>)");
   if (std::any_of(runs.begin(), runs.end(), [](const RuntimeExecution& e) { return e.program_id_inferred; }))
     out.notes.push_back("several modules share the name " + mod.module +
                         "; executions without a device event were matched to the newest program id");
+  if (!runs.empty() && mod.allocator && *mod.allocator < out.allocators.size()) {
+    const AllocatorRuntime& a = out.allocators[*mod.allocator];
+    if (a.peak_time_ps < runs.front().start_ps && a.allocations > 0)
+      out.notes.push_back(a.name + " peaked before the first execution of " + mod.module +
+                          ": a peak before the first execution is compile/autotune time, not the step");
+  }
+  if (mod.launch_unknown > 0 && out.has_device_program_events)
+    out.notes.push_back(std::to_string(mod.launch_unknown) + " execution(s) of " + mod.module +
+                        " started after the last device event of the capture: the device trace ended (buffer "
+                        "full or CUPTI window), so whether they launched is unknown");
   out.module = std::move(mod);
   return out;
 }

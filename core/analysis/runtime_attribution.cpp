@@ -71,21 +71,9 @@ std::vector<NameCount> host_events_between(const HostTimeline& timeline, std::in
   total = 0;
   std::unordered_map<std::int64_t, std::int64_t> by_id;
   for (const auto& line : timeline.lines) {
-    const bool sorted = std::is_sorted(line.begin(), line.end(), [](const EventRecord& a, const EventRecord& b) {
-      return a.start_ps < b.start_ps;
-    });
-    auto first = line.begin();
-    if (sorted)
-      first = std::lower_bound(line.begin(), line.end(), t0,
+    auto it = std::lower_bound(line.begin(), line.end(), t0,
                                [](const EventRecord& e, std::int64_t t) { return e.start_ps < t; });
-    for (auto it = first; it != line.end(); ++it) {
-      if (it->start_ps >= t1) {
-        if (sorted) break;
-        continue;
-      }
-      if (it->start_ps < t0) continue;
-      ++by_id[it->metadata_id];
-    }
+    for (; it != line.end() && it->start_ps < t1; ++it) ++by_id[it->metadata_id];
   }
   std::map<std::string, std::int64_t, std::less<>> by_name;  // ids of different planes can share a name
   for (const auto& [id, count] : by_id) {

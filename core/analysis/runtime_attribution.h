@@ -15,8 +15,8 @@
 namespace oomscope::analysis {
 
 struct HostTimeline {
-  // Events of each /host:CPU line; index = MemoryEvent::line. Sorted by start in post-processed captures;
-  // unsorted lines are handled (at the cost of an index sort).
+  // Events of each /host:CPU line; index = MemoryEvent::line. Sorted by start, as read_capture() leaves them
+  // (host_events_between relies on it; the enclosing-span sweep checks and sorts an index when needed).
   std::vector<std::span<const capture::EventRecord>> lines;
   std::function<std::string_view(std::int64_t metadata_id)> name;
 };

@@ -1,6 +1,7 @@
 #include "core/analysis/runtime_executions.h"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <tuple>
@@ -54,19 +55,33 @@ std::map<LineKey, std::vector<const ExecutionSpan*>> by_line(std::span<const Exe
 }
 
 // Host executions: ExecuteHelper spans named by their inner module span, and orphan module spans.
+// The innermost span of `sorted` (by start) enclosing [start, end], or null. Enclosing spans start shortly
+// before on the same thread, so only a few candidates back from `start` are looked at.
+const ExecutionSpan* enclosing(const std::vector<const ExecutionSpan*>& sorted, std::int64_t start, std::int64_t end) {
+  auto it = std::upper_bound(sorted.begin(), sorted.end(), start,
+                             [](std::int64_t t, const ExecutionSpan* s) { return t < s->time_ps; });
+  for (int looked = 0; it != sorted.begin() && looked < 16; ++looked) {
+    --it;
+    if (end_of(**it) >= end) return *it;
+  }
+  return nullptr;
+}
+
+// Host executions: ExecuteHelper spans named by their inner module span, and orphan module spans.
 std::vector<RuntimeExecution> host_executions(std::span<const ExecutionSpan> spans) {
   auto helpers = by_line(spans, ExecutionKind::ExecuteHelper);
   auto modules = by_line(spans, ExecutionKind::XlaModule);
   auto pjits = by_line(spans, ExecutionKind::PjitFunction);
   std::vector<RuntimeExecution> out;
   for (auto& [key, list] : helpers) {
+    // Some clients nest an Execute inside an Execute of the same kind: one execution, not two.
+    std::vector<const ExecutionSpan*> top;
+    for (const ExecutionSpan* h : list)
+      if (top.empty() || h->time_ps > end_of(*top.back())) top.push_back(h);
+    list = std::move(top);
     const auto& inner = modules[key];
     const auto& outer = pjits[key];
-    const ExecutionSpan* outer_helper = nullptr;
     for (const ExecutionSpan* h : list) {
-      // Some clients nest an Execute inside an Execute of the same kind: one execution, not two.
-      if (outer_helper && h->time_ps <= end_of(*outer_helper)) continue;
-      outer_helper = h;
       RuntimeExecution e = from_span(*h);
       e.module.clear();
       auto it = std::lower_bound(inner.begin(), inner.end(), h->time_ps,
@@ -75,27 +90,20 @@ std::vector<RuntimeExecution> host_executions(std::span<const ExecutionSpan> spa
         e.module = (*it)->name;
         e.has_module_span = true;
         if (!e.program_id) e.program_id = (*it)->program_id;
-      } else {
+      } else if (const ExecutionSpan* pjit = enclosing(outer, h->time_ps, end_of(*h))) {
         // Failed before its thunks were enqueued: only the Python function names it.
-        const ExecutionSpan* best = nullptr;
-        for (const ExecutionSpan* p : outer)
-          if (p->time_ps <= h->time_ps && end_of(*p) >= end_of(*h) && (!best || p->time_ps >= best->time_ps))
-            best = p;
-        if (best) {
-          e.module = "jit_" + best->name;
-          e.module_from_pjit = true;
-        }
+        e.module = "jit_" + pjit->name;
+        e.module_from_pjit = true;
       }
       out.push_back(std::move(e));
     }
   }
   for (auto& [key, list] : modules) {
-    const auto& outer = helpers[key];
+    const auto& outer = helpers[key];  // top-level helpers, sorted, not overlapping
     for (const ExecutionSpan* m : list) {
-      const bool inside = std::any_of(outer.begin(), outer.end(), [&](const ExecutionSpan* h) {
-        return h->time_ps <= m->time_ps && m->time_ps <= end_of(*h);
-      });
-      if (inside) continue;
+      auto it = std::upper_bound(outer.begin(), outer.end(), m->time_ps,
+                                 [](std::int64_t t, const ExecutionSpan* h) { return t < h->time_ps; });
+      if (it != outer.begin() && m->time_ps <= end_of(**std::prev(it))) continue;  // inside an ExecuteHelper
       RuntimeExecution e = from_span(*m);
       e.has_module_span = true;
       out.push_back(std::move(e));
@@ -336,8 +344,10 @@ ModuleRuntime analyze_module_executions(const ModuleRef& module, std::span<const
                              static_cast<std::int64_t>(ex.size() - 1);
   r.growth_consistent = ex.size() >= 3 && std::all_of(r.growth_steps.begin(), r.growth_steps.end(),
                                                       [](std::int64_t d) { return d > 0; });
-  for (const RuntimeExecution& e : ex)
+  for (const RuntimeExecution& e : ex) {
     if (e.launched == false) ++r.never_launched;
+    if (!e.launched) ++r.launch_unknown;
+  }
   r.last_never_launched = !ex.empty() && ex.back().launched == false;
   return r;
 }

@@ -106,6 +106,7 @@ struct ModuleRuntime {
   std::vector<std::int64_t> growth_steps;    // start[i+1] - start[i]
   bool growth_consistent = false;            // n >= 3 and every step grew
   std::int64_t never_launched = 0;           // executions with launched == false
+  std::int64_t launch_unknown = 0;           // executions with launched == nullopt
   bool last_never_launched = false;
   // Host events between the last two executions: [end of the one before last, start of the last).
   std::vector<NameCount> host_events_between;

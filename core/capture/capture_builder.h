@@ -30,6 +30,12 @@ enum class StatKey : std::uint8_t {
 
 enum class PlaneKind : std::uint8_t { HostCpu, HostMetadata, Device, TaskEnvironment, Other };
 
+// Parses one serialized xla::HloProto (nullptr when the bytes are not one); shared by /host:metadata and
+// the sidecar reader, like make_module().
+std::shared_ptr<const xla::HloProto> parse_hlo_proto(std::string_view bytes);
+Module make_module(std::shared_ptr<const xla::HloProto> hlo, std::uint64_t program_id, std::string metadata_name,
+                   std::size_t hlo_bytes);
+
 EventClass classify_event_name(PlaneKind plane, std::string_view name);
 // "jit_f(123)" -> ("jit_f", 123); nullopt when the name has no numeric (N) suffix.
 std::optional<std::pair<std::string_view, std::uint64_t>> split_program_suffix(std::string_view name);

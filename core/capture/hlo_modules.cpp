@@ -7,7 +7,6 @@
 #include <google/protobuf/io/coded_stream.h>
 
 #include "core/capture/capture_builder.h"
-#include "core/capture/hlo_parse.h"
 #include "core/capture/reader.h"
 #include "core/util/error.h"
 #include "hlo.pb.h"

@@ -36,7 +36,9 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path, std:
     throw Error(ErrorKind::Io, path, "cannot read the file: " + errno_text(err));
   }
   if (S_ISDIR(st.st_mode))
-    throw Error(ErrorKind::Io, path, "is a directory; give the .xplane.pb file inside it");
+    throw Error(ErrorKind::Io, path,
+                "is a directory, not a capture file; give the <host>.xplane.pb file (JAX and TensorFlow write it "
+                "under plugins/profile/<date>/ in the trace directory)");
   if (!S_ISREG(st.st_mode)) throw Error(ErrorKind::Io, path, "is not a regular file");
   const auto size = static_cast<std::uint64_t>(st.st_size);
   if (size == 0) throw Error(ErrorKind::Empty, path, "the file is empty (0 bytes); the capture was not written");

@@ -6,7 +6,6 @@
 #include <cstring>
 
 #include "core/capture/capture_builder.h"
-#include "core/capture/hlo_parse.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
 #include "hlo.pb.h"

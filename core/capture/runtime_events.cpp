@@ -98,10 +98,11 @@ void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const Even
     case EventClass::MemAlloc:
     case EventClass::MemDealloc: {
       const DecodedStats d = decode(file_->data(), ev, seg.stat_keys, *seg.stat_names);
-      // The allocator is named by allocator_name (BFC on GPU). TPU runtimes write no allocator_name but
-      // index_on_host (jax_tpu_v6e_inference: 0..3, one per TPU chip of the host, matching
-      // /device:TPU:0..3), as XProf's memory_profile does we key by it; the name "TPU_<n>" (or
-      // "device_<n>" without TPU planes) is chosen when the capture is complete. See finish_runtime().
+      // The allocator is named by allocator_name (the BFC on GPU). The TPU runtime writes none; its
+      // events carry index_on_host instead (0..3 in jax_tpu_v6e_inference, one per chip, next to the
+      // planes /device:TPU:0..3), which is also the key XProf's memory_profile groups by. We key by it
+      // and name the allocator "TPU_<n>" ("device_<n>" without TPU planes) once the whole capture is
+      // read, so the name matches the device plane a user sees (finish_runtime()).
       std::string key;
       std::optional<std::int64_t> ordinal;
       if (!d.allocator_name.empty()) key = std::string(d.allocator_name);

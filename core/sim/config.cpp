@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/sim/scene.h"
 #include "core/util/error.h"
 
 namespace oomscope::sim {
@@ -37,10 +38,16 @@ void validate(const SimConfig& c) {
   if (c.policy.floor < 0) bad("floor must be >= 0, got " + std::to_string(c.policy.floor));
   const bool from_file = c.scenes.dist == SizeDist::File;
   if (!from_file && c.scenes.count < 1) bad("scene count must be >= 1, got " + std::to_string(c.scenes.count));
-  if (!from_file && c.scenes.count > 100'000'000) bad("scene count must be <= 100,000,000");
+  if (c.scenes.count > 10'000'000) bad("scene count must be <= 10,000,000");
   if (from_file && c.scenes.sizes.empty() && c.scenes.sizes_file.empty()) bad("a sizes file is required");
-  for (std::size_t i = 0; i < c.scenes.sizes.size(); ++i)
+  if (c.scenes.sizes.size() > 10'000'000) bad("at most 10,000,000 scene sizes");
+  for (std::size_t i = 0; i < c.scenes.sizes.size(); ++i) {
     if (c.scenes.sizes[i] < 1) bad("scene " + std::to_string(i) + " has no points");
+    // Its points are generated when it is split in space: 12 bytes each.
+    if (c.scenes.sizes[i] > kMaxScenePoints)
+      bad("scene " + std::to_string(i) + " has " + std::to_string(c.scenes.sizes[i]) +
+          " points; the simulator takes at most 100,000,000 per scene");
+  }
   if (c.batch < 1) bad("batch must be >= 1 scene, got " + std::to_string(c.batch));
   if (c.batch > 65'536) bad("batch must be <= 65,536 scenes");
   if (c.epochs < 1 || c.epochs > 1'000'000) bad("epochs must be in 1..1,000,000, got " + std::to_string(c.epochs));
@@ -49,12 +56,17 @@ void validate(const SimConfig& c) {
   if (m.fixed_bytes < 0) bad("fixed bytes per attempt must be >= 0");
   if (m.budget < 1) bad("budget must be > 0");
   if (m.fragmentation_penalty < 0) bad("fragmentation penalty must be >= 0");
-  // Keeps bytes_needed of any batch well inside int64.
-  if (m.bytes_per_point > (std::int64_t{1} << 30)) bad("bytes per point must be <= 1 GiB");
+  // Keeps bytes_needed of any batch (<= 65,536 x 100,000,000 points) inside int64.
+  if (m.bytes_per_point > (std::int64_t{1} << 20)) bad("bytes per point must be <= 1 MiB");
+  if (m.fixed_bytes > (std::int64_t{1} << 60) || m.budget > (std::int64_t{1} << 60))
+    bad("fixed bytes and budget must be <= 1 EiB");
   const auto& t = c.time;
   if (t.forward_ps_per_point < 0 || t.backward_ps_per_point < 0 || t.fixed_ns_per_attempt < 0 ||
       t.host_copy_ps_per_point < 0 || t.cache_flush_ns < 0)
     bad("time model costs must be >= 0");
+  if (t.forward_ps_per_point > 1'000'000'000 || t.backward_ps_per_point > 1'000'000'000 ||
+      t.host_copy_ps_per_point > 1'000'000'000)
+    bad("per-point costs must be <= 1 ms (1,000,000,000 ps)");
   if (t.shape_bug_forward_permille < 0 || t.shape_bug_forward_permille > 1000)
     bad("shape bug forward fraction must be in 0..1000 per mille");
   if (c.fault.kind != BugKind::None) {

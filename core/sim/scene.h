@@ -37,6 +37,8 @@ inline constexpr std::int64_t kUniformMaxPoints = 300'000;
 // `heavy-tailed`: Pareto(alpha 1.3) from 20,000 points, capped at 3,000,000: most scenes are small, a few
 // are an order of magnitude larger than anything `uniform` produces.
 inline constexpr std::int64_t kHeavyTailMaxPoints = 3'000'000;
+// The largest scene the simulator takes (from a sizes file): its points must fit in memory when split.
+inline constexpr std::int64_t kMaxScenePoints = 100'000'000;
 
 // Points per scene for scenes 0..count-1. `uniform` and `heavy-tailed` only (a File source is read with
 // read_scene_sizes). Deterministic from the seed.

@@ -2,6 +2,7 @@
 // simulator_attempt.cpp.
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/sim/scene.h"
 #include "core/sim/simulator_impl.h"
@@ -14,7 +15,9 @@ std::int64_t attempt_bytes(const MemoryModel& m, std::int64_t points) {
 }
 
 std::int64_t ok_attempt_ns(const TimeModel& t, std::int64_t points) {
-  return t.fixed_ns_per_attempt + (t.forward_ps_per_point + t.backward_ps_per_point) * points / 1000;
+  // In double: picoseconds x points can leave int64 for absurd batches; the result stays well inside it.
+  const double ps = double(t.forward_ps_per_point + t.backward_ps_per_point) * double(points);
+  return t.fixed_ns_per_attempt + static_cast<std::int64_t>(std::llround(ps / 1000.0));
 }
 
 Simulator::Impl::Impl(SimConfig c) : config(std::move(c)) {
@@ -45,6 +48,7 @@ void Simulator::Impl::init_run() {
   step_first_event.clear();
   checkpoints.clear();
   batch = -1;
+  points_batch = -1;
   queue.clear();
   head = 0;
 }
@@ -75,7 +79,11 @@ void Simulator::Impl::begin_batch(std::int64_t b) {
   const auto n = static_cast<std::size_t>(last - first);
   slot_scene.assign(o.begin() + first, o.begin() + last);
   slot_points.resize(n);
-  slot_offset.assign(n, -1);
+  if (points_batch != b) {
+    slot_offset.assign(n, -1);
+    points.clear();
+    points_batch = b;
+  }
   slot_ok.assign(n, 0);
   slot_dropped.assign(n, 0);
   bug_slot = -1;
@@ -89,7 +97,6 @@ void Simulator::Impl::begin_batch(std::int64_t b) {
       bug_slot = static_cast<std::int64_t>(s);
   }
   batch_ok_attempts = last_ok_points = last_ok_scenes = 0;
-  points.clear();
   queue.clear();
   head = 0;
   Frag f;
@@ -154,7 +161,7 @@ bool Simulator::step_back() {
   s.log.scene_ids.resize(cp.first_scene_id);
   s.step_first_event.resize(static_cast<std::size_t>(cp.first_step));
   s.totals = cp.totals;
-  s.fragmented = 0;
+  s.fragmented = cp.fragmented;
   s.steps = cp.first_step;
   // Back to the end of the previous batch (its queue is empty, so its points are not needed) ...
   s.batch--;

@@ -145,9 +145,10 @@ void Simulator::Impl::materialize(Frag& f) {
                           std::span<Point>(points).subspan(static_cast<std::size_t>(slot_offset[s]),
                                                            static_cast<std::size_t>(slot_points[s])));
   }
-  f.begin = static_cast<std::uint32_t>(slot_offset[s]);
-  f.end = static_cast<std::uint32_t>(slot_offset[s] + slot_points[s]);
-  f.box = bounds_of(std::span<const Point>(points).subspan(f.begin, f.end - f.begin));
+  f.begin = slot_offset[s];
+  f.end = slot_offset[s] + slot_points[s];
+  f.box = bounds_of(std::span<const Point>(points).subspan(static_cast<std::size_t>(f.begin),
+                                                           static_cast<std::size_t>(f.end - f.begin)));
   f.materialized = true;
 }
 
@@ -155,7 +156,8 @@ void Simulator::Impl::split_spatial(const Frag& parent, std::int64_t event_id) {
   Frag f = parent;
   if (!f.materialized) materialize(f);
   const int axis = choose_axis(config.policy.axis, f.split_on_x, f.box);
-  std::span<Point> pts = std::span<Point>(points).subspan(f.begin, f.end - f.begin);
+  std::span<Point> pts =
+      std::span<Point>(points).subspan(static_cast<std::size_t>(f.begin), static_cast<std::size_t>(f.end - f.begin));
   const SplitResult r = split_points(pts, axis, config.policy.split, f.box);
   const bool separated = r.low_count > 0 && r.low_count < f.points;
 
@@ -168,8 +170,8 @@ void Simulator::Impl::split_spatial(const Frag& parent, std::int64_t event_id) {
     c.split_on_x = !f.split_on_x;
     c.stalled = !separated;
     c.origin = side == 0 ? Origin::SpatialLow : Origin::SpatialHigh;
-    c.begin = side == 0 ? f.begin : f.begin + static_cast<std::uint32_t>(r.low_count);
-    c.end = side == 0 ? f.begin + static_cast<std::uint32_t>(r.low_count) : f.end;
+    c.begin = side == 0 ? f.begin : f.begin + r.low_count;
+    c.end = side == 0 ? f.begin + r.low_count : f.end;
     c.points = c.end - c.begin;
     c.box = side == 0 ? r.low_box : r.high_box;
     // A split that separated nothing re-queues the same points; twice in a row would loop forever (the

@@ -13,7 +13,7 @@ namespace oomscope::sim {
 struct Frag {
   std::int64_t parent = -1;
   std::int64_t points = 0;
-  std::uint32_t begin = 0, end = 0;
+  std::int64_t begin = 0, end = 0;
   std::uint32_t slot_begin = 0, slot_count = 0;
   std::int32_t depth = 0;
   Bbox box;
@@ -65,6 +65,10 @@ struct Simulator::Impl {
   std::int64_t last_ok_points = 0;
   std::int64_t last_ok_scenes = 0;
   std::vector<Point> points;
+  // The batch whose scenes `points` holds. When step_back replays that batch, the scenes already generated
+  // keep their ranges: the order inside a range may differ from a fresh generation, but every split result
+  // is a function of the point set only (split_points), so the replay is exact and skips the generation.
+  std::int64_t points_batch = -1;
   std::vector<Frag> queue;
   std::size_t head = 0;
 

@@ -15,8 +15,6 @@ namespace oomscope::sim {
 
 namespace {
 
-constexpr std::int64_t kMaxScenePoints = 1'000'000'000;
-
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
@@ -57,7 +55,7 @@ std::int64_t parse_count(std::string_view field, const std::string& name, std::s
   const auto* end = field.data() + field.size();
   const auto [ptr, ec] = std::from_chars(field.data(), end, value);
   if (ec == std::errc::result_out_of_range || (ec == std::errc() && ptr == end && value > kMaxScenePoints))
-    fail(name, line, "point count '" + std::string(field) + "' is larger than 1,000,000,000");
+    fail(name, line, "point count '" + std::string(field) + "' is larger than 100,000,000 (the most one scene may have)");
   if (ec != std::errc() || ptr != end)
     fail(name, line, "'" + std::string(field) + "' is not a point count (expected a positive integer)");
   if (value < 1) fail(name, line, "point count must be positive, got " + std::string(field));

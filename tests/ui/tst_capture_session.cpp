@@ -1,7 +1,6 @@
 // The job layer: progress reaches the UI thread (throttled), cancel yields neither result nor error, a
 // superseded job's result is dropped, errors name the file; then CaptureSession over the real reader.
 #include <QtTest>
-
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -19,7 +18,8 @@ namespace {
 const QString kGood = QStringLiteral(OOMSCOPE_TEST_DATA "/jax0.8_te2.8_rocm_gfx950_fused_attn.xplane.pb");
 const QString kOther = QStringLiteral(OOMSCOPE_TEST_DATA "/jax0.8_rocm_mi300x_gemm.xplane.pb");
 const QString kBig = QStringLiteral(OOMSCOPE_TEST_DATA "/tf2_gpu_v100x8_bert_multiworker.xplane.pb");
-const QString kCorrupt = QStringLiteral(OOMSCOPE_TEST_DATA "/CORRUPT_utf8_mangled_jax_tpu_v6e_inference.xplane.pb");
+const QString kCorrupt =
+    QStringLiteral(OOMSCOPE_TEST_DATA "/CORRUPT_utf8_mangled_jax_tpu_v6e_inference.xplane.pb");
 
 // A job that runs until stopped, checking its token like the reader does.
 JobTracker::Work<int> untilStopped(std::atomic<bool>& started) {
@@ -54,13 +54,16 @@ class TestCaptureSession : public QObject {
     QSignalSpy busy(&jobs, &JobTracker::busyChanged);
     std::vector<int> results;
     // 200k reports in about 100 ms: forwarding each would flood the event loop.
-    jobs.start<int>(QStringLiteral("file.pb"), [](ProgressSink& sink, std::stop_token) {
-      const auto end = std::chrono::steady_clock::now() + 100ms;
-      int n = 0;
-      while (std::chrono::steady_clock::now() < end) sink.report(0.5 * (n++ % 2), "reading");
-      sink.report(1.0, "reading");
-      return n;
-    }, [&](const int& n) { results.push_back(n); });
+    jobs.start<int>(
+        QStringLiteral("file.pb"),
+        [](ProgressSink& sink, std::stop_token) {
+          const auto end = std::chrono::steady_clock::now() + 100ms;
+          int n = 0;
+          while (std::chrono::steady_clock::now() < end) sink.report(0.5 * (n++ % 2), "reading");
+          sink.report(1.0, "reading");
+          return n;
+        },
+        [&](const int& n) { results.push_back(n); });
     QVERIFY(jobs.busy());
     QTRY_COMPARE(results.size(), std::size_t(1));
     QVERIFY(results[0] > 1000);
@@ -117,8 +120,10 @@ class TestCaptureSession : public QObject {
     JobTracker jobs;
     QList<int> results;
     const auto collect = [&](const int& v) { results << v; };
-    const quint64 a = jobs.start<int>(QStringLiteral("a.pb"), returnsAfter(std::chrono::milliseconds(firstMs), 1), collect);
-    const quint64 b = jobs.start<int>(QStringLiteral("b.pb"), returnsAfter(std::chrono::milliseconds(secondMs), 2), collect);
+    const quint64 a =
+        jobs.start<int>(QStringLiteral("a.pb"), returnsAfter(std::chrono::milliseconds(firstMs), 1), collect);
+    const quint64 b = jobs.start<int>(QStringLiteral("b.pb"),
+                                      returnsAfter(std::chrono::milliseconds(secondMs), 2), collect);
     QCOMPARE(b, a + 1);
     QTRY_COMPARE(results, QList<int>{2});
     QTest::qWait(firstMs + 50);
@@ -129,10 +134,13 @@ class TestCaptureSession : public QObject {
   void errorsNameTheFile_data() {
     QTest::addColumn<int>("what");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("oomscope::Error") << 0 << QStringLiteral("/data/run7.xplane.pb: protobuf damaged at byte 12");
+    QTest::newRow("oomscope::Error") << 0
+                                     << QStringLiteral("/data/run7.xplane.pb: protobuf damaged at byte 12");
     QTest::newRow("Error without file") << 1 << QStringLiteral("/data/run7.xplane.pb: bad value");
     QTest::newRow("std exception") << 2 << QStringLiteral("/data/run7.xplane.pb: unexpected error: boom");
-    QTest::newRow("bad_alloc") << 3 << QStringLiteral("/data/run7.xplane.pb: not enough memory to load this file.");
+    QTest::newRow("bad_alloc") << 3
+                               << QStringLiteral(
+                                      "/data/run7.xplane.pb: not enough memory to load this file.");
   }
 
   void errorsNameTheFile() {
@@ -141,14 +149,21 @@ class TestCaptureSession : public QObject {
     JobTracker jobs;
     QSignalSpy failed(&jobs, &JobTracker::failed);
     QSignalSpy cancelled(&jobs, &JobTracker::cancelled);
-    jobs.start<int>(QStringLiteral("/data/run7.xplane.pb"), [what](ProgressSink&, std::stop_token) -> int {
-      switch (what) {
-        case 0: throw Error(ErrorKind::Damaged, "/data/run7.xplane.pb", "protobuf damaged at byte 12");
-        case 1: throw Error(ErrorKind::InvalidArgument, "", "bad value");
-        case 2: throw std::runtime_error("boom");
-        default: throw std::bad_alloc();
-      }
-    }, [](const int&) { QFAIL("no result expected"); });
+    jobs.start<int>(
+        QStringLiteral("/data/run7.xplane.pb"),
+        [what](ProgressSink&, std::stop_token) -> int {
+          switch (what) {
+            case 0:
+              throw Error(ErrorKind::Damaged, "/data/run7.xplane.pb", "protobuf damaged at byte 12");
+            case 1:
+              throw Error(ErrorKind::InvalidArgument, "", "bad value");
+            case 2:
+              throw std::runtime_error("boom");
+            default:
+              throw std::bad_alloc();
+          }
+        },
+        [](const int&) { QFAIL("no result expected"); });
     QTRY_COMPARE(failed.count(), 1);
     QCOMPARE(failed.first().at(0).toString(), QStringLiteral("/data/run7.xplane.pb"));
     QCOMPARE(failed.first().at(1).toString(), expected);
@@ -159,8 +174,9 @@ class TestCaptureSession : public QObject {
   void selfCancelledJobEndsItsGeneration() {
     JobTracker jobs;
     QSignalSpy cancelled(&jobs, &JobTracker::cancelled);
-    jobs.start<int>(QStringLiteral("x.pb"), [](ProgressSink&, std::stop_token) -> int { throw Cancelled("x.pb"); },
-                    [](const int&) {});
+    jobs.start<int>(
+        QStringLiteral("x.pb"), [](ProgressSink&, std::stop_token) -> int { throw Cancelled("x.pb"); },
+        [](const int&) {});
     QTRY_COMPARE(cancelled.count(), 1);
     QVERIFY(!jobs.busy());
   }
@@ -168,7 +184,8 @@ class TestCaptureSession : public QObject {
   void destroyingTheTrackerStopsTheJob() {
     std::atomic<bool> started = false;
     auto jobs = std::make_unique<JobTracker>();
-    jobs->start<int>(QStringLiteral("endless.pb"), untilStopped(started), [](const int&) { QFAIL("dropped"); });
+    jobs->start<int>(QStringLiteral("endless.pb"), untilStopped(started),
+                     [](const int&) { QFAIL("dropped"); });
     QTRY_VERIFY(started.load());
     QElapsedTimer timer;
     timer.start();
@@ -194,8 +211,9 @@ class TestCaptureSession : public QObject {
     session.open(kCorrupt);
     QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
     QCOMPARE(failed.first().at(0).toString(), kCorrupt);
-    QVERIFY2(failed.first().at(1).toString().contains(QLatin1String("CORRUPT_utf8_mangled_jax_tpu_v6e_inference")),
-             qPrintable(failed.first().at(1).toString()));
+    QVERIFY2(
+        failed.first().at(1).toString().contains(QLatin1String("CORRUPT_utf8_mangled_jax_tpu_v6e_inference")),
+        qPrintable(failed.first().at(1).toString()));
     QCOMPARE(session.current().path, kGood);  // the previous capture stays
     QCOMPARE(loaded.count(), 1);
   }

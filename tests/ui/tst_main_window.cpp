@@ -10,7 +10,6 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
-
 #include <ctime>
 
 #include "ui/models/table_filter_proxy.h"
@@ -86,9 +85,10 @@ class TestMainWindow : public QObject {
 
   void opensACaptureAndFillsThePages() {
     QVERIFY(load(kGood));
-    QCOMPARE(tabTitles(m_window->tabs()),
-             QStringList({QStringLiteral("Overview"), QStringLiteral("Modules"), QStringLiteral("Allocators")}));
-    QVERIFY(m_window->windowTitle().startsWith(QStringLiteral("jax0.8_te2.8_rocm_gfx950_fused_attn.xplane.pb")));
+    QCOMPARE(tabTitles(m_window->tabs()), QStringList({QStringLiteral("Overview"), QStringLiteral("Modules"),
+                                                       QStringLiteral("Allocators")}));
+    QVERIFY(
+        m_window->windowTitle().startsWith(QStringLiteral("jax0.8_te2.8_rocm_gfx950_fused_attn.xplane.pb")));
     QVERIFY2(m_window->statusText().contains(QLatin1String("200 KiB")) &&
                  m_window->statusText().contains(QLatin1String("loaded in")),
              qPrintable(m_window->statusText()));
@@ -114,8 +114,10 @@ class TestMainWindow : public QObject {
     QVERIFY(load(kGood));
     QVERIFY(!load(kCorrupt));
     QCOMPARE(m_messages.size(), std::size_t(1));
+    qInfo("error shown: %s | %s", qPrintable(m_messages[0].title), qPrintable(m_messages[0].text));
     QCOMPARE(m_messages[0].icon, QMessageBox::Warning);
-    QVERIFY(m_messages[0].title.contains(QLatin1String("CORRUPT_utf8_mangled_jax_tpu_v6e_inference.xplane.pb")));
+    QVERIFY(
+        m_messages[0].title.contains(QLatin1String("CORRUPT_utf8_mangled_jax_tpu_v6e_inference.xplane.pb")));
     QVERIFY2(m_messages[0].text.contains(kCorrupt), qPrintable(m_messages[0].text));
     QVERIFY(m_messages[0].text.contains(QLatin1String("still open")));
     QCOMPARE(m_window->currentCapture().path, kGood);
@@ -129,6 +131,24 @@ class TestMainWindow : public QObject {
     QVERIFY(!load(kData + QStringLiteral("/no_such_file.xplane.pb")));
     QCOMPARE(m_messages.size(), std::size_t(2));
     QVERIFY(m_messages[1].text.contains(QLatin1String("no_such_file.xplane.pb")));
+  }
+
+  void defaultErrorDialogDoesNotBlock() {
+    MainWindow window;  // with its own QMessageBox presenter
+    window.resize(1000, 640);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy finished(&window, &MainWindow::loadFinished);
+    window.openFile(kCorrupt);
+    QVERIFY(finished.wait(10000));  // the event loop runs on while the box is up
+    QMessageBox* box = nullptr;
+    QTRY_VERIFY((box = window.findChild<QMessageBox*>(QStringLiteral("messageBox"))) != nullptr);
+    QTRY_VERIFY(box->isVisible());
+    QVERIFY(box->text().contains(QLatin1String("CORRUPT_utf8_mangled")));
+    QVERIFY(box->informativeText().contains(kCorrupt));
+    QDir().mkpath(QStringLiteral(OOMSCOPE_SCREENSHOT_DIR));
+    QVERIFY(box->grab().save(QStringLiteral(OOMSCOPE_SCREENSHOT_DIR "/error-dialog.png")));
+    box->accept();
   }
 
   void cancelKeepsThePreviousCaptureAndSaysNothing() {

@@ -88,28 +88,33 @@ class TestModels : public QObject {
     // A module without buffer assignment: a dash, sorted below real values, and a tooltip saying why.
     QCOMPARE(display(model, 4, ModuleTableModel::Temp), QStringLiteral("\u2014"));
     QCOMPARE(model.index(4, ModuleTableModel::Temp).data(RecordTableModel::SortRole).toLongLong(), -1);
-    QVERIFY(display(model, 4, ModuleTableModel::Temp, Qt::ToolTipRole).contains(QLatin1String("buffer assignment")));
+    QVERIFY(display(model, 4, ModuleTableModel::Temp, Qt::ToolTipRole)
+                .contains(QLatin1String("buffer assignment")));
 
-    const auto numeric = model.index(0, ModuleTableModel::Temp).data(Qt::TextAlignmentRole).value<Qt::Alignment>();
+    const auto numeric =
+        model.index(0, ModuleTableModel::Temp).data(Qt::TextAlignmentRole).value<Qt::Alignment>();
     QVERIFY(numeric & Qt::AlignRight);
-    const auto text = model.index(0, ModuleTableModel::Name).data(Qt::TextAlignmentRole).value<Qt::Alignment>();
+    const auto text =
+        model.index(0, ModuleTableModel::Name).data(Qt::TextAlignmentRole).value<Qt::Alignment>();
     QVERIFY(text & Qt::AlignLeft);
   }
 
   void headerTooltipsSayReadOrDerived() {
     ModuleTableModel modules;
     AllocatorTableModel allocators;
-    for (const QAbstractItemModel* model : {static_cast<QAbstractItemModel*>(&modules),
-                                            static_cast<QAbstractItemModel*>(&allocators)}) {
+    for (const QAbstractItemModel* model :
+         {static_cast<QAbstractItemModel*>(&modules), static_cast<QAbstractItemModel*>(&allocators)}) {
       for (int c = 0; c < model->columnCount(); ++c) {
         const QString tip = model->headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString();
-        QVERIFY2(tip.contains(QLatin1String("Read from the file")) || tip.contains(QLatin1String("Derived: ")),
-                 qPrintable(tip));
+        QVERIFY2(
+            tip.contains(QLatin1String("Read from the file")) || tip.contains(QLatin1String("Derived: ")),
+            qPrintable(tip));
         QVERIFY(tip.contains(model->headerData(c, Qt::Horizontal).toString()));
       }
     }
-    QVERIFY(modules.headerData(ModuleTableModel::Name, Qt::Horizontal, Qt::ToolTipRole).toString().contains(
-        QLatin1String("Read from the file")));
+    QVERIFY(modules.headerData(ModuleTableModel::Name, Qt::Horizontal, Qt::ToolTipRole)
+                .toString()
+                .contains(QLatin1String("Read from the file")));
     QVERIFY(allocators.headerData(AllocatorTableModel::MaxInUse, Qt::Horizontal, Qt::ToolTipRole)
                 .toString()
                 .contains(QLatin1String("Derived: maximum of the bytes_allocated")));
@@ -178,8 +183,9 @@ class TestModels : public QObject {
   void allocatorAndPlaneModels() {
     AllocatorTableModel allocators;
     QAbstractItemModelTester tester(&allocators, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    allocators.setRows({{QStringLiteral("GPU_0_bfc"), 1234, 1200, 3 * 1024 * MiB, 3 * 1024 * MiB + 5, 4 * 1024 * MiB},
-                        {QStringLiteral("cpu"), 5, 5, 512, 512, 0}});
+    allocators.setRows(
+        {{QStringLiteral("GPU_0_bfc"), 1234, 1200, 3 * 1024 * MiB, 3 * 1024 * MiB + 5, 4 * 1024 * MiB},
+         {QStringLiteral("cpu"), 5, 5, 512, 512, 0}});
     QCOMPARE(display(allocators, 0, AllocatorTableModel::Allocations), QLocale().toString(1234));
     QCOMPARE(display(allocators, 0, AllocatorTableModel::MaxInUse), QStringLiteral("3.00 GiB"));
     QCOMPARE(display(allocators, 0, AllocatorTableModel::Capacity, Qt::ToolTipRole),
@@ -202,8 +208,8 @@ class TestModels : public QObject {
   }
 
   void realCaptureRows() {
-    const auto capture = oomscope::capture::read_capture(
-        OOMSCOPE_TEST_DATA "/jax0.8_te2.8_rocm_gfx950_fused_attn.xplane.pb");
+    const auto capture =
+        oomscope::capture::read_capture(OOMSCOPE_TEST_DATA "/jax0.8_te2.8_rocm_gfx950_fused_attn.xplane.pb");
     ModuleTableModel modules;
     AllocatorTableModel allocators;
     TableFilterProxy proxy;
@@ -217,8 +223,12 @@ class TestModels : public QObject {
     QCOMPARE(allocators.rowCount(), 1);
     QCOMPARE(display(allocators, 0, AllocatorTableModel::Name), QStringLiteral("GPU_0_bfc"));
     // SOURCES.md: 30 MemoryAllocation and 29 MemoryDeallocation events on GPU_0_bfc.
-    QCOMPARE(allocators.index(0, AllocatorTableModel::Allocations).data(RecordTableModel::SortRole).toLongLong(), 30);
-    QCOMPARE(allocators.index(0, AllocatorTableModel::Deallocations).data(RecordTableModel::SortRole).toLongLong(), 29);
+    QCOMPARE(
+        allocators.index(0, AllocatorTableModel::Allocations).data(RecordTableModel::SortRole).toLongLong(),
+        30);
+    QCOMPARE(
+        allocators.index(0, AllocatorTableModel::Deallocations).data(RecordTableModel::SortRole).toLongLong(),
+        29);
     proxy.setFilterText(QStringLiteral("jit_loss_fn"));
     QCOMPARE(proxy.rowCount(), 1);
 
@@ -235,7 +245,8 @@ class TestModels : public QObject {
     for (const auto& row : modules.rows()) biggest = std::max(biggest, row.totalAllocation);
     QCOMPARE(summary.largestModule->totalAllocation, biggest);
     const QString text = describeSummary(summary);
-    QVERIFY2(text.contains(summary.largestModule->name) && text.contains(QLatin1String("GPU_0_bfc")), qPrintable(text));
+    QVERIFY2(text.contains(summary.largestModule->name) && text.contains(QLatin1String("GPU_0_bfc")),
+             qPrintable(text));
   }
 
   void everyRealCaptureThroughTheSameModels() {
@@ -262,8 +273,11 @@ class TestModels : public QObject {
       QCOMPARE(planes.rowCount(), int(capture->planes().size()));
       // Sorted by total allocation, descending, whatever the capture.
       for (int r = 1; r < proxy.rowCount(); ++r) {
-        QVERIFY(proxy.index(r - 1, ModuleTableModel::TotalAllocation).data(RecordTableModel::SortRole).toLongLong() >=
-                proxy.index(r, ModuleTableModel::TotalAllocation).data(RecordTableModel::SortRole).toLongLong());
+        QVERIFY(
+            proxy.index(r - 1, ModuleTableModel::TotalAllocation)
+                .data(RecordTableModel::SortRole)
+                .toLongLong() >=
+            proxy.index(r, ModuleTableModel::TotalAllocation).data(RecordTableModel::SortRole).toLongLong());
       }
       QVERIFY(!describeSummary(summarize(*capture)).isEmpty());
     }

@@ -4,6 +4,9 @@
 #include <QImage>
 #include <QtTest>
 
+#include <deque>
+#include <random>
+
 #include "core/sim/config.h"
 #include "ui/sim/run_data.h"
 #include "ui/sim/tree_layout.h"
@@ -27,6 +30,75 @@ sim::SimConfig bigConfig(std::int64_t scenes) {
 
 double ms(const QElapsedTimer& t) { return double(t.nsecsElapsed()) * 1e-6; }
 
+// A run of the simulator's shape (batches of 4 scenes, one per-scene level, uneven spatial halves, halves
+// under the floor dropped, FIFO order) built directly: the Debug simulator would spend minutes generating
+// the millions of points such a run splits, and the tree view only sees events.
+sim::EventLog syntheticLog(std::size_t targetNodes) {
+  using sim::Origin;
+  using sim::Outcome;
+  struct Frag {
+    std::int64_t parent;
+    std::int32_t depth;
+    Origin origin;
+    std::int64_t points;
+    std::uint32_t firstScene, scenes;
+  };
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<std::int64_t> size(20'000, 300'000);
+  std::uniform_real_distribution<double> cut(0.15, 0.85);
+  constexpr std::int64_t kFits = 43'690;  // points that fit in the 0.5 GiB left for them
+  sim::EventLog log;
+  std::int64_t step = 0, batch = 0;
+  std::uint32_t nextScene = 0;
+  auto emit = [&](const Frag& f, Outcome o, std::int64_t stepId) {
+    sim::Event e;
+    e.id = std::int64_t(log.events.size());
+    e.parent = f.parent;
+    e.step = stepId;
+    e.batch = batch;
+    e.depth = f.depth;
+    e.origin = f.origin;
+    e.outcome = o;
+    e.points = f.points;
+    e.scenes_offset = std::uint32_t(log.scene_ids.size());
+    e.scenes_count = f.scenes;
+    for (std::uint32_t s = 0; s < f.scenes; ++s) log.scene_ids.push_back(f.firstScene + s);
+    log.events.push_back(e);
+    return e.id;
+  };
+  while (log.events.size() < targetNodes) {
+    std::deque<Frag> queue;
+    std::vector<std::int64_t> sizes(4);
+    std::int64_t total = 0;
+    for (auto& s : sizes) total += (s = size(rng));
+    queue.push_back({-1, 0, Origin::Batch, total, nextScene, 4});
+    while (!queue.empty()) {
+      const Frag f = queue.front();
+      queue.pop_front();
+      const std::int64_t stepId = step++;
+      if (f.points <= kFits) {
+        emit(f, Outcome::Ok, stepId);
+        continue;
+      }
+      const auto id = emit(f, Outcome::Oom, stepId);
+      if (f.scenes > 1) {
+        for (std::uint32_t s = 0; s < f.scenes; ++s)
+          queue.push_back({id, f.depth + 1, Origin::Scene, sizes[s], f.firstScene + s, 1});
+        continue;
+      }
+      const std::int64_t low = std::int64_t(double(f.points) * cut(rng));
+      for (const auto& [pts, origin] : {std::pair{low, Origin::SpatialLow}, std::pair{f.points - low, Origin::SpatialHigh}}) {
+        const Frag half{id, f.depth + 1, origin, pts, f.firstScene, 1};
+        if (pts <= 500) emit(half, Outcome::Dropped, stepId);
+        else queue.push_back(half);
+      }
+    }
+    nextScene += 4;
+    ++batch;
+  }
+  return log;
+}
+
 }  // namespace
 
 class TestSimTree : public QObject {
@@ -49,17 +121,9 @@ class TestSimTree : public QObject {
   }
 
   void hundredThousandNodes() {
-    NullProgress progress;
     QElapsedTimer clock;
-    // Grow the workload until the tree has 100,000 nodes (about 15 per scene with this config).
-    std::int64_t scenes = 7000;
-    RunPtr run;
-    for (int tries = 0; tries < 4; ++tries) {
-      clock.start();
-      run = simulateRun(bigConfig(scenes), QStringLiteral("big"), progress, {});
-      if (run->layout.nodeCount() >= 100'000) break;
-      scenes = scenes * 110'000 / std::int64_t(std::max<std::size_t>(run->layout.nodeCount(), 1)) + 1;
-    }
+    // What the worker does for a trace of this size: derive the per-step counters, lay out the tree.
+    const auto run = runFromLog(syntheticLog(100'000), sim::GradMode::Accumulate, std::nullopt);
     QVERIFY(run->layout.nodeCount() >= 100'000);
     QVERIFY(!run->truncated);
     const double simulateMs = run->computeSeconds * 1e3;
@@ -95,7 +159,7 @@ class TestSimTree : public QObject {
     const double detailedPaintMs = ms(clock);
     const auto detailedNodes = view.lastPaintedNodes();
 
-    qInfo("100k tree: %zu nodes, %lld steps, depth %d | simulate %.0f ms, layout %.1f ms (worker, once per run) | "
+    qInfo("100k tree: %zu nodes, %lld steps, depth %d | counters %.0f ms, layout %.1f ms (worker, once per run) | "
           "first paint incl. setRun %.1f ms (LOD paint %.1f ms) | step+repaint %.2f ms | zoomed-in paint %.1f ms for "
           "%lld nodes in view",
           run->layout.nodeCount(), qlonglong(run->steps()), run->layout.maxDepth, simulateMs, layoutMs, firstPaintMs,
@@ -106,7 +170,7 @@ class TestSimTree : public QObject {
 
   void hitTestingAndFollow() {
     NullProgress progress;
-    const auto run = simulateRun(bigConfig(200), QStringLiteral("t"), progress, {});
+    const auto run = simulateRun(bigConfig(60), QStringLiteral("t"), progress, {});
     SimTreeView view;
     view.resize(1000, 400);
     view.setRun(run);

@@ -2,7 +2,6 @@
 
 #include <QFileInfo>
 #include <QLocale>
-
 #include <algorithm>
 #include <array>
 
@@ -70,8 +69,8 @@ CaptureSummary summarize(const capture::Capture& capture) {
   s.retryCount = qint64(capture.allocator_retries().size());
   for (const auto& r : capture.allocator_retries()) s.retryTotalPs += r.duration_ps;
 
-  // The execution markers overlap (one XLA module span sits inside one ExecuteHelper inside one PjitFunction),
-  // so count the most specific kind present rather than their sum.
+  // The execution markers overlap (one XLA module span sits inside one ExecuteHelper inside one
+  // PjitFunction), so count the most specific kind present rather than their sum.
   using K = capture::ExecutionKind;
   struct Source {
     K kind;
@@ -93,7 +92,8 @@ CaptureSummary summarize(const capture::Capture& capture) {
 
   const auto modules = moduleRows(capture);
   for (const auto& m : modules) {
-    if (m.hasPlan && (!s.largestModule || m.totalAllocation > s.largestModule->totalAllocation)) s.largestModule = m;
+    if (m.hasPlan && (!s.largestModule || m.totalAllocation > s.largestModule->totalAllocation))
+      s.largestModule = m;
   }
   const auto allocators = allocatorRows(capture);
   for (const auto& a : allocators) {
@@ -109,10 +109,11 @@ CaptureSummary summarize(const capture::Capture& capture) {
 QString describeSummary(const CaptureSummary& s) {
   QStringList sentences;
   if (const auto& m = s.largestModule) {
-    QString sentence = QStringLiteral("The largest module is %1 (program %2): its buffer assignment totals %3")
-                           .arg(m->name)
-                           .arg(m->programId)
-                           .arg(bytes(m->totalAllocation));
+    QString sentence =
+        QStringLiteral("The largest module is %1 (program %2): its buffer assignment totals %3")
+            .arg(m->name)
+            .arg(m->programId)
+            .arg(bytes(m->totalAllocation));
     QStringList parts;
     if (m->temp > 0) parts << QStringLiteral("%1 temporaries").arg(bytes(m->temp));
     if (m->parameters > 0) parts << QStringLiteral("%1 parameters").arg(bytes(m->parameters));
@@ -120,7 +121,8 @@ QString describeSummary(const CaptureSummary& s) {
     if (!parts.isEmpty()) sentence += QStringLiteral(", of which ") + parts.join(QStringLiteral(", "));
     sentences << sentence + QLatin1Char('.');
   } else if (s.moduleCount > 0) {
-    sentences << QStringLiteral("None of the %1 modules carries a buffer assignment, so their sizes are unknown.")
+    sentences << QStringLiteral(
+                     "None of the %1 modules carries a buffer assignment, so their sizes are unknown.")
                      .arg(s.moduleCount);
   } else {
     sentences << QStringLiteral("The capture holds no XLA modules (no HloProto in /host:metadata).");
@@ -131,10 +133,12 @@ QString describeSummary(const CaptureSummary& s) {
     if (a->capacity > 0) {
       const double share = 100.0 * double(a->maxInUse) / double(a->capacity);
       // One decimal below 10 %, so a small share does not read as "0 %".
-      sentence += QStringLiteral(" of %1 (%2 %)").arg(bytes(a->capacity), QLocale().toString(share, 'f', share < 10 ? 1 : 0));
+      sentence += QStringLiteral(" of %1 (%2 %)")
+                      .arg(bytes(a->capacity), QLocale().toString(share, 'f', share < 10 ? 1 : 0));
     }
     if (a->lifetimePeak > a->maxInUse) {
-      sentence += QStringLiteral("; its lifetime peak of %1 predates the capture").arg(bytes(a->lifetimePeak));
+      sentence +=
+          QStringLiteral("; its lifetime peak of %1 predates the capture").arg(bytes(a->lifetimePeak));
     }
     if (s.retryCount > 0) {
       sentence += QStringLiteral(", and allocations waited for memory %1 times (AllocatorRetry)")
@@ -142,7 +146,8 @@ QString describeSummary(const CaptureSummary& s) {
     }
     sentences << sentence + QLatin1Char('.');
   } else {
-    sentences << QStringLiteral("No allocator events were recorded; they need host_tracer_level 2 or higher when profiling.");
+    sentences << QStringLiteral(
+        "No allocator events were recorded; they need host_tracer_level 2 or higher when profiling.");
   }
   return sentences.join(QLatin1Char(' '));
 }

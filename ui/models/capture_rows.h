@@ -6,7 +6,6 @@
 
 #include <QString>
 #include <QStringList>
-
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -54,10 +53,10 @@ struct CaptureSummary {
   qint64 retryCount = 0;
   qint64 retryTotalPs = 0;
   qint64 executionCount = 0;
-  QString executionSource;  // which spans were counted, e.g. "XLA GPU module host spans"
-  std::optional<ModuleRow> largestModule;       // by total allocation, among modules with a plan
-  std::optional<AllocatorRow> busiestAllocator; // by max in use
-  QStringList problems;  // XSpace errors and warnings, modules that did not parse
+  QString executionSource;                       // which spans were counted, e.g. "XLA GPU module host spans"
+  std::optional<ModuleRow> largestModule;        // by total allocation, among modules with a plan
+  std::optional<AllocatorRow> busiestAllocator;  // by max in use
+  QStringList problems;                          // XSpace errors and warnings, modules that did not parse
 };
 
 std::vector<ModuleRow> moduleRows(const capture::Capture& capture);

@@ -63,8 +63,8 @@ QVariant RecordTableModel::data(const QModelIndex& index, int role) const {
       return raw.toString();
     }
     case Qt::TextAlignmentRole:
-      return QVariant::fromValue(Qt::Alignment(numeric ? Qt::AlignRight | Qt::AlignVCenter
-                                                       : Qt::AlignLeft | Qt::AlignVCenter));
+      return QVariant::fromValue(
+          Qt::Alignment(numeric ? Qt::AlignRight | Qt::AlignVCenter : Qt::AlignLeft | Qt::AlignVCenter));
     default:
       return {};
   }
@@ -86,8 +86,9 @@ QVariant RecordTableModel::headerData(int section, Qt::Orientation orientation, 
           .arg(spec.title.toHtmlEscaped(), spec.description.toHtmlEscaped(), origin);
     }
     case Qt::TextAlignmentRole:
-      return QVariant::fromValue(Qt::Alignment(spec.kind == CellKind::Text ? Qt::AlignLeft | Qt::AlignVCenter
-                                                                         : Qt::AlignRight | Qt::AlignVCenter));
+      return QVariant::fromValue(Qt::Alignment(spec.kind == CellKind::Text
+                                                   ? Qt::AlignLeft | Qt::AlignVCenter
+                                                   : Qt::AlignRight | Qt::AlignVCenter));
     default:
       return QAbstractTableModel::headerData(section, orientation, role);
   }

@@ -27,8 +27,9 @@ QLabel* snippet(const QString& code, QWidget* parent) {
   label->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
   label->setCursor(Qt::IBeamCursor);
-  label->setStyleSheet(QStringLiteral("QLabel#snippet { background: palette(alternate-base); "
-                                      "border: 1px solid palette(mid); border-radius: 4px; padding: 8px; }"));
+  label->setStyleSheet(
+      QStringLiteral("QLabel#snippet { background: palette(alternate-base); "
+                     "border: 1px solid palette(mid); border-radius: 4px; padding: 8px; }"));
   return label;
 }
 
@@ -49,13 +50,14 @@ EmptyStatePage::EmptyStatePage(QWidget* parent) : QWidget(parent) {
   titleFont.setBold(true);
   title->setFont(titleFont);
 
-  auto* intro = paragraph(
-      tr("oomscope shows what filled the GPU memory of a JAX or TensorFlow run, from an XProf profiler capture "
-         "(<code>.xplane.pb</code>)."),
-      card);
-  auto* step1 = paragraph(tr("<b>1.</b> Trace the step that runs out of memory. The trace is written even when "
-                             "the step fails:"),
+  auto* intro = paragraph(tr("oomscope shows what filled the GPU memory of a JAX or TensorFlow run, from an "
+                             "XProf profiler capture "
+                             "(<code>.xplane.pb</code>)."),
                           card);
+  auto* step1 =
+      paragraph(tr("<b>1.</b> Trace the step that runs out of memory. The trace is written even when "
+                   "the step fails:"),
+                card);
   auto* code = snippet(QStringLiteral("import jax\n\n"
                                       "with jax.profiler.trace(\"/tmp/oom-trace\"):\n"
                                       "    state = train_step(state, batch)   # the failing step"),
@@ -64,9 +66,10 @@ EmptyStatePage::EmptyStatePage(QWidget* parent) : QWidget(parent) {
                              "&lt;host&gt;.xplane.pb</code>. Allocator events need "
                              "<code>host_tracer_level</code> 2 or higher (the default)."),
                           card);
-  auto* step3 = paragraph(tr("<b>3.</b> Open it with <b>File \u25b8 Open</b> (Ctrl+O), drop it on this window, "
-                             "or pass it on the command line: <code>oomscope &lt;file&gt;</code>."),
-                          card);
+  auto* step3 =
+      paragraph(tr("<b>3.</b> Open it with <b>File \u25b8 Open</b> (Ctrl+O), drop it on this window, "
+                   "or pass it on the command line: <code>oomscope &lt;file&gt;</code>."),
+                card);
 
   auto* open = new QPushButton(tr("Open a Capture\u2026"), card);
   open->setObjectName(QStringLiteral("openButton"));
@@ -108,8 +111,11 @@ EmptyStatePage::EmptyStatePage(QWidget* parent) : QWidget(parent) {
 
 void EmptyStatePage::setExamplePath(const QString& path) {
   m_example->setEnabled(!path.isEmpty());
-  m_example->setToolTip(path.isEmpty() ? tr("The bundled example was not found next to the program.")
-                                       : tr("Opens %1: a JAX 0.8 + TransformerEngine fused-attention capture from an AMD MI350-class GPU.").arg(path));
+  m_example->setToolTip(
+      path.isEmpty()
+          ? tr("The bundled example was not found next to the program.")
+          : tr("Opens %1: a JAX 0.8 + TransformerEngine fused-attention capture from an AMD MI350-class GPU.")
+                .arg(path));
 }
 
 }  // namespace oomscope::ui

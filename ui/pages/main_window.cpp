@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -74,11 +75,14 @@ MainWindow::MainWindow(CaptureSession* session, QWidget* parent) : QMainWindow(p
   m_allocators = new AllocatorTableModel(this);
   m_allocatorsPage = new TablePage(
       m_allocators,
-      {tr("allocator"), false, {},
+      {tr("allocator"),
+       false,
+       {},
        tr("Counts, Max in use and Capacity are derived from the MemoryAllocation / MemoryDeallocation events "
           "recorded during the capture; Lifetime peak is the allocator's own figure and can predate the "
           "capture. Hover a column header for details."),
-       AllocatorTableModel::MaxInUse, Qt::DescendingOrder},
+       AllocatorTableModel::MaxInUse,
+       Qt::DescendingOrder},
       this);
   m_allocatorsPage->setObjectName(QStringLiteral("allocatorsPage"));
   m_allocatorsPage->view()->setObjectName(QStringLiteral("allocatorsView"));
@@ -86,7 +90,12 @@ MainWindow::MainWindow(CaptureSession* session, QWidget* parent) : QMainWindow(p
 
   m_presenter = [this](QMessageBox::Icon icon, const QString& title, const QString& text) {
     // Window-modal and opened, not exec()'d: the event loop (and a running load) keeps going.
-    auto* box = new QMessageBox(icon, title, text, QMessageBox::Ok, this);
+    auto* box = new QMessageBox(icon, QStringLiteral("oomscope"), title, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("messageBox"));
+    box->setInformativeText(text);
+    // QMessageBox picks a narrow width that wraps long paths and sentences into a column.
+    box->setStyleSheet(QStringLiteral(
+        "QLabel#qt_msgbox_label, QLabel#qt_msgbox_informativelabel { min-width: 480px; }"));
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->setWindowModality(Qt::WindowModal);
     box->open();
@@ -211,7 +220,8 @@ void MainWindow::onLoadStarted(const QString& path) {
 void MainWindow::onProgress(double fraction, const QString& stage) {
   m_progress->setValue(int(qBound(0.0, fraction, 1.0) * 1000));
   const QString name = fileName(m_session->loadingPath());
-  m_status->setText(stage.isEmpty() ? tr("Loading %1\u2026").arg(name) : tr("Loading %1: %2\u2026").arg(name, stage));
+  m_status->setText(stage.isEmpty() ? tr("Loading %1\u2026").arg(name)
+                                    : tr("Loading %1: %2\u2026").arg(name, stage));
 }
 
 void MainWindow::onLoaded(const LoadedCapture& loaded) {
@@ -237,7 +247,12 @@ void MainWindow::onLoaded(const LoadedCapture& loaded) {
 
 void MainWindow::onLoadFailed(const QString& path, const QString& message) {
   showLoadedStatus();
-  QString text = message;
+  // The message is "<path>: <problem>"; the path goes on a line of its own, the problem as a sentence.
+  QString problem = message;
+  if (problem.startsWith(path + QStringLiteral(": "))) problem = problem.mid(path.size() + 2);
+  if (!problem.isEmpty()) problem[0] = problem[0].toUpper();
+  if (!problem.endsWith(QLatin1Char('.'))) problem += QLatin1Char('.');
+  QString text = QStringLiteral("%1\n\n%2").arg(QDir::toNativeSeparators(path), problem);
   if (const auto& current = m_session->current()) {
     text += tr("\n\n%1 is still open.").arg(fileName(current.path));
   }
@@ -274,7 +289,7 @@ void MainWindow::showCapturePages(bool haveModules, bool haveAllocators) {
   if (haveAllocators) m_tabs->insertTab(at++, m_allocatorsPage, tr("Allocators"));
   // A reload keeps the page the user was looking at.
   m_tabs->setCurrentWidget(previous && m_tabs->indexOf(previous) >= 0 && previous != m_empty ? previous
-                                                                                              : m_overview);
+                                                                                             : m_overview);
 }
 
 void MainWindow::showEmptyState() {
@@ -304,7 +319,8 @@ void MainWindow::showLoadedStatus() {
     return QStringLiteral("%1 %2").arg(QLocale().toString(qulonglong(n)), n == 1 ? one : many);
   };
   const double s = current.loadSeconds;
-  const QString took = s < 1.0 ? tr("%1 ms").arg(qMax(1, qRound(s * 1000))) : tr("%1 s").arg(QLocale().toString(s, 'f', 1));
+  const QString took =
+      s < 1.0 ? tr("%1 ms").arg(qMax(1, qRound(s * 1000))) : tr("%1 s").arg(QLocale().toString(s, 'f', 1));
   m_status->setText(tr("%1 \u00b7 %2 \u00b7 %3, %4 \u00b7 loaded in %5")
                         .arg(fileName(current.path),
                              QString::fromStdString(format_bytes(std::uint64_t(capture.file_size()))),

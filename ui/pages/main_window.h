@@ -13,7 +13,6 @@
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QThreadPool>
-
 #include <functional>
 #include <vector>
 
@@ -40,7 +39,8 @@ class MainWindow : public QMainWindow {
  public:
   // How the window tells the user something (an error, a note). The default shows a non-blocking
   // QMessageBox; tests install a recorder so nothing waits for a click.
-  using MessagePresenter = std::function<void(QMessageBox::Icon icon, const QString& title, const QString& text)>;
+  using MessagePresenter =
+      std::function<void(QMessageBox::Icon icon, const QString& title, const QString& text)>;
 
   // Reads captures with capture::read_capture.
   explicit MainWindow(QWidget* parent = nullptr);

@@ -60,7 +60,8 @@ void MainWindow::rebuildRecentMenu() {
   for (int i = 0; i < recent.size(); ++i) {
     const QFileInfo info(recent.at(i));
     // Accelerators 1..9, then 0 for the tenth.
-    const QString text = QStringLiteral("&%1  %2  \u2014  %3").arg((i + 1) % 10).arg(info.fileName(), info.absolutePath());
+    const QString text =
+        QStringLiteral("&%1  %2  \u2014  %3").arg((i + 1) % 10).arg(info.fileName(), info.absolutePath());
     auto* action = m_recentMenu->addAction(text);
     action->setToolTip(recent.at(i));
     connect(action, &QAction::triggered, this, [this, path = recent.at(i)] { openRecent(path); });

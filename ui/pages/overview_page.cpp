@@ -90,7 +90,8 @@ OverviewPage::OverviewPage(QWidget* parent) : QWidget(parent) {
 
   m_tiles = new QGridLayout;
   m_tiles->setSpacing(8);
-  for (int i = 0; i < kTileCount; ++i) m_tiles->addWidget(makeTile(content), i / kTileColumns, i % kTileColumns);
+  for (int i = 0; i < kTileCount; ++i)
+    m_tiles->addWidget(makeTile(content), i / kTileColumns, i % kTileColumns);
 
   m_planes = new PlaneTableModel(this);
   auto* proxy = new TableFilterProxy(this);
@@ -174,7 +175,8 @@ void OverviewPage::setSummary(const CaptureSummary& s, std::vector<PlaneRow> pla
                                 "memory pressure.")
                                  .arg(QLocale().toString(double(s.retryTotalPs) / 1e9, 'f', 2))
                            : tr("No allocation had to wait for memory to be freed."));
-  setTile(5, count(s.executionCount), tr("executions"), s.executionCount > 0 ? tr("counted: %1").arg(s.executionSource) : counted,
+  setTile(5, count(s.executionCount), tr("executions"),
+          s.executionCount > 0 ? tr("counted: %1").arg(s.executionSource) : counted,
           tr("Program executions seen on the host or device timelines."));
   setTile(6, count(s.planeCount), tr("planes"), read, tr("XPlanes in the file: hosts, devices, metadata."));
   setTile(7, count(s.eventCount), tr("events"), counted, tr("Trace events on all planes."));

@@ -3,7 +3,6 @@
 // largest module and the busiest allocator.
 
 #include <QWidget>
-
 #include <vector>
 
 #include "ui/models/capture_rows.h"

@@ -79,7 +79,8 @@ void TablePage::fitColumns() {
   header->setSectionResizeMode(QHeaderView::Interactive);
   m_view->resizeColumnsToContents();
   // Numbers keep the width they need plus some air; the name column takes the rest of the width.
-  for (int col = 1; col < m_model->columnCount(); ++col) header->resizeSection(col, header->sectionSize(col) + 16);
+  for (int col = 1; col < m_model->columnCount(); ++col)
+    header->resizeSection(col, header->sectionSize(col) + 16);
   header->setSectionResizeMode(0, QHeaderView::Stretch);
 }
 
@@ -101,7 +102,8 @@ void TablePage::updateFooter() {
   if (shown == total) {
     m_footer->setText(tr("%1 %2").arg(QLocale().toString(total), noun));
   } else {
-    m_footer->setText(tr("%1 of %2 %3 shown").arg(QLocale().toString(shown), QLocale().toString(total), noun));
+    m_footer->setText(
+        tr("%1 of %2 %3 shown").arg(QLocale().toString(shown), QLocale().toString(total), noun));
   }
 }
 

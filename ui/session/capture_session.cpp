@@ -3,7 +3,6 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QThreadPool>
-
 #include <utility>
 
 namespace oomscope::ui {
@@ -24,7 +23,7 @@ void CaptureSession::open(const QString& path) {
     double seconds = 0.0;
   };
   JobTracker::Work<Timed> work = [loader = m_loader, file = path.toStdString()](ProgressSink& progress,
-                                                                              std::stop_token stop) {
+                                                                                std::stop_token stop) {
     QElapsedTimer timer;
     timer.start();
     auto capture = loader(file, progress, stop);

@@ -9,7 +9,6 @@
 #include <QMetaType>
 #include <QObject>
 #include <QString>
-
 #include <functional>
 #include <memory>
 #include <stop_token>
@@ -33,9 +32,8 @@ class CaptureSession : public QObject {
   Q_OBJECT
 
  public:
-  using Loader = std::function<std::shared_ptr<const capture::Capture>(const std::string& path,
-                                                                       ProgressSink& progress,
-                                                                       std::stop_token stop)>;
+  using Loader = std::function<std::shared_ptr<const capture::Capture>(
+      const std::string& path, ProgressSink& progress, std::stop_token stop)>;
 
   // Loads with capture::read_capture.
   explicit CaptureSession(QObject* parent = nullptr);

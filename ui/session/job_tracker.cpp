@@ -1,7 +1,6 @@
 #include "ui/session/job_tracker.h"
 
 #include <QMetaObject>
-
 #include <new>
 #include <string_view>
 

@@ -4,13 +4,12 @@
 // Every start() takes a new generation number; an outcome is delivered only while its generation is still the
 // current one, so a superseded or cancelled job can never overwrite newer state (hotspot's JobTracker idea).
 // Starting a new job or calling cancel() also asks the old job to stop through its std::stop_token, so it
-// stops burning CPU; whatever it returns afterwards is dropped. Progress is forwarded to the UI thread at most
-// once per progressInterval(), so a chatty reader cannot flood the event loop.
+// stops burning CPU; whatever it returns afterwards is dropped. Progress is forwarded to the UI thread at
+// most once per progressInterval(), so a chatty reader cannot flood the event loop.
 
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
-
 #include <chrono>
 #include <exception>
 #include <functional>
@@ -93,8 +92,8 @@ quint64 JobTracker::start(const QString& subject, Work<Result> work,
           },
           Qt::QueuedConnection);
     } catch (const Cancelled&) {
-      // A stop requested by cancel() or a newer start() lands on a stale generation and is dropped; a job that
-      // cancels itself still ends its generation.
+      // A stop requested by cancel() or a newer start() lands on a stale generation and is dropped; a job
+      // that cancels itself still ends its generation.
       postCancelled(gen, subject);
     } catch (...) {
       postFailure(gen, subject, std::current_exception());

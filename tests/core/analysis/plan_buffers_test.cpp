@@ -69,6 +69,7 @@ TEST(PlanShapes, PrintsEveryPrimitiveTypeAndSubByteSizes) {
   packed.mutable_layout()->set_element_size_in_bits(4);
   EXPECT_EQ(shape_byte_size(packed), 3);  // ceil(5 * 4 / 8)
   EXPECT_EQ(shape_byte_size(tuple_shape({array_shape(kF32, {2}), array_shape(kU8, {3})})), 11);
+  EXPECT_EQ(shape_byte_size(array_shape(kF32, {1LL << 40, 1LL << 40})), INT64_MAX);  // saturates
 
   auto with_layout = array_shape(kF32, {2, 3});
   with_layout.mutable_layout()->add_minor_to_major(1);

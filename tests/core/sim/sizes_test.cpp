@@ -39,7 +39,7 @@ TEST(Sizes, ErrorsNameFileAndLine) {
   EXPECT_EQ(error_of("100\n-5\n"), "sizes.csv: line 2: point count must be positive, got -5");
   EXPECT_EQ(error_of("100\n12.5\n"), "sizes.csv: line 2: '12.5' is not a point count (expected a positive integer)");
   EXPECT_EQ(error_of("100\n99999999999999999999\n"),
-            "sizes.csv: line 2: point count '99999999999999999999' is larger than 1,000,000,000");
+            "sizes.csv: line 2: point count '99999999999999999999' is larger than 100,000,000 (the most one scene may have)");
   EXPECT_EQ(error_of("scene,room\na,b\n"), "sizes.csv: line 1: no 'size' column in the CSV header (columns: scene, room)");
   EXPECT_EQ(error_of("scene,size\na,10\nb\n"), "sizes.csv: line 3: has 1 fields, the header has 2");
   EXPECT_EQ(error_of("scene,size\na,ten\n"), "sizes.csv: line 2: 'ten' is not a point count (expected a positive integer)");
