@@ -194,6 +194,7 @@ void print(const Row& r) {
   else if (!r.py.error.empty())
     std::printf("  Python failed: %s", r.py.error.c_str());
   std::printf("\n");
+  std::fflush(stdout);  // long runs: show each row as it is measured
 }
 
 int run_bench_report(const std::vector<std::string>& args) {

@@ -8,10 +8,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "core/analysis/plan_donation.h"
+#include "core/analysis/plan_detail.h"
 #include "core/analysis/plan_index.h"
-#include "core/analysis/plan_replay.h"
-#include "core/analysis/plan_roles.h"
 #include "core/capture/capture.h"
 #include "hlo.pb.h"
 

@@ -2,7 +2,7 @@
 // is_parameter_aliased_with_output). input_output_alias and buffer_donor describe intent before buffer
 // assignment, so they only cross-check, or decide when there is no buffer assignment at all.
 
-#include "core/analysis/plan_donation.h"
+#include "core/analysis/plan_detail.h"
 
 #include <algorithm>
 #include <string>

@@ -1,4 +1,4 @@
-#include "core/analysis/plan_replay.h"
+#include "core/analysis/plan_detail.h"
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 // op_name is XLA-generated; it takes the role of the first alias position whose instruction has a name
 // stack, and stays "other" when none has.
 
-#include "core/analysis/plan_roles.h"
+#include "core/analysis/plan_detail.h"
 
 namespace oomscope::analysis::detail {
 namespace {

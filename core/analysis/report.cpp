@@ -18,39 +18,29 @@ void check_stop(const std::stop_token& stop, const std::string& path) {
   if (stop.stop_requested()) throw Cancelled(path);
 }
 
-// The module the user asked for: exact metadata name, program id, or name (the largest one when several
-// modules share it, with a note).
-std::size_t resolve_module(const capture::Capture& c, const std::vector<ModuleRow>& rows, const std::string& want,
-                           std::vector<std::string>& problems) {
+// The modules the user may mean: the exact metadata name or program id (one), else every module of that
+// name (the runtime analysis then takes the most executed one). Throws when nothing matches.
+std::vector<std::size_t> resolve_module(const capture::Capture& c, const std::string& want) {
   const auto& mods = c.modules();
   for (std::size_t i = 0; i < mods.size(); ++i)
-    if (mods[i].metadata_name == want) return i;
+    if (mods[i].metadata_name == want) return {i};
   std::uint64_t id = 0;
   const char* end = want.data() + want.size();
   auto [ptr, ec] = std::from_chars(want.data(), end, id);
   if (ec == std::errc() && ptr == end)
     for (std::size_t i = 0; i < mods.size(); ++i)
-      if (mods[i].program_id == id) return i;
-  std::optional<std::size_t> best;
-  int same = 0;
+      if (mods[i].program_id == id) return {i};
+  std::vector<std::size_t> same;
   for (std::size_t i = 0; i < mods.size(); ++i)
-    if (mods[i].name == want) {
-      ++same;
-      if (!best || rows[i].executions > rows[*best].executions ||
-          (rows[i].executions == rows[*best].executions && rows[i].peak_bytes > rows[*best].peak_bytes))
-        best = i;
-    }
-  if (!best) {
+    if (mods[i].name == want) same.push_back(i);
+  if (same.empty()) {
     std::string names;
     for (std::size_t i = 0; i < mods.size() && i < 12; ++i) names += (i ? ", " : "") + mods[i].metadata_name;
     if (mods.size() > 12) names += ", ...";
     throw Error(ErrorKind::InvalidArgument, c.path(),
                 "no module named '" + want + "'" + (mods.empty() ? " (the capture has no modules)" : "; modules: " + names));
   }
-  if (same > 1)
-    problems.push_back(std::to_string(same) + " modules are named " + want + "; analysing " +
-                       mods[*best].metadata_name + " (the most executed); pass a program id to pick another");
-  return *best;
+  return same;
 }
 
 const capture::Stat* plane_stat(const capture::Capture& c, std::string_view prefix, std::string_view stat) {
@@ -168,24 +158,18 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
   RuntimeOptions ro;
   ro.series_points = options.series_points;
   ro.top = options.top;
-  // Execution counts first (they pick among same-named modules), then the analysis proper.
-  {
-    ExecutionInput ex;
-    ex.spans = c.executions();
-    ex.device_events = c.device_program_events();
-    ex.strings = c.strings();
-    ex.modules = refs;
-    const auto runs = build_executions(ex);
-    std::map<std::string_view, std::vector<std::size_t>> by_name;
-    for (std::size_t i = 0; i < refs.size(); ++i) by_name[refs[i].name].push_back(i);
-    for (const RuntimeExecution& e : runs)
-      if (auto it = by_name.find(e.module); it != by_name.end())
-        for (std::size_t i : it->second)
-          if (execution_of(e, refs[i])) ++r.modules[i].executions;
-  }
   check_stop(stop, c.path());
-  if (options.module) ro.module = resolve_module(c, r.modules, *options.module, r.problems);
+  std::vector<std::size_t> wanted;
+  if (options.module) wanted = resolve_module(c, *options.module);
+  if (wanted.size() == 1) ro.module = wanted.front();
+  else ro.module_candidates = wanted;
   r.runtime = analyze_runtime(c, refs, ro);
+  for (std::size_t i = 0; i < refs.size() && i < r.runtime.executions_per_module.size(); ++i)
+    r.modules[i].executions = r.runtime.executions_per_module[i];
+  if (wanted.size() > 1 && r.runtime.module)
+    r.problems.push_back(std::to_string(wanted.size()) + " modules are named " + *options.module + "; analysing " +
+                         r.runtime.module->module + "(" + std::to_string(r.runtime.module->program_id.value_or(0)) +
+                         "), the most executed; pass a program id to pick another");
   if (r.runtime.module) {
     for (std::size_t i = 0; i < refs.size(); ++i)
       if (refs[i].name == r.runtime.module->module && r.runtime.module->program_id == refs[i].program_id)

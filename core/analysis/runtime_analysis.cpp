@@ -1,6 +1,9 @@
 #include "core/analysis/runtime_analysis.h"
 
 #include <algorithm>
+#include <map>
+#include <string_view>
+#include <utility>
 
 #include "core/analysis/runtime_allocators.h"
 
@@ -39,11 +42,30 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
   const std::vector<RuntimeExecution> executions = build_executions(ex);
   out.executions_total = static_cast<std::int64_t>(executions.size());
 
+  out.executions_per_module.assign(ex.modules.size(), 0);
+  {
+    std::map<std::string_view, std::vector<std::size_t>> by_name;
+    for (std::size_t i = 0; i < ex.modules.size(); ++i) by_name[ex.modules[i].name].push_back(i);
+    for (const RuntimeExecution& e : executions)
+      if (auto it = by_name.find(e.module); it != by_name.end())
+        for (std::size_t i : it->second)
+          if (execution_of(e, ex.modules[i])) ++out.executions_per_module[i];
+  }
+
   ModuleSelection sel;
-  if (options.module && *options.module < ex.modules.size())
+  if (options.module && *options.module < ex.modules.size()) {
     sel = {options.module, ModuleChoice::UserSelected};
-  else
+  } else if (!options.module_candidates.empty()) {
+    std::size_t best = options.module_candidates.front();
+    for (std::size_t i : options.module_candidates)
+      if (i < ex.modules.size() &&
+          std::pair(out.executions_per_module[i], ex.modules[i].size_bytes) >
+              std::pair(out.executions_per_module[best], ex.modules[best].size_bytes))
+        best = i;
+    sel = {best, ModuleChoice::UserSelected};
+  } else {
     sel = choose_default_module(ex.modules, executions);
+  }
   out.choice = sel.choice;
   if (!sel.module) return out;
 
@@ -75,9 +97,10 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
                         "; executions without a device event were matched to the newest program id");
   if (!runs.empty() && mod.allocator && *mod.allocator < out.allocators.size()) {
     const AllocatorRuntime& a = out.allocators[*mod.allocator];
-    if (a.peak_time_ps < runs.front().start_ps && a.allocations > 0)
-      out.notes.push_back(a.name + " peaked before the first execution of " + mod.module +
-                          ": a peak before the first execution is compile/autotune time, not the step");
+    // Compilation and autotuning run before the first execution of anything.
+    if (a.allocations > 0 && a.peak_time_ps < executions.front().start_ps)
+      out.notes.push_back(a.name + " peaked before the first execution in the capture: a peak before the first "
+                          "execution is compile/autotune time, not the step");
   }
   if (mod.launch_unknown > 0 && out.has_device_program_events)
     out.notes.push_back(std::to_string(mod.launch_unknown) + " execution(s) of " + mod.module +

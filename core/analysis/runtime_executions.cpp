@@ -160,17 +160,12 @@ std::vector<RuntimeExecution> build_executions(const ExecutionInput& in) {
       if (next != idx.end()) window_end[idx[k]] = std::min(window_end[idx[k]], out[*next].start_ps);
     }
 
-  // Device evidence: events tagged with a program, and (TPU) the device's own module events.
-  struct Evidence {
-    std::int64_t time_ps;
-    std::uint64_t program_id;
-    std::string_view module;
+  // Device evidence: events tagged with a program (sorted by time, used in place).
+  const auto& dev = in.device_events;
+  auto module_of = [&](const capture::DeviceProgramEvent& d) -> std::string_view {
+    return d.module_name != 0 && d.module_name < in.strings.size() ? std::string_view(in.strings[d.module_name])
+                                                                   : std::string_view();
   };
-  std::vector<Evidence> dev;
-  dev.reserve(in.device_events.size());
-  for (const capture::DeviceProgramEvent& d : in.device_events)
-    dev.push_back({d.time_ps, d.program_id,
-                   d.module_name < in.strings.size() ? std::string_view(in.strings[d.module_name]) : std::string_view()});
   const bool device_modules_are_executions = std::all_of(out.begin(), out.end(), [](const RuntimeExecution& e) {
     return e.launched.has_value();
   });
@@ -186,7 +181,6 @@ std::vector<RuntimeExecution> build_executions(const ExecutionInput& in) {
       if (s.kind == ExecutionKind::DeviceModule && s.plane == plane) ++device_runs[{s.name, s.program_id.value_or(0)}];
   }
   std::map<std::pair<std::string, std::uint64_t>, std::int64_t> host_runs;
-  std::stable_sort(dev.begin(), dev.end(), [](const Evidence& a, const Evidence& b) { return a.time_ps < b.time_ps; });
   const std::int64_t last_device_ps = dev.empty() ? 0 : dev.back().time_ps;
   // Per module name: how many modules share it, and the newest (largest) program id among them.
   std::map<std::string_view, std::pair<int, std::uint64_t>> newest;
@@ -208,10 +202,10 @@ std::vector<RuntimeExecution> build_executions(const ExecutionInput& in) {
       }
     } else if (!dev.empty() && !e.launched) {
       auto it = std::lower_bound(dev.begin(), dev.end(), e.start_ps,
-                                 [](const Evidence& d, std::int64_t t) { return d.time_ps < t; });
+                                 [](const capture::DeviceProgramEvent& d, std::int64_t t) { return d.time_ps < t; });
       bool found = false;
       for (; it != dev.end() && it->time_ps < window_end[i]; ++it) {
-        const bool same_name = !e.module.empty() && it->module == e.module;
+        const bool same_name = !e.module.empty() && module_of(*it) == e.module;
         const bool same_id = e.program_id && it->program_id != 0 && it->program_id == *e.program_id;
         if (same_id || (same_name && (!e.program_id || it->program_id == 0))) {
           if (!e.program_id && it->program_id != 0) e.program_id = it->program_id;

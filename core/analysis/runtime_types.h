@@ -122,6 +122,7 @@ struct RuntimeAnalysis {
   std::vector<AllocatorRuntime> allocators;
   RetrySummary retries;
   std::int64_t executions_total = 0;
+  std::vector<std::int64_t> executions_per_module;  // index = the ModuleRef given, measured
   bool has_device_program_events = false;
   ModuleChoice choice = ModuleChoice::None;
   std::optional<ModuleRuntime> module;  // the analysed module (absent when the capture has none)

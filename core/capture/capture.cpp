@@ -61,8 +61,11 @@ std::vector<Stat> Capture::event_stats(const Plane& plane, const EventRecord& ev
   if (internals_) {
     const auto index = static_cast<std::size_t>(&plane - planes_.data());
     if (index < planes_.size() && index < internals_->segments.size() && internals_->segments[index].size() > 1) {
-      for (const PlaneSegment& seg : internals_->segments[index])
-        if (event.offset >= seg.begin && event.offset < seg.end) names = &seg.stat_names;
+      // Segments are in file order: the last one that begins at or before the event holds it.
+      const auto& segs = internals_->segments[index];
+      auto it = std::upper_bound(segs.begin(), segs.end(), event.offset,
+                                 [](std::uint64_t off, const PlaneSegment& seg) { return off < seg.begin; });
+      if (it != segs.begin() && event.offset < std::prev(it)->end) names = &std::prev(it)->stat_names;
     }
   }
   const std::uint8_t* begin = mapping_->data() + event.offset;

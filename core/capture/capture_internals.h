@@ -3,6 +3,7 @@
 // Capture::event_stats().
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <string>
 #include <string_view>
@@ -56,5 +57,12 @@ std::optional<std::int64_t> raw_stat_int(const RawStat& s);
 std::optional<double> raw_stat_double(const RawStat& s);
 
 Stat to_stat(const RawStat& s, const std::map<std::int64_t, std::string>& names);
+
+// a + b, clamped to the int64 range: byte figures from a damaged or hostile file must not overflow.
+inline std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
+  std::int64_t sum = 0;
+  if (!__builtin_add_overflow(a, b, &sum)) return sum;
+  return b > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+}
 
 }  // namespace oomscope::capture

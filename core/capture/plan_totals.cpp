@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/capture/capture_internals.h"
 #include "core/capture/reader.h"
 #include "hlo.pb.h"
 
@@ -24,10 +25,10 @@ PlanTotals compute_plan_totals(const xla::HloProto& hlo) {
   for (const auto& a : ba.buffer_allocations()) {
     if (a.color() != 0) continue;
     ++t.allocation_count;
-    t.total_allocation_bytes += a.size();
+    t.total_allocation_bytes = saturating_add(t.total_allocation_bytes, a.size());
     if (a.is_entry_computation_parameter()) {
       ++t.parameter_count;
-      t.parameters_bytes += a.size();
+      t.parameters_bytes = saturating_add(t.parameters_bytes, a.size());
       const std::pair<std::int64_t, std::vector<std::int64_t>> key(
           a.parameter_number(),
           std::vector<std::int64_t>(a.parameter_shape_index().begin(), a.parameter_shape_index().end()));
@@ -37,17 +38,17 @@ PlanTotals compute_plan_totals(const xla::HloProto& hlo) {
       // for. Either one makes the parameter buffer an output buffer, so the parameter is donated.
       if (by_flags || by_alias) {
         ++t.donated_count;
-        t.donated_bytes += a.size();
+        t.donated_bytes = saturating_add(t.donated_bytes, a.size());
       }
       if (by_flags != by_alias) ++t.donation_disagreements;
     } else if (a.maybe_live_out()) {
-      t.outputs_bytes += a.size();
+      t.outputs_bytes = saturating_add(t.outputs_bytes, a.size());
     } else if (a.is_thread_local()) {
-      t.thread_local_bytes += a.size();
+      t.thread_local_bytes = saturating_add(t.thread_local_bytes, a.size());
     } else if (a.is_constant()) {
-      t.constants_bytes += a.size();
+      t.constants_bytes = saturating_add(t.constants_bytes, a.size());
     } else {
-      t.temp_bytes += a.size();
+      t.temp_bytes = saturating_add(t.temp_bytes, a.size());
     }
   }
   return t;

@@ -50,6 +50,18 @@ std::int64_t absolute_ps(std::int64_t timestamp_ns, std::int64_t offset_ps) {
   return sum;
 }
 
+// An id no entry of the map uses, for renumbering clashing event metadata of split planes.
+std::int64_t unused_metadata_id(const std::map<std::int64_t, EventMetadata>& md) {
+  if (md.rbegin()->first < std::numeric_limits<std::int64_t>::max()) return md.rbegin()->first + 1;
+  if (md.begin()->first > std::numeric_limits<std::int64_t>::min()) return md.begin()->first - 1;
+  std::int64_t previous = md.begin()->first;
+  for (const auto& [id, unused] : md) {
+    if (id > previous + 1) return previous + 1;
+    previous = id;
+  }
+  return previous;  // 2^64 entries cannot exist
+}
+
 }  // namespace
 
 void CaptureBuilder::tick() {
@@ -219,7 +231,7 @@ void CaptureBuilder::read_event_metadata(const WireReader& parent, std::string_v
     if (existing->second.name == md.name) {
       merged_id = -1;  // same entry seen in an earlier part of a split plane
     } else {
-      merged_id = plane.event_metadata.rbegin()->first + 1;  // a clash between split parts: renumber
+      merged_id = unused_metadata_id(plane.event_metadata);  // a clash between split parts: renumber
       seg.id_remap.emplace(wire_id, merged_id);
     }
   }

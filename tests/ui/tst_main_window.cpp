@@ -1,6 +1,7 @@
 // The main window, offscreen, over the real reader: open, pages and their row counts, screenshots of every
 // page, a damaged file next to an open capture, cancel, reload, close, recent files, drag and drop, Ctrl+F,
 // and how long the UI thread is ever blocked while loading.
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMimeData>
@@ -222,6 +223,22 @@ class TestMainWindow : public QObject {
     QVERIFY(finished.wait(10000));
     QCOMPARE(m_window->currentCapture().path, kGood);
     delete mime;
+  }
+
+  void extraPagesStayWhateverIsOpen() {
+    m_window.reset();
+    MainWindow::registerPage(QStringLiteral("Registered"),
+                             [](MainWindow&) { return new QLabel(QStringLiteral("r")); });
+    m_window = std::make_unique<MainWindow>();
+    MainWindow::clearRegisteredPages();
+    m_window->addPage(new QLabel(QStringLiteral("x")), QStringLiteral("Extra"));
+    QCOMPARE(tabTitles(m_window->tabs()), QStringList({"Start", "Registered", "Extra"}));
+    QVERIFY(load(kGood));
+    QCOMPARE(tabTitles(m_window->tabs()),
+             QStringList({"Overview", "Modules", "Allocators", "Registered", "Extra"}));
+    m_window->closeCapture();
+    QCOMPARE(tabTitles(m_window->tabs()), QStringList({"Start", "Registered", "Extra"}));
+    QCOMPARE(m_window->tabs()->currentIndex(), 0);
   }
 
   void appIconIsDrawn() {

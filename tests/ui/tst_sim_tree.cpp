@@ -50,7 +50,7 @@ sim::EventLog syntheticLog(std::size_t targetNodes) {
   sim::EventLog log;
   std::int64_t step = 0, batch = 0;
   std::uint32_t nextScene = 0;
-  auto emit = [&](const Frag& f, Outcome o, std::int64_t stepId) {
+  auto addEvent = [&](const Frag& f, Outcome o, std::int64_t stepId) {
     sim::Event e;
     e.id = std::int64_t(log.events.size());
     e.parent = f.parent;
@@ -77,10 +77,10 @@ sim::EventLog syntheticLog(std::size_t targetNodes) {
       queue.pop_front();
       const std::int64_t stepId = step++;
       if (f.points <= kFits) {
-        emit(f, Outcome::Ok, stepId);
+        addEvent(f, Outcome::Ok, stepId);
         continue;
       }
-      const auto id = emit(f, Outcome::Oom, stepId);
+      const auto id = addEvent(f, Outcome::Oom, stepId);
       if (f.scenes > 1) {
         for (std::uint32_t s = 0; s < f.scenes; ++s)
           queue.push_back({id, f.depth + 1, Origin::Scene, sizes[s], f.firstScene + s, 1});
@@ -89,7 +89,7 @@ sim::EventLog syntheticLog(std::size_t targetNodes) {
       const std::int64_t low = std::int64_t(double(f.points) * cut(rng));
       for (const auto& [pts, origin] : {std::pair{low, Origin::SpatialLow}, std::pair{f.points - low, Origin::SpatialHigh}}) {
         const Frag half{id, f.depth + 1, origin, pts, f.firstScene, 1};
-        if (pts <= 500) emit(half, Outcome::Dropped, stepId);
+        if (pts <= 500) addEvent(half, Outcome::Dropped, stepId);
         else queue.push_back(half);
       }
     }

@@ -32,6 +32,16 @@ const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 
 QString fileName(const QString& path) { return QFileInfo(path).fileName(); }
 
+struct RegisteredPage {
+  QString title;
+  MainWindow::PageFactory factory;
+};
+
+std::vector<RegisteredPage>& registeredPages() {
+  static std::vector<RegisteredPage> pages;
+  return pages;
+}
+
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : MainWindow(new CaptureSession, parent) {}
@@ -94,8 +104,8 @@ MainWindow::MainWindow(CaptureSession* session, QWidget* parent) : QMainWindow(p
     box->setObjectName(QStringLiteral("messageBox"));
     box->setInformativeText(text);
     // QMessageBox picks a narrow width that wraps long paths and sentences into a column.
-    box->setStyleSheet(QStringLiteral(
-        "QLabel#qt_msgbox_label, QLabel#qt_msgbox_informativelabel { min-width: 480px; }"));
+    box->setStyleSheet(
+        QStringLiteral("QLabel#qt_msgbox_label, QLabel#qt_msgbox_informativelabel { min-width: 480px; }"));
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->setWindowModality(Qt::WindowModal);
     box->open();
@@ -107,8 +117,16 @@ MainWindow::MainWindow(CaptureSession* session, QWidget* parent) : QMainWindow(p
   showEmptyState();
   updateActions();
 
+  for (const auto& page : registeredPages()) addPage(page.factory(*this), page.title);
+
   if (!restoreGeometry(QSettings().value(kGeometryKey).toByteArray())) resize(1200, 760);
 }
+
+void MainWindow::registerPage(const QString& title, PageFactory factory) {
+  registeredPages().push_back({title, std::move(factory)});
+}
+
+void MainWindow::clearRegisteredPages() { registeredPages().clear(); }
 
 MainWindow::~MainWindow() = default;
 

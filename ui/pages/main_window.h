@@ -5,8 +5,11 @@
 // have rows to show; with nothing open an empty-state page explains how to get a capture. Loading runs on a
 // worker thread (CaptureSession); a failed or cancelled load leaves the open capture as it was.
 //
-// Extension hook for pages that do not depend on the open capture (the simulator):
-//   window.addPage(new SimulatorPage(...), tr("Simulator"));
+// Extension hook for pages that do not depend on the open capture (the simulator). Either, in main() before
+// any window exists, so that every window gets one (also those opened for extra files or drops):
+//   MainWindow::registerPage(tr("Simulator"), [](MainWindow&) { return new SimulatorPage; });
+// or, for one window:
+//   window.addPage(new SimulatorPage, tr("Simulator"));
 // The window takes ownership; the page is a tab after the capture pages and stays whatever is opened or
 // closed. Pages that want the open capture connect to captureChanged() or read currentCapture().
 
@@ -48,6 +51,10 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(CaptureSession* session, QWidget* parent = nullptr);
   ~MainWindow() override;
 
+  using PageFactory = std::function<QWidget*(MainWindow& window)>;
+  // Every MainWindow constructed afterwards adds factory(window) as a page; see the header comment.
+  static void registerPage(const QString& title, PageFactory factory);
+  static void clearRegisteredPages();  // for tests
   // Adds a page that does not depend on the open capture; see the header comment. Takes ownership.
   void addPage(QWidget* page, const QString& title);
 

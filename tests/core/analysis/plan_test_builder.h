@@ -106,4 +106,19 @@ class PlanBuilder {
   xla::HloComputationProto* entry_ = nullptr;
 };
 
+// Buffers 1..n of the given sizes, each defined by its own instruction, all in temp allocation 0.
+inline PlanBuilder temps(std::initializer_list<std::int64_t> sizes) {
+  PlanBuilder p;
+  std::int64_t id = 1;
+  std::vector<std::int64_t> ids;
+  for (auto size : sizes) {
+    p.instruction(100 + id, "op." + std::to_string(id), "fusion", array_shape(kF32, {size / 4}));
+    p.buffer(id, size, 100 + id);
+    ids.push_back(id++);
+  }
+  auto& a = p.allocation(0, 1 << 20, {});
+  for (auto i : ids) a.add_assigned()->set_logical_buffer_id(i);
+  return p;
+}
+
 }  // namespace oomscope::analysis::testing

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "core/sim/scene.h"
+#include "core/sim/simulator.h"
 #include "core/util/error.h"
 
 namespace oomscope::sim {
@@ -69,6 +70,34 @@ TEST(Sizes, FileErrors) {
   EXPECT_EQ(read_scene_sizes(good), (std::vector<std::int64_t>{20000, 300000}));
   std::filesystem::remove(empty);
   std::filesystem::remove(good);
+}
+
+TEST(Sizes, SimulatorReadsTheSizesFile) {
+  SimConfig c;
+  c.scenes.dist = SizeDist::File;
+  c.scenes.sizes_file = std::string(OOMSCOPE_TEST_DATA) + "/sim/scene_sizes.csv";
+  c.scenes.count = 0;  // all of them
+  Simulator all(c);
+  ASSERT_EQ(all.scene_sizes().size(), 24u);
+  EXPECT_EQ(all.scene_sizes()[0], 20688);
+  c.scenes.count = 10;
+  EXPECT_EQ(Simulator(c).scene_sizes().size(), 10u);
+  c.scenes.count = 25;
+  try {
+    Simulator too_many(c);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.message(), "holds 24 scene sizes, 25 scenes were asked for");
+  }
+  c.scenes.count = 0;
+  c.scenes.sizes_file = std::string(OOMSCOPE_TEST_DATA) + "/sim/bad_sizes.txt";
+  try {
+    Simulator bad(c);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.file(), c.scenes.sizes_file);
+    EXPECT_EQ(e.message(), "line 4: expected one point count per line");
+  }
 }
 
 TEST(Sizes, UniformStaysInTheReferenceRange) {

@@ -1,16 +1,22 @@
 #pragma once
-// Internal to the plan analysis: replays heap-simulator events with XProf's memory-viewer rules
-// (xplane-format.md section 4): reference counts live on the root canonical buffer, SHARE_WITH links a
-// buffer to its canonical and may revive a canonical that was already freed.
+// Internal to the plan analysis (not for other folders): the heap-simulator replay, buffer description
+// (shape, role, Python line) and donation, each implemented in its own plan_*.cpp.
+//
+// Replay follows XProf's memory-viewer rules (xplane-format.md section 4): reference counts live on the
+// root canonical buffer, SHARE_WITH links a buffer to its canonical and may revive a canonical that was
+// already freed.
 
 #include <cstdint>
 #include <span>
-#include <string>
+#include <string_view>
 #include <vector>
 
+#include "core/analysis/plan.h"
 #include "core/analysis/plan_index.h"
 
 namespace oomscope::analysis::detail {
+
+// ---- replay (plan_replay.cpp) ----
 
 // A stretch of time during which a root canonical buffer's memory is on the heap.
 struct LiveSpan {
@@ -41,5 +47,23 @@ struct ReplayResult {
 // has a color other than `color` are left out (used when several traces are walked together).
 ReplayResult replay_traces(const PlanIndex& index, std::span<const xla::HeapSimulatorTrace* const> traces,
                            bool filter_color, std::int64_t color);
+
+// ---- buffers (plan_roles.cpp) ----
+
+// Role from a JAX name stack alone: Backward for "transpose(", ForwardKept for "jvp(", else Other.
+BufferRole role_from_op_name(std::string_view op_name);
+
+// Source line of an instruction: OpMetadata.source_file/source_line when source_file is set, else the
+// innermost frame of the stack-frame index reached from stack_frame_id (ids are 1-based, 0 = none).
+SourceLocation source_of(const xla::HloInstructionProto& instruction, const xla::StackFrameIndexProto& frames);
+
+// Fills shape, element type, defining instruction, op_name, source and the heap role of a logical buffer.
+// The role is set for a temp buffer; callers override it for indefinite allocations.
+void describe_buffer(const PlanIndex& index, std::int32_t slot, PlanBuffer& out);
+
+// ---- donation (plan_donation.cpp): which parameters are donated (aliased with an output), the
+// evidence for it, and which could be (an un-aliased output has the same dtype and dimensions) ----
+
+DonationSummary analyze_donation(const PlanIndex& index, std::int64_t color);
 
 }  // namespace oomscope::analysis::detail
