@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 #include <iostream>
+#include <string>
 
 #include "app/cli/bench.h"
 #include "core/sim/simulator.h"
@@ -18,7 +19,7 @@ using Clock = std::chrono::steady_clock;
 
 struct Workload {
   const char* name;
-  const char* what;
+  std::string what;
   SimConfig config;
 };
 
@@ -31,19 +32,23 @@ std::vector<Workload> workloads(double scale) {
     c.scenes.count = static_cast<std::int64_t>(2'000'000 * scale);
     c.batch = 16;
     c.memory.budget = 6LL << 30;
-    out.push_back({"scene-splits", "2M uniform scenes, batch 16, 6 GiB: batch OOM + per-scene retries", c});
+    out.push_back({"scene-splits",
+                   std::to_string(c.scenes.count) + " uniform scenes, batch 16, 6 GiB: batch OOM + per-scene retries",
+                   c});
   }
   {
     SimConfig c;  // the defaults: a third of the scenes need a spatial split
     c.epochs = std::max<std::int64_t>(1, static_cast<std::int64_t>(100 * scale));
-    out.push_back({"defaults", "default config (64 scenes, batch 4, 4 GiB), 100 epochs", c});
+    out.push_back({"defaults",
+                   "default config (64 scenes, batch 4, 4 GiB), " + std::to_string(c.epochs) + " epochs", c});
   }
   {
     SimConfig c;  // a bug under catch-everything: bisected down to the floor (the deepest trees)
     c.scenes.count = 64;
     c.epochs = std::max<std::int64_t>(1, static_cast<std::int64_t>(100 * scale));
     c.fault = Fault{BugKind::ShapeMismatch, 5};
-    out.push_back({"bug-to-floor", "defaults + shape bug in scene 5, catch everything, 100 epochs", c});
+    out.push_back({"bug-to-floor",
+                   "defaults + shape bug in scene 5, catch everything, " + std::to_string(c.epochs) + " epochs", c});
   }
   return out;
 }
@@ -69,7 +74,7 @@ int run_bench_simulate(const std::vector<std::string>& args) {
     std::printf("%-14s %10lld %10zu %8.3f %8.3f %14.0f %14.0f %14.0f\n", w.name,
                 static_cast<long long>(t.attempts), sim.log().events.size(), s, cpu, double(t.attempts) / s,
                 double(t.attempts) / cpu, split_points / s);
-    std::printf("  %s\n", w.what);
+    std::printf("  %s\n", w.what.c_str());
 
     // Step back through the last 200 steps: each replays its batch from the batch start.
     const int backs = 200;

@@ -83,13 +83,20 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
   return files;
 }
 
-// The report never goes into a capture's folder (XProf's own converters litter it; we do not).
+// True when `inner` is `outer` or lies below it.
+bool within(const fs::path& inner, const fs::path& outer) {
+  auto [o, i] = std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end());
+  return o == outer.end();
+}
+
+// The report never goes into a capture's folder or below it (XProf's own converters litter it; we do not).
 void refuse_capture_folder(const std::string& json_path, const std::vector<std::string>& captures) {
   std::error_code ec;
   const fs::path target = fs::weakly_canonical(fs::absolute(json_path), ec).parent_path();
   for (const std::string& c : captures) {
-    const fs::path folder = fs::weakly_canonical(fs::absolute(c), ec).parent_path();
-    if (!ec && folder == target)
+    std::error_code cec;
+    const fs::path folder = fs::weakly_canonical(fs::absolute(c), cec).parent_path();
+    if (!cec && within(target, folder))
       throw Error(ErrorKind::InvalidArgument, json_path,
                   "will not write into the capture's folder " + folder.string() + "; choose another path");
   }

@@ -233,13 +233,11 @@ void analyze_assignment(const PlanIndex& index, const PlanOptions& options, Plan
   const bool filter = options.trace == TraceChoice::AllTraces;
   ReplayResult replay = detail::replay_traces(index, chosen, filter, options.color);
   add_replay_notes(replay, out);
-  for (TraceInfo& info : out.traces) {
-    if (chosen.size() == 1 && info.index == out.selected_trace) {
-      info.heap_peak_bytes = replay.peak_bytes;
-    } else {
-      const xla::HeapSimulatorTrace* one = &traces[info.index];
-      info.heap_peak_bytes = detail::replay_traces(index, {&one, 1}, false, options.color).peak_bytes;
-    }
+  if (all.size() == 1 && chosen.size() == 1) {
+    out.traces[0].heap_peak_bytes = replay.peak_bytes;
+  } else {
+    const std::vector<std::int64_t> peaks = detail::trace_peaks(index, all);
+    for (TraceInfo& info : out.traces) info.heap_peak_bytes = peaks[static_cast<std::size_t>(info.index)];
   }
 
   add_indefinite_buffers(index, options.color, out);

@@ -48,6 +48,9 @@ struct ReplayResult {
 ReplayResult replay_traces(const PlanIndex& index, std::span<const xla::HeapSimulatorTrace* const> traces,
                            bool filter_color, std::int64_t color);
 
+// Heap peak of each trace replayed alone (same rules, nothing else recorded).
+std::vector<std::int64_t> trace_peaks(const PlanIndex& index, std::span<const xla::HeapSimulatorTrace* const> traces);
+
 // ---- buffers (plan_roles.cpp) ----
 
 // Role from a JAX name stack alone: Backward for "transpose(", ForwardKept for "jvp(", else Other.

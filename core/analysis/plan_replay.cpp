@@ -137,6 +137,54 @@ class Replayer {
 
 }  // namespace
 
+std::vector<std::int64_t> trace_peaks(const PlanIndex& index, std::span<const xla::HeapSimulatorTrace* const> traces) {
+  // Same counting rules as Replayer, peak only. The per-buffer arrays are allocated once and only the
+  // entries a trace touched are reset, so many small traces over a big module stay cheap.
+  std::vector<std::int64_t> refcount(index.buffer_count(), 0);
+  std::vector<std::int32_t> canonical(index.buffer_count(), -1);
+  std::vector<std::int32_t> touched;
+  std::vector<std::int64_t> peaks;
+  peaks.reserve(traces.size());
+  auto root_of = [&](std::int32_t slot) {
+    std::size_t guard = canonical.size();
+    while (canonical[static_cast<std::size_t>(slot)] >= 0 && guard-- > 0) slot = canonical[static_cast<std::size_t>(slot)];
+    return slot;
+  };
+  for (const auto* trace : traces) {
+    std::int64_t heap = 0, peak = 0;
+    for (const auto& event : trace->events()) {
+      const std::int32_t slot = index.slot_of(event.buffer_id());
+      if (slot < 0) continue;
+      touched.push_back(slot);
+      if (event.kind() == kAlloc) {
+        ++refcount[static_cast<std::size_t>(root_of(slot))];
+        add_bytes(heap, index.buffer(slot).size());
+      } else if (event.kind() == kFree) {
+        const std::int32_t root = root_of(slot);
+        auto& count = refcount[static_cast<std::size_t>(root)];
+        if (--count < 0) count = 0;
+        else if (count == 0) sub_bytes(heap, index.buffer(root).size());
+      } else if (event.kind() == kShareWith) {
+        const std::int32_t target = index.slot_of(event.share_with_canonical_id());
+        if (target < 0) continue;
+        const std::int32_t root = root_of(target);
+        if (root == slot) continue;
+        touched.push_back(root);  // its count changes although it may never be an event's buffer here
+        canonical[static_cast<std::size_t>(slot)] = target;
+        if (++refcount[static_cast<std::size_t>(root)] == 1) add_bytes(heap, index.buffer(root).size());
+      }
+      peak = std::max(peak, heap);
+    }
+    peaks.push_back(peak);
+    for (std::int32_t slot : touched) {
+      refcount[static_cast<std::size_t>(slot)] = 0;
+      canonical[static_cast<std::size_t>(slot)] = -1;
+    }
+    touched.clear();
+  }
+  return peaks;
+}
+
 ReplayResult replay_traces(const PlanIndex& index, std::span<const xla::HeapSimulatorTrace* const> traces,
                            bool filter_color, std::int64_t color) {
   ReplayResult result;

@@ -169,7 +169,7 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
   if (wanted.size() > 1 && r.runtime.module)
     r.problems.push_back(std::to_string(wanted.size()) + " modules are named " + *options.module + "; analysing " +
                          r.runtime.module->module + "(" + std::to_string(r.runtime.module->program_id.value_or(0)) +
-                         "), the most executed; pass a program id to pick another");
+                         "), the most executed (then the largest); pass a program id to pick another");
   if (r.runtime.module) {
     for (std::size_t i = 0; i < refs.size(); ++i)
       if (refs[i].name == r.runtime.module->module && r.runtime.module->program_id == refs[i].program_id)

@@ -110,8 +110,8 @@ class TestSimPage : public QObject {
   void editingInputsResimulates() {
     auto& page = *m_page;
     const auto before = page.run(0)->stepTotals.back().oom_attempts;
-    page.controls()->setBudgetGiB(12.0);  // a whole batch fits: no OOM at all
-    QTRY_VERIFY_WITH_TIMEOUT(settled(page, true) && page.run(0)->config->memory.budget == (12LL << 30), 60000);
+    page.controls()->setBudgetGiB(16.0);  // 4 x 300,000 points fit: no OOM at all
+    QTRY_VERIFY_WITH_TIMEOUT(settled(page, true) && page.run(0)->config->memory.budget == (16LL << 30), 60000);
     QVERIFY(before > 0);
     QCOMPARE(page.run(0)->stepTotals.back().oom_attempts, 0);
     page.runToEnd();
@@ -159,6 +159,7 @@ class TestSimPage : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(failed.count() == 1, 30000);
     QVERIFY2(page.errorText().contains(QStringLiteral("truncated.jsonl")), qPrintable(page.errorText()));
     QVERIFY(page.run(0));  // the window stays usable
+    page.reset();
     page.next();
     QCOMPARE(page.step(), 1);
   }

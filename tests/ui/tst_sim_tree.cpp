@@ -174,6 +174,11 @@ class TestSimTree : public QObject {
     SimTreeView view;
     view.resize(1000, 400);
     view.setRun(run);
+    // Fitted, the whole tree is in view: stepping must not move it.
+    view.setStep(1);
+    const QPointF rootAtStart = view.nodeCenter(0);
+    for (std::int64_t s = 2; s <= run->steps(); s += 3) view.setStep(s);
+    QCOMPARE(view.nodeCenter(0), rootAtStart);
     view.setStep(run->steps());
     view.zoomBy(20.0, 500);
     QVERIFY(!view.levelOfDetail());

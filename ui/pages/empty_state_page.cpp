@@ -68,7 +68,7 @@ EmptyStatePage::EmptyStatePage(QWidget* parent) : QWidget(parent) {
                           card);
   auto* step3 =
       paragraph(tr("<b>3.</b> Open it with <b>File \u25b8 Open</b> (Ctrl+O), drop it on this window, "
-                   "or pass it on the command line: <code>oomscope &lt;file&gt;</code>."),
+                   "or pass it on the command line: <code>oomscope&nbsp;&lt;file&gt;</code>."),
                 card);
 
   auto* open = new QPushButton(tr("Open a Capture\u2026"), card);

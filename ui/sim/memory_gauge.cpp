@@ -12,7 +12,7 @@ namespace oomscope::ui {
 
 SimMemoryGauge::SimMemoryGauge(QWidget* parent) : QWidget(parent) {
   setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-  setMinimumHeight(58);
+  setMinimumHeight(66);
 }
 
 void SimMemoryGauge::clear(const QString& runLabel) {
@@ -64,11 +64,12 @@ void SimMemoryGauge::paintEvent(QPaintEvent*) {
   const QColor textCol = overBudget() ? sim_style::overBudget() : palette().color(QPalette::WindowText);
   p.setPen(textCol);
   const QString s = summary();
-  p.drawText(QRectF(r.left() + fm.horizontalAdvance(m_label) + 14, r.top(), r.width(), lineH),
-             Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(s, Qt::ElideRight, r.width() - fm.horizontalAdvance(m_label) - 14));
+  const QRectF textRect(r.left(), r.top() + lineH, r.width(), lineH);
+  p.drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(s, Qt::ElideRight, textRect.width()));
 
   // The bar: full width is the larger of budget and need, so an over-budget bar visibly runs past the frame.
-  const QRectF bar(r.left(), r.top() + lineH + 6, r.width(), std::max(12.0, r.height() - lineH - 8));
+  const double barTop = textRect.bottom() + 4;
+  const QRectF bar(r.left(), barTop, r.width(), std::max(14.0, std::min(24.0, r.bottom() - barTop)));
   const double scaleMax = double(std::max<std::int64_t>({m_budget, m_needed, 1})) * 1.04;
   auto xOf = [&](std::int64_t b) { return bar.left() + bar.width() * double(b) / scaleMax; };
   p.setPen(Qt::NoPen);

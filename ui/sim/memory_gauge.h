@@ -24,8 +24,8 @@ class SimMemoryGauge : public QWidget {
   bool overBudget() const { return m_has && m_needed > m_available; }
   QString summary() const;
 
-  QSize sizeHint() const override { return {340, 58}; }
-  QSize minimumSizeHint() const override { return {200, 58}; }
+  QSize sizeHint() const override { return {340, 66}; }
+  QSize minimumSizeHint() const override { return {200, 66}; }
 
  protected:
   void paintEvent(QPaintEvent* event) override;

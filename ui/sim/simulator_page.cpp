@@ -93,6 +93,8 @@ SimulatorPage::SimulatorPage(QWidget* parent) : QWidget(parent) {
     slot.eventView->verticalHeader()->hide();
     slot.eventView->verticalHeader()->setDefaultSectionSize(20);
     slot.eventView->horizontalHeader()->setStretchLastSection(true);
+    const int widths[] = {56, 52, 50, 46, 104, 116, 120, 84, 80, 80, 74};
+    for (int c = 0; c < int(std::size(widths)); ++c) slot.eventView->setColumnWidth(c, widths[c]);
     slot.eventView->setAlternatingRowColors(true);
     slot.eventView->setWordWrap(false);
     m_eventTabs->addTab(slot.eventView, s == 0 ? tr("Attempts · A") : tr("Attempts · B"));
@@ -106,6 +108,7 @@ SimulatorPage::SimulatorPage(QWidget* parent) : QWidget(parent) {
   leftSplit->addWidget(m_eventTabs);
   leftSplit->setStretchFactor(0, 3);
   leftSplit->setStretchFactor(1, 1);
+  leftSplit->setSizes({620, 210});
 
   auto* main = new QSplitter(Qt::Horizontal);
   main->setChildrenCollapsible(false);
@@ -113,6 +116,7 @@ SimulatorPage::SimulatorPage(QWidget* parent) : QWidget(parent) {
   main->addWidget(buildSidePanel());
   main->setStretchFactor(0, 3);
   main->setStretchFactor(1, 1);
+  main->setSizes({1100, 460});
   root->addWidget(main, 1);
   m_status = new QLabel;
   m_status->setStyleSheet(QStringLiteral("color:#5b636d"));
@@ -187,7 +191,7 @@ QWidget* SimulatorPage::buildPane(int s) {
 
 QWidget* SimulatorPage::buildSidePanel() {
   auto* side = new QWidget;
-  side->setMinimumWidth(380);
+  side->setMinimumWidth(440);
   auto* v = new QVBoxLayout(side);
   v->setContentsMargins(0, 0, 0, 0);
   v->setSpacing(6);

@@ -172,8 +172,8 @@ void SimulatorPage::refreshDetails() {
   const bool following = id < 0;
   if (following) id = slot.run->attemptOfStep(st);
   for (int s = 0; s < 2; ++s) m_slots[std::size_t(s)].tree->setSelected(s == m_detailSlot && !following ? id : -1);
-  m_detailsTitle->setText(following ? tr("Run %1, current attempt (click a node to pin another)").arg(QLatin1String(slotLetter(m_detailSlot)))
-                                    : tr("Run %1, pinned (click empty space to follow the current attempt)").arg(QLatin1String(slotLetter(m_detailSlot))));
+  m_detailsTitle->setText(following ? tr("Run %1 · current attempt · click a node to pin one").arg(QLatin1String(slotLetter(m_detailSlot)))
+                                    : tr("Run %1 · pinned · click empty tree space to follow").arg(QLatin1String(slotLetter(m_detailSlot))));
   m_details->setHtml(id >= 0 ? nodeDetailsHtml(*slot.run, id, st) : tr("<i>No attempt yet: press Next (→) or Play (Space).</i>"));
 }
 

@@ -25,7 +25,7 @@ struct RowSpec {
 constexpr RowSpec kRows[] = {
     {"Attempts", "Forward passes started: ok + OOM + bug + crash.", Kind::Count, true, false},
     {"Retries", "Attempts on a fragment that is not a whole batch.", Kind::Count, true, false},
-    {"Wasted forward passes", "Failed attempts (OOM + bug + crash): compute thrown away.", Kind::Count, true, false},
+    {"Wasted passes", "Failed attempts (OOM + bug + crash): compute thrown away.", Kind::Count, true, false},
     {"OOMs caught", "Attempts that ran out of memory and were split and re-queued.", Kind::Count, true, false},
     {"Bugs swallowed", "Non-OOM exceptions caught by `except Exception` and treated as OOM.", Kind::Count, true, false},
     {"Crashes", "A bug under oom-only: the run stops loudly (good: the bug is visible).", Kind::Count, false, false},
@@ -33,9 +33,9 @@ constexpr RowSpec kRows[] = {
     {"Fragments dropped", "Spatial halves with <= floor points, never trained.", Kind::Count, true, false},
     {"Points dropped", "Points in dropped fragments.", Kind::Count, true, false},
     {"Scenes dropped", "Scenes of which no point was trained.", Kind::Count, true, false},
-    {"Gradient reached step (points)", "Points whose gradient reached optimizer.step(), over points in the batches started.",
+    {"Gradient in step: points", "Points whose gradient reached optimizer.step(), over points in the batches started.",
      Kind::Fraction, false, true},
-    {"Gradient reached step (scenes)", "Scenes with at least one point in the step, over scenes started.", Kind::Fraction,
+    {"Gradient in step: scenes", "Scenes with at least one point in the step, over scenes started.", Kind::Fraction,
      false, true},
     {"Gradients discarded", "Ok attempts whose gradient the next zero_grad() cleared (last-fragment policy).",
      Kind::Count, true, true},
@@ -158,6 +158,7 @@ QVariant SimTotalsModel::data(const QModelIndex& index, int role) const {
                                                     : simfmt::count(std::int64_t(v));
       if (isDelta) return QStringLiteral("B - A = ") + exact;
       const auto& r = m_runs[std::size_t(run)];
+      if (!r) return {};
       const QString tag = r->fromTrace && !(r->hasFinalTotals && m_steps[std::size_t(run)] == r->steps())
                               ? QStringLiteral("derived from the trace's events")
                           : r->fromTrace ? QStringLiteral("read from the trace's totals line")
@@ -174,15 +175,17 @@ QVariant SimTotalsModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant SimTotalsModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || section < 0 || section >= columnCount()) return {};
+  if (orientation != Qt::Horizontal || section < 0 || section >= columnCount() || section > 3) return {};
   const bool isDelta = runCount() == 2 && section == 3;
   if (role == Qt::DisplayRole) {
     if (section == 0) return QStringLiteral("Counter");
     if (isDelta) return QStringLiteral("B − A");
+    // Views may ask about a column while a reset is under way: never assume the run is there.
     const auto& r = m_runs[std::size_t(section - 1)];
-    return QStringLiteral("%1 · %2").arg(section == 1 ? QStringLiteral("A") : QStringLiteral("B"), r->title);
+    return QStringLiteral("%1 · %2").arg(section == 1 ? QStringLiteral("A") : QStringLiteral("B"), r ? r->title : QString());
   }
-  if (role == Qt::ToolTipRole && section > 0 && !isDelta) return m_runs[std::size_t(section - 1)]->source;
+  if (role == Qt::ToolTipRole && section > 0 && !isDelta && m_runs[std::size_t(section - 1)])
+    return m_runs[std::size_t(section - 1)]->source;
   if (role == Qt::TextAlignmentRole && section > 0) return int(Qt::AlignRight | Qt::AlignVCenter);
   return {};
 }

@@ -111,6 +111,7 @@ bool SimTreeView::levelOfDetail() const { return maxRadius() < kDetailRadius; }
 
 void SimTreeView::fit() {
   m_fitPending = false;
+  m_userZoomed = false;
   m_oy = 0;
   if (!m_run || m_run->layout.nodeCount() == 0) {
     m_sx = 20;
@@ -119,9 +120,9 @@ void SimTreeView::fit() {
     return;
   }
   const double span = std::max(double(m_run->layout.width) - 1.0, 0.0);
-  const double avail = std::max(double(width()) - 2 * kMargin, 10.0);
+  const double avail = std::max(double(width()) - kGutter - kMargin, 10.0);
   m_sx = span > 0 ? std::min(64.0, avail / span) : 64.0;
-  m_ox = (double(width()) - span * m_sx) / 2;
+  m_ox = kGutter + (avail - span * m_sx) / 2;
   update();
   emit viewChanged();
 }
@@ -138,11 +139,12 @@ void SimTreeView::clampOffsets() {
 void SimTreeView::zoomBy(double factor, double anchorX) {
   if (!m_run) return;
   const double span = std::max(double(m_run->layout.width) - 1.0, 1.0);
-  const double minSx = std::min(0.8 * (double(width()) - 2 * kMargin) / span, 20.0);
+  const double minSx = std::min(0.8 * (double(width()) - kGutter - kMargin) / span, 20.0);
   const double sx = std::clamp(m_sx * factor, minSx, kMaxSlotPx);
   const double worldX = (anchorX - m_ox) / m_sx;
   m_sx = sx;
   m_ox = anchorX - worldX * m_sx;
+  m_userZoomed = true;
   clampOffsets();
   update();
   emit viewChanged();
@@ -150,9 +152,10 @@ void SimTreeView::zoomBy(double factor, double anchorX) {
 
 void SimTreeView::ensureVisible(std::int64_t eventId) {
   if (!m_run || eventId < 0 || std::size_t(eventId) >= m_run->layout.nodeCount()) return;
+  // A fitted view shows everything already; moving it would only make the tree drift while stepping.
+  if (!m_userZoomed) return;
   const double x = screenX(m_run->layout.x[std::size_t(eventId)]);
-  const double margin = std::min(4 * kMargin, double(width()) / 4);
-  if (x < margin || x > double(width()) - margin) m_ox += double(width()) / 2 - x;
+  if (x < kGutter || x > double(width()) - kMargin) m_ox += (double(width()) + kGutter) / 2 - x;
   const double y = screenY(m_run->layout.depth[std::size_t(eventId)]);
   if (y < kTop || y > double(height()) - levelPx() / 2) m_oy += double(height()) / 2 - y;
   clampOffsets();
@@ -188,8 +191,9 @@ std::int64_t SimTreeView::nodeAt(QPointF pos) const {
 }
 
 void SimTreeView::resizeEvent(QResizeEvent*) {
-  if (m_fitPending || !m_run) fit();
+  if (m_fitPending || !m_userZoomed || !m_run) fit();
   else clampOffsets();
+  if (m_follow && m_current >= 0) ensureVisible(m_current);
 }
 
 void SimTreeView::wheelEvent(QWheelEvent* event) {
@@ -211,6 +215,7 @@ void SimTreeView::mouseMoveEvent(QMouseEvent* event) {
   if (!m_dragging) setCursor(Qt::ClosedHandCursor);
   m_dragging = true;
   m_follow = false;  // the user took the camera
+  m_userZoomed = true;
   const QPointF d = event->position() - m_lastDrag;
   m_lastDrag = event->position();
   m_ox += d.x();
@@ -267,9 +272,9 @@ void SimTreeView::paintDepthGuides(QPainter& p) {
     const double top = m_oy + kTop + d * lp;
     if (top > height() || top + lp < 0) continue;
     if (d % 2 == 1) p.fillRect(QRectF(0, top, width(), lp), QColor(0xf6, 0xf7, 0xf9));
-    if (lp >= 22) {
-      p.setPen(QColor(0xa0, 0xa7, 0xb0));
-      p.drawText(QRectF(4, top + 2, 60, 14), Qt::AlignLeft | Qt::AlignTop,
+    if (lp >= 18) {
+      p.setPen(QColor(0x8a, 0x93, 0x9d));
+      p.drawText(QRectF(6, top, kGutter - 10, lp), Qt::AlignLeft | Qt::AlignVCenter,
                  d == 0 ? tr("batch") : tr("depth %1").arg(d));
     }
   }

@@ -77,7 +77,7 @@ class SimTreeView : public QWidget {
   void paintMarkers(class QPainter& p);
   void paintDepthGuides(class QPainter& p);
 
-  static constexpr double kTop = 8, kMargin = 24;
+  static constexpr double kTop = 8, kMargin = 24, kGutter = 62;  // the gutter holds the depth labels
 
   RunPtr m_run;
   std::int64_t m_step = 0;
@@ -87,6 +87,7 @@ class SimTreeView : public QWidget {
   double m_sx = 20, m_ox = kMargin, m_oy = 0;
   bool m_follow = true;
   bool m_fitPending = true;
+  bool m_userZoomed = false;  // after a wheel zoom or a pan, a resize keeps the view instead of re-fitting
 
   QPointF m_pressPos;
   QPointF m_lastDrag;

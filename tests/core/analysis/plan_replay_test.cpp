@@ -305,6 +305,8 @@ TEST(PlanReplay, AllTracesWalksEveryTraceOfTheColorInSequence) {
   EXPECT_EQ(a.heap_peak_bytes, 700);
   EXPECT_EQ(a.peak_instruction, "z");
   EXPECT_EQ(live_ids(a), (std::vector<std::int64_t>{1, 2, 3}));
+  EXPECT_EQ(a.traces[0].heap_peak_bytes, 300);
+  EXPECT_EQ(a.traces[1].heap_peak_bytes, 1400);  // alone and unfiltered
   // The default picks one trace only.
   const PlanAnalysis d = analyze_plan(p.proto());
   EXPECT_EQ(d.selected_trace, 0);

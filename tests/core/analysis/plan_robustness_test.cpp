@@ -74,5 +74,32 @@ TEST(PlanRobustness, RandomTracesNeverCrashAndStayConsistent) {
   }
 }
 
+// The per-trace peaks (computed in one pass that reuses its state between traces) must equal each
+// trace replayed on its own, whatever the traces hold.
+TEST(PlanRobustness, PerTracePeaksEqualSeparateReplays) {
+  std::mt19937 rng(99);
+  for (int round = 0; round < 50; ++round) {
+    PlanBuilder p = temps({64, 128, 256, 512, 1024, 2048});
+    for (int trace = 0; trace < 4; ++trace) {
+      auto& t = p.trace();
+      for (int e = 0; e < 30; ++e) {
+        auto* ev = t.add_events();
+        ev->set_kind(static_cast<int>(rng() % 3));
+        ev->set_buffer_id(1 + static_cast<int>(rng() % 7));
+        ev->set_share_with_canonical_id(1 + static_cast<int>(rng() % 6));
+      }
+    }
+    const PlanAnalysis all = analyze_plan(p.proto());
+    ASSERT_EQ(all.traces.size(), 4u);
+    for (int i = 0; i < 4; ++i) {
+      PlanOptions one;
+      one.trace = TraceChoice::Index;
+      one.trace_index = i;
+      EXPECT_EQ(all.traces[static_cast<std::size_t>(i)].heap_peak_bytes, analyze_plan(p.proto(), one).heap_peak_bytes)
+          << "round " << round << " trace " << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace oomscope::analysis

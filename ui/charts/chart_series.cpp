@@ -1,0 +1,101 @@
+#include "ui/charts/chart_series.h"
+
+#include <algorithm>
+
+#include "core/analysis/plan.h"
+#include "ui/models/report_format.h"
+
+namespace oomscope::ui {
+
+PlanCurveSeries planCurveSeries(const analysis::HostReport& report, std::size_t maxPoints) {
+  PlanCurveSeries s;
+  s.capacity = report.capacity_bytes;
+  s.capacitySource = poolSource(report);
+  s.capacityFromUser = report.capacity_source == "--capacity";
+  if (!report.plan) {
+    s.emptyReason = report.modules.empty() ? QStringLiteral("The capture has no XLA module plans.")
+                                           : QStringLiteral("No module is analysed.");
+    return s;
+  }
+  const analysis::PlanAnalysis& p = *report.plan;
+  s.module = QStringLiteral("%1(%2)").arg(QString::fromStdString(p.module_name)).arg(p.program_id);
+  if (p.status == analysis::PlanStatus::NoBufferAssignment) {
+    s.emptyReason = QStringLiteral("%1 has no buffer assignment in the capture: there is no plan to draw.").arg(s.module);
+    return s;
+  }
+  if (p.status == analysis::PlanStatus::NoHeapTrace || p.curve.size() == 0) {
+    s.emptyReason = QStringLiteral("%1 has no usable heap-simulator trace: only its allocation total (%2) is known.")
+                        .arg(s.module, bytesText(p.total_allocation_bytes));
+    return s;
+  }
+  s.peakBytes = p.peak_bytes;
+  s.peakIndex = p.peak_event_index;
+  s.peakInstruction = QString::fromStdString(p.peak_instruction);
+  s.indefiniteBytes = p.curve.indefinite_bytes;
+  s.eventCount = qint64(p.curve.size());
+  s.roles = p.role_totals;
+  std::stable_sort(s.roles.begin(), s.roles.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
+  std::optional<std::size_t> keep;
+  if (p.peak_event_index >= 0 && std::size_t(p.peak_event_index) < p.curve.size())
+    keep = std::size_t(p.peak_event_index);
+  const auto points = analysis::downsample_min_max(p.curve.heap_bytes, maxPoints, keep);
+  s.x.reserve(points.size());
+  s.bytes.reserve(points.size());
+  s.instruction.reserve(points.size());
+  for (const analysis::CurvePoint& pt : points) {
+    s.x.push_back(pt.index);
+    s.bytes.push_back(pt.value + p.curve.indefinite_bytes);
+    s.instruction.push_back(QString::fromUtf8(p.curve.instruction_at(std::size_t(pt.index))));
+  }
+  return s;
+}
+
+TimelineSeries timelineSeries(const analysis::HostReport& report, const capture::Capture& capture) {
+  TimelineSeries s;
+  s.capacity = report.capacity_bytes;
+  s.capacitySource = poolSource(report);
+  s.capacityFromUser = report.capacity_source == "--capacity";
+  bool first = true;
+  const auto widen = [&](qint64 t) {
+    if (first) s.firstPs = s.lastPs = t;
+    s.firstPs = std::min(s.firstPs, t);
+    s.lastPs = std::max(s.lastPs, t);
+    first = false;
+  };
+  for (const analysis::AllocatorRuntime& a : report.runtime.allocators) {
+    if (a.series.empty()) continue;
+    TimelineAllocator out;
+    out.name = QString::fromStdString(a.name);
+    out.capacity = a.capacity_bytes;
+    out.peakBytes = a.peak_bytes_in_use;
+    out.peakTimePs = a.peak_time_ps;
+    for (const analysis::RuntimeSeriesPoint& p : a.series) {
+      out.timePs.push_back(p.time_ps);
+      out.bytes.push_back(p.bytes_in_use);
+      widen(p.time_ps);
+    }
+    s.allocators.push_back(std::move(out));
+  }
+  if (s.allocators.empty()) {
+    s.emptyReason = report.plan_only ? QStringLiteral("A bare HloProto has no allocator events: there is no timeline.")
+                                     : QStringLiteral("The capture has no allocator events: there is no timeline.");
+    return s;
+  }
+  if (const auto& m = report.runtime.module) {
+    s.module = QString::fromStdString(m->module);
+    if (m->program_id) s.module += QStringLiteral("(%1)").arg(*m->program_id);
+    for (const analysis::RuntimeExecution& e : m->executions) {
+      s.executions.push_back({e.start_ps, std::max(e.end_ps, e.start_ps), e.number, e.launched,
+                              e.bytes_in_use_at_start, e.retry_wait_ps});
+      widen(e.start_ps);
+      widen(e.end_ps);
+    }
+  }
+  for (const capture::RetryEvent& r : capture.allocator_retries()) {
+    s.retries.push_back({r.time_ps, r.duration_ps});
+    widen(r.time_ps);
+  }
+  return s;
+}
+
+}  // namespace oomscope::ui

@@ -1,0 +1,235 @@
+#include "ui/charts/timeline_chart.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QCursor>
+#include <QLegend>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QToolTip>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+#include "ui/charts/plan_charts.h"
+#include "ui/models/report_format.h"
+
+namespace oomscope::ui {
+
+namespace {
+
+constexpr double kPsPerSecond = 1e12;
+
+double seconds(qint64 ps) { return double(ps) / kPsPerSecond; }
+
+QColor allocatorColor(std::size_t i) {
+  static const QColor palette[] = {QColor(0x1f, 0x5f, 0x99), QColor(0xd9, 0x5f, 0x02), QColor(0x1b, 0x9e, 0x77),
+                                   QColor(0x75, 0x70, 0xb3), QColor(0xa6, 0x76, 0x1d), QColor(0xe7, 0x29, 0x8a),
+                                   QColor(0x66, 0xa6, 0x1e), QColor(0x66, 0x66, 0x66)};
+  return palette[i % (sizeof palette / sizeof palette[0])];
+}
+
+}  // namespace
+
+QString secondsText(qint64 ps) { return QStringLiteral("%1 s").arg(seconds(ps), 0, 'f', 6); }
+
+QString durationText(qint64 ps) {
+  const double s = seconds(ps);
+  if (s >= 1) return QStringLiteral("%1 s").arg(s, 0, 'g', 3);
+  if (s >= 1e-3) return QStringLiteral("%1 ms").arg(s * 1e3, 0, 'g', 3);
+  return QStringLiteral("%1 \u00b5s").arg(s * 1e6, 0, 'g', 3);
+}
+
+TimelineChart::TimelineChart(QObject* parent) : QObject(parent), m_chart(new QChart) {
+  m_chart->setBackgroundRoundness(0);
+  m_chart->setMargins(QMargins(4, 4, 8, 4));
+  m_chart->legend()->setAlignment(Qt::AlignBottom);
+  m_chart->setAnimationOptions(QChart::NoAnimation);
+}
+
+void TimelineChart::clear() {
+  m_chart->removeAllSeries();
+  for (QAbstractAxis* axis : m_chart->axes()) {
+    m_chart->removeAxis(axis);
+    delete axis;
+  }
+  m_x = nullptr;
+  m_series = {};
+  m_capacityShown = false;
+  m_capacityNote.clear();
+}
+
+void TimelineChart::setSeries(TimelineSeries s) {
+  clear();
+  m_series = std::move(s);
+  const TimelineSeries& d = m_series;
+  if (d.empty()) return;
+
+  qint64 maxBytes = 1;
+  for (const TimelineAllocator& a : d.allocators)
+    for (qint64 b : a.bytes) maxBytes = std::max(maxBytes, b);
+  qint64 top = maxBytes;
+  if (d.capacity) {
+    m_capacityShown = capacityInRange(*d.capacity, maxBytes);
+    if (m_capacityShown) top = std::max(top, *d.capacity);
+    else
+      m_capacityNote = QStringLiteral("The pool (%1, %2) is off this scale: the highest bytes in use are %3 of it.")
+                           .arg(bytesText(*d.capacity), d.capacitySource,
+                                percentText(100.0 * double(maxBytes) / double(*d.capacity)));
+  }
+  m_unit = byteUnitFor(top);
+  auto* y = new QValueAxis;
+  setupByteAxis(y, m_unit, top, QStringLiteral("bytes in use"), 1.12);
+  const double yTop = y->max();
+
+  const double span = std::max(seconds(d.lastPs - d.firstPs), 1e-6);
+  m_fullMin = seconds(d.firstPs) - span * 0.01;
+  m_fullMax = seconds(d.lastPs) + span * 0.01;
+
+  // Execution bands first so the lines draw over them: one square wave, one legend entry.
+  if (!d.executions.empty()) {
+    auto* wave = new QLineSeries;
+    QList<QPointF> pts;
+    for (const TimelineExecution& e : d.executions) {
+      const double a = seconds(e.startPs);
+      // A span too short to see still gets a sliver of the visible width.
+      const double b = std::max(seconds(e.endPs), a + span * 1e-4);
+      pts << QPointF(a, 0) << QPointF(a, yTop) << QPointF(b, yTop) << QPointF(b, 0);
+    }
+    wave->replace(pts);
+    auto* bands = new QAreaSeries(wave);
+    bands->setName(QStringLiteral("executions of %1 (%2) [measured]").arg(d.module).arg(d.executions.size()));
+    bands->setColor(QColor(0x60, 0xa5, 0xfa, 60));
+    bands->setBorderColor(QColor(0x60, 0xa5, 0xfa, 140));
+    m_chart->addSeries(bands);
+    connect(bands, &QAreaSeries::hovered, this, [this](const QPointF& p, bool state) {
+      if (state) QToolTip::showText(QCursor::pos(), describeExecution(p.x()));
+    });
+  }
+
+  for (std::size_t i = 0; i < d.allocators.size(); ++i) {
+    const TimelineAllocator& a = d.allocators[i];
+    auto* line = new QLineSeries;
+    QList<QPointF> pts;
+    pts.reserve(qsizetype(a.bytes.size() * 2));
+    // Bytes in use change at events and hold in between: draw steps.
+    for (std::size_t k = 0; k < a.bytes.size(); ++k) {
+      const double t = seconds(a.timePs[k]);
+      if (k > 0) pts << QPointF(t, m_unit.toAxis(a.bytes[k - 1]));
+      pts << QPointF(t, m_unit.toAxis(a.bytes[k]));
+    }
+    line->replace(pts);
+    line->setName(QStringLiteral("%1 in use, peak %2 [read]").arg(a.name, bytesText(a.peakBytes)));
+    QPen pen(allocatorColor(i));
+    pen.setWidthF(1.6);
+    line->setPen(pen);
+    m_chart->addSeries(line);
+    connect(line, &QLineSeries::hovered, this, [this, i](const QPointF& p, bool state) {
+      if (state) QToolTip::showText(QCursor::pos(), describeAllocator(i, p.x()));
+    });
+  }
+
+  if (m_capacityShown) {
+    auto* cap = new QLineSeries;
+    cap->append(m_fullMin, m_unit.toAxis(*d.capacity));
+    cap->append(m_fullMax, m_unit.toAxis(*d.capacity));
+    cap->setName(QStringLiteral("pool %1 (%2)").arg(bytesText(*d.capacity),
+                                                    d.capacityFromUser ? QStringLiteral("entered") : QStringLiteral("read")));
+    QPen pen(QColor(0xc0, 0x1c, 0x28));
+    pen.setStyle(Qt::DashLine);
+    pen.setWidthF(1.5);
+    cap->setPen(pen);
+    m_chart->addSeries(cap);
+  }
+
+  QList<QPointF> neverLaunched;
+  for (const TimelineExecution& e : d.executions)
+    if (e.launched == false) neverLaunched << QPointF(seconds(e.startPs), yTop * 0.9);
+  if (!neverLaunched.isEmpty()) {
+    auto* marks = new QScatterSeries;
+    marks->setName(QStringLiteral("executions that never launched a kernel (%1) [measured]").arg(neverLaunched.size()));
+    marks->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    marks->setMarkerSize(9);
+    marks->setColor(QColor(0x7f, 0x1d, 0x1d));
+    marks->setBorderColor(Qt::white);
+    marks->replace(neverLaunched);
+    m_chart->addSeries(marks);
+    connect(marks, &QScatterSeries::hovered, this, [this](const QPointF& p, bool state) {
+      if (state) QToolTip::showText(QCursor::pos(), describeExecution(p.x()));
+    });
+  }
+  if (!d.retries.empty()) {
+    auto* marks = new QScatterSeries;
+    marks->setName(QStringLiteral("AllocatorRetry waits (%1) [measured]").arg(d.retries.size()));
+    marks->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+    marks->setMarkerSize(11);
+    marks->setColor(QColor(0xdc, 0x26, 0x26));
+    marks->setBorderColor(Qt::white);
+    QList<QPointF> pts;
+    for (const TimelineRetry& r : d.retries) pts << QPointF(seconds(r.timePs), yTop * 0.96);
+    marks->replace(pts);
+    m_chart->addSeries(marks);
+    connect(marks, &QScatterSeries::hovered, this, [this](const QPointF& p, bool state) {
+      if (state) QToolTip::showText(QCursor::pos(), describeRetry(p.x()));
+    });
+  }
+
+  m_x = new QValueAxis;
+  setupSecondsAxis(m_x, m_fullMin, m_fullMax, QStringLiteral("time (s, capture clock)"));
+  m_chart->addAxis(m_x, Qt::AlignBottom);
+  m_chart->addAxis(y, Qt::AlignLeft);
+  for (QAbstractSeries* series : m_chart->series()) {
+    series->attachAxis(m_x);
+    series->attachAxis(y);
+  }
+}
+
+QString TimelineChart::describeAllocator(std::size_t allocator, double x) const {
+  if (allocator >= m_series.allocators.size()) return {};
+  const TimelineAllocator& a = m_series.allocators[allocator];
+  if (a.timePs.empty()) return {};
+  // The step holding at x: the last event at or before it.
+  const qint64 ps = qint64(std::llround(x * kPsPerSecond));
+  auto it = std::upper_bound(a.timePs.begin(), a.timePs.end(), ps);
+  const std::size_t i = it == a.timePs.begin() ? 0 : std::size_t(it - a.timePs.begin()) - 1;
+  QString text = QStringLiteral("%1 at %2\nin use %3 [read]").arg(a.name, secondsText(a.timePs[i]), bytesWithExact(a.bytes[i]));
+  if (a.capacity > 0) text += QStringLiteral("\n%1 of the pool's %2").arg(percentText(100.0 * double(a.bytes[i]) / double(a.capacity)), bytesText(a.capacity));
+  return text;
+}
+
+QString TimelineChart::describeExecution(double x) const {
+  const auto& ex = m_series.executions;
+  if (ex.empty()) return {};
+  const qint64 ps = qint64(std::llround(x * kPsPerSecond));
+  std::size_t best = 0;
+  qint64 bestDistance = -1;
+  for (std::size_t i = 0; i < ex.size(); ++i) {
+    const qint64 dist = ps < ex[i].startPs ? ex[i].startPs - ps : (ps > ex[i].endPs ? ps - ex[i].endPs : 0);
+    if (bestDistance < 0 || dist < bestDistance) {
+      best = i;
+      bestDistance = dist;
+    }
+  }
+  const TimelineExecution& e = ex[best];
+  const QString launched = !e.launched ? QStringLiteral("unknown") : (*e.launched ? QStringLiteral("yes") : QStringLiteral("NO"));
+  QString text = QStringLiteral("%1 execution #%2\n%3 .. %4 (%5) [measured]\nin use at start %6 [read]\nkernel launched: %7")
+                     .arg(m_series.module)
+                     .arg(e.number)
+                     .arg(secondsText(e.startPs), secondsText(e.endPs), durationText(e.endPs - e.startPs),
+                          bytesWithExact(e.inUseAtStart), launched);
+  if (e.retryWaitPs > 0) text += QStringLiteral("\nAllocatorRetry wait %1").arg(durationText(e.retryWaitPs));
+  return text;
+}
+
+QString TimelineChart::describeRetry(double x) const {
+  const auto& rs = m_series.retries;
+  if (rs.empty()) return {};
+  const qint64 ps = qint64(std::llround(x * kPsPerSecond));
+  const auto nearest = std::min_element(rs.begin(), rs.end(), [ps](const TimelineRetry& a, const TimelineRetry& b) {
+    return std::llabs(a.timePs - ps) < std::llabs(b.timePs - ps);
+  });
+  return QStringLiteral("AllocatorRetry wait at %1, %2 [measured]\nthe allocator waited for memory to be freed")
+      .arg(secondsText(nearest->timePs), durationText(nearest->durationPs));
+}
+
+}  // namespace oomscope::ui

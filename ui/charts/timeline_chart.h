@@ -1,0 +1,56 @@
+#pragma once
+// Adapter from TimelineSeries to a Qt chart: bytes in use per allocator over time (step lines, read), the
+// analysed module's executions as shaded bands (measured), executions that never launched a kernel and
+// AllocatorRetry waits as red marks (measured), and the pool's capacity as a dashed line when in range.
+// Time is in seconds of the capture's clock, as the CLI report prints it. Hover shows exact bytes.
+
+#include <QObject>
+#include <QString>
+
+#include "ui/charts/chart_axes.h"
+#include "ui/charts/chart_series.h"
+
+class QChart;
+class QValueAxis;
+
+namespace oomscope::ui {
+
+class TimelineChart : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit TimelineChart(QObject* parent = nullptr);
+
+  QChart* chart() const { return m_chart; }
+  QValueAxis* xAxis() const { return m_x; }
+  // Full x range in seconds (a little wider than the data), for ZoomChartView::setXAxis.
+  double fullMin() const { return m_fullMin; }
+  double fullMax() const { return m_fullMax; }
+
+  void setSeries(TimelineSeries series);
+  void clear();
+
+  bool capacityShown() const { return m_capacityShown; }
+  QString capacityNote() const { return m_capacityNote; }
+  const TimelineSeries& series() const { return m_series; }
+  // Hover texts.
+  QString describeAllocator(std::size_t allocator, double seconds) const;
+  QString describeExecution(double seconds) const;
+  QString describeRetry(double seconds) const;
+
+ private:
+  QChart* m_chart;
+  QValueAxis* m_x = nullptr;
+  TimelineSeries m_series;
+  ByteUnit m_unit;
+  double m_fullMin = 0;
+  double m_fullMax = 1;
+  bool m_capacityShown = false;
+  QString m_capacityNote;
+};
+
+// "9.719534 s" (microseconds), and "2.57 ms" style durations.
+QString secondsText(qint64 ps);
+QString durationText(qint64 ps);
+
+}  // namespace oomscope::ui

@@ -1,0 +1,171 @@
+#include "ui/models/report_format.h"
+
+#include <QLocale>
+#include <QRegularExpression>
+#include <algorithm>
+#include <cmath>
+
+#include "core/util/bytes.h"
+
+namespace oomscope::ui {
+
+using analysis::BufferRole;
+using analysis::HostReport;
+using analysis::Provenance;
+
+QString bytesText(qint64 bytes) { return QString::fromStdString(format_bytes(std::int64_t(bytes))); }
+
+QString exactBytesText(qint64 bytes) {
+  return QStringLiteral("%1 bytes").arg(QString::fromStdString(format_bytes_exact(std::int64_t(bytes))));
+}
+
+QString bytesWithExact(qint64 bytes) {
+  return QStringLiteral("%1 (%2)").arg(bytesText(bytes), exactBytesText(bytes));
+}
+
+QString provenanceText(Provenance provenance) { return QString::fromLatin1(analysis::to_string(provenance)); }
+
+QColor provenanceColor(Provenance provenance) {
+  switch (provenance) {
+    case Provenance::Measured: return QColor(0x1d, 0x4e, 0xd8);  // blue: counted or timed
+    case Provenance::Read: return QColor(0x04, 0x78, 0x57);      // green: straight from the file
+    case Provenance::Derived: return QColor(0x6d, 0x28, 0xd9);   // violet: computed
+  }
+  return QColor(Qt::darkGray);
+}
+
+QString provenanceMeaning(Provenance provenance) {
+  switch (provenance) {
+    case Provenance::Measured:
+      return QStringLiteral("Measured: counted or timed from the runtime events of the capture.");
+    case Provenance::Read:
+      return QStringLiteral("Read: copied from the capture (a stat or a field of the XLA plan).");
+    case Provenance::Derived:
+      return QStringLiteral("Derived: computed from read or measured figures (plan replay, ratios, estimates).");
+  }
+  return {};
+}
+
+QString provenanceChipHtml(Provenance provenance) {
+  return QStringLiteral("<span style=\"background-color:%1; color:white; font-size:small;\">&nbsp;%2&nbsp;</span>")
+      .arg(provenanceColor(provenance).name(), provenanceText(provenance));
+}
+
+QString roleText(BufferRole role) { return QString::fromLatin1(analysis::to_string(role)); }
+
+QString roleMeaning(BufferRole role) {
+  switch (role) {
+    case BufferRole::ForwardKept: return QStringLiteral("activations kept for the backward pass");
+    case BufferRole::Backward: return QStringLiteral("backward-pass buffers (gradients and their temporaries)");
+    case BufferRole::Workspace: return QStringLiteral("GEMM/convolution library workspace");
+    case BufferRole::Other: return QStringLiteral("temporaries without a JAX name stack");
+    case BufferRole::Parameter: return QStringLiteral("the step's parameters");
+    case BufferRole::Output: return QStringLiteral("the step's outputs");
+    case BufferRole::Constant: return QStringLiteral("constants");
+    case BufferRole::ThreadLocal: return QStringLiteral("thread-local buffers");
+  }
+  return {};
+}
+
+QColor roleColor(BufferRole role) {
+  // Heap roles warm to cool by how actionable they are; indefinite roles in muted tones.
+  switch (role) {
+    case BufferRole::ForwardKept: return QColor(0xe0, 0x6c, 0x1f);
+    case BufferRole::Backward: return QColor(0x2b, 0x7b, 0xb9);
+    case BufferRole::Workspace: return QColor(0x8e, 0x5e, 0xa2);
+    case BufferRole::Other: return QColor(0x9a, 0x9a, 0x9a);
+    case BufferRole::Parameter: return QColor(0x3a, 0x9e, 0x6e);
+    case BufferRole::Output: return QColor(0x8c, 0xc0, 0x84);
+    case BufferRole::Constant: return QColor(0xc9, 0xb0, 0x5a);
+    case BufferRole::ThreadLocal: return QColor(0x6e, 0x6e, 0x8c);
+  }
+  return QColor(Qt::gray);
+}
+
+QString moduleLabel(const analysis::ModuleRow& row) {
+  return QStringLiteral("%1(%2)").arg(QString::fromStdString(row.name)).arg(row.program_id);
+}
+
+QString choiceText(analysis::ModuleChoice choice) { return QString::fromLatin1(analysis::to_string(choice)); }
+
+QString percentText(double percent) {
+  if (percent > 0 && percent < 0.05) return QStringLiteral("< 0.1 %");
+  if (percent < 10) return QStringLiteral("%1 %").arg(percent, 0, 'f', 1);
+  return QStringLiteral("%1 %").arg(std::llround(percent));
+}
+
+QString poolSource(const HostReport& report) {
+  if (!report.capacity_bytes) return QStringLiteral("pool size unknown (no allocator events)");
+  if (report.capacity_source == "--capacity") return QStringLiteral("the pool size you entered");
+  return QStringLiteral("capacity of %1, read from the capture").arg(QString::fromStdString(report.capacity_source));
+}
+
+QString reportVerdict(const HostReport& report) {
+  if (report.modules.empty())
+    return QStringLiteral("This capture has no XLA module plans; only the runtime events can be analysed.");
+  if (!report.plan || !report.module_index)
+    return QStringLiteral("No module could be analysed in this capture.");
+  const analysis::PlanAnalysis& plan = *report.plan;
+  const QString name = QString::fromStdString(plan.module_name);
+  if (plan.status == analysis::PlanStatus::NoBufferAssignment)
+    return QStringLiteral("The plan of %1 has no buffer assignment in the capture, so its memory needs are unknown.")
+        .arg(name);
+  const bool heap = plan.status == analysis::PlanStatus::Ok;
+  const qint64 needs = heap ? plan.peak_bytes : plan.total_allocation_bytes;
+  QString sentence;
+  if (report.capacity_bytes && *report.capacity_bytes > 0) {
+    const qint64 cap = *report.capacity_bytes;
+    const double pct = 100.0 * double(needs) / double(cap);
+    if (needs <= cap)
+      sentence = QStringLiteral("The plan of %1 needs %2 in a %3 pool (%4)")
+                     .arg(name, bytesText(needs), bytesText(cap), percentText(pct));
+    else
+      sentence = QStringLiteral("The plan of %1 needs %2 but the pool holds %3: it does not fit (%4 over)")
+                     .arg(name, bytesText(needs), bytesText(cap), bytesText(needs - cap));
+  } else {
+    sentence = QStringLiteral("The plan of %1 needs %2 (the pool size is unknown)").arg(name, bytesText(needs));
+  }
+  if (heap && !plan.role_totals.empty()) {
+    const auto largest = std::max_element(plan.role_totals.begin(), plan.role_totals.end(),
+                                          [](const auto& a, const auto& b) { return a.bytes < b.bytes; });
+    sentence += QStringLiteral("; %1 of its peak is %2")
+                    .arg(percentText(largest->percent_of_peak), roleMeaning(largest->role));
+  } else if (!heap) {
+    sentence += QStringLiteral("; without a heap trace this is the allocation total, not the peak");
+  }
+  if (report.runtime.module && report.runtime.module->growth_consistent && report.runtime.module->growth_per_execution &&
+      *report.runtime.module->growth_per_execution > 0)
+    sentence += QStringLiteral("; bytes in use grow by %1 per execution")
+                    .arg(bytesText(*report.runtime.module->growth_per_execution));
+  return sentence + QLatin1Char('.');
+}
+
+std::optional<qint64> parseByteSize(const QString& text, QString* error) {
+  static const QRegularExpression re(
+      QStringLiteral("^\\s*([0-9]*\\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\\s*([A-Za-z]*)\\s*$"));
+  const auto fail = [&](const QString& why) -> std::optional<qint64> {
+    if (error) *error = why;
+    return std::nullopt;
+  };
+  const auto m = re.match(text);
+  if (!m.hasMatch()) return fail(QStringLiteral("'%1' is not a size; try 300 MiB or 2.79 GiB").arg(text.trimmed()));
+  const double value = m.captured(1).toDouble();
+  const QString unit = m.captured(2).toLower();
+  double scale = 0;
+  if (unit.isEmpty() || unit == QLatin1String("b")) scale = 1;
+  else if (unit == QLatin1String("k") || unit == QLatin1String("kib")) scale = 1024.0;
+  else if (unit == QLatin1String("m") || unit == QLatin1String("mib")) scale = 1024.0 * 1024;
+  else if (unit == QLatin1String("g") || unit == QLatin1String("gib")) scale = 1024.0 * 1024 * 1024;
+  else if (unit == QLatin1String("t") || unit == QLatin1String("tib")) scale = 1024.0 * 1024 * 1024 * 1024;
+  else if (unit == QLatin1String("kb")) scale = 1e3;
+  else if (unit == QLatin1String("mb")) scale = 1e6;
+  else if (unit == QLatin1String("gb")) scale = 1e9;
+  else if (unit == QLatin1String("tb")) scale = 1e12;
+  else return fail(QStringLiteral("unknown unit '%1'; use B, KiB, MiB, GiB or TiB").arg(m.captured(2)));
+  const double bytes = value * scale;
+  if (!(bytes >= 1)) return fail(QStringLiteral("the pool must hold at least one byte"));
+  if (bytes > 9.2e18) return fail(QStringLiteral("'%1' is too large").arg(text.trimmed()));
+  return qint64(std::llround(bytes));
+}
+
+}  // namespace oomscope::ui

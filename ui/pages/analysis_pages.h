@@ -1,0 +1,98 @@
+#pragma once
+// The analysis pages of a capture (what `oomscope-cli report` says), behind one entry point:
+//   Timeline, Plan, Buffers, Diagnosis (in the sketch's tab order).
+//
+// AnalysisPages builds the report (core::analysis::build_host_report, the CLI text, chart series) on a
+// worker thread through a JobTracker; every request takes a new generation and a superseded result is
+// dropped, so a quick succession of module/pool changes only shows the last one. The UI thread only fills
+// models and charts from the finished result.
+//
+// Wiring into the main window (MainWindow does not need to know the pages):
+//   auto* analysis = new AnalysisPages(window);                        // QObject child of the window
+//   for (const auto& [page, title] : analysis->pages()) tabs->addTab(page, title);   // tabs own the pages
+//   connect(window, &MainWindow::captureChanged, analysis,
+//           [analysis](const LoadedCapture& c) { analysis->setCapture(c.capture); });   // null = closed
+//   // navigator: a module chosen in the tree      -> analysis->setModule(QString::number(programId));
+//   // the page's own selector changes it too     -> analysis emits moduleChanged(label, programId)
+//   // show only tabs with something real to show -> after resultChanged(), analysis->hasContent(page)
+//   // Ctrl+F on the Buffers tab                  -> analysis->buffersPage()->focusFilter()
+//   connect(analysis, &AnalysisPages::busyChanged, ...) / analysisFailed(message) for the status bar.
+// Pages that no tab took are deleted with the AnalysisPages object.
+
+#include <QList>
+#include <QObject>
+#include <QPair>
+#include <QPointer>
+#include <QString>
+#include <memory>
+#include <optional>
+
+#include "core/capture/capture.h"
+#include "ui/session/job_tracker.h"
+
+class QWidget;
+
+namespace oomscope::ui {
+
+struct AnalysisResult;
+class BuffersPage;
+class DiagnosisPage;
+class PlanPage;
+class TimelinePage;
+
+class AnalysisPages : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit AnalysisPages(QObject* parent = nullptr);
+  ~AnalysisPages() override;
+
+  // A new capture (null: nothing open): the module and the pool go back to the capture's own choice.
+  void setCapture(std::shared_ptr<const capture::Capture> capture);
+  // Analyse another module: name, "name(id)" or program id; empty = the capture's default module.
+  void setModule(const QString& nameOrId);
+  // Check against a pool of this size; nullopt = the allocator's capacity read from the capture.
+  void setCapacity(std::optional<qint64> bytes);
+
+  // (page, tab title) in the order the sketch gives: Timeline, Plan, Buffers, Diagnosis.
+  QList<QPair<QWidget*, QString>> pages() const;
+  // Whether a page has something real to show for the current result (Diagnosis: whenever a capture is open).
+  bool hasContent(const QWidget* page) const;
+
+  DiagnosisPage* diagnosisPage() const { return m_diagnosis; }
+  BuffersPage* buffersPage() const { return m_buffers; }
+  PlanPage* planPage() const { return m_plan; }
+  TimelinePage* timelinePage() const { return m_timeline; }
+
+  std::shared_ptr<const AnalysisResult> result() const { return m_result; }
+  bool isBusy() const { return m_jobs.busy(); }
+  JobTracker& jobs() { return m_jobs; }
+  // Milliseconds the UI thread spent filling the pages with the last result.
+  double lastFillMs() const { return m_lastFillMs; }
+
+ signals:
+  void resultChanged();  // the pages show a new result, or were cleared
+  void moduleChanged(const QString& label, const QString& programId);
+  void analysisFailed(const QString& message);
+  void busyChanged(bool busy);
+
+ private:
+  void request();
+  void apply(std::shared_ptr<const AnalysisResult> result);
+
+  JobTracker m_jobs;
+  std::shared_ptr<const capture::Capture> m_capture;
+  QString m_module;
+  std::optional<qint64> m_capacity;
+  // The capture's default module, learned from the first result, so later requests do not look again.
+  std::optional<std::pair<std::optional<std::size_t>, int>> m_default;
+  std::shared_ptr<const AnalysisResult> m_result;
+  double m_lastFillMs = 0;
+
+  QPointer<TimelinePage> m_timeline;
+  QPointer<PlanPage> m_plan;
+  QPointer<BuffersPage> m_buffers;
+  QPointer<DiagnosisPage> m_diagnosis;
+};
+
+}  // namespace oomscope::ui

@@ -1,0 +1,45 @@
+#pragma once
+// Everything the analysis pages show for one (capture, module, pool) request, computed together on a worker
+// thread by buildAnalysis(): the report, its CLI text, the verdict and the chart series. Immutable once
+// built; pages share it through a shared_ptr.
+
+#include <QString>
+#include <memory>
+#include <optional>
+#include <stop_token>
+
+#include "core/analysis/report.h"
+#include "core/capture/capture.h"
+#include "ui/charts/chart_series.h"
+
+namespace oomscope::ui {
+
+struct AnalysisRequest {
+  std::shared_ptr<const capture::Capture> capture;
+  QString module;                  // name, "name(id)" or program id; empty = the capture's default
+  std::optional<qint64> capacity;  // the user's pool size; nullopt = the allocator's capacity
+};
+
+struct AnalysisResult {
+  AnalysisRequest request;
+  std::shared_ptr<const analysis::HostReport> report;
+  QString text;     // exactly what `oomscope-cli report` prints for the same module and pool
+  QString verdict;  // reportVerdict(*report)
+  // The module the capture analyses when none is chosen, and why (from a default build of the same capture).
+  std::optional<std::size_t> defaultModule;
+  analysis::ModuleChoice defaultChoice = analysis::ModuleChoice::None;
+  PlanCurveSeries plan;
+  TimelineSeries timeline;
+  double buildSeconds = 0;  // wall time on the worker
+};
+
+// The options `oomscope-cli report` uses by default (its --top), so the copied text matches the CLI's.
+inline constexpr std::size_t kReportTop = 25;
+
+// Throws what build_host_report throws (oomscope::Error for a module name that matches nothing, Cancelled).
+// knownDefault: the default module already found for this capture, so it is not searched again.
+std::shared_ptr<const AnalysisResult> buildAnalysis(
+    const AnalysisRequest& request, std::stop_token stop,
+    std::optional<std::pair<std::optional<std::size_t>, analysis::ModuleChoice>> knownDefault = std::nullopt);
+
+}  // namespace oomscope::ui

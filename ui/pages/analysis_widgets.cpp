@@ -1,0 +1,55 @@
+#include "ui/pages/analysis_widgets.h"
+
+#include <QLabel>
+
+#include "ui/models/report_format.h"
+
+namespace oomscope::ui {
+
+QLabel* makeProvenanceChip(analysis::Provenance provenance, QWidget* parent) {
+  auto* chip = new QLabel(provenanceText(provenance), parent);
+  chip->setObjectName(QStringLiteral("provenanceChip"));
+  chip->setProperty("provenance", provenanceText(provenance));
+  chip->setStyleSheet(QStringLiteral("QLabel { background-color: %1; color: white; border-radius: 8px; "
+                                     "padding: 1px 8px; font-weight: 600; }")
+                          .arg(provenanceColor(provenance).name()));
+  chip->setToolTip(provenanceMeaning(provenance));
+  chip->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+  return chip;
+}
+
+QLabel* makeSectionTitle(const QString& text, QWidget* parent) {
+  auto* label = new QLabel(text, parent);
+  QFont font = label->font();
+  font.setBold(true);
+  font.setPointSizeF(font.pointSizeF() * 1.1);
+  label->setFont(font);
+  return label;
+}
+
+QLabel* makeNote(const QString& text, QWidget* parent) {
+  auto* label = new QLabel(text, parent);
+  label->setWordWrap(true);
+  label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  label->setForegroundRole(QPalette::PlaceholderText);
+  return label;
+}
+
+QLabel* makeBanner(QWidget* parent, bool error) {
+  auto* banner = new QLabel(parent);
+  banner->setWordWrap(true);
+  banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  banner->setStyleSheet(error ? QStringLiteral("QLabel { background: #fdecea; color: #8a1c1c; border: 1px solid #f5c2c0; "
+                                               "border-radius: 4px; padding: 6px 10px; }")
+                              : QStringLiteral("QLabel { background: #eef4fb; color: #1f3b5c; border: 1px solid #c9dcf0; "
+                                               "border-radius: 4px; padding: 6px 10px; }"));
+  banner->hide();
+  return banner;
+}
+
+void setBannerText(QLabel* banner, const QString& text) {
+  banner->setText(text);
+  banner->setVisible(!text.isEmpty());
+}
+
+}  // namespace oomscope::ui

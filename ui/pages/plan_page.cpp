@@ -1,0 +1,99 @@
+#include "ui/pages/plan_page.h"
+
+#include <QChartView>
+#include <QLabel>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include "ui/charts/plan_charts.h"
+#include "ui/charts/zoom_chart_view.h"
+#include "ui/models/report_format.h"
+#include "ui/pages/analysis_result.h"
+#include "ui/pages/analysis_widgets.h"
+
+namespace oomscope::ui {
+
+PlanPage::PlanPage(QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("planPage"));
+  m_curve = new PlanCurveChart(this);
+  m_roles = new RoleBarChart(this);
+  m_summary = new QLabel(this);
+  m_summary->setWordWrap(true);
+  m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  QFont font = m_summary->font();
+  font.setBold(true);
+  font.setPointSizeF(font.pointSizeF() * 1.1);
+  m_summary->setFont(font);
+  m_note = makeNote(QString(), this);
+
+  m_curveView = new ZoomChartView(m_curve->chart(), this);
+  m_curveView->setObjectName(QStringLiteral("planCurveView"));
+  m_curveView->setMinimumHeight(260);
+  auto* rolesView = new QChartView(m_roles->chart(), this);
+  rolesView->setObjectName(QStringLiteral("roleBarView"));
+  rolesView->setRenderHint(QPainter::Antialiasing);
+  rolesView->setFixedHeight(170);
+
+  auto* charts = new QWidget(this);
+  auto* chartsLayout = new QVBoxLayout(charts);
+  chartsLayout->setContentsMargins(0, 0, 0, 0);
+  chartsLayout->addWidget(m_curveView, 1);
+  chartsLayout->addWidget(rolesView);
+  m_empty = makeNote(QString(), this);
+  m_empty->setAlignment(Qt::AlignCenter);
+  m_stack = new QStackedWidget(this);
+  m_stack->addWidget(m_empty);
+  m_stack->addWidget(charts);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(12, 10, 12, 8);
+  layout->addWidget(m_summary);
+  layout->addWidget(m_note);
+  layout->addWidget(m_stack, 1);
+  clear();
+}
+
+void PlanPage::clear() { setResult(nullptr); }
+
+bool PlanPage::showsChart() const { return m_stack->currentIndex() == 1; }
+QString PlanPage::summaryText() const { return m_summary->text(); }
+
+void PlanPage::setResult(std::shared_ptr<const AnalysisResult> result) {
+  if (!result) {
+    m_curve->clear();
+    m_roles->clear();
+    m_summary->setText(tr("Memory plan"));
+    m_note->clear();
+    m_empty->setText(tr("Open a capture to draw the memory plan of its module."));
+    m_stack->setCurrentIndex(0);
+    return;
+  }
+  const PlanCurveSeries& s = result->plan;
+  if (s.empty()) {
+    m_curve->clear();
+    m_roles->clear();
+    m_summary->setText(s.module.isEmpty() ? tr("Memory plan") : tr("Memory plan of %1").arg(s.module));
+    m_note->clear();
+    m_empty->setText(s.emptyReason);
+    m_stack->setCurrentIndex(0);
+    return;
+  }
+  m_curve->setSeries(s);
+  m_roles->setSeries(s);
+  m_curveView->setXAxis(m_curve->xAxis(), m_curve->xAxis()->min(), m_curve->xAxis()->max());
+  const analysis::PlanAnalysis& p = *result->report->plan;
+  m_summary->setText(tr("Plan of %1: peak %2 at %3 (derived)").arg(s.module, bytesText(s.peakBytes), s.peakInstruction));
+  m_summary->setToolTip(tr("Peak %1 at event %2 of %3").arg(bytesWithExact(s.peakBytes)).arg(s.peakIndex).arg(s.eventCount));
+  QString note = tr("Temp block %1, parameters %2 (donated %3), non-aliased outputs %4 (read); XLA rematerialized %5 "
+                    "instructions (read). ")
+                     .arg(bytesText(p.temp_bytes), bytesText(p.parameters_bytes), bytesText(p.donation.donated_bytes),
+                          bytesText(p.outputs_bytes))
+                     .arg(p.remat_instructions);
+  note += m_curve->capacityNote().isEmpty() ? QString() : m_curve->capacityNote() + QLatin1Char(' ');
+  note += tr("Wheel zooms, drag pans, double-click shows the whole plan.");
+  m_note->setText(note);
+  m_stack->setCurrentIndex(1);
+}
+
+}  // namespace oomscope::ui

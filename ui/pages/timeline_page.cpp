@@ -1,0 +1,106 @@
+#include "ui/pages/timeline_page.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <algorithm>
+
+#include "ui/charts/timeline_chart.h"
+#include "ui/charts/zoom_chart_view.h"
+#include "ui/models/report_format.h"
+#include "ui/pages/analysis_result.h"
+#include "ui/pages/analysis_widgets.h"
+
+namespace oomscope::ui {
+
+TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("timelinePage"));
+  m_chart = new TimelineChart(this);
+  m_summary = new QLabel(this);
+  m_summary->setWordWrap(true);
+  m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  QFont font = m_summary->font();
+  font.setBold(true);
+  font.setPointSizeF(font.pointSizeF() * 1.1);
+  m_summary->setFont(font);
+  m_note = makeNote(QString(), this);
+  m_fit = new QPushButton(tr("Fit executions"), this);
+  m_fit->setToolTip(tr("Zoom onto the analysed module's executions"));
+  m_whole = new QPushButton(tr("Whole capture"), this);
+  m_whole->setToolTip(tr("Show the whole time range (double-click the chart or press Home)"));
+  auto* header = new QHBoxLayout;
+  header->addWidget(m_summary, 1);
+  header->addWidget(m_fit, 0, Qt::AlignTop);
+  header->addWidget(m_whole, 0, Qt::AlignTop);
+
+  m_view = new ZoomChartView(m_chart->chart(), this);
+  m_view->setObjectName(QStringLiteral("timelineView"));
+  m_view->setMinimumHeight(300);
+  m_empty = makeNote(QString(), this);
+  m_empty->setAlignment(Qt::AlignCenter);
+  m_stack = new QStackedWidget(this);
+  m_stack->addWidget(m_empty);
+  m_stack->addWidget(m_view);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(12, 10, 12, 8);
+  layout->addLayout(header);
+  layout->addWidget(m_note);
+  layout->addWidget(m_stack, 1);
+  connect(m_fit, &QPushButton::clicked, this, &TimelinePage::fitExecutions);
+  connect(m_whole, &QPushButton::clicked, m_view, &ZoomChartView::resetZoom);
+  clear();
+}
+
+void TimelinePage::clear() { setResult(nullptr); }
+bool TimelinePage::showsChart() const { return m_stack->currentIndex() == 1; }
+QString TimelinePage::summaryText() const { return m_summary->text(); }
+
+void TimelinePage::fitExecutions() {
+  const auto& ex = m_chart->series().executions;
+  if (ex.empty() || !m_chart->xAxis()) return;
+  qint64 lo = ex.front().startPs;
+  qint64 hi = ex.front().endPs;
+  for (const TimelineExecution& e : ex) {
+    lo = std::min(lo, e.startPs);
+    hi = std::max(hi, e.endPs);
+  }
+  const double a = double(lo) / 1e12;
+  const double b = double(hi) / 1e12;
+  const double margin = std::max((b - a) * 0.05, 1e-6);
+  m_chart->xAxis()->setRange(std::max(a - margin, m_chart->fullMin()), std::min(b + margin, m_chart->fullMax()));
+}
+
+void TimelinePage::setResult(std::shared_ptr<const AnalysisResult> result) {
+  m_fit->setEnabled(false);
+  m_whole->setEnabled(false);
+  if (!result || result->timeline.empty()) {
+    m_chart->clear();
+    m_summary->setText(tr("Timeline"));
+    m_note->clear();
+    m_empty->setText(result ? result->timeline.emptyReason : tr("Open a capture to see its bytes in use over time."));
+    m_stack->setCurrentIndex(0);
+    return;
+  }
+  const TimelineSeries& s = result->timeline;
+  m_chart->setSeries(s);
+  m_view->setXAxis(m_chart->xAxis(), m_chart->fullMin(), m_chart->fullMax());
+  QStringList parts;
+  parts << tr("Bytes in use on %n allocator(s)", nullptr, int(s.allocators.size()));
+  if (!s.module.isEmpty()) parts << tr("%n execution(s) of %1", nullptr, int(s.executions.size())).arg(s.module);
+  parts << (s.retries.empty() ? tr("no AllocatorRetry waits") : tr("%n AllocatorRetry wait(s)", nullptr, int(s.retries.size())));
+  m_summary->setText(parts.join(QStringLiteral(" \u00b7 ")));
+  QString note = tr("Bytes in use are read from each allocator event; executions and waits are measured from host "
+                    "spans. ");
+  if (!m_chart->capacityNote().isEmpty()) note += m_chart->capacityNote() + QLatin1Char(' ');
+  note += tr("Wheel zooms, drag pans, double-click shows the whole capture.");
+  m_note->setText(note);
+  m_stack->setCurrentIndex(1);
+  m_fit->setEnabled(!s.executions.empty());
+  m_whole->setEnabled(true);
+}
+
+}  // namespace oomscope::ui
