@@ -36,7 +36,8 @@ json plan_json(const PlanAnalysis& p, std::size_t top) {
          {"notes", p.notes}};
   json roles = json::array();
   for (const RoleTotal& t : p.role_totals)
-    roles.push_back({{"role", to_string(t.role)}, {"bytes", t.bytes}, {"buffers", t.buffers}, {"percent_of_peak", t.percent_of_peak}});
+    roles.push_back({{"role", to_string(t.role)}, {"bytes", t.bytes}, {"buffers", t.buffers},
+                     {"percent_of_peak", t.percent_of_peak}, {"percent_of_heap_peak", t.percent_of_heap_peak}});
   j["role_totals"] = roles;
   std::vector<const PlanBuffer*> live;
   for (const PlanBuffer& b : p.live_at_peak) live.push_back(&b);

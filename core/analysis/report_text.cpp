@@ -45,7 +45,13 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
     for (const RoleTotal& t : p.role_totals) {
       char buf[32];
       std::snprintf(buf, sizeof buf, "%.1f %%", t.percent_of_peak);
-      o << "  " << to_string(t.role) << " " << buf << " (" << b(t.bytes) << ")";
+      o << "  " << to_string(t.role) << " " << buf << " (" << b(t.bytes);
+      // The reference's "heap peak 81.6 % forward-kept" counts against the temp heap alone.
+      if (t.percent_of_heap_peak > 0.0) {
+        std::snprintf(buf, sizeof buf, "%.1f %%", t.percent_of_heap_peak);
+        o << ", " << buf << " of the temp heap";
+      }
+      o << ")";
     }
     o << "\n";
     // Identical buffers (same size, shape, role, line) are counted together, as "x5".

@@ -33,7 +33,10 @@ std::string format_bytes(std::int64_t bytes) {
 std::string format_bytes(std::uint64_t bytes) { return format_magnitude(static_cast<double>(bytes), false); }
 
 std::string format_bytes_exact(std::int64_t bytes) {
-  std::string digits = std::to_string(bytes < 0 ? -bytes : bytes);
+  // Negating INT64_MIN is undefined: take the magnitude as unsigned.
+  const std::uint64_t magnitude =
+      bytes < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(bytes) : static_cast<std::uint64_t>(bytes);
+  std::string digits = std::to_string(magnitude);
   std::string out;
   int count = 0;
   for (auto it = digits.rbegin(); it != digits.rend(); ++it) {

@@ -62,18 +62,26 @@ class TestAnalysisModels : public QObject {
 
     // Sorted by raw bytes: 192 MiB first, and never a text order ("96.0 MiB" > "192 MiB" as text).
     QCOMPARE(proxy.index(0, BufferTableModel::Size).data().toString(), QStringLiteral("192 MiB"));
-    QCOMPARE(proxy.index(0, BufferTableModel::Size).data(Qt::ToolTipRole).toString(), QStringLiteral("201,326,592 bytes"));
+    QCOMPARE(proxy.index(0, BufferTableModel::Size).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("201,326,592 bytes"));
     QCOMPARE(proxy.index(0, BufferTableModel::Shape).data().toString(), QStringLiteral("f32[2,4096,6144]"));
     QCOMPARE(proxy.index(0, BufferTableModel::Role).data().toString(), QStringLiteral("forward-kept"));
-    QVERIFY(proxy.index(0, BufferTableModel::Source).data().toString().endsWith(QLatin1String("12_te_fused_attn.py:92")));
+    QVERIFY(proxy.index(0, BufferTableModel::Source)
+                .data()
+                .toString()
+                .endsWith(QLatin1String("12_te_fused_attn.py:92")));
     QVERIFY(proxy.index(0, BufferTableModel::Role).data(Qt::DecorationRole).value<QColor>().isValid());
     for (int r = 1; r < proxy.rowCount(); ++r)
       QVERIFY(proxy.index(r - 1, 0).data(RecordTableModel::SortRole).toLongLong() >=
               proxy.index(r, 0).data(RecordTableModel::SortRole).toLongLong());
 
     // Header tooltips say where each column comes from.
-    QVERIFY(model.headerData(BufferTableModel::Size, Qt::Horizontal, Qt::ToolTipRole).toString().contains(QLatin1String("Read from the file")));
-    QVERIFY(model.headerData(BufferTableModel::Role, Qt::Horizontal, Qt::ToolTipRole).toString().contains(QLatin1String("Derived: ")));
+    QVERIFY(model.headerData(BufferTableModel::Size, Qt::Horizontal, Qt::ToolTipRole)
+                .toString()
+                .contains(QLatin1String("Read from the file")));
+    QVERIFY(model.headerData(BufferTableModel::Role, Qt::Horizontal, Qt::ToolTipRole)
+                .toString()
+                .contains(QLatin1String("Derived: ")));
 
     // Role filter: exactly the role's buffers and bytes.
     for (const analysis::RoleTotal& t : plan.role_totals) {
@@ -91,7 +99,8 @@ class TestAnalysisModels : public QObject {
     // Text filter: literal, case-insensitive, over shape/role/instruction/op name/source, combined with role.
     proxy.setFilterText(QStringLiteral("ATTENTION.PY"));
     QVERIFY(proxy.rowCount() > 0);
-    for (const QString& src : columnOf(proxy, BufferTableModel::Source)) QVERIFY(src.contains(QLatin1String("attention.py")));
+    for (const QString& src : columnOf(proxy, BufferTableModel::Source))
+      QVERIFY(src.contains(QLatin1String("attention.py")));
     proxy.setFilterText(QStringLiteral("f32[2,4096,6144]"));
     QCOMPARE(proxy.rowCount(), 1);
     QCOMPARE(proxy.shownBytes(), 192 * MiB);
@@ -127,7 +136,8 @@ class TestAnalysisModels : public QObject {
     QCOMPARE(roles.index(0, RoleTotalsModel::Bytes).data().toString(), QStringLiteral("305 MiB"));
     QCOMPARE(roles.index(0, RoleTotalsModel::PercentOfPeak).data().toString(), QStringLiteral("61 %"));
     qint64 sum = 0;
-    for (int r = 0; r < roles.rowCount(); ++r) sum += roles.index(r, RoleTotalsModel::Bytes).data(RecordTableModel::SortRole).toLongLong();
+    for (int r = 0; r < roles.rowCount(); ++r)
+      sum += roles.index(r, RoleTotalsModel::Bytes).data(RecordTableModel::SortRole).toLongLong();
     QCOMPARE(sum, qint64(report->plan->peak_bytes));
     roles.setReport(nullptr);
     QCOMPARE(roles.rowCount(), 0);
@@ -140,7 +150,8 @@ class TestAnalysisModels : public QObject {
     QCOMPARE(def, 0);  // the largest plan comes first, and it is the default here
     QCOMPARE(modules.rowOfModule(report->module_index), def);
     const QString label = modules.index(def, 0).data().toString();
-    QVERIFY2(label.startsWith(QLatin1String("jit_loss_fn(17)")) && label.contains(QLatin1String("default: largest executed module")),
+    QVERIFY2(label.startsWith(QLatin1String("jit_loss_fn(17)")) &&
+                 label.contains(QLatin1String("default: largest executed module")),
              qPrintable(label));
     QCOMPARE(modules.index(def, 0).data(ReportModuleModel::ModuleKeyRole).toString(), QStringLiteral("17"));
     for (int r = 1; r < modules.rowCount(); ++r) {
@@ -154,16 +165,19 @@ class TestAnalysisModels : public QObject {
 
   void verdictSentences() {
     const QString fits = reportVerdict(*reportOf(kFusedAttn));
-    QCOMPARE(fits, QStringLiteral("The plan of jit_loss_fn needs 497 MiB in a 279 GiB pool (0.2 %); 61 % of its peak is "
-                                  "activations kept for the backward pass."));
+    QCOMPARE(fits, QStringLiteral(
+                       "The plan of jit_loss_fn needs 497 MiB in a 279 GiB pool (0.2 %); 61 % of its peak is "
+                       "activations kept for the backward pass."));
     analysis::ReportOptions small;
     small.capacity = 300 * MiB;
     const auto tight = reportOf(kFusedAttn, small);
     const QString over = reportVerdict(*tight);
-    QVERIFY2(over.contains(QLatin1String("does not fit")) && over.contains(QLatin1String("300 MiB")), qPrintable(over));
+    QVERIFY2(over.contains(QLatin1String("does not fit")) && over.contains(QLatin1String("300 MiB")),
+             qPrintable(over));
     QCOMPARE(poolSource(*tight), QStringLiteral("the pool size you entered"));
     const QString tpu = reportVerdict(*reportOf(kTpu));
-    QVERIFY2(tpu.startsWith(QLatin1String("The plan of jit_f needs 20.0 GiB in a 31.2 GiB pool (64 %)")), qPrintable(tpu));
+    QVERIFY2(tpu.startsWith(QLatin1String("The plan of jit_f needs 20.0 GiB in a 31.2 GiB pool (64 %)")),
+             qPrintable(tpu));
     analysis::HostReport empty;
     QVERIFY(reportVerdict(empty).contains(QLatin1String("no XLA module")));
   }
@@ -200,7 +214,8 @@ class TestAnalysisModels : public QObject {
     const auto top = std::max_element(plan.bytes.begin(), plan.bytes.end());
     QCOMPARE(*top, plan.peakBytes);
     QCOMPARE(plan.x[std::size_t(top - plan.bytes.begin())], plan.peakIndex);
-    QCOMPARE(plan.instruction[std::size_t(top - plan.bytes.begin())], QString::fromStdString(report.plan->peak_instruction));
+    QCOMPARE(plan.instruction[std::size_t(top - plan.bytes.begin())],
+             QString::fromStdString(report.plan->peak_instruction));
     QVERIFY(std::is_sorted(plan.x.begin(), plan.x.end()));
 
     const TimelineSeries timeline = timelineSeries(report, *capture);
@@ -209,7 +224,8 @@ class TestAnalysisModels : public QObject {
     QCOMPARE(*std::max_element(timeline.allocators[0].bytes.begin(), timeline.allocators[0].bytes.end()),
              qint64(report.runtime.allocators[0].peak_bytes_in_use));
     QCOMPARE(timeline.executions.size(), std::size_t(5));
-    QVERIFY(timeline.firstPs <= timeline.executions.front().startPs && timeline.lastPs >= timeline.executions.back().endPs);
+    QVERIFY(timeline.firstPs <= timeline.executions.front().startPs &&
+            timeline.lastPs >= timeline.executions.back().endPs);
     QCOMPARE(timeline.module, QStringLiteral("jit_loss_fn(17)"));
 
     const auto tpuCapture = capture::read_capture(kTpu);

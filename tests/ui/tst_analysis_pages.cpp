@@ -2,15 +2,18 @@
 // Diagnosis verdict and findings, the module selector, the pool override, copy as text, the Buffers table
 // and its filters, the Plan and Timeline charts; stale results are dropped; screenshots of every page.
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QChart>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDir>
 #include <QGuiApplication>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTableView>
 #include <QValueAxis>
+#include <QWheelEvent>
 #include <QtTest>
 #include <sstream>
 
@@ -63,7 +66,8 @@ void saveScreenshots(AnalysisPages& pages, const QString& prefix) {
     page->show();
     QVERIFY(QTest::qWaitForWindowExposed(page));
     QCoreApplication::processEvents();
-    const QString file = QDir(screenshotDir()).filePath(QStringLiteral("%1-%2.png").arg(prefix, title.toLower()));
+    const QString file =
+        QDir(screenshotDir()).filePath(QStringLiteral("%1-%2.png").arg(prefix, title.toLower()));
     QVERIFY2(page->grab().save(file), qPrintable(file));
     page->hide();
   }
@@ -86,15 +90,19 @@ class TestAnalysisPages : public QObject {
     QVERIFY(!pages.isBusy());
     QVERIFY(busy.count() >= 2);
     QVERIFY2(pages.lastFillMs() < 100, qPrintable(QString::number(pages.lastFillMs())));
+    qInfo("fused_attn: report built in %.1f ms on the worker, pages filled in %.1f ms on the UI thread",
+          pages.result()->buildSeconds * 1e3, pages.lastFillMs());
     QCOMPARE(pages.pages().size(), 4);
     for (const auto& entry : pages.pages()) QVERIFY2(pages.hasContent(entry.first), qPrintable(entry.second));
 
     // Diagnosis: the verdict first, one card per line, CLI text for copy.
     DiagnosisPage* diagnosis = pages.diagnosisPage();
-    QVERIFY2(diagnosis->verdictText().contains(QLatin1String("jit_loss_fn")), qPrintable(diagnosis->verdictText()));
+    QVERIFY2(diagnosis->verdictText().contains(QLatin1String("jit_loss_fn")),
+             qPrintable(diagnosis->verdictText()));
     QVERIFY(diagnosis->verdictText().contains(QLatin1String("497 MiB")));
     QCOMPARE(diagnosis->findingCount(), int(report.diagnosis.size()));
-    QCOMPARE(diagnosis->findChildren<QWidget*>(QStringLiteral("findingCard")).size(), qsizetype(report.diagnosis.size()));
+    QCOMPARE(diagnosis->findChildren<QWidget*>(QStringLiteral("findingCard")).size(),
+             qsizetype(report.diagnosis.size()));
     const auto chips = diagnosis->findChildren<QLabel*>(QStringLiteral("provenanceChip"));
     QVERIFY(chips.size() > int(report.diagnosis.size()));  // the verdict's own chip, plus one per line
     const QString copied = diagnosis->copyAsText();
@@ -114,7 +122,8 @@ class TestAnalysisPages : public QObject {
     QVERIFY2(buffers->footerText().contains(QLatin1String("497 MiB")), qPrintable(buffers->footerText()));
     QTest::keyClicks(buffers->filterEdit(), QStringLiteral("f32[2,4096"));
     QCOMPARE(buffers->view()->model()->rowCount(), 1);
-    QVERIFY2(buffers->footerText().contains(QLatin1String("Showing 1 of")) && buffers->footerText().contains(QLatin1String("192 MiB")),
+    QVERIFY2(buffers->footerText().contains(QLatin1String("Showing 1 of")) &&
+                 buffers->footerText().contains(QLatin1String("192 MiB")),
              qPrintable(buffers->footerText()));
     buffers->filterEdit()->clear();
     const int fwd = buffers->roleBox()->findData(int(analysis::BufferRole::ForwardKept));
@@ -140,7 +149,8 @@ class TestAnalysisPages : public QObject {
     diagnosis->capacityEdit()->setText(QStringLiteral("300 MiB"));
     QTest::mouseClick(diagnosis->checkButton(), Qt::LeftButton);
     QVERIFY(waitForResult(pages));
-    QVERIFY2(diagnosis->verdictText().contains(QLatin1String("does not fit")), qPrintable(diagnosis->verdictText()));
+    QVERIFY2(diagnosis->verdictText().contains(QLatin1String("does not fit")),
+             qPrintable(diagnosis->verdictText()));
     QCOMPARE(pages.result()->report->diagnosis.front().rule, std::string("plan-exceeds-pool"));
     QVERIFY(plan->curve()->capacityShown());
     QVERIFY(diagnosis->resetCapacityButton()->isEnabled());
@@ -152,16 +162,19 @@ class TestAnalysisPages : public QObject {
     diagnosis->resize(1280, 800);
     diagnosis->show();
     QVERIFY(QTest::qWaitForWindowExposed(diagnosis));
-    QVERIFY(diagnosis->grab().save(QDir(screenshotDir()).filePath(QStringLiteral("analysis-fused_attn-diagnosis-300MiB.png"))));
+    QVERIFY(diagnosis->grab().save(
+        QDir(screenshotDir()).filePath(QStringLiteral("analysis-fused_attn-diagnosis-300MiB.png"))));
     pages.planPage()->resize(1280, 800);
-    QVERIFY(pages.planPage()->grab().save(QDir(screenshotDir()).filePath(QStringLiteral("analysis-fused_attn-plan-300MiB.png"))));
+    QVERIFY(pages.planPage()->grab().save(
+        QDir(screenshotDir()).filePath(QStringLiteral("analysis-fused_attn-plan-300MiB.png"))));
     diagnosis->hide();
 
     // A size that does not parse is refused on the spot, without a request.
     diagnosis->capacityEdit()->setText(QStringLiteral("lots"));
     QTest::mouseClick(diagnosis->checkButton(), Qt::LeftButton);
     QVERIFY(!pages.isBusy());
-    QVERIFY2(diagnosis->errorText().contains(QLatin1String("not a size")), qPrintable(diagnosis->errorText()));
+    QVERIFY2(diagnosis->errorText().contains(QLatin1String("not a size")),
+             qPrintable(diagnosis->errorText()));
 
     QTest::mouseClick(diagnosis->resetCapacityButton(), Qt::LeftButton);
     QVERIFY(waitForResult(pages));
@@ -181,7 +194,8 @@ class TestAnalysisPages : public QObject {
     QCOMPARE(moduleChanged.count(), 1);
     QCOMPARE(moduleChanged.at(0).at(1).toString(), QStringLiteral("5"));
     // The default stays marked on jit_loss_fn while another module is analysed.
-    QVERIFY(box->itemText(box->findText(QStringLiteral("jit_loss_fn(17)"), Qt::MatchStartsWith)).contains(QLatin1String("default")));
+    QVERIFY(box->itemText(box->findText(QStringLiteral("jit_loss_fn(17)"), Qt::MatchStartsWith))
+                .contains(QLatin1String("default")));
     QCOMPARE(buffers->view()->model()->rowCount(), int(pages.result()->report->plan->live_at_peak.size()));
     emit box->activated(box->findText(QStringLiteral("jit_loss_fn(17)"), Qt::MatchStartsWith));
     QVERIFY(waitForResult(pages));
@@ -193,7 +207,8 @@ class TestAnalysisPages : public QObject {
     const auto before = pages.result();
     pages.setModule(QStringLiteral("jit_nope"));
     QVERIFY(failed.wait(20000));
-    QVERIFY2(failed.at(0).at(0).toString().contains(QLatin1String("jit_nope")), qPrintable(failed.at(0).at(0).toString()));
+    QVERIFY2(failed.at(0).at(0).toString().contains(QLatin1String("jit_nope")),
+             qPrintable(failed.at(0).at(0).toString()));
     QVERIFY(diagnosis->errorText().contains(QLatin1String("jit_nope")));
     QCOMPARE(pages.result(), before);
   }
@@ -210,7 +225,8 @@ class TestAnalysisPages : public QObject {
     QCOMPARE(pages.result()->report->plan->program_id, 13u);
     // The selector still marks the capture's default, though the first result was for another module.
     QComboBox* box = pages.diagnosisPage()->moduleBox();
-    QVERIFY(box->itemText(box->findText(QStringLiteral("jit_loss_fn(17)"), Qt::MatchStartsWith)).contains(QLatin1String("default")));
+    QVERIFY(box->itemText(box->findText(QStringLiteral("jit_loss_fn(17)"), Qt::MatchStartsWith))
+                .contains(QLatin1String("default")));
 
     pages.setCapture(nullptr);
     QVERIFY(!pages.result());
@@ -225,6 +241,8 @@ class TestAnalysisPages : public QObject {
     pages.setCapture(capture);
     QVERIFY(waitForResult(pages));
     QVERIFY(pages.diagnosisPage()->verdictText().contains(QLatin1String("jit_f")));
+    qInfo("tpu_v6e: report built in %.1f ms on the worker, pages filled in %.1f ms on the UI thread",
+          pages.result()->buildSeconds * 1e3, pages.lastFillMs());
     QCOMPARE(pages.buffersPage()->view()->model()->rowCount(), int(report.plan->live_at_peak.size()));
     QVERIFY(pages.planPage()->curve()->capacityShown());  // 31.2 GiB against a 20 GiB peak
     QVERIFY(pages.timelinePage()->showsChart());
@@ -245,6 +263,23 @@ class TestAnalysisPages : public QObject {
     QVERIFY(x->min() >= pages.timelinePage()->chart()->fullMin() - 1e-9);
     view->resetZoom();
     QCOMPARE(x->max() - x->min(), fullSpan);
+    // The same through real input: a wheel notch zooms in, a drag to the right shows earlier times.
+    pages.timelinePage()->resize(1280, 800);
+    pages.timelinePage()->show();
+    QVERIFY(QTest::qWaitForWindowExposed(pages.timelinePage()));
+    const QPoint centre = view->viewport()->rect().center();
+    QWheelEvent wheel(centre, view->viewport()->mapToGlobal(centre), QPoint(), QPoint(0, 120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(view->viewport(), &wheel);
+    QVERIFY(x->max() - x->min() < fullSpan * 0.9);
+    const double beforeDrag = x->min();
+    QTest::mousePress(view->viewport(), Qt::LeftButton, Qt::NoModifier, centre);
+    QTest::mouseMove(view->viewport(), centre + QPoint(200, 0));
+    QTest::mouseRelease(view->viewport(), Qt::LeftButton, Qt::NoModifier, centre + QPoint(200, 0));
+    QVERIFY2(x->min() < beforeDrag, qPrintable(QStringLiteral("%1 -> %2").arg(beforeDrag).arg(x->min())));
+    QTest::mouseDClick(view->viewport(), Qt::LeftButton, Qt::NoModifier, centre);
+    QCOMPARE(x->max() - x->min(), fullSpan);
+    pages.timelinePage()->hide();
     pages.timelinePage()->fitExecutions();
     QVERIFY(x->max() - x->min() < fullSpan);
   }
@@ -254,12 +289,16 @@ class TestAnalysisPages : public QObject {
     const QDir dir(QStringLiteral(OOMSCOPE_TEST_DATA));
     for (const QString& name : dir.entryList({QStringLiteral("*.xplane.pb")}, QDir::Files, QDir::Name)) {
       if (name.startsWith(QLatin1String("CORRUPT"))) continue;
-      pages.setCapture(std::shared_ptr<const capture::Capture>(capture::read_capture(dir.filePath(name).toStdString())));
+      pages.setCapture(
+          std::shared_ptr<const capture::Capture>(capture::read_capture(dir.filePath(name).toStdString())));
       QVERIFY2(waitForResult(pages), qPrintable(name));
       QVERIFY2(!pages.diagnosisPage()->verdictText().isEmpty(), qPrintable(name));
-      QVERIFY2(pages.lastFillMs() < 100, qPrintable(QStringLiteral("%1: %2 ms").arg(name).arg(pages.lastFillMs())));
+      QVERIFY2(pages.lastFillMs() < 100,
+               qPrintable(QStringLiteral("%1: %2 ms").arg(name).arg(pages.lastFillMs())));
+      saveScreenshots(pages, QStringLiteral("analysis-all-") + name.section(QLatin1Char('.'), 0, -3));
       if (pages.result()->report->plan && pages.result()->report->plan->status == analysis::PlanStatus::Ok)
-        QCOMPARE(pages.buffersPage()->view()->model()->rowCount(), int(pages.result()->report->plan->live_at_peak.size()));
+        QCOMPARE(pages.buffersPage()->view()->model()->rowCount(),
+                 int(pages.result()->report->plan->live_at_peak.size()));
     }
   }
 };

@@ -11,7 +11,9 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <chrono>
 #include <ctime>
+#include <thread>
 
 #include "ui/models/table_filter_proxy.h"
 #include "ui/pages/app_icon.h"
@@ -168,6 +170,57 @@ class TestMainWindow : public QObject {
     QVERIFY(m_messages.empty());
     QCOMPARE(m_window->currentCapture().path, kGood);
     QVERIFY(m_window->statusText().contains(QLatin1String("cancelled")));
+  }
+
+  void progressAndCancelDuringALoad() {
+    // A scripted loader that reports half way and then waits to be stopped, like a slow read of a big file.
+    auto* session =
+        new CaptureSession([](const std::string& path, oomscope::ProgressSink& progress,
+                              std::stop_token stop) -> std::shared_ptr<const oomscope::capture::Capture> {
+          progress.report(0.5, "reading planes");
+          while (!stop.stop_requested()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          throw oomscope::Cancelled(path);
+        });
+    MainWindow window(session);
+    std::vector<Message> messages;
+    window.setMessagePresenter([&](QMessageBox::Icon icon, const QString& title, const QString& text) {
+      messages.push_back({icon, title, text});
+    });
+    window.resize(1000, 640);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy finished(&window, &MainWindow::loadFinished);
+    window.openFile(QStringLiteral("/data/huge.xplane.pb"));
+    auto* progress = window.findChild<QProgressBar*>(QStringLiteral("loadProgress"));
+    auto* cancel = window.findChild<QPushButton*>(QStringLiteral("cancelButton"));
+    QTRY_COMPARE(progress->value(), 500);
+    QVERIFY(progress->isVisible() && cancel->isVisible());
+    QCOMPARE(window.statusText(), QStringLiteral("Loading huge.xplane.pb: reading planes\u2026"));
+    QDir().mkpath(QStringLiteral(OOMSCOPE_SCREENSHOT_DIR));
+    QVERIFY(window.grab().save(QStringLiteral(OOMSCOPE_SCREENSHOT_DIR "/loading.png")));
+    window.activateWindow();  // shortcuts work in the active window
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QTest::keyClick(&window, Qt::Key_Escape);  // the Cancel button's shortcut (an animated click)
+    QTRY_COMPARE(finished.count(), 1);
+    QCOMPARE(finished.first().at(0).toBool(), false);
+    QVERIFY(!progress->isVisible());
+    QTest::qWait(100);
+    QVERIFY(messages.empty());
+    QVERIFY(!window.currentCapture());
+  }
+
+  void menuShortcuts() {
+    QMap<QString, QString> shortcuts;
+    for (QAction* menu : m_window->menuBar()->actions()) {
+      for (QAction* action : menu->menu()->actions()) {
+        if (!action->shortcut().isEmpty()) shortcuts[action->text()] = action->shortcut().toString();
+      }
+    }
+    QCOMPARE(shortcuts.value(QStringLiteral("&Open\u2026")), QStringLiteral("Ctrl+O"));
+    QCOMPARE(shortcuts.value(QStringLiteral("&Close")), QStringLiteral("Ctrl+W"));
+    QCOMPARE(shortcuts.value(QStringLiteral("Re&load")), QStringLiteral("F5"));
+    QCOMPARE(shortcuts.value(QStringLiteral("&Filter Modules")), QStringLiteral("Ctrl+F"));
+    QCOMPARE(shortcuts.value(QStringLiteral("&Quit")), QStringLiteral("Ctrl+Q"));
   }
 
   void reloadCloseAndKeyboard() {

@@ -2,7 +2,10 @@
 // original vs corrected side by side, editing inputs, a planted bug, opening good and bad traces; with
 // screenshots at the start, mid-way and at the end of a run (OOMSCOPE_SCREENSHOT_DIR).
 #include <QDir>
+#include <QElapsedTimer>
+#include <QTabWidget>
 #include <QTableView>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -15,6 +18,7 @@
 #include "ui/sim/sim_controls.h"
 #include "ui/sim/simulator_page.h"
 #include "ui/sim/totals_model.h"
+#include "ui/sim/transport_bar.h"
 #include "ui/sim/tree_view.h"
 
 using namespace oomscope;
@@ -30,6 +34,7 @@ QString screenshotDir() {
 void shoot(QWidget& w, const QString& name) {
   QDir().mkpath(screenshotDir());
   const QString path = QDir(screenshotDir()).filePath(name);
+  QCoreApplication::processEvents();  // deferred scrolls and repaints land before the grab
   QVERIFY(w.grab().save(path));
   qInfo("screenshot: %s", qPrintable(path));
 }
@@ -100,6 +105,21 @@ class TestSimPage : public QObject {
     QCOMPARE(page.run(0)->title, QStringLiteral("original"));
     QCOMPARE(page.run(1)->title, QStringLiteral("corrected"));
     QVERIFY(totals->value(SimTotalsModel::GradientPoints, 0) < totals->value(SimTotalsModel::GradientPoints, 1));
+    // The schedules that avoid OOM altogether, for the same scenes, with the simulator's figures.
+    const auto& lazy = page.run(0)->baselines->lazy_fix;
+    QVERIFY(page.alternativesText().contains(QStringLiteral("Lazy fix")));
+    if (lazy.feasible) QVERIFY(page.alternativesText().contains(QString::number(lazy.attempts)));
+    // With 8 GiB every scene fits alone: the lazy fix and micro-batches become possible.
+    page.controls()->setBudgetGiB(8.0);
+    QTRY_VERIFY_WITH_TIMEOUT(settled(page, true) && page.run(0)->config->memory.budget == (8LL << 30), 60000);
+    QVERIFY(page.run(0)->baselines->micro_batch.feasible);
+    QVERIFY(page.alternativesText().contains(QStringLiteral("Micro-batches")));
+    QVERIFY(!page.alternativesText().contains(QStringLiteral("not possible")));
+    for (auto* tabs : page.findChildren<QTabWidget*>())
+      for (int i = 0; i < tabs->count(); ++i)
+        if (tabs->tabText(i) == QStringLiteral("Other schedules")) tabs->setCurrentIndex(i);
+    page.runToEnd();
+    shoot(page, QStringLiteral("simulator_schedules.png"));
     // Stepping moves both runs; the shorter one waits at its end.
     page.stepTo(5);
     QCOMPARE(page.treeView(0)->step(), 5);
@@ -130,6 +150,52 @@ class TestSimPage : public QObject {
     QCOMPARE(page.totalsModel()->value(SimTotalsModel::Crashes, 0), 0.0);
     QCOMPARE(page.totalsModel()->value(SimTotalsModel::Crashes, 1), 1.0);
     shoot(page, QStringLiteral("simulator_bug.png"));
+
+    // A sizes file that is not there: the banner names it, the previous runs stay on screen.
+    QSignalSpy failed(&page, &SimulatorPage::failed);
+    page.controls()->setSizesFile(QStringLiteral("/nonexistent/room_sizes.txt"));
+    QTRY_VERIFY_WITH_TIMEOUT(failed.count() >= 1, 30000);
+    QVERIFY2(page.errorText().contains(QStringLiteral("room_sizes.txt")), qPrintable(page.errorText()));
+    QVERIFY(page.run(0) && !page.run(0)->fromTrace);
+    QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), 30000);
+
+    QTemporaryDir dir;
+    const QString sizes = dir.filePath(QStringLiteral("sizes.txt"));
+    std::ofstream(sizes.toStdString()) << "# points per scene\n250000\n40000\n120000\n90000\n";
+    page.controls()->setSizesFile(sizes);
+    QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy() && page.run(0)->config->scenes.dist == sim::SizeDist::File, 60000);
+    QCOMPARE(page.run(0)->stepTotals.back().scenes, 4);
+  }
+
+  // A run that takes seconds to simulate is computed on the worker: the event loop keeps ticking, the old runs
+  // stay steppable meanwhile, and Cancel keeps them.
+  void bigRunDoesNotFreezeAndCancels() {
+    auto& page = *m_page;
+    const RunPtr before = page.run(0);
+    sim::SimConfig c = page.controls()->config();
+    c.scenes.count = 4000;
+    page.controls()->setConfig(c);
+    page.simulateNow();
+    QVERIFY(page.isBusy());
+    QElapsedTimer clock;
+    clock.start();
+    qint64 last = 0, worstGap = 0;
+    int ticks = 0;
+    while (clock.elapsed() < 1500 && page.isBusy()) {
+      QTest::qWait(10);
+      worstGap = std::max(worstGap, clock.elapsed() - last);
+      last = clock.elapsed();
+      ++ticks;
+      if (ticks == 5) page.next();  // stepping the old runs while the new ones compute
+    }
+    qInfo("while simulating 4,000 scenes: %d event-loop ticks in %lld ms, worst gap %lld ms", ticks,
+          qlonglong(clock.elapsed()), qlonglong(worstGap));
+    QVERIFY(page.isBusy());  // still computing: the numbers above were taken during the job
+    QCOMPARE(page.step(), 1);
+    QVERIFY(worstGap < 1000);
+    emit page.findChild<SimTransportBar*>()->cancelRequested();  // what the Cancel button does
+    QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), 10000);
+    QCOMPARE(page.run(0), before);
   }
 
   void opensTracesAndReportsBadOnes() {

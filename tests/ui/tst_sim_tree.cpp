@@ -1,5 +1,6 @@
 // The recursion-tree view: a 100,000-node run lays out once and paints without stalling (figures printed,
 // not asserted against a clock), level of detail when zoomed out, hit testing, follow-the-current-attempt.
+#include <QDir>
 #include <QElapsedTimer>
 #include <QImage>
 #include <QtTest>
@@ -26,6 +27,13 @@ sim::SimConfig bigConfig(std::int64_t scenes) {
   c.memory.budget = 2LL << 30;
   c.memory.fragmentation_penalty = 0;
   return c;
+}
+
+void saveShot(const QImage& image, const QString& name) {
+  const QByteArray env = qgetenv("OOMSCOPE_SCREENSHOT_DIR");
+  const QString dir = env.isEmpty() ? QStringLiteral(OOMSCOPE_SCREENSHOT_DIR) : QString::fromLocal8Bit(env);
+  QDir().mkpath(dir);
+  QVERIFY(image.save(QDir(dir).filePath(name)));
 }
 
 double ms(const QElapsedTimer& t) { return double(t.nsecsElapsed()) * 1e-6; }
@@ -152,11 +160,13 @@ class TestSimTree : public QObject {
     }
     const double stepPaintMs = ms(clock) / 50;
 
+    saveShot(image, QStringLiteral("tree_100k_fit.png"));
     view.zoomBy(400.0, 700);
     QVERIFY(!view.levelOfDetail());
     clock.start();
     view.render(&image);
     const double detailedPaintMs = ms(clock);
+    saveShot(image, QStringLiteral("tree_100k_zoomed.png"));
     const auto detailedNodes = view.lastPaintedNodes();
 
     qInfo("100k tree: %zu nodes, %lld steps, depth %d | counters %.0f ms, layout %.1f ms (worker, once per run) | "

@@ -24,13 +24,38 @@ int decimalsForRange(double span, int ticks) {
   return std::clamp(int(std::ceil(-std::log10(step))), 0, 9);
 }
 
-void setupByteAxis(QValueAxis* axis, const ByteUnit& unit, qint64 maxBytes, const QString& what, double headroom) {
+void setupByteAxis(QValueAxis* axis, const ByteUnit& unit, qint64 maxBytes, const QString& what,
+                   const QString& tag, double headroom) {
   const double top = std::max(unit.toAxis(maxBytes) * headroom, 1e-9);
   axis->setRange(0.0, top);
   axis->applyNiceNumbers();
   const int decimals = decimalsForRange(axis->max() - axis->min(), axis->tickCount());
   axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
-  axis->setTitleText(QStringLiteral("%1 (%2)").arg(what, unit.name));
+  axis->setTitleText(QStringLiteral("%1 (%2)").arg(what, unit.name) +
+                     (tag.isEmpty() ? QString() : QStringLiteral(", ") + tag));
+}
+
+void keepNiceTicks(QValueAxis* axis, int target, bool integers, const QString& suffix) {
+  const auto retick = [axis, target, integers, suffix](qreal min, qreal max) {
+    const double span = max - min;
+    if (!(span > 0)) return;
+    const double raw = span / std::max(target, 2);
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = magnitude;
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+      if (m * magnitude >= raw) {
+        step = m * magnitude;
+        break;
+      }
+    if (integers) step = std::max(1.0, std::round(step));
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(std::floor(min / step) * step);
+    axis->setTickInterval(step);
+    const int decimals = integers ? 0 : std::clamp(int(std::ceil(-std::log10(step) - 1e-9)), 0, 9);
+    axis->setLabelFormat(QStringLiteral("%.%1f%2").arg(decimals).arg(suffix));
+  };
+  QObject::connect(axis, &QValueAxis::rangeChanged, axis, retick);
+  retick(axis->min(), axis->max());
 }
 
 void setupSecondsAxis(QValueAxis* axis, double firstSeconds, double lastSeconds, const QString& title) {
@@ -41,13 +66,8 @@ void setupSecondsAxis(QValueAxis* axis, double firstSeconds, double lastSeconds,
     hi += 0.5e-3;
   }
   axis->setTitleText(title);
-  axis->setTickCount(7);
-  const auto relabel = [axis](qreal min, qreal max) {
-    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimalsForRange(max - min, axis->tickCount()) + 1));
-  };
-  QObject::connect(axis, &QValueAxis::rangeChanged, axis, relabel);
   axis->setRange(lo, hi);
-  relabel(lo, hi);
+  keepNiceTicks(axis, 8, false);
 }
 
 }  // namespace oomscope::ui

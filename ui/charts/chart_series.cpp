@@ -20,12 +20,14 @@ PlanCurveSeries planCurveSeries(const analysis::HostReport& report, std::size_t 
   const analysis::PlanAnalysis& p = *report.plan;
   s.module = QStringLiteral("%1(%2)").arg(QString::fromStdString(p.module_name)).arg(p.program_id);
   if (p.status == analysis::PlanStatus::NoBufferAssignment) {
-    s.emptyReason = QStringLiteral("%1 has no buffer assignment in the capture: there is no plan to draw.").arg(s.module);
+    s.emptyReason =
+        QStringLiteral("%1 has no buffer assignment in the capture: there is no plan to draw.").arg(s.module);
     return s;
   }
   if (p.status == analysis::PlanStatus::NoHeapTrace || p.curve.size() == 0) {
-    s.emptyReason = QStringLiteral("%1 has no usable heap-simulator trace: only its allocation total (%2) is known.")
-                        .arg(s.module, bytesText(p.total_allocation_bytes));
+    s.emptyReason =
+        QStringLiteral("%1 has no usable heap-simulator trace: only its allocation total (%2) is known.")
+            .arg(s.module, bytesText(p.total_allocation_bytes));
     return s;
   }
   s.peakBytes = p.peak_bytes;
@@ -34,7 +36,8 @@ PlanCurveSeries planCurveSeries(const analysis::HostReport& report, std::size_t 
   s.indefiniteBytes = p.curve.indefinite_bytes;
   s.eventCount = qint64(p.curve.size());
   s.roles = p.role_totals;
-  std::stable_sort(s.roles.begin(), s.roles.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
+  std::stable_sort(s.roles.begin(), s.roles.end(),
+                   [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
   std::optional<std::size_t> keep;
   if (p.peak_event_index >= 0 && std::size_t(p.peak_event_index) < p.curve.size())
     keep = std::size_t(p.peak_event_index);
@@ -77,8 +80,9 @@ TimelineSeries timelineSeries(const analysis::HostReport& report, const capture:
     s.allocators.push_back(std::move(out));
   }
   if (s.allocators.empty()) {
-    s.emptyReason = report.plan_only ? QStringLiteral("A bare HloProto has no allocator events: there is no timeline.")
-                                     : QStringLiteral("The capture has no allocator events: there is no timeline.");
+    s.emptyReason = report.plan_only
+                        ? QStringLiteral("A bare HloProto has no allocator events: there is no timeline.")
+                        : QStringLiteral("The capture has no allocator events: there is no timeline.");
     return s;
   }
   if (const auto& m = report.runtime.module) {

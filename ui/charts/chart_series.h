@@ -16,20 +16,20 @@ namespace oomscope::ui {
 
 // Heap size of the analysed module's plan over program order, plus the role split at its peak.
 struct PlanCurveSeries {
-  QString module;                       // "jit_loss_fn(17)"
-  std::vector<qint64> x;                // trace event index (program order)
-  std::vector<qint64> bytes;            // heap + parameters/outputs/constants after that event (derived)
-  std::vector<QString> instruction;     // the event's instruction, per point
-  qint64 eventCount = 0;                // events in the replayed trace
+  QString module;                    // "jit_loss_fn(17)"
+  std::vector<qint64> x;             // trace event index (program order)
+  std::vector<qint64> bytes;         // heap + parameters/outputs/constants after that event (derived)
+  std::vector<QString> instruction;  // the event's instruction, per point
+  qint64 eventCount = 0;             // events in the replayed trace
   qint64 peakBytes = 0;
   qint64 peakIndex = -1;
   QString peakInstruction;
-  qint64 indefiniteBytes = 0;           // the constant under the curve (parameters, outputs, constants)
+  qint64 indefiniteBytes = 0;              // the constant under the curve (parameters, outputs, constants)
   std::vector<analysis::RoleTotal> roles;  // at the peak, largest first
   std::optional<qint64> capacity;
-  QString capacitySource;               // "capacity of GPU_0_bfc, read from the capture"
+  QString capacitySource;  // "capacity of GPU_0_bfc, read from the capture"
   bool capacityFromUser = false;
-  QString emptyReason;                  // why there is no curve ("" when there is one)
+  QString emptyReason;  // why there is no curve ("" when there is one)
 
   bool empty() const { return x.empty(); }
 };

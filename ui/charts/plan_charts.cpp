@@ -45,8 +45,8 @@ QLineSeries* horizontalLine(double x0, double x1, double y) {
 
 }  // namespace
 
-bool capacityInRange(qint64 capacity, qint64 maxBytes) {
-  return capacity > 0 && double(capacity) <= 1.5 * double(std::max<qint64>(maxBytes, 1));
+bool capacityInRange(qint64 capacity, qint64 maxBytes, double factor) {
+  return capacity > 0 && double(capacity) <= factor * double(std::max<qint64>(maxBytes, 1));
 }
 
 PlanCurveChart::PlanCurveChart(QObject* parent) : QObject(parent), m_chart(newChart()) {}
@@ -68,7 +68,8 @@ void PlanCurveChart::setSeries(PlanCurveSeries s) {
   qint64 top = d.peakBytes;
   if (d.capacity) {
     m_capacityShown = capacityInRange(*d.capacity, d.peakBytes);
-    if (m_capacityShown) top = std::max(top, *d.capacity);
+    if (m_capacityShown)
+      top = std::max(top, *d.capacity);
     else
       m_capacityNote = QStringLiteral("The pool (%1, %2) is off this scale: the peak is %3 of it.")
                            .arg(bytesText(*d.capacity), d.capacitySource,
@@ -83,27 +84,30 @@ void PlanCurveChart::setSeries(PlanCurveSeries s) {
   // Base: what is allocated for the whole step (parameters, outputs, constants).
   auto* baseTop = horizontalLine(x0, x1, m_unit.toAxis(d.indefiniteBytes));
   auto* base = new QAreaSeries(baseTop);
-  base->setName(QStringLiteral("parameters, outputs, constants %1 [read]").arg(bytesText(d.indefiniteBytes)));
+  base->setName(QStringLiteral("parameters/outputs/constants %1").arg(bytesText(d.indefiniteBytes)));
   base->setColor(QColor(0x3a, 0x9e, 0x6e, 110));
   base->setBorderColor(QColor(0x3a, 0x9e, 0x6e));
 
   QList<QPointF> points;
   QList<QPointF> lower;
   points.reserve(qsizetype(d.x.size()));
-  for (std::size_t i = 0; i < d.x.size(); ++i) points.append(QPointF(double(d.x[i]), m_unit.toAxis(d.bytes[i])));
+  // The heap holds its size from one event to the next: steps, not slopes.
+  for (std::size_t i = 0; i < d.x.size(); ++i) {
+    if (i > 0) points.append(QPointF(double(d.x[i]), m_unit.toAxis(d.bytes[i - 1])));
+    points.append(QPointF(double(d.x[i]), m_unit.toAxis(d.bytes[i])));
+  }
   auto* upper = new QLineSeries;
   upper->replace(points);
   auto* heapBase = horizontalLine(x0, x1, m_unit.toAxis(d.indefiniteBytes));
   auto* heap = new QAreaSeries(upper, heapBase);
-  heap->setName(QStringLiteral("temp heap over program order [derived]"));
+  heap->setName(QStringLiteral("temp heap"));
   heap->setColor(QColor(0x2b, 0x7b, 0xb9, 90));
   QPen pen(QColor(0x1f, 0x5f, 0x99));
   pen.setWidthF(1.5);
   heap->setPen(pen);
 
   auto* peak = new QScatterSeries;
-  peak->setName(QStringLiteral("peak %1 at %2 [derived]")
-                    .arg(bytesText(d.peakBytes), d.peakInstruction.isEmpty() ? QStringLiteral("?") : d.peakInstruction));
+  peak->setName(QStringLiteral("peak %1").arg(bytesText(d.peakBytes)));
   peak->append(double(d.peakIndex), m_unit.toAxis(d.peakBytes));
   peak->setMarkerSize(11);
   peak->setColor(QColor(0xc0, 0x1c, 0x28));
@@ -114,8 +118,9 @@ void PlanCurveChart::setSeries(PlanCurveSeries s) {
   QLineSeries* cap = nullptr;
   if (m_capacityShown) {
     cap = horizontalLine(x0, x1, m_unit.toAxis(*d.capacity));
-    cap->setName(QStringLiteral("pool %1 (%2)").arg(bytesText(*d.capacity),
-                                                    d.capacityFromUser ? QStringLiteral("entered") : QStringLiteral("read")));
+    cap->setName(QStringLiteral("pool %1 (%2)")
+                     .arg(bytesText(*d.capacity),
+                          d.capacityFromUser ? QStringLiteral("entered") : QStringLiteral("read")));
     QPen capPen(QColor(0xc0, 0x1c, 0x28));
     capPen.setStyle(Qt::DashLine);
     capPen.setWidthF(1.5);
@@ -125,12 +130,12 @@ void PlanCurveChart::setSeries(PlanCurveSeries s) {
   m_chart->addSeries(peak);
 
   m_x = new QValueAxis;
-  m_x->setTitleText(QStringLiteral("program order (heap-simulator trace event, %1 events)").arg(d.eventCount));
-  m_x->setLabelFormat(QStringLiteral("%.0f"));
+  m_x->setTitleText(
+      QStringLiteral("program order (heap-simulator trace event, %1 events)").arg(d.eventCount));
   m_x->setRange(x0, x1);
-  m_x->setTickCount(9);
+  keepNiceTicks(m_x, 10, true);
   auto* y = new QValueAxis;
-  setupByteAxis(y, m_unit, top, QStringLiteral("heap size"));
+  setupByteAxis(y, m_unit, top, QStringLiteral("heap size"), QStringLiteral("derived"));
   m_chart->addAxis(m_x, Qt::AlignBottom);
   m_chart->addAxis(y, Qt::AlignLeft);
   for (QAbstractSeries* series : m_chart->series()) {
@@ -151,18 +156,17 @@ QString PlanCurveChart::describe(double x) const {
   auto it = std::lower_bound(d.x.begin(), d.x.end(), qint64(x + 0.5));
   std::size_t i = std::size_t(std::min<std::ptrdiff_t>(it - d.x.begin(), std::ptrdiff_t(d.x.size()) - 1));
   if (i > 0 && std::abs(double(d.x[i - 1]) - x) < std::abs(double(d.x[i]) - x)) --i;
-  QString text = QStringLiteral("event %1: %2\nheap + parameters/outputs: %3 [derived]\n  = temp heap %4 + %5")
-                     .arg(d.x[i])
-                     .arg(d.instruction[i].isEmpty() ? QStringLiteral("(unnamed)") : d.instruction[i],
-                          bytesWithExact(d.bytes[i]), bytesText(d.bytes[i] - d.indefiniteBytes),
-                          bytesText(d.indefiniteBytes));
+  QString text =
+      QStringLiteral("event %1: %2\nheap + parameters/outputs: %3 [derived]\n  = temp heap %4 + %5")
+          .arg(d.x[i])
+          .arg(d.instruction[i].isEmpty() ? QStringLiteral("(unnamed)") : d.instruction[i],
+               bytesWithExact(d.bytes[i]), bytesText(d.bytes[i] - d.indefiniteBytes),
+               bytesText(d.indefiniteBytes));
   if (d.x[i] == d.peakIndex) text += QStringLiteral("\nthe plan's peak");
   return text;
 }
 
-RoleBarChart::RoleBarChart(QObject* parent) : QObject(parent), m_chart(newChart()) {
-  m_chart->legend()->setAlignment(Qt::AlignRight);
-}
+RoleBarChart::RoleBarChart(QObject* parent) : QObject(parent), m_chart(newChart()) {}
 
 void RoleBarChart::clear() { resetChart(m_chart); }
 
@@ -180,8 +184,10 @@ void RoleBarChart::setSeries(const PlanCurveSeries& d) {
   auto* bars = new QHorizontalStackedBarSeries;
   bars->setBarWidth(0.55);
   for (const analysis::RoleTotal& t : d.roles) {
-    auto* set = new QBarSet(QStringLiteral("%1  %2  (%3)").arg(roleText(t.role), bytesText(t.bytes),
-                                                               percentText(t.percent_of_peak)));
+    // The legend renders rich text, so "< 0.1 %" would swallow itself as a tag.
+    const QString pct =
+        t.percent_of_peak < 0.05 ? QStringLiteral("under 0.1 %") : percentText(t.percent_of_peak);
+    auto* set = new QBarSet(QStringLiteral("%1 %2 \u00b7 %3").arg(roleText(t.role), bytesText(t.bytes), pct));
     set->append(unit.toAxis(t.bytes));
     set->setColor(roleColor(t.role));
     set->setBorderColor(roleColor(t.role).darker(130));
@@ -199,10 +205,8 @@ void RoleBarChart::setSeries(const PlanCurveSeries& d) {
   category->append(QStringLiteral("peak"));
   category->setVisible(false);
   auto* x = new QValueAxis;
-  setupByteAxis(x, unit, d.peakBytes, QStringLiteral("role split at the peak"), 1.0);
-  x->setRange(0.0, unit.toAxis(d.peakBytes));
-  x->setTickCount(6);
-  x->setLabelFormat(QStringLiteral("%.3g"));
+  setupByteAxis(x, unit, d.peakBytes, QStringLiteral("role split at the peak"), QStringLiteral("derived"),
+                1.0);
   m_chart->addAxis(category, Qt::AlignLeft);
   m_chart->addAxis(x, Qt::AlignBottom);
   bars->attachAxis(category);

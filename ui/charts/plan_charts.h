@@ -28,7 +28,7 @@ class PlanCurveChart : public QObject {
   void setSeries(PlanCurveSeries series);
   void clear();
 
-  // The capacity line is drawn only when the pool is within 1.5x the peak; otherwise this says why.
+  // The capacity line is drawn only when the pool is within 2x the peak; otherwise this says why.
   bool capacityShown() const { return m_capacityShown; }
   QString capacityNote() const { return m_capacityNote; }
   // Hover text for the point nearest program position x.
@@ -59,7 +59,8 @@ class RoleBarChart : public QObject {
   QChart* m_chart;
 };
 
-// True when a pool of `capacity` should be drawn on a byte axis whose data tops out at `maxBytes`.
-bool capacityInRange(qint64 capacity, qint64 maxBytes);
+// True when a pool of `capacity` should be drawn on a byte axis whose data tops out at `maxBytes`: at most
+// factor times the data, so the data keeps enough of the chart's height to be read.
+bool capacityInRange(qint64 capacity, qint64 maxBytes, double factor = 2.0);
 
 }  // namespace oomscope::ui

@@ -23,10 +23,16 @@ constexpr double kPsPerSecond = 1e12;
 double seconds(qint64 ps) { return double(ps) / kPsPerSecond; }
 
 QColor allocatorColor(std::size_t i) {
-  static const QColor palette[] = {QColor(0x1f, 0x5f, 0x99), QColor(0xd9, 0x5f, 0x02), QColor(0x1b, 0x9e, 0x77),
-                                   QColor(0x75, 0x70, 0xb3), QColor(0xa6, 0x76, 0x1d), QColor(0xe7, 0x29, 0x8a),
-                                   QColor(0x66, 0xa6, 0x1e), QColor(0x66, 0x66, 0x66)};
+  static const QColor palette[] = {
+      QColor(0x1f, 0x5f, 0x99), QColor(0xd9, 0x5f, 0x02), QColor(0x1b, 0x9e, 0x77), QColor(0x75, 0x70, 0xb3),
+      QColor(0xa6, 0x76, 0x1d), QColor(0xe7, 0x29, 0x8a), QColor(0x66, 0xa6, 0x1e), QColor(0x66, 0x66, 0x66)};
   return palette[i % (sizeof palette / sizeof palette[0])];
+}
+
+// "jit_f(12190760917235803885)" -> "jit_f": legends have no room for 20-digit program ids.
+QString shortModule(const QString& label) {
+  const qsizetype paren = label.indexOf(QLatin1Char('('));
+  return paren > 0 && label.size() - paren > 8 ? label.left(paren) : label;
 }
 
 }  // namespace
@@ -70,16 +76,19 @@ void TimelineChart::setSeries(TimelineSeries s) {
     for (qint64 b : a.bytes) maxBytes = std::max(maxBytes, b);
   qint64 top = maxBytes;
   if (d.capacity) {
-    m_capacityShown = capacityInRange(*d.capacity, maxBytes);
-    if (m_capacityShown) top = std::max(top, *d.capacity);
+    // How close the run came to the pool matters more here than on the plan: allow a flatter curve.
+    m_capacityShown = capacityInRange(*d.capacity, maxBytes, 4.0);
+    if (m_capacityShown)
+      top = std::max(top, *d.capacity);
     else
-      m_capacityNote = QStringLiteral("The pool (%1, %2) is off this scale: the highest bytes in use are %3 of it.")
-                           .arg(bytesText(*d.capacity), d.capacitySource,
-                                percentText(100.0 * double(maxBytes) / double(*d.capacity)));
+      m_capacityNote =
+          QStringLiteral("The pool (%1, %2) is off this scale: the highest bytes in use are %3 of it.")
+              .arg(bytesText(*d.capacity), d.capacitySource,
+                   percentText(100.0 * double(maxBytes) / double(*d.capacity)));
   }
   m_unit = byteUnitFor(top);
   auto* y = new QValueAxis;
-  setupByteAxis(y, m_unit, top, QStringLiteral("bytes in use"), 1.12);
+  setupByteAxis(y, m_unit, top, QStringLiteral("bytes in use"), QStringLiteral("read"), 1.12);
   const double yTop = y->max();
 
   const double span = std::max(seconds(d.lastPs - d.firstPs), 1e-6);
@@ -98,7 +107,7 @@ void TimelineChart::setSeries(TimelineSeries s) {
     }
     wave->replace(pts);
     auto* bands = new QAreaSeries(wave);
-    bands->setName(QStringLiteral("executions of %1 (%2) [measured]").arg(d.module).arg(d.executions.size()));
+    bands->setName(QStringLiteral("%1 executions (%2)").arg(shortModule(d.module)).arg(d.executions.size()));
     bands->setColor(QColor(0x60, 0xa5, 0xfa, 60));
     bands->setBorderColor(QColor(0x60, 0xa5, 0xfa, 140));
     m_chart->addSeries(bands);
@@ -119,7 +128,7 @@ void TimelineChart::setSeries(TimelineSeries s) {
       pts << QPointF(t, m_unit.toAxis(a.bytes[k]));
     }
     line->replace(pts);
-    line->setName(QStringLiteral("%1 in use, peak %2 [read]").arg(a.name, bytesText(a.peakBytes)));
+    line->setName(QStringLiteral("%1 (peak %2)").arg(a.name, bytesText(a.peakBytes)));
     QPen pen(allocatorColor(i));
     pen.setWidthF(1.6);
     line->setPen(pen);
@@ -133,8 +142,9 @@ void TimelineChart::setSeries(TimelineSeries s) {
     auto* cap = new QLineSeries;
     cap->append(m_fullMin, m_unit.toAxis(*d.capacity));
     cap->append(m_fullMax, m_unit.toAxis(*d.capacity));
-    cap->setName(QStringLiteral("pool %1 (%2)").arg(bytesText(*d.capacity),
-                                                    d.capacityFromUser ? QStringLiteral("entered") : QStringLiteral("read")));
+    cap->setName(QStringLiteral("pool %1 (%2)")
+                     .arg(bytesText(*d.capacity),
+                          d.capacityFromUser ? QStringLiteral("entered") : QStringLiteral("read")));
     QPen pen(QColor(0xc0, 0x1c, 0x28));
     pen.setStyle(Qt::DashLine);
     pen.setWidthF(1.5);
@@ -147,7 +157,7 @@ void TimelineChart::setSeries(TimelineSeries s) {
     if (e.launched == false) neverLaunched << QPointF(seconds(e.startPs), yTop * 0.9);
   if (!neverLaunched.isEmpty()) {
     auto* marks = new QScatterSeries;
-    marks->setName(QStringLiteral("executions that never launched a kernel (%1) [measured]").arg(neverLaunched.size()));
+    marks->setName(QStringLiteral("never launched a kernel (%1)").arg(neverLaunched.size()));
     marks->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     marks->setMarkerSize(9);
     marks->setColor(QColor(0x7f, 0x1d, 0x1d));
@@ -160,7 +170,7 @@ void TimelineChart::setSeries(TimelineSeries s) {
   }
   if (!d.retries.empty()) {
     auto* marks = new QScatterSeries;
-    marks->setName(QStringLiteral("AllocatorRetry waits (%1) [measured]").arg(d.retries.size()));
+    marks->setName(QStringLiteral("AllocatorRetry waits (%1)").arg(d.retries.size()));
     marks->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
     marks->setMarkerSize(11);
     marks->setColor(QColor(0xdc, 0x26, 0x26));
@@ -175,7 +185,8 @@ void TimelineChart::setSeries(TimelineSeries s) {
   }
 
   m_x = new QValueAxis;
-  setupSecondsAxis(m_x, m_fullMin, m_fullMax, QStringLiteral("time (s, capture clock)"));
+  setupSecondsAxis(m_x, m_fullMin, m_fullMax,
+                   QStringLiteral("time (s, capture clock); executions and retry waits [measured]"));
   m_chart->addAxis(m_x, Qt::AlignBottom);
   m_chart->addAxis(y, Qt::AlignLeft);
   for (QAbstractSeries* series : m_chart->series()) {
@@ -192,8 +203,11 @@ QString TimelineChart::describeAllocator(std::size_t allocator, double x) const 
   const qint64 ps = qint64(std::llround(x * kPsPerSecond));
   auto it = std::upper_bound(a.timePs.begin(), a.timePs.end(), ps);
   const std::size_t i = it == a.timePs.begin() ? 0 : std::size_t(it - a.timePs.begin()) - 1;
-  QString text = QStringLiteral("%1 at %2\nin use %3 [read]").arg(a.name, secondsText(a.timePs[i]), bytesWithExact(a.bytes[i]));
-  if (a.capacity > 0) text += QStringLiteral("\n%1 of the pool's %2").arg(percentText(100.0 * double(a.bytes[i]) / double(a.capacity)), bytesText(a.capacity));
+  QString text = QStringLiteral("%1 at %2\nin use %3 [read]")
+                     .arg(a.name, secondsText(a.timePs[i]), bytesWithExact(a.bytes[i]));
+  if (a.capacity > 0)
+    text += QStringLiteral("\n%1 of the pool's %2")
+                .arg(percentText(100.0 * double(a.bytes[i]) / double(a.capacity)), bytesText(a.capacity));
   return text;
 }
 
@@ -211,12 +225,15 @@ QString TimelineChart::describeExecution(double x) const {
     }
   }
   const TimelineExecution& e = ex[best];
-  const QString launched = !e.launched ? QStringLiteral("unknown") : (*e.launched ? QStringLiteral("yes") : QStringLiteral("NO"));
-  QString text = QStringLiteral("%1 execution #%2\n%3 .. %4 (%5) [measured]\nin use at start %6 [read]\nkernel launched: %7")
-                     .arg(m_series.module)
-                     .arg(e.number)
-                     .arg(secondsText(e.startPs), secondsText(e.endPs), durationText(e.endPs - e.startPs),
-                          bytesWithExact(e.inUseAtStart), launched);
+  const QString launched =
+      !e.launched ? QStringLiteral("unknown") : (*e.launched ? QStringLiteral("yes") : QStringLiteral("NO"));
+  QString text =
+      QStringLiteral(
+          "%1 execution #%2\n%3 .. %4 (%5) [measured]\nin use at start %6 [read]\nkernel launched: %7")
+          .arg(m_series.module)
+          .arg(e.number)
+          .arg(secondsText(e.startPs), secondsText(e.endPs), durationText(e.endPs - e.startPs),
+               bytesWithExact(e.inUseAtStart), launched);
   if (e.retryWaitPs > 0) text += QStringLiteral("\nAllocatorRetry wait %1").arg(durationText(e.retryWaitPs));
   return text;
 }
@@ -225,10 +242,12 @@ QString TimelineChart::describeRetry(double x) const {
   const auto& rs = m_series.retries;
   if (rs.empty()) return {};
   const qint64 ps = qint64(std::llround(x * kPsPerSecond));
-  const auto nearest = std::min_element(rs.begin(), rs.end(), [ps](const TimelineRetry& a, const TimelineRetry& b) {
-    return std::llabs(a.timePs - ps) < std::llabs(b.timePs - ps);
-  });
-  return QStringLiteral("AllocatorRetry wait at %1, %2 [measured]\nthe allocator waited for memory to be freed")
+  const auto nearest =
+      std::min_element(rs.begin(), rs.end(), [ps](const TimelineRetry& a, const TimelineRetry& b) {
+        return std::llabs(a.timePs - ps) < std::llabs(b.timePs - ps);
+      });
+  return QStringLiteral(
+             "AllocatorRetry wait at %1, %2 [measured]\nthe allocator waited for memory to be freed")
       .arg(secondsText(nearest->timePs), durationText(nearest->durationPs));
 }
 

@@ -12,7 +12,7 @@ ZoomChartView::ZoomChartView(QChart* chart, QWidget* parent) : QChartView(chart,
   setRenderHint(QPainter::Antialiasing);
   setRubberBand(QChartView::NoRubberBand);
   setFocusPolicy(Qt::StrongFocus);
-  setToolTip(tr("Wheel: zoom time/program order; drag: pan; double-click or Home: whole range"));
+  // No widget tooltip: it would cover the series' hover tooltips. The pages say how to zoom.
 }
 
 void ZoomChartView::setXAxis(QValueAxis* axis, double fullMin, double fullMax) {
@@ -41,7 +41,8 @@ void ZoomChartView::zoomAt(QPointF viewPos, double factor) {
   const double lo = m_axis->min();
   const double hi = m_axis->max();
   const QPointF scenePos = mapToScene(viewPos.toPoint());
-  const double frac = plot.width() > 0 ? std::clamp((scenePos.x() - plot.left()) / plot.width(), 0.0, 1.0) : 0.5;
+  const double frac =
+      plot.width() > 0 ? std::clamp((scenePos.x() - plot.left()) / plot.width(), 0.0, 1.0) : 0.5;
   const double anchor = lo + frac * (hi - lo);
   const double span = (hi - lo) * factor;
   setClampedRange(anchor - frac * span, anchor - frac * span + span);
@@ -103,13 +104,24 @@ void ZoomChartView::mouseDoubleClickEvent(QMouseEvent* event) {
 
 void ZoomChartView::keyPressEvent(QKeyEvent* event) {
   switch (event->key()) {
-    case Qt::Key_Home: resetZoom(); return;
+    case Qt::Key_Home:
+      resetZoom();
+      return;
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomAt(QPointF(width() / 2.0, 0), 0.8); return;
-    case Qt::Key_Minus: zoomAt(QPointF(width() / 2.0, 0), 1.25); return;
-    case Qt::Key_Left: panPixels(-40); return;
-    case Qt::Key_Right: panPixels(40); return;
-    default: QChartView::keyPressEvent(event);
+    case Qt::Key_Equal:
+      zoomAt(QPointF(width() / 2.0, 0), 0.8);
+      return;
+    case Qt::Key_Minus:
+      zoomAt(QPointF(width() / 2.0, 0), 1.25);
+      return;
+    case Qt::Key_Left:
+      panPixels(-40);
+      return;
+    case Qt::Key_Right:
+      panPixels(40);
+      return;
+    default:
+      QChartView::keyPressEvent(event);
   }
 }
 

@@ -13,18 +13,35 @@ std::vector<RecordTableModel::ColumnSpec> bufferColumns() {
   using K = RecordTableModel::CellKind;
   using O = RecordTableModel::Origin;
   return {
-      {QStringLiteral("Size"), QStringLiteral("Bytes the buffer holds at the peak (LogicalBufferProto.size; the "
-                                              "allocation's size for parameters, outputs and constants)."),
-       K::Bytes, O::Read, {}},
-      {QStringLiteral("Shape"), QStringLiteral("Element type and dimensions of the buffer."), K::Text, O::Read, {}},
+      {QStringLiteral("Size"),
+       QStringLiteral("Bytes the buffer holds at the peak (LogicalBufferProto.size; the "
+                      "allocation's size for parameters, outputs and constants)."),
+       K::Bytes,
+       O::Read,
+       {}},
+      {QStringLiteral("Shape"),
+       QStringLiteral("Element type and dimensions of the buffer."),
+       K::Text,
+       O::Read,
+       {}},
       {QStringLiteral("Role"), QStringLiteral("Why the buffer exists."), K::Text, O::Derived,
-       QStringLiteral("from the JAX name stack in op_name: jvp( = forward kept for backward, transpose( = "
-                      "backward, s8 custom-call output = workspace; parameters/outputs/constants by allocation")},
-      {QStringLiteral("Instruction"), QStringLiteral("The HLO instruction that defines the buffer."), K::Text,
-       O::Read, {}},
-      {QStringLiteral("Op name"), QStringLiteral("OpMetadata.op_name of that instruction: the JAX name stack."),
-       K::Text, O::Read, {}},
-      {QStringLiteral("Source"), QStringLiteral("Python file and line that created the buffer."), K::Text, O::Read,
+       QStringLiteral(
+           "from the JAX name stack in op_name: jvp( = forward kept for backward, transpose( = "
+           "backward, s8 custom-call output = workspace; parameters/outputs/constants by allocation")},
+      {QStringLiteral("Instruction"),
+       QStringLiteral("The HLO instruction that defines the buffer."),
+       K::Text,
+       O::Read,
+       {}},
+      {QStringLiteral("Op name"),
+       QStringLiteral("OpMetadata.op_name of that instruction: the JAX name stack."),
+       K::Text,
+       O::Read,
+       {}},
+      {QStringLiteral("Source"),
+       QStringLiteral("Python file and line that created the buffer."),
+       K::Text,
+       O::Read,
        {}},
   };
 }
@@ -46,10 +63,14 @@ void BufferTableModel::setReport(std::shared_ptr<const analysis::HostReport> rep
 QVariant BufferTableModel::rawValue(int row, int column) const {
   const PlanBuffer& b = buffer(row);
   switch (column) {
-    case Size: return qint64(b.size_bytes);
-    case Shape: return QString::fromStdString(b.shape);
-    case Role: return roleText(b.role);
-    case Instruction: return QString::fromStdString(b.instruction);
+    case Size:
+      return qint64(b.size_bytes);
+    case Shape:
+      return QString::fromStdString(b.shape);
+    case Role:
+      return roleText(b.role);
+    case Instruction:
+      return QString::fromStdString(b.instruction);
     case OpName:
       if (!b.op_name.empty()) return QString::fromStdString(b.op_name);
       if (!b.role_via_op_name.empty()) return QString::fromStdString(b.role_via_op_name);
@@ -58,7 +79,8 @@ QVariant BufferTableModel::rawValue(int row, int column) const {
       const std::string s = b.source.to_string();
       return s.empty() ? QVariant() : QVariant(QString::fromStdString(s));
     }
-    default: return {};
+    default:
+      return {};
   }
 }
 
@@ -80,7 +102,8 @@ QVariant BufferTableModel::data(const QModelIndex& index, int role) const {
       QString tip = QStringLiteral("%1: %2").arg(roleText(b.role), roleMeaning(b.role));
       if (!b.role_via_instruction.empty())
         tip += QStringLiteral("\nRole taken from the alias %1 (%2).")
-                   .arg(QString::fromStdString(b.role_via_instruction), QString::fromStdString(b.role_via_op_name));
+                   .arg(QString::fromStdString(b.role_via_instruction),
+                        QString::fromStdString(b.role_via_op_name));
       return tip;
     }
   }
@@ -88,8 +111,8 @@ QVariant BufferTableModel::data(const QModelIndex& index, int role) const {
     return QStringLiteral("%1\n(op_name of the alias %2: the defining instruction has none)")
         .arg(QString::fromStdString(b.role_via_op_name), QString::fromStdString(b.role_via_instruction));
   if (index.column() == Source && role == Qt::ToolTipRole && b.source.known() && !b.source.function.empty())
-    return QStringLiteral("%1\nin %2").arg(QString::fromStdString(b.source.to_string()),
-                                          QString::fromStdString(b.source.function));
+    return QStringLiteral("%1\nin %2")
+        .arg(QString::fromStdString(b.source.to_string()), QString::fromStdString(b.source.function));
   return RecordTableModel::data(index, role);
 }
 

@@ -27,9 +27,12 @@ QString provenanceText(Provenance provenance) { return QString::fromLatin1(analy
 
 QColor provenanceColor(Provenance provenance) {
   switch (provenance) {
-    case Provenance::Measured: return QColor(0x1d, 0x4e, 0xd8);  // blue: counted or timed
-    case Provenance::Read: return QColor(0x04, 0x78, 0x57);      // green: straight from the file
-    case Provenance::Derived: return QColor(0x6d, 0x28, 0xd9);   // violet: computed
+    case Provenance::Measured:
+      return QColor(0x1d, 0x4e, 0xd8);  // blue: counted or timed
+    case Provenance::Read:
+      return QColor(0x04, 0x78, 0x57);  // green: straight from the file
+    case Provenance::Derived:
+      return QColor(0x6d, 0x28, 0xd9);  // violet: computed
   }
   return QColor(Qt::darkGray);
 }
@@ -41,13 +44,15 @@ QString provenanceMeaning(Provenance provenance) {
     case Provenance::Read:
       return QStringLiteral("Read: copied from the capture (a stat or a field of the XLA plan).");
     case Provenance::Derived:
-      return QStringLiteral("Derived: computed from read or measured figures (plan replay, ratios, estimates).");
+      return QStringLiteral(
+          "Derived: computed from read or measured figures (plan replay, ratios, estimates).");
   }
   return {};
 }
 
 QString provenanceChipHtml(Provenance provenance) {
-  return QStringLiteral("<span style=\"background-color:%1; color:white; font-size:small;\">&nbsp;%2&nbsp;</span>")
+  return QStringLiteral(
+             "<span style=\"background-color:%1; color:white; font-size:small;\">&nbsp;%2&nbsp;</span>")
       .arg(provenanceColor(provenance).name(), provenanceText(provenance));
 }
 
@@ -55,14 +60,22 @@ QString roleText(BufferRole role) { return QString::fromLatin1(analysis::to_stri
 
 QString roleMeaning(BufferRole role) {
   switch (role) {
-    case BufferRole::ForwardKept: return QStringLiteral("activations kept for the backward pass");
-    case BufferRole::Backward: return QStringLiteral("backward-pass buffers (gradients and their temporaries)");
-    case BufferRole::Workspace: return QStringLiteral("GEMM/convolution library workspace");
-    case BufferRole::Other: return QStringLiteral("temporaries without a JAX name stack");
-    case BufferRole::Parameter: return QStringLiteral("the step's parameters");
-    case BufferRole::Output: return QStringLiteral("the step's outputs");
-    case BufferRole::Constant: return QStringLiteral("constants");
-    case BufferRole::ThreadLocal: return QStringLiteral("thread-local buffers");
+    case BufferRole::ForwardKept:
+      return QStringLiteral("activations kept for the backward pass");
+    case BufferRole::Backward:
+      return QStringLiteral("backward-pass buffers (gradients and their temporaries)");
+    case BufferRole::Workspace:
+      return QStringLiteral("GEMM/convolution library workspace");
+    case BufferRole::Other:
+      return QStringLiteral("temporaries without a JAX name stack");
+    case BufferRole::Parameter:
+      return QStringLiteral("the step's parameters");
+    case BufferRole::Output:
+      return QStringLiteral("the step's outputs");
+    case BufferRole::Constant:
+      return QStringLiteral("constants");
+    case BufferRole::ThreadLocal:
+      return QStringLiteral("thread-local buffers");
   }
   return {};
 }
@@ -70,14 +83,22 @@ QString roleMeaning(BufferRole role) {
 QColor roleColor(BufferRole role) {
   // Heap roles warm to cool by how actionable they are; indefinite roles in muted tones.
   switch (role) {
-    case BufferRole::ForwardKept: return QColor(0xe0, 0x6c, 0x1f);
-    case BufferRole::Backward: return QColor(0x2b, 0x7b, 0xb9);
-    case BufferRole::Workspace: return QColor(0x8e, 0x5e, 0xa2);
-    case BufferRole::Other: return QColor(0x9a, 0x9a, 0x9a);
-    case BufferRole::Parameter: return QColor(0x3a, 0x9e, 0x6e);
-    case BufferRole::Output: return QColor(0x8c, 0xc0, 0x84);
-    case BufferRole::Constant: return QColor(0xc9, 0xb0, 0x5a);
-    case BufferRole::ThreadLocal: return QColor(0x6e, 0x6e, 0x8c);
+    case BufferRole::ForwardKept:
+      return QColor(0xe0, 0x6c, 0x1f);
+    case BufferRole::Backward:
+      return QColor(0x2b, 0x7b, 0xb9);
+    case BufferRole::Workspace:
+      return QColor(0x8e, 0x5e, 0xa2);
+    case BufferRole::Other:
+      return QColor(0x9a, 0x9a, 0x9a);
+    case BufferRole::Parameter:
+      return QColor(0x3a, 0x9e, 0x6e);
+    case BufferRole::Output:
+      return QColor(0x8c, 0xc0, 0x84);
+    case BufferRole::Constant:
+      return QColor(0xc9, 0xb0, 0x5a);
+    case BufferRole::ThreadLocal:
+      return QColor(0x6e, 0x6e, 0x8c);
   }
   return QColor(Qt::gray);
 }
@@ -97,7 +118,8 @@ QString percentText(double percent) {
 QString poolSource(const HostReport& report) {
   if (!report.capacity_bytes) return QStringLiteral("pool size unknown (no allocator events)");
   if (report.capacity_source == "--capacity") return QStringLiteral("the pool size you entered");
-  return QStringLiteral("capacity of %1, read from the capture").arg(QString::fromStdString(report.capacity_source));
+  return QStringLiteral("capacity of %1, read from the capture")
+      .arg(QString::fromStdString(report.capacity_source));
 }
 
 QString reportVerdict(const HostReport& report) {
@@ -108,7 +130,8 @@ QString reportVerdict(const HostReport& report) {
   const analysis::PlanAnalysis& plan = *report.plan;
   const QString name = QString::fromStdString(plan.module_name);
   if (plan.status == analysis::PlanStatus::NoBufferAssignment)
-    return QStringLiteral("The plan of %1 has no buffer assignment in the capture, so its memory needs are unknown.")
+    return QStringLiteral(
+               "The plan of %1 has no buffer assignment in the capture, so its memory needs are unknown.")
         .arg(name);
   const bool heap = plan.status == analysis::PlanStatus::Ok;
   const qint64 needs = heap ? plan.peak_bytes : plan.total_allocation_bytes;
@@ -123,7 +146,8 @@ QString reportVerdict(const HostReport& report) {
       sentence = QStringLiteral("The plan of %1 needs %2 but the pool holds %3: it does not fit (%4 over)")
                      .arg(name, bytesText(needs), bytesText(cap), bytesText(needs - cap));
   } else {
-    sentence = QStringLiteral("The plan of %1 needs %2 (the pool size is unknown)").arg(name, bytesText(needs));
+    sentence =
+        QStringLiteral("The plan of %1 needs %2 (the pool size is unknown)").arg(name, bytesText(needs));
   }
   if (heap && !plan.role_totals.empty()) {
     const auto largest = std::max_element(plan.role_totals.begin(), plan.role_totals.end(),
@@ -133,8 +157,8 @@ QString reportVerdict(const HostReport& report) {
   } else if (!heap) {
     sentence += QStringLiteral("; without a heap trace this is the allocation total, not the peak");
   }
-  if (report.runtime.module && report.runtime.module->growth_consistent && report.runtime.module->growth_per_execution &&
-      *report.runtime.module->growth_per_execution > 0)
+  if (report.runtime.module && report.runtime.module->growth_consistent &&
+      report.runtime.module->growth_per_execution && *report.runtime.module->growth_per_execution > 0)
     sentence += QStringLiteral("; bytes in use grow by %1 per execution")
                     .arg(bytesText(*report.runtime.module->growth_per_execution));
   return sentence + QLatin1Char('.');
@@ -148,20 +172,31 @@ std::optional<qint64> parseByteSize(const QString& text, QString* error) {
     return std::nullopt;
   };
   const auto m = re.match(text);
-  if (!m.hasMatch()) return fail(QStringLiteral("'%1' is not a size; try 300 MiB or 2.79 GiB").arg(text.trimmed()));
+  if (!m.hasMatch())
+    return fail(QStringLiteral("'%1' is not a size; try 300 MiB or 2.79 GiB").arg(text.trimmed()));
   const double value = m.captured(1).toDouble();
   const QString unit = m.captured(2).toLower();
   double scale = 0;
-  if (unit.isEmpty() || unit == QLatin1String("b")) scale = 1;
-  else if (unit == QLatin1String("k") || unit == QLatin1String("kib")) scale = 1024.0;
-  else if (unit == QLatin1String("m") || unit == QLatin1String("mib")) scale = 1024.0 * 1024;
-  else if (unit == QLatin1String("g") || unit == QLatin1String("gib")) scale = 1024.0 * 1024 * 1024;
-  else if (unit == QLatin1String("t") || unit == QLatin1String("tib")) scale = 1024.0 * 1024 * 1024 * 1024;
-  else if (unit == QLatin1String("kb")) scale = 1e3;
-  else if (unit == QLatin1String("mb")) scale = 1e6;
-  else if (unit == QLatin1String("gb")) scale = 1e9;
-  else if (unit == QLatin1String("tb")) scale = 1e12;
-  else return fail(QStringLiteral("unknown unit '%1'; use B, KiB, MiB, GiB or TiB").arg(m.captured(2)));
+  if (unit.isEmpty() || unit == QLatin1String("b"))
+    scale = 1;
+  else if (unit == QLatin1String("k") || unit == QLatin1String("kib"))
+    scale = 1024.0;
+  else if (unit == QLatin1String("m") || unit == QLatin1String("mib"))
+    scale = 1024.0 * 1024;
+  else if (unit == QLatin1String("g") || unit == QLatin1String("gib"))
+    scale = 1024.0 * 1024 * 1024;
+  else if (unit == QLatin1String("t") || unit == QLatin1String("tib"))
+    scale = 1024.0 * 1024 * 1024 * 1024;
+  else if (unit == QLatin1String("kb"))
+    scale = 1e3;
+  else if (unit == QLatin1String("mb"))
+    scale = 1e6;
+  else if (unit == QLatin1String("gb"))
+    scale = 1e9;
+  else if (unit == QLatin1String("tb"))
+    scale = 1e12;
+  else
+    return fail(QStringLiteral("unknown unit '%1'; use B, KiB, MiB, GiB or TiB").arg(m.captured(2)));
   const double bytes = value * scale;
   if (!(bytes >= 1)) return fail(QStringLiteral("the pool must hold at least one byte"));
   if (bytes > 9.2e18) return fail(QStringLiteral("'%1' is too large").arg(text.trimmed()));

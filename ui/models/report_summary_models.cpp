@@ -17,8 +17,8 @@ std::vector<RecordTableModel::ColumnSpec> roleColumns() {
   return {
       {QStringLiteral("Role"), QStringLiteral("Why the buffers exist."), K::Text, O::Derived,
        QStringLiteral("from the JAX name stack in op_name")},
-      {QStringLiteral("Buffers"), QStringLiteral("Buffers of this role live at the peak."), K::Count, O::Derived,
-       replay},
+      {QStringLiteral("Buffers"), QStringLiteral("Buffers of this role live at the peak."), K::Count,
+       O::Derived, replay},
       {QStringLiteral("Bytes"), QStringLiteral("Their total size."), K::Bytes, O::Derived, replay},
       {QStringLiteral("% of peak"), QStringLiteral("Share of the plan's peak."), K::Count, O::Derived,
        QStringLiteral("bytes / the plan's peak")},
@@ -34,18 +34,24 @@ void RoleTotalsModel::setReport(std::shared_ptr<const analysis::HostReport> repo
   m_totals.clear();
   if (report && report->plan && report->plan->status == analysis::PlanStatus::Ok)
     m_totals = report->plan->role_totals;
-  std::stable_sort(m_totals.begin(), m_totals.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
+  std::stable_sort(m_totals.begin(), m_totals.end(),
+                   [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
   endResetModel();
 }
 
 QVariant RoleTotalsModel::rawValue(int row, int column) const {
   const analysis::RoleTotal& t = total(row);
   switch (column) {
-    case Role: return roleText(t.role);
-    case Buffers: return qint64(t.buffers);
-    case Bytes: return qint64(t.bytes);
-    case PercentOfPeak: return t.percent_of_peak;
-    default: return {};
+    case Role:
+      return roleText(t.role);
+    case Buffers:
+      return qint64(t.buffers);
+    case Bytes:
+      return qint64(t.bytes);
+    case PercentOfPeak:
+      return t.percent_of_peak;
+    default:
+      return {};
   }
 }
 
@@ -70,7 +76,8 @@ QVariant RoleTotalsModel::data(const QModelIndex& index, int role) const {
 ReportModuleModel::ReportModuleModel(QObject* parent) : QAbstractListModel(parent) {}
 
 void ReportModuleModel::setModules(const std::vector<analysis::ModuleRow>& modules,
-                                   std::optional<std::size_t> defaultIndex, analysis::ModuleChoice defaultChoice) {
+                                   std::optional<std::size_t> defaultIndex,
+                                   analysis::ModuleChoice defaultChoice) {
   beginResetModel();
   m_entries.clear();
   m_choice = defaultChoice;
@@ -113,12 +120,14 @@ QVariant ReportModuleModel::data(const QModelIndex& index, int role) const {
       return text;
     }
     case Qt::ToolTipRole: {
-      QString tip = QStringLiteral("%1\nplanned peak %2 [derived]\ntemp %3, parameters %4 (donated %5), outputs %6 [read]\n"
-                                   "%7 host executions in the capture [measured]")
-                        .arg(moduleLabel(e.row), bytesWithExact(e.row.peak_bytes), bytesText(e.row.temp_bytes),
-                             bytesText(e.row.parameters_bytes), bytesText(e.row.donated_bytes),
-                             bytesText(e.row.outputs_bytes))
-                        .arg(e.row.executions);
+      QString tip =
+          QStringLiteral(
+              "%1\nplanned peak %2 [derived]\ntemp %3, parameters %4 (donated %5), outputs %6 [read]\n"
+              "%7 host executions in the capture [measured]")
+              .arg(moduleLabel(e.row), bytesWithExact(e.row.peak_bytes), bytesText(e.row.temp_bytes),
+                   bytesText(e.row.parameters_bytes), bytesText(e.row.donated_bytes),
+                   bytesText(e.row.outputs_bytes))
+              .arg(e.row.executions);
       if (e.isDefault) tip += QStringLiteral("\nAnalysed by default: %1.").arg(choiceText(m_choice));
       return tip;
     }
@@ -129,10 +138,14 @@ QVariant ReportModuleModel::data(const QModelIndex& index, int role) const {
         return f;
       }
       return {};
-    case ModuleKeyRole: return QString::number(e.row.program_id);
-    case IsDefaultRole: return e.isDefault;
-    case PeakBytesRole: return qint64(e.row.peak_bytes);
-    default: return {};
+    case ModuleKeyRole:
+      return QString::number(e.row.program_id);
+    case IsDefaultRole:
+      return e.isDefault;
+    case PeakBytesRole:
+      return qint64(e.row.peak_bytes);
+    default:
+      return {};
   }
 }
 

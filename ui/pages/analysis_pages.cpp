@@ -21,7 +21,8 @@ AnalysisPages::AnalysisPages(QObject* parent) : QObject(parent) {
   connect(m_diagnosis, &DiagnosisPage::capacityRequested, this,
           [this](qint64 bytes) { setCapacity(bytes > 0 ? std::optional(bytes) : std::nullopt); });
   connect(&m_jobs, &JobTracker::busyChanged, this, [this](bool busy) {
-    if (m_diagnosis) m_diagnosis->setBusy(busy, busy ? tr("Analysing %1\u2026").arg(m_jobs.subject()) : QString());
+    if (m_diagnosis)
+      m_diagnosis->setBusy(busy, busy ? tr("Analysing %1\u2026").arg(m_jobs.subject()) : QString());
     emit busyChanged(busy);
   });
   connect(&m_jobs, &JobTracker::failed, this, [this](const QString&, const QString& message) {
@@ -39,7 +40,10 @@ AnalysisPages::~AnalysisPages() {
 }
 
 QList<QPair<QWidget*, QString>> AnalysisPages::pages() const {
-  return {{m_timeline, tr("Timeline")}, {m_plan, tr("Plan")}, {m_buffers, tr("Buffers")}, {m_diagnosis, tr("Diagnosis")}};
+  return {{m_timeline, tr("Timeline")},
+          {m_plan, tr("Plan")},
+          {m_buffers, tr("Buffers")},
+          {m_diagnosis, tr("Diagnosis")}};
 }
 
 bool AnalysisPages::hasContent(const QWidget* page) const {
@@ -78,11 +82,10 @@ void AnalysisPages::request() {
   AnalysisRequest req{m_capture, m_module, m_capacity};
   std::optional<std::pair<std::optional<std::size_t>, analysis::ModuleChoice>> known;
   if (m_default) known = std::pair(m_default->first, analysis::ModuleChoice(m_default->second));
-  const QString subject = m_module.isEmpty() ? QFileInfo(QString::fromStdString(m_capture->path())).fileName()
-                                             : m_module;
+  const QString subject =
+      m_module.isEmpty() ? QFileInfo(QString::fromStdString(m_capture->path())).fileName() : m_module;
   m_jobs.start<std::shared_ptr<const AnalysisResult>>(
-      subject,
-      [req, known](ProgressSink&, std::stop_token stop) { return buildAnalysis(req, stop, known); },
+      subject, [req, known](ProgressSink&, std::stop_token stop) { return buildAnalysis(req, stop, known); },
       [this](const std::shared_ptr<const AnalysisResult>& result) { apply(result); });
 }
 

@@ -39,10 +39,11 @@ QLabel* makeBanner(QWidget* parent, bool error) {
   auto* banner = new QLabel(parent);
   banner->setWordWrap(true);
   banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  banner->setStyleSheet(error ? QStringLiteral("QLabel { background: #fdecea; color: #8a1c1c; border: 1px solid #f5c2c0; "
-                                               "border-radius: 4px; padding: 6px 10px; }")
-                              : QStringLiteral("QLabel { background: #eef4fb; color: #1f3b5c; border: 1px solid #c9dcf0; "
-                                               "border-radius: 4px; padding: 6px 10px; }"));
+  banner->setStyleSheet(
+      error ? QStringLiteral("QLabel { background: #fdecea; color: #8a1c1c; border: 1px solid #f5c2c0; "
+                             "border-radius: 4px; padding: 6px 10px; }")
+            : QStringLiteral("QLabel { background: #eef4fb; color: #1f3b5c; border: 1px solid #c9dcf0; "
+                             "border-radius: 4px; padding: 6px 10px; }"));
   banner->hide();
   return banner;
 }

@@ -7,6 +7,7 @@
 #include <QLineEdit>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "ui/models/report_buffer_model.h"
 #include "ui/models/report_format.h"
@@ -67,11 +68,12 @@ BuffersPage::BuffersPage(QWidget* parent) : QWidget(parent) {
   QHeaderView* header = m_view->horizontalHeader();
   header->setSectionResizeMode(QHeaderView::Interactive);
   header->setStretchLastSection(true);
-  header->resizeSection(BufferTableModel::Size, 90);
-  header->resizeSection(BufferTableModel::Shape, 200);
-  header->resizeSection(BufferTableModel::Role, 120);
-  header->resizeSection(BufferTableModel::Instruction, 170);
-  header->resizeSection(BufferTableModel::OpName, 280);
+  // Widths that leave the source line (the column users act on) in view at 1280 px.
+  header->resizeSection(BufferTableModel::Size, 80);
+  header->resizeSection(BufferTableModel::Shape, 165);
+  header->resizeSection(BufferTableModel::Role, 115);
+  header->resizeSection(BufferTableModel::Instruction, 150);
+  header->resizeSection(BufferTableModel::OpName, 210);
 
   m_rolesView = new QTableView(this);
   m_rolesView->setObjectName(QStringLiteral("roleTotalsView"));
@@ -82,12 +84,18 @@ BuffersPage::BuffersPage(QWidget* parent) : QWidget(parent) {
   m_rolesView->setToolTip(tr("Click a role to show only its buffers"));
   auto* side = new QVBoxLayout;
   side->addWidget(makeSectionTitle(tr("Role totals at the peak"), this));
-  side->addWidget(m_rolesView, 1);
-  side->addWidget(makeNote(tr("Roles come from the JAX name stack in op_name (derived); sizes from the plan (read)."), this));
+  side->addWidget(m_rolesView);
+  side->addWidget(
+      makeNote(tr("Roles come from the JAX name stack in op_name (derived); sizes from the plan (read). "
+                  "Click a role to list only its buffers."),
+               this));
+  side->addStretch(1);
   auto* sideWidget = new QWidget(this);
   sideWidget->setLayout(side);
   side->setContentsMargins(0, 0, 0, 0);
-  sideWidget->setFixedWidth(360);
+  sideWidget->setFixedWidth(320);
+  m_rolesView->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  m_rolesView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
   m_empty = makeNote(QString(), this);
   m_footer = new QLabel(this);
@@ -120,8 +128,8 @@ BuffersPage::BuffersPage(QWidget* parent) : QWidget(parent) {
     const int at = m_roleBox->findData(wanted);
     m_roleBox->setCurrentIndex(m_roleBox->currentIndex() == at ? 0 : at);
   });
-  for (auto signal : {&QAbstractItemModel::modelReset, &QAbstractItemModel::layoutChanged})
-    connect(m_proxy, signal, this, &BuffersPage::updateFooter);
+  connect(m_proxy, &QAbstractItemModel::modelReset, this, &BuffersPage::updateFooter);
+  connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &BuffersPage::updateFooter);
   connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &BuffersPage::updateFooter);
   connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &BuffersPage::updateFooter);
   clear();
@@ -140,6 +148,11 @@ void BuffersPage::setResult(std::shared_ptr<const AnalysisResult> result) {
   m_model->setReport(m_result ? m_result->report : nullptr);
   m_roles->setReport(m_result ? m_result->report : nullptr);
   fillRoleBox();
+  // The totals table is as tall as its rows, so the note sits right under it.
+  const int rows = std::max(m_roles->rowCount(), 1);
+  m_rolesView->setFixedHeight(m_rolesView->horizontalHeader()->sizeHint().height() +
+                              rows * m_rolesView->verticalHeader()->defaultSectionSize() +
+                              2 * m_rolesView->frameWidth());
   QString empty;
   if (!r) {
     m_title->setText(tr("Buffers live at the peak"));
@@ -149,17 +162,22 @@ void BuffersPage::setResult(std::shared_ptr<const AnalysisResult> result) {
     empty = tr("No module is analysed, so there is no plan peak to list.");
   } else {
     const analysis::PlanAnalysis& p = *r->plan;
-    const QString module = QStringLiteral("%1(%2)").arg(QString::fromStdString(p.module_name)).arg(p.program_id);
+    const QString module =
+        QStringLiteral("%1(%2)").arg(QString::fromStdString(p.module_name)).arg(p.program_id);
     if (p.status != analysis::PlanStatus::Ok) {
       m_title->setText(tr("Buffers of %1").arg(module));
       empty = p.status == analysis::PlanStatus::NoBufferAssignment
                   ? tr("%1 has no buffer assignment in the capture: no buffers are known.").arg(module)
-                  : tr("%1 has no usable heap-simulator trace, so the buffers at its peak cannot be told.").arg(module);
+                  : tr("%1 has no usable heap-simulator trace, so the buffers at its peak cannot be told.")
+                        .arg(module);
     } else {
-      m_title->setText(tr("%n buffer(s) live at the peak of %1: %2 at %3 (derived)", nullptr,
-                          int(p.live_at_peak.size()))
+      m_title->setText(tr("%1 buffer%2 live at the peak of %3: %4 at %5 (derived)")
+                           .arg(p.live_at_peak.size())
+                           .arg(p.live_at_peak.size() == 1 ? "" : "s")
                            .arg(module, bytesText(p.peak_bytes), QString::fromStdString(p.peak_instruction)));
-      m_title->setToolTip(tr("Peak %1, at event %2 of the heap-simulator trace").arg(bytesWithExact(p.peak_bytes)).arg(p.peak_event_index));
+      m_title->setToolTip(tr("Peak %1, at event %2 of the heap-simulator trace")
+                              .arg(bytesWithExact(p.peak_bytes))
+                              .arg(p.peak_event_index));
     }
   }
   m_empty->setText(empty);

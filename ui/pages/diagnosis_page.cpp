@@ -11,6 +11,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "ui/models/report_format.h"
 #include "ui/models/report_summary_models.h"
@@ -32,23 +33,40 @@ QString sentence(const std::string& s) {
 QString fixHtml(const analysis::Fix& f, const analysis::HostReport& r) {
   QString out = QStringLiteral("<b>Fix:</b> %1<br>").arg(html(f.action));
   QStringList parts;
-  if (f.saving_bytes)
-    parts << QStringLiteral("<b>saves ~%1</b> %2").arg(bytesText(*f.saving_bytes), provenanceChipHtml(analysis::Provenance::Derived));
-  else
-    parts << QStringLiteral("no byte saving");
-  if (!f.saving_note.empty()) parts.last() += QStringLiteral(" <i>(%1)</i>").arg(html(f.saving_note));
+  if (f.saving_bytes) {
+    parts << QStringLiteral("<b>saves ~%1</b> %2")
+                 .arg(bytesText(*f.saving_bytes), provenanceChipHtml(analysis::Provenance::Derived));
+    if (!f.saving_note.empty()) parts.last() += QStringLiteral(" <i>(%1)</i>").arg(html(f.saving_note));
+  } else {
+    parts << (f.saving_note.empty() ? QStringLiteral("no byte saving")
+                                    : QStringLiteral("<i>%1</i>").arg(html(f.saving_note)));
+  }
   if (!f.cost.empty()) parts << QStringLiteral("<b>cost:</b> %1").arg(html(f.cost));
-  if (f.fits_after && r.capacity_bytes)
-    parts << QStringLiteral("then needs %1: <b style=\"color:%2\">%3</b> in %4")
-                 .arg(bytesText(f.needed_after_bytes.value_or(0)), *f.fits_after ? QStringLiteral("#047857") : QStringLiteral("#b91c1c"),
-                      *f.fits_after ? QStringLiteral("fits") : QStringLiteral("still does not fit"), bytesText(*r.capacity_bytes));
+  if (f.fits_after && r.capacity_bytes) {
+    const qint64 needed = f.needed_after_bytes.value_or(0);
+    // A fix that asks for a larger pool is checked against the device, not against the pool it replaces.
+    const bool againstDevice = !f.saving_bytes && needed > *r.capacity_bytes && r.device_memory_bytes;
+    const QString where = againstDevice
+                              ? QStringLiteral("on the device's %1").arg(bytesText(*r.device_memory_bytes))
+                              : QStringLiteral("in %1").arg(bytesText(*r.capacity_bytes));
+    const QString verdict =
+        againstDevice ? (*f.fits_after ? QStringLiteral("room") : QStringLiteral("no room"))
+                      : (*f.fits_after ? QStringLiteral("fits") : QStringLiteral("still does not fit"));
+    parts << QStringLiteral("then needs %1: <b style=\"color:%2\">%3</b> %4")
+                 .arg(bytesText(needed),
+                      *f.fits_after ? QStringLiteral("#047857") : QStringLiteral("#b91c1c"), verdict, where);
+  }
   return out + parts.join(QStringLiteral(" &nbsp;\u00b7&nbsp; "));
 }
 
-QWidget* makeFindingCard(const analysis::DiagnosisLine& line, const analysis::HostReport& report, QWidget* parent) {
+QWidget* makeFindingCard(const analysis::DiagnosisLine& line, const analysis::HostReport& report,
+                         QWidget* parent) {
   auto* card = new QFrame(parent);
   card->setObjectName(QStringLiteral("findingCard"));
   card->setFrameShape(QFrame::StyledPanel);
+  card->setStyleSheet(
+      QStringLiteral("QFrame#findingCard { background: palette(base); border: 1px solid palette(mid); "
+                     "border-radius: 6px; }"));
   card->setProperty("rule", QString::fromStdString(line.rule));
   auto* grid = new QGridLayout(card);
   grid->setContentsMargins(12, 10, 12, 10);
@@ -70,19 +88,109 @@ QWidget* makeFindingCard(const analysis::DiagnosisLine& line, const analysis::Ho
   if (!line.cause.empty()) addRow(QStringLiteral("<b>Cause:</b> %1").arg(html(line.cause)));
   for (const analysis::Fix& f : line.fixes) {
     QLabel* fix = addRow(fixHtml(f, report));
-    fix->setStyleSheet(QStringLiteral("QLabel { border-left: 3px solid #93c5fd; padding-left: 8px; margin-top: 2px; }"));
-    if (f.saving_bytes) fix->setToolTip(QStringLiteral("Estimated saving: %1").arg(bytesWithExact(*f.saving_bytes)));
+    fix->setStyleSheet(QStringLiteral(
+        "QLabel { border: none; border-left: 3px solid #60a5fa; padding-left: 8px; margin-top: 2px; }"));
+    if (f.saving_bytes)
+      fix->setToolTip(QStringLiteral("Estimated saving: %1").arg(bytesWithExact(*f.saving_bytes)));
   }
   if (!line.confirm.empty()) {
     QLabel* confirm = addRow(QStringLiteral("<i>%1</i>").arg(html(line.confirm)));
     confirm->setForegroundRole(QPalette::PlaceholderText);
   }
   grid->setColumnStretch(1, 1);
-  if (line.depth > 0) card->setContentsMargins(28 * line.depth, 0, 0, 0);
-  return card;
+  if (line.depth == 0) return card;
+  // Lines under another (the role split under "does not fit") are indented as a whole card.
+  auto* holder = new QWidget(parent);
+  auto* indent = new QHBoxLayout(holder);
+  indent->setContentsMargins(28 * line.depth, 0, 0, 0);
+  indent->addWidget(card);
+  return holder;
 }
 
+// A key figure: the number, what it is, and its provenance chip; exact bytes in the tooltip.
+QWidget* makeFigureTile(const QString& value, const QString& caption, analysis::Provenance provenance,
+                        const QString& tooltip, QWidget* parent) {
+  auto* tile = new QFrame(parent);
+  tile->setObjectName(QStringLiteral("figureTile"));
+  tile->setStyleSheet(
+      QStringLiteral("QFrame#figureTile { background: palette(base); border: 1px solid palette(mid); "
+                     "border-radius: 6px; }"));
+  auto* layout = new QVBoxLayout(tile);
+  layout->setContentsMargins(12, 8, 12, 8);
+  layout->setSpacing(2);
+  auto* top = new QHBoxLayout;
+  auto* number = new QLabel(value, tile);
+  QFont font = number->font();
+  font.setPointSizeF(font.pointSizeF() * 1.4);
+  font.setBold(true);
+  number->setFont(font);
+  top->addWidget(number, 1);
+  top->addWidget(makeProvenanceChip(provenance, tile), 0, Qt::AlignTop);
+  layout->addLayout(top);
+  auto* what = new QLabel(caption, tile);
+  what->setWordWrap(true);
+  what->setForegroundRole(QPalette::PlaceholderText);
+  layout->addWidget(what);
+  tile->setToolTip(tooltip);
+  return tile;
+}
+
+QString secondsText(std::int64_t ps) { return QStringLiteral("%1 s").arg(double(ps) / 1e12, 0, 'g', 3); }
+
 }  // namespace
+
+void DiagnosisPage::addKeyFigures() {
+  const analysis::HostReport& r = *m_result->report;
+  using P = analysis::Provenance;
+  auto* box = new QWidget(m_findings);
+  auto* grid = new QGridLayout(box);
+  grid->setContentsMargins(0, 0, 0, 0);
+  grid->setSpacing(8);
+  int n = 0;
+  const auto add = [&](const QString& value, const QString& caption, P p, const QString& tip) {
+    grid->addWidget(makeFigureTile(value, caption, p, tip, box), 0, n++);
+  };
+  if (r.plan && r.plan->status != analysis::PlanStatus::NoBufferAssignment) {
+    const auto& p = *r.plan;
+    const bool heap = p.status == analysis::PlanStatus::Ok;
+    const qint64 needs = heap ? p.peak_bytes : p.total_allocation_bytes;
+    add(bytesText(needs),
+        heap ? tr("planned peak of %1").arg(QString::fromStdString(p.module_name))
+             : tr("allocation total (no heap trace)"),
+        heap ? P::Derived : P::Read, bytesWithExact(needs));
+    add(bytesText(p.temp_bytes), tr("temp block"), P::Read, bytesWithExact(p.temp_bytes));
+    add(bytesText(p.parameters_bytes), tr("parameters, %1 donated").arg(bytesText(p.donation.donated_bytes)),
+        P::Read, bytesWithExact(p.parameters_bytes));
+  }
+  if (!r.runtime.allocators.empty()) {
+    // The analysed module's allocator; without one, the busiest allocator.
+    const analysis::AllocatorRuntime* a = &*std::max_element(
+        r.runtime.allocators.begin(), r.runtime.allocators.end(),
+        [](const auto& x, const auto& y) { return x.peak_bytes_in_use < y.peak_bytes_in_use; });
+    if (r.runtime.module && r.runtime.module->allocator &&
+        *r.runtime.module->allocator < r.runtime.allocators.size())
+      a = &r.runtime.allocators[*r.runtime.module->allocator];
+    add(bytesText(a->peak_bytes_in_use), tr("highest in use on %1").arg(QString::fromStdString(a->name)),
+        P::Read, bytesWithExact(a->peak_bytes_in_use));
+  }
+  if (r.runtime.module) {
+    const auto& m = *r.runtime.module;
+    add(QString::number(m.executions.size()),
+        m.never_launched ? tr("executions, %1 never launched a kernel").arg(m.never_launched)
+                         : tr("executions in the capture"),
+        P::Measured,
+        tr("Host executions of %1 matched in the capture").arg(QString::fromStdString(m.module)));
+  }
+  if (!r.plan_only)
+    add(QString::number(r.runtime.retries.count),
+        r.runtime.retries.count
+            ? tr("AllocatorRetry waits, longest %1").arg(secondsText(r.runtime.retries.longest_ps))
+            : tr("AllocatorRetry waits"),
+        P::Measured,
+        tr("Waits of the allocator for memory to be freed: the sign of an OOM inside the capture"));
+  for (int c = 0; c < n; ++c) grid->setColumnStretch(c, 1);
+  if (n > 0) m_findingsLayout->addWidget(box);
+}
 
 DiagnosisPage::DiagnosisPage(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("diagnosisPage"));
@@ -96,6 +204,7 @@ DiagnosisPage::DiagnosisPage(QWidget* parent) : QWidget(parent) {
   m_modules->setModel(m_moduleModel);
   m_modules->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   m_modules->setMinimumContentsLength(36);
+  m_modules->setPlaceholderText(tr("no XLA modules in this capture"));
   m_modules->setToolTip(tr("The module whose plan is analysed; \u2605 marks the one the capture points at"));
   moduleLabel->setBuddy(m_modules);
   auto* poolLabel = new QLabel(tr("Would it fit in a &pool of"), this);
@@ -263,9 +372,14 @@ void DiagnosisPage::rebuildFindings() {
   m_findingCount = 0;
   if (!m_result) return;
   const analysis::HostReport& r = *m_result->report;
+  addKeyFigures();
+  m_findingsLayout->addSpacing(4);
   m_findingsLayout->addWidget(makeSectionTitle(tr("Findings"), m_findings));
   if (r.diagnosis.empty())
-    m_findingsLayout->addWidget(makeNote(tr("Nothing to report for this module."), m_findings));
+    m_findingsLayout->addWidget(makeNote(r.plan
+                                             ? tr("Nothing to report for this module.")
+                                             : tr("Nothing to report: there is no module plan to diagnose."),
+                                         m_findings));
   for (const analysis::DiagnosisLine& line : r.diagnosis) {
     m_findingsLayout->addWidget(makeFindingCard(line, r, m_findings));
     ++m_findingCount;

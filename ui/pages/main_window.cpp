@@ -164,7 +164,7 @@ void MainWindow::createActions() {
   m_closeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_W));
   file->addSeparator();
   auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
-  quit->setShortcut(QKeySequence::Quit);
+  quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));  // QKeySequence::Quit is empty on some platforms
   quit->setMenuRole(QAction::QuitRole);
 
   auto* view = menuBar()->addMenu(tr("&View"));
@@ -187,7 +187,7 @@ void MainWindow::createStatusBar() {
   m_progress->setObjectName(QStringLiteral("loadProgress"));
   m_progress->setRange(0, 1000);
   m_progress->setMaximumWidth(220);
-  m_progress->setFormat(QStringLiteral("%p %"));
+  m_progress->setFormat(QStringLiteral("%p%"));
   m_cancel = new QPushButton(tr("Cancel"), this);
   m_cancel->setObjectName(QStringLiteral("cancelButton"));
   m_cancel->setToolTip(tr("Stop loading (Esc); the capture open before stays open."));

@@ -83,13 +83,16 @@ void PlanPage::setResult(std::shared_ptr<const AnalysisResult> result) {
   m_roles->setSeries(s);
   m_curveView->setXAxis(m_curve->xAxis(), m_curve->xAxis()->min(), m_curve->xAxis()->max());
   const analysis::PlanAnalysis& p = *result->report->plan;
-  m_summary->setText(tr("Plan of %1: peak %2 at %3 (derived)").arg(s.module, bytesText(s.peakBytes), s.peakInstruction));
-  m_summary->setToolTip(tr("Peak %1 at event %2 of %3").arg(bytesWithExact(s.peakBytes)).arg(s.peakIndex).arg(s.eventCount));
-  QString note = tr("Temp block %1, parameters %2 (donated %3), non-aliased outputs %4 (read); XLA rematerialized %5 "
-                    "instructions (read). ")
-                     .arg(bytesText(p.temp_bytes), bytesText(p.parameters_bytes), bytesText(p.donation.donated_bytes),
-                          bytesText(p.outputs_bytes))
-                     .arg(p.remat_instructions);
+  m_summary->setText(
+      tr("Plan of %1: peak %2 at %3 (derived)").arg(s.module, bytesText(s.peakBytes), s.peakInstruction));
+  m_summary->setToolTip(
+      tr("Peak %1 at event %2 of %3").arg(bytesWithExact(s.peakBytes)).arg(s.peakIndex).arg(s.eventCount));
+  QString note =
+      tr("Temp block %1, parameters %2 (donated %3), non-aliased outputs %4 (read); XLA rematerialized %5 "
+         "instructions (read). ")
+          .arg(bytesText(p.temp_bytes), bytesText(p.parameters_bytes), bytesText(p.donation.donated_bytes),
+               bytesText(p.outputs_bytes))
+          .arg(p.remat_instructions);
   note += m_curve->capacityNote().isEmpty() ? QString() : m_curve->capacityNote() + QLatin1Char(' ');
   note += tr("Wheel zooms, drag pans, double-click shows the whole plan.");
   m_note->setText(note);

@@ -71,7 +71,8 @@ void TimelinePage::fitExecutions() {
   const double a = double(lo) / 1e12;
   const double b = double(hi) / 1e12;
   const double margin = std::max((b - a) * 0.05, 1e-6);
-  m_chart->xAxis()->setRange(std::max(a - margin, m_chart->fullMin()), std::min(b + margin, m_chart->fullMax()));
+  m_chart->xAxis()->setRange(std::max(a - margin, m_chart->fullMin()),
+                             std::min(b + margin, m_chart->fullMax()));
 }
 
 void TimelinePage::setResult(std::shared_ptr<const AnalysisResult> result) {
@@ -81,7 +82,8 @@ void TimelinePage::setResult(std::shared_ptr<const AnalysisResult> result) {
     m_chart->clear();
     m_summary->setText(tr("Timeline"));
     m_note->clear();
-    m_empty->setText(result ? result->timeline.emptyReason : tr("Open a capture to see its bytes in use over time."));
+    m_empty->setText(result ? result->timeline.emptyReason
+                            : tr("Open a capture to see its bytes in use over time."));
     m_stack->setCurrentIndex(0);
     return;
   }
@@ -89,12 +91,19 @@ void TimelinePage::setResult(std::shared_ptr<const AnalysisResult> result) {
   m_chart->setSeries(s);
   m_view->setXAxis(m_chart->xAxis(), m_chart->fullMin(), m_chart->fullMax());
   QStringList parts;
-  parts << tr("Bytes in use on %n allocator(s)", nullptr, int(s.allocators.size()));
-  if (!s.module.isEmpty()) parts << tr("%n execution(s) of %1", nullptr, int(s.executions.size())).arg(s.module);
-  parts << (s.retries.empty() ? tr("no AllocatorRetry waits") : tr("%n AllocatorRetry wait(s)", nullptr, int(s.retries.size())));
+  const auto plural = [](std::size_t n, const QString& one, const QString& many) {
+    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
+  };
+  parts << tr("Bytes in use on %1").arg(plural(s.allocators.size(), tr("allocator"), tr("allocators")));
+  if (!s.module.isEmpty())
+    parts << tr("%1 of %2").arg(plural(s.executions.size(), tr("execution"), tr("executions")), s.module);
+  parts << (s.retries.empty()
+                ? tr("no AllocatorRetry waits")
+                : plural(s.retries.size(), tr("AllocatorRetry wait"), tr("AllocatorRetry waits")));
   m_summary->setText(parts.join(QStringLiteral(" \u00b7 ")));
-  QString note = tr("Bytes in use are read from each allocator event; executions and waits are measured from host "
-                    "spans. ");
+  QString note =
+      tr("Bytes in use are read from each allocator event; executions and waits are measured from host "
+         "spans. ");
   if (!m_chart->capacityNote().isEmpty()) note += m_chart->capacityNote() + QLatin1Char(' ');
   note += tr("Wheel zooms, drag pans, double-click shows the whole capture.");
   m_note->setText(note);

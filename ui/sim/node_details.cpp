@@ -29,7 +29,7 @@ QString nodeDetailsHtml(const RunData& run, std::int64_t id, std::int64_t step) 
                                 "<span style='color:%2'>● %3</span></div><table cellspacing='0' cellpadding='1'>")
                      .arg(e.id)
                      .arg(col.name(), sim_style::outcomeLabel(e.outcome));
-  html += row(QStringLiteral("Step / batch"), QStringLiteral("%1 / %2 (epoch %3)").arg(e.step).arg(e.batch).arg(e.epoch));
+  html += row(QStringLiteral("Step, batch"), QStringLiteral("step %1, batch index %2, epoch %3").arg(e.step).arg(e.batch).arg(e.epoch));
   QString origin = simfmt::originName(e.origin);
   if (e.parent >= 0) origin += QStringLiteral(" of #%1").arg(e.parent);
   origin += QStringLiteral(", depth %1").arg(e.depth);

@@ -43,6 +43,7 @@ RunPtr simulateRun(const sim::SimConfig& config, const QString& title, ProgressS
     }
   }
   run->log = simulator.log();
+  run->batchCount = simulator.batch_count();
   run->baselines = simulator.baselines();
   run->computeSeconds = double(clock.nsecsElapsed()) * 1e-9;
 
@@ -71,6 +72,7 @@ RunPtr runFromLog(sim::EventLog log, std::optional<sim::GradMode> grad, std::opt
     finalTotals.reset();
   }
   run->stepTotals = deriveStepTotals(run->log, run->stepEnd, grad, nullptr);
+  run->batchCount = run->stepTotals.back().batches;
   run->modelCountersKnownEachStep = false;
   if (finalTotals && run->steps() > 0) {
     run->stepTotals.back() = *finalTotals;

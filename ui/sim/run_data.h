@@ -38,6 +38,7 @@ struct RunData {
   bool modelCountersKnownEachStep = true;
   std::optional<sim::Baselines> baselines;
 
+  std::int64_t batchCount = 0;  // batches the run was to have (simulator), or that the trace started
   bool truncated = false;  // stopped at kMaxSteps; the rest of the run is not shown
   TreeLayout layout;
   double computeSeconds = 0;  // simulation (or trace read) on the worker

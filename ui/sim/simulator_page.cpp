@@ -223,10 +223,20 @@ QWidget* SimulatorPage::buildSidePanel() {
   table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   table->setMinimumHeight(20 * (SimTotalsModel::RowCount + 1) + 6);
   cv->addWidget(table);
+  m_alternatives = new QLabel;
+  m_alternatives->setTextFormat(Qt::RichText);
+  m_alternatives->setWordWrap(true);
+  m_alternatives->setToolTip(tr("The same scenes and epochs without split-and-retry, priced by the same memory and time model "
+                                "(derived by the simulator)"));
+  m_alternatives->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+  m_alternatives->setContentsMargins(6, 6, 6, 6);
   v->addWidget(countersBox);
 
-  auto* detailsBox = new QGroupBox(tr("Selected attempt"));
-  auto* dv = new QVBoxLayout(detailsBox);
+  // The selected attempt and the alternative schedules share the bottom: both are read one at a time.
+  auto* bottom = new QTabWidget;
+  bottom->setDocumentMode(true);
+  auto* detailsPage = new QWidget;
+  auto* dv = new QVBoxLayout(detailsPage);
   dv->setContentsMargins(6, 6, 6, 6);
   m_detailsTitle = new QLabel;
   m_detailsTitle->setStyleSheet(QStringLiteral("color:#5b636d"));
@@ -235,12 +245,15 @@ QWidget* SimulatorPage::buildSidePanel() {
   m_details->setFrameShape(QFrame::NoFrame);
   m_details->setOpenLinks(false);
   dv->addWidget(m_details, 1);
-  v->addWidget(detailsBox, 1);
+  bottom->addTab(detailsPage, tr("Selected attempt"));
+  bottom->addTab(m_alternatives, tr("Other schedules"));
+  v->addWidget(bottom, 1);
   return side;
 }
 
 QString SimulatorPage::errorText() const { return m_error->isVisible() || !m_error->isHidden() ? m_error->text() : QString(); }
 QString SimulatorPage::detailsText() const { return m_details->toPlainText(); }
+QString SimulatorPage::alternativesText() const { return m_alternatives->text(); }
 
 void SimulatorPage::chooseTrace(int slot) {
   const QString path = QFileDialog::getOpenFileName(this, tr("Open a split-and-retry trace"), {},

@@ -46,6 +46,7 @@ class SimulatorPage : public QWidget {
   RunPtr run(int slot) const { return m_slots[std::size_t(slot)].run; }
   QString errorText() const;
   QString detailsText() const;
+  QString alternativesText() const;
 
   std::int64_t step() const { return m_step; }
   std::int64_t lastStep() const;
@@ -91,6 +92,7 @@ class SimulatorPage : public QWidget {
   void updateBusy();
   void refreshSlot(int slot);
   void refreshDetails();
+  void refreshAlternatives();
   void tick();
   std::int64_t slotStep(int slot) const;
   void chooseTrace(int slot);
@@ -104,6 +106,7 @@ class SimulatorPage : public QWidget {
   QLabel* m_detailsTitle = nullptr;
   QLabel* m_error = nullptr;
   QLabel* m_status = nullptr;
+  QLabel* m_alternatives = nullptr;
   QTimer* m_debounce = nullptr;
   QTimer* m_playTimer = nullptr;
 

@@ -68,6 +68,7 @@ void SimulatorPage::runArrived(int s, const RunPtr& run) {
   m_eventTabs->setTabVisible(s, s == 0 || run != nullptr);
   if (m_detailSlot == s) m_detailEvent = -1;
   m_totals->setRuns(m_slots[0].run, m_slots[1].run);
+  refreshAlternatives();
   stepTo(m_step);
   QStringList status;
   for (int i = 0; i < 2; ++i) {
@@ -88,6 +89,40 @@ void SimulatorPage::runArrived(int s, const RunPtr& run) {
     }
     emit runsReady();
   }
+}
+
+void SimulatorPage::refreshAlternatives() {
+  const auto& run = m_slots[0].run;
+  if (!run || !run->baselines) {
+    m_alternatives->setText(run ? tr("<span style='color:#5b636d'>No alternatives: this trace carries no baselines.</span>")
+                                : QString());
+    return;
+  }
+  const auto& t = run->stepTotals.back();
+  const double budget = run->config ? double(run->config->memory.budget) : 0.0;
+  const double util = t.ok_attempts && budget > 0 ? double(t.ok_bytes_sum) / double(t.ok_attempts) / budget : 0.0;
+  auto item = [](const QString& name, const QString& text) {
+    return QStringLiteral("<p style='margin:0 0 6px 0'><b>%1</b><br>%2</p>").arg(name, text);
+  };
+  auto figures = [](std::int64_t attempts, std::int64_t ns, double use) {
+    return tr("%1 attempts, %2 simulated, %3 of the budget used on average")
+        .arg(simfmt::count(attempts), simfmt::duration(ns), simfmt::percent(use));
+  };
+  auto baseline = [&](const QString& name, const sim::BaselineResult& b, const QString& shape) {
+    if (!b.feasible) return item(name, tr("not possible: one scene alone exceeds the budget, so only splitting can train it"));
+    return item(name + QStringLiteral(" · ") + shape, figures(b.attempts, b.time_ns, b.mean_utilisation));
+  };
+  const auto& bl = *run->baselines;
+  QString html = tr("<p style='color:#5b636d; margin:0 0 8px 0'>The same scenes and epochs as run A, priced by A's memory and "
+                    "time model (derived by the simulator).</p>");
+  html += item(tr("Split and retry (run A) · %1 optimizer steps").arg(simfmt::count(t.optimizer_steps)),
+               figures(t.attempts, t.time_ns, util));
+  html += baseline(tr("Lazy fix"), bl.lazy_fix,
+                   (bl.lazy_fix.scenes_per_attempt == 1 ? tr("1 scene per step") : tr("%1 scenes per step").arg(bl.lazy_fix.scenes_per_attempt)) +
+                       tr(", %1 steps").arg(simfmt::count(bl.lazy_fix.optimizer_steps)));
+  html += baseline(tr("Micro-batches with accumulation"), bl.micro_batch,
+                   tr("%1 scenes × %2 per step").arg(bl.micro_batch.scenes_per_attempt).arg(bl.micro_batch.accumulation));
+  m_alternatives->setText(html);
 }
 
 void SimulatorPage::jobFailed(const QString& message) {
@@ -146,16 +181,20 @@ void SimulatorPage::refreshSlot(int s) {
                 .arg(attempt)
                 .arg(sim_style::outcomeColor(e->outcome).name(), sim_style::outcomeLabel(e->outcome))
                 .arg(e->batch + 1)
-                .arg(r.config ? simfmt::count(std::int64_t(std::max<std::int64_t>(
-                                    1, (r.stepTotals.back().batches))))
-                              : simfmt::count(r.stepTotals.back().batches));
+                .arg(simfmt::count(r.batchCount));
   }
   if (st == r.steps() && st > 0) state += t.crashes ? tr(" · <b>crashed</b>") : tr(" · finished");
   slot.header->setText(QStringLiteral("<b>%1 · %2</b>&nbsp;&nbsp;<span style='color:#5b636d'>step %3 of %4 · %5</span>")
                            .arg(letter, r.title.toHtmlEscaped(), simfmt::count(st), simfmt::count(r.steps()), state));
   if (attempt >= 0 && slot.eventView->isVisible()) {
-    const QModelIndex idx = slot.events->index(int(attempt), 0);
-    slot.eventView->scrollTo(idx, QAbstractItemView::PositionAtCenter);
+    // Deferred: rows inserted just now are not in the scroll range until the view has laid them out.
+    const bool pinned = m_detailEvent >= 0 && m_detailSlot == s;
+    QTimer::singleShot(0, slot.eventView, [view = slot.eventView, model = slot.events, attempt, pinned] {
+      if (pinned || attempt >= model->rowCount()) return;
+      // The attempt is at most a dropped half or two from the end: scrollToBottom lays the rows out first.
+      if (attempt + 3 >= model->rowCount()) view->scrollToBottom();
+      else view->scrollTo(model->index(int(attempt), 0), QAbstractItemView::PositionAtCenter);
+    });
   }
 }
 

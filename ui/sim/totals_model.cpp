@@ -182,7 +182,10 @@ QVariant SimTotalsModel::headerData(int section, Qt::Orientation orientation, in
     if (isDelta) return QStringLiteral("B − A");
     // Views may ask about a column while a reset is under way: never assume the run is there.
     const auto& r = m_runs[std::size_t(section - 1)];
-    return QStringLiteral("%1 · %2").arg(section == 1 ? QStringLiteral("A") : QStringLiteral("B"), r ? r->title : QString());
+    // Long trace file names would squeeze the counter names: elide, the tooltip has the source in full.
+    QString title = r ? r->title : QString();
+    if (title.size() > 14) title = title.left(13) + QStringLiteral("…");
+    return QStringLiteral("%1 · %2").arg(section == 1 ? QStringLiteral("A") : QStringLiteral("B"), title);
   }
   if (role == Qt::ToolTipRole && section > 0 && !isDelta && m_runs[std::size_t(section - 1)])
     return m_runs[std::size_t(section - 1)]->source;

@@ -255,6 +255,7 @@ void SimTreeView::paintEvent(QPaintEvent*) {
   if (levelOfDetail()) paintCoarse(p, first, last);
   else paintDetailed(p, first, last);
   paintMarkers(p);
+  paintDepthLabels(p);
   p.setRenderHint(QPainter::Antialiasing, false);
   p.setPen(QColor(0xd0, 0xd5, 0xdb));
   p.setBrush(Qt::NoBrush);
@@ -265,18 +266,29 @@ void SimTreeView::paintEvent(QPaintEvent*) {
 
 void SimTreeView::paintDepthGuides(QPainter& p) {
   const double lp = levelPx();
+  for (int d = 1; d <= m_run->layout.maxDepth; d += 2) {
+    const double top = m_oy + kTop + d * lp;
+    if (top <= height() && top + lp >= 0) p.fillRect(QRectF(0, top, width(), lp), QColor(0xf6, 0xf7, 0xf9));
+  }
+}
+
+void SimTreeView::paintDepthLabels(QPainter& p) {
+  // Drawn last, on a light backing, so they stay readable when the tree is panned under the gutter.
+  const double lp = levelPx();
+  if (lp < 18) return;
   QFont f = font();
   f.setPointSizeF(std::max(7.0, f.pointSizeF() - 1.5));
   p.setFont(f);
+  const QFontMetricsF fm(f);
+  p.setRenderHint(QPainter::Antialiasing, false);
   for (int d = 0; d <= m_run->layout.maxDepth; ++d) {
     const double top = m_oy + kTop + d * lp;
     if (top > height() || top + lp < 0) continue;
-    if (d % 2 == 1) p.fillRect(QRectF(0, top, width(), lp), QColor(0xf6, 0xf7, 0xf9));
-    if (lp >= 18) {
-      p.setPen(QColor(0x8a, 0x93, 0x9d));
-      p.drawText(QRectF(6, top, kGutter - 10, lp), Qt::AlignLeft | Qt::AlignVCenter,
-                 d == 0 ? tr("batch") : tr("depth %1").arg(d));
-    }
+    const QString text = d == 0 ? tr("batch") : tr("depth %1").arg(d);
+    const QRectF box(3, top + lp / 2 - fm.height() / 2 - 1, fm.horizontalAdvance(text) + 6, fm.height() + 2);
+    p.fillRect(box, QColor(255, 255, 255, 215));
+    p.setPen(QColor(0x7a, 0x83, 0x8d));
+    p.drawText(box, Qt::AlignCenter, text);
   }
 }
 

@@ -76,6 +76,7 @@ class SimTreeView : public QWidget {
   void paintCoarse(class QPainter& p, std::size_t first, std::size_t last);
   void paintMarkers(class QPainter& p);
   void paintDepthGuides(class QPainter& p);
+  void paintDepthLabels(class QPainter& p);
 
   static constexpr double kTop = 8, kMargin = 24, kGutter = 62;  // the gutter holds the depth labels
 

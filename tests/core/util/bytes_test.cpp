@@ -25,6 +25,7 @@ TEST(FormatBytes, ExactWithSeparators) {
   EXPECT_EQ(oomscope::format_bytes_exact(3495000000), "3,495,000,000");
   EXPECT_EQ(oomscope::format_bytes_exact(12), "12");
   EXPECT_EQ(oomscope::format_bytes_exact(-1234), "-1,234");
+  EXPECT_EQ(oomscope::format_bytes_exact(INT64_MIN), "-9,223,372,036,854,775,808");
 }
 
 TEST(Error, NamesFileAndProblem) {
