@@ -108,7 +108,8 @@ json diagnosis_json(const std::vector<DiagnosisLine>& lines) {
     json fixes = json::array();
     for (const Fix& f : l.fixes)
       fixes.push_back({{"action", f.action}, {"saving_bytes", opt(f.saving_bytes)}, {"saving_note", f.saving_note},
-                       {"cost", f.cost}, {"fits_after", opt(f.fits_after)}, {"needed_after_bytes", opt(f.needed_after_bytes)}});
+                       {"cost", f.cost}, {"fits_after", opt(f.fits_after)}, {"needed_after_bytes", opt(f.needed_after_bytes)},
+                       {"checked_against_device_bytes", opt(f.checked_against_device_bytes)}});
     out.push_back({{"rule", l.rule}, {"provenance", to_string(l.provenance)}, {"depth", l.depth}, {"finding", l.finding},
                    {"cause", l.cause}, {"fixes", fixes}, {"confirm", l.confirm}});
   }

@@ -74,7 +74,10 @@ std::vector<DiagnosisLine> rule_plan_vs_pool(const DiagnosisInput& in) {
     fraction.saving_note = "no saving: a larger pool";
     fraction.cost = "less memory left for other processes on the GPU";
     fraction.needed_after_bytes = in.plan_peak_bytes;
-    if (in.device_memory_bytes) fraction.fits_after = in.plan_peak_bytes <= *in.device_memory_bytes;
+    if (in.device_memory_bytes) {
+      fraction.fits_after = in.plan_peak_bytes <= *in.device_memory_bytes;
+      fraction.checked_against_device_bytes = *in.device_memory_bytes;
+    }
   } else if (in.device_memory_bytes) {
     const std::int64_t dev = *in.device_memory_bytes;
     fraction.action = "raise XLA_PYTHON_CLIENT_MEM_FRACTION: the pool is " + percent(cap, dev) + " of the device's " +
@@ -84,6 +87,7 @@ std::vector<DiagnosisLine> rule_plan_vs_pool(const DiagnosisInput& in) {
     fraction.cost = "less memory left for other processes on the GPU";
     fraction.needed_after_bytes = in.plan_peak_bytes;
     fraction.fits_after = in.plan_peak_bytes <= dev && cap < dev;
+    fraction.checked_against_device_bytes = dev;
     if (!*fraction.fits_after) fraction.action += " (not enough: the plan needs more than the whole device)";
   } else {
     fraction.action = "raise XLA_PYTHON_CLIENT_MEM_FRACTION only if the GPU has the room (the capture records "

@@ -25,6 +25,9 @@ struct Fix {
   // Plan peak after the fix <= capacity (bytes only); nullopt when there is no capacity or no saving.
   std::optional<bool> fits_after;
   std::optional<std::int64_t> needed_after_bytes;
+  // What fits_after was checked against when it is not the pool's capacity: a larger pool is checked
+  // against the device's memory. nullopt = the pool.
+  std::optional<std::int64_t> checked_against_device_bytes = {};
 };
 
 struct DiagnosisLine {

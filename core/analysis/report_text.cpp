@@ -170,7 +170,9 @@ void write_diagnosis(std::ostream& o, const HostReport& r) {
       o << "; cost: " << f.cost;
       if (f.fits_after && r.capacity_bytes)
         o << "; then needs " << b(f.needed_after_bytes.value_or(0)) << ": " << (*f.fits_after ? "fits" : "still does not fit")
-          << " in " << b(*r.capacity_bytes) << " [derived]";
+          << " in " << (f.checked_against_device_bytes ? "the device's " + b(*f.checked_against_device_bytes)
+                                                       : b(*r.capacity_bytes))
+          << " [derived]";
       o << "\n";
     }
     if (!l.confirm.empty()) o << ind << "    confirm: " << l.confirm << "\n";

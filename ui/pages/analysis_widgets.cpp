@@ -1,6 +1,9 @@
 #include "ui/pages/analysis_widgets.h"
 
+#include <QFrame>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QVBoxLayout>
 
 #include "ui/models/report_format.h"
 
@@ -51,6 +54,33 @@ QLabel* makeBanner(QWidget* parent, bool error) {
 void setBannerText(QLabel* banner, const QString& text) {
   banner->setText(text);
   banner->setVisible(!text.isEmpty());
+}
+
+QWidget* makeFigureTile(const QString& value, const QString& caption, analysis::Provenance provenance,
+                        const QString& tooltip, QWidget* parent) {
+  auto* tile = new QFrame(parent);
+  tile->setObjectName(QStringLiteral("figureTile"));
+  tile->setStyleSheet(
+      QStringLiteral("QFrame#figureTile { background: palette(base); border: 1px solid palette(mid); "
+                     "border-radius: 6px; }"));
+  auto* layout = new QVBoxLayout(tile);
+  layout->setContentsMargins(12, 8, 12, 8);
+  layout->setSpacing(2);
+  auto* top = new QHBoxLayout;
+  auto* number = new QLabel(value, tile);
+  QFont font = number->font();
+  font.setPointSizeF(font.pointSizeF() * 1.4);
+  font.setBold(true);
+  number->setFont(font);
+  top->addWidget(number, 1);
+  top->addWidget(makeProvenanceChip(provenance, tile), 0, Qt::AlignTop);
+  layout->addLayout(top);
+  auto* what = new QLabel(caption, tile);
+  what->setWordWrap(true);
+  what->setForegroundRole(QPalette::PlaceholderText);
+  layout->addWidget(what);
+  tile->setToolTip(tooltip);
+  return tile;
 }
 
 }  // namespace oomscope::ui

@@ -18,5 +18,8 @@ QLabel* makeNote(const QString& text, QWidget* parent);
 // A banner for errors (red) or progress (neutral); hidden while its text is empty.
 QLabel* makeBanner(QWidget* parent, bool error);
 void setBannerText(QLabel* banner, const QString& text);
+// A key figure: the number, what it is, and its provenance chip; the tooltip carries exact bytes.
+QWidget* makeFigureTile(const QString& value, const QString& caption, analysis::Provenance provenance,
+                        const QString& tooltip, QWidget* parent);
 
 }  // namespace oomscope::ui

@@ -107,34 +107,6 @@ QWidget* makeFindingCard(const analysis::DiagnosisLine& line, const analysis::Ho
   return holder;
 }
 
-// A key figure: the number, what it is, and its provenance chip; exact bytes in the tooltip.
-QWidget* makeFigureTile(const QString& value, const QString& caption, analysis::Provenance provenance,
-                        const QString& tooltip, QWidget* parent) {
-  auto* tile = new QFrame(parent);
-  tile->setObjectName(QStringLiteral("figureTile"));
-  tile->setStyleSheet(
-      QStringLiteral("QFrame#figureTile { background: palette(base); border: 1px solid palette(mid); "
-                     "border-radius: 6px; }"));
-  auto* layout = new QVBoxLayout(tile);
-  layout->setContentsMargins(12, 8, 12, 8);
-  layout->setSpacing(2);
-  auto* top = new QHBoxLayout;
-  auto* number = new QLabel(value, tile);
-  QFont font = number->font();
-  font.setPointSizeF(font.pointSizeF() * 1.4);
-  font.setBold(true);
-  number->setFont(font);
-  top->addWidget(number, 1);
-  top->addWidget(makeProvenanceChip(provenance, tile), 0, Qt::AlignTop);
-  layout->addLayout(top);
-  auto* what = new QLabel(caption, tile);
-  what->setWordWrap(true);
-  what->setForegroundRole(QPalette::PlaceholderText);
-  layout->addWidget(what);
-  tile->setToolTip(tooltip);
-  return tile;
-}
-
 QString secondsText(std::int64_t ps) { return QStringLiteral("%1 s").arg(double(ps) / 1e12, 0, 'g', 3); }
 
 }  // namespace
