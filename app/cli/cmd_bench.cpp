@@ -32,6 +32,10 @@ std::string bench_usage() {
 
 int run_bench(const std::vector<std::string>& args) {
   if (args.empty()) throw UsageError{"name a benchmark"};
+  if (args[0] == "--help" || args[0] == "-h") {
+    std::cout << bench_usage();
+    return 0;
+  }
   for (const auto& b : benches()) {
     if (b.name != args[0]) continue;
     std::vector<std::string> rest(args.begin() + 1, args.end());
@@ -51,6 +55,6 @@ int run_bench(const std::vector<std::string>& args) {
 
 }  // namespace
 
-OOMSCOPE_COMMAND(Command{"bench", "run a benchmark and print its figures", "", run_bench, bench_usage});
+OOMSCOPE_COMMAND(Command{"bench", "run a benchmark and print its figures", "", run_bench, bench_usage, true});
 
 }  // namespace oomscope::cli

@@ -16,6 +16,8 @@ struct Command {
   std::function<int(const std::vector<std::string>& args)> run;
   // Optional: usage text computed when shown (for commands whose usage lists registered parts).
   std::function<std::string()> dynamic_usage = {};
+  // True when run() handles --help itself (bench passes it on to the benchmark named before it).
+  bool handles_help = false;
 
   std::string usage_text() const { return dynamic_usage ? dynamic_usage() : usage; }
 };

@@ -71,8 +71,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::vector<std::string> rest(args.begin() + 1, args.end());
-  if (std::find(rest.begin(), rest.end(), "--help") != rest.end() ||
-      std::find(rest.begin(), rest.end(), "-h") != rest.end()) {
+  if (!command->handles_help && (std::find(rest.begin(), rest.end(), "--help") != rest.end() ||
+                                 std::find(rest.begin(), rest.end(), "-h") != rest.end())) {
     std::cout << command->usage_text();
     return 0;
   }

@@ -14,6 +14,7 @@
 
 #include "ui/pages/app_icon.h"
 #include "ui/pages/main_window.h"
+#include "ui/sim/simulator_page.h"
 
 namespace {
 
@@ -96,6 +97,10 @@ int main(int argc, char** argv) {
   parser.process(app);
 
   const QStringList files = parser.positionalArguments();
+  // The simulator needs no capture: every window has it, also those opened for extra files or drops.
+  oomscope::ui::MainWindow::registerPage(QObject::tr("Simulator"), [](oomscope::ui::MainWindow& w) {
+    return oomscope::ui::createSimulatorPage(&w);
+  });
   oomscope::ui::MainWindow window;
   window.setExamplePath(findExample());
 

@@ -28,8 +28,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def load_schema():
     out = tempfile.mkdtemp(prefix="oomscope_pyreader_")
-    subprocess.run(["protoc", "-I", os.path.join(ROOT, "core/proto"), "--python_out", out, "xplane.proto"], check=True)
-    sys.path.insert(0, out)
+    sys.path.insert(0, os.path.join(ROOT, "tests", "data", "tools"))
+    from compile_protos import compile_protos  # noqa: E402
+    compile_protos(out, ("xplane.proto",))
     import xplane_pb2  # noqa: E402
     return xplane_pb2
 

@@ -15,7 +15,13 @@
 #include <ctime>
 #include <thread>
 
+#include "ui/models/capture_table_models.h"
 #include "ui/models/table_filter_proxy.h"
+#include "ui/pages/analysis_pages.h"
+#include "ui/pages/buffers_page.h"
+#include "ui/pages/diagnosis_page.h"
+#include "ui/pages/plan_page.h"
+#include "ui/pages/timeline_page.h"
 #include "ui/pages/app_icon.h"
 #include "ui/pages/main_window.h"
 #include "ui/pages/overview_page.h"
@@ -88,8 +94,12 @@ class TestMainWindow : public QObject {
 
   void opensACaptureAndFillsThePages() {
     QVERIFY(load(kGood));
-    QCOMPARE(tabTitles(m_window->tabs()), QStringList({QStringLiteral("Overview"), QStringLiteral("Modules"),
-                                                       QStringLiteral("Allocators")}));
+    // The analysis tabs follow the Overview; they all have content for this capture once its report is built.
+    const QStringList expected{QStringLiteral("Overview"), QStringLiteral("Diagnosis"), QStringLiteral("Buffers"),
+                               QStringLiteral("Plan"),     QStringLiteral("Timeline"),  QStringLiteral("Modules"),
+                               QStringLiteral("Allocators")};
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->analysis()->result(), 20000);
+    QCOMPARE(tabTitles(m_window->tabs()), expected);
     QVERIFY(
         m_window->windowTitle().startsWith(QStringLiteral("jax0.8_te2.8_rocm_gfx950_fused_attn.xplane.pb")));
     QVERIFY2(m_window->statusText().contains(QLatin1String("200 KiB")) &&
@@ -113,6 +123,23 @@ class TestMainWindow : public QObject {
     }
   }
 
+  void doubleClickingAModuleAnalysesIt() {
+    QVERIFY(load(kGood));
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->analysis()->result(), 20000);
+    QSignalSpy changed(m_window->analysis(), &AnalysisPages::moduleChanged);
+    QTableView* view = m_window->modulesPage()->view();
+    int row = -1;
+    for (int r = 0; r < view->model()->rowCount(); ++r) {
+      if (view->model()->index(r, ModuleTableModel::ProgramId).data(RecordTableModel::SortRole).toULongLong() == 5)
+        row = r;
+    }
+    QVERIFY(row >= 0);
+    emit view->doubleClicked(view->model()->index(row, ModuleTableModel::Name));
+    QTRY_VERIFY_WITH_TIMEOUT(!changed.isEmpty() && changed.last().at(1).toString() == QStringLiteral("5"), 20000);
+    QCOMPARE(m_window->tabs()->tabText(m_window->tabs()->currentIndex()), QStringLiteral("Diagnosis"));
+    save(QStringLiteral("diagnosis-after-double-click.png"));
+  }
+
   void damagedFileKeepsThePreviousCapture() {
     QVERIFY(load(kGood));
     QVERIFY(!load(kCorrupt));
@@ -126,7 +153,7 @@ class TestMainWindow : public QObject {
     QCOMPARE(m_window->currentCapture().path, kGood);
     QVERIFY(m_window->windowTitle().startsWith(QStringLiteral("jax0.8_te2.8")));
     QCOMPARE(m_window->findChild<QTableView*>(QStringLiteral("modulesView"))->model()->rowCount(), 9);
-    QCOMPARE(m_window->tabs()->count(), 3);
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->tabs()->count(), 7, 20000);
     QVERIFY(m_window->statusText().contains(QLatin1String("jax0.8_te2.8")));
     save(QStringLiteral("after-damaged-file.png"));
 
@@ -287,8 +314,9 @@ class TestMainWindow : public QObject {
     m_window->addPage(new QLabel(QStringLiteral("x")), QStringLiteral("Extra"));
     QCOMPARE(tabTitles(m_window->tabs()), QStringList({"Start", "Registered", "Extra"}));
     QVERIFY(load(kGood));
-    QCOMPARE(tabTitles(m_window->tabs()),
-             QStringList({"Overview", "Modules", "Allocators", "Registered", "Extra"}));
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->analysis()->result(), 20000);
+    QCOMPARE(tabTitles(m_window->tabs()), QStringList({"Overview", "Diagnosis", "Buffers", "Plan", "Timeline",
+                                                       "Modules", "Allocators", "Registered", "Extra"}));
     m_window->closeCapture();
     QCOMPARE(tabTitles(m_window->tabs()), QStringList({"Start", "Registered", "Extra"}));
     QCOMPARE(m_window->tabs()->currentIndex(), 0);

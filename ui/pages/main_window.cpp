@@ -1,5 +1,8 @@
 #include "ui/pages/main_window.h"
 
+#include <algorithm>
+
+#include <QAbstractItemView>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -18,6 +21,11 @@
 #include "core/util/bytes.h"
 #include "ui/models/capture_rows.h"
 #include "ui/models/capture_table_models.h"
+#include "ui/pages/analysis_pages.h"
+#include "ui/pages/buffers_page.h"  // complete types for AnalysisPages' QPointer accessors
+#include "ui/pages/diagnosis_page.h"
+#include "ui/pages/plan_page.h"
+#include "ui/pages/timeline_page.h"
 #include "ui/pages/app_icon.h"
 #include "ui/pages/empty_state_page.h"
 #include "ui/pages/overview_page.h"
@@ -110,6 +118,14 @@ MainWindow::MainWindow(CaptureSession* session, QWidget* parent) : QMainWindow(p
     box->setWindowModality(Qt::WindowModal);
     box->open();
   };
+
+  m_analysis = new AnalysisPages(this);
+  for (const auto& [page, title] : m_analysis->pages()) page->hide();
+  connect(m_analysis, &AnalysisPages::resultChanged, this, &MainWindow::syncAnalysisTabs);
+  connect(m_analysis, &AnalysisPages::analysisFailed, this,
+          [this](const QString& message) { statusBar()->showMessage(message, 10'000); });
+  // Double-clicking a module analyses it and shows its diagnosis.
+  connect(m_modulesPage->view(), &QAbstractItemView::doubleClicked, this, &MainWindow::analyseModuleAt);
 
   createActions();
   createStatusBar();
@@ -253,6 +269,7 @@ void MainWindow::onLoaded(const LoadedCapture& loaded) {
   m_overview->setSummary(summarize(capture), planeRows(capture));
   m_modules->setRows(std::move(modules));
   m_allocators->setRows(std::move(allocators));
+  m_analysis->setCapture(loaded.capture);
   showCapturePages(haveModules, haveAllocators);
 
   setWindowTitle(tr("%1 \u2014 oomscope").arg(fileName(loaded.path)));
@@ -288,6 +305,7 @@ void MainWindow::onClosed() {
   m_overview->clear();
   m_modules->setRows({});
   m_allocators->setRows({});
+  m_analysis->setCapture(nullptr);
   showEmptyState();
   setWindowTitle(QStringLiteral("oomscope"));
   showLoadedStatus();
@@ -301,10 +319,12 @@ void MainWindow::showCapturePages(bool haveModules, bool haveAllocators) {
                         static_cast<QWidget*>(m_modulesPage), static_cast<QWidget*>(m_allocatorsPage)}) {
     if (int i = m_tabs->indexOf(page); i >= 0) m_tabs->removeTab(i);
   }
+  removeAnalysisTabs();  // syncAnalysisTabs() puts them back after the Overview
   int at = 0;
   m_tabs->insertTab(at++, m_overview, tr("Overview"));
   if (haveModules) m_tabs->insertTab(at++, m_modulesPage, tr("Modules"));
   if (haveAllocators) m_tabs->insertTab(at++, m_allocatorsPage, tr("Allocators"));
+  syncAnalysisTabs();
   // A reload keeps the page the user was looking at.
   m_tabs->setCurrentWidget(previous && m_tabs->indexOf(previous) >= 0 && previous != m_empty ? previous
                                                                                              : m_overview);
@@ -315,8 +335,43 @@ void MainWindow::showEmptyState() {
                         static_cast<QWidget*>(m_allocatorsPage)}) {
     if (int i = m_tabs->indexOf(page); i >= 0) m_tabs->removeTab(i);
   }
+  removeAnalysisTabs();
   if (m_tabs->indexOf(m_empty) < 0) m_tabs->insertTab(0, m_empty, tr("Start"));
   m_tabs->setCurrentWidget(m_empty);
+}
+
+void MainWindow::removeAnalysisTabs() {
+  for (const auto& [page, title] : m_analysis->pages()) {
+    if (int i = m_tabs->indexOf(page); i >= 0) m_tabs->removeTab(i);
+  }
+}
+
+void MainWindow::syncAnalysisTabs() {
+  if (m_tabs->indexOf(m_overview) < 0) return;  // nothing open
+  QWidget* current = m_tabs->currentWidget();
+  // Sketch order is Timeline, Plan, Buffers, Diagnosis; the diagnosis leads here, right after Overview,
+  // because it is what a user whose run just died reads first.
+  auto pages = m_analysis->pages();
+  std::reverse(pages.begin(), pages.end());
+  int at = m_tabs->indexOf(m_overview) + 1;
+  for (const auto& [page, title] : pages) {
+    const int i = m_tabs->indexOf(page);
+    // Until the first result arrives every page stays, showing that it is working.
+    const bool show = m_analysis->hasContent(page) || !m_analysis->result();
+    if (show && i < 0) m_tabs->insertTab(at, page, title);
+    if (!show && i >= 0) m_tabs->removeTab(i);
+    if (show) ++at;
+  }
+  if (current && m_tabs->indexOf(current) >= 0) m_tabs->setCurrentWidget(current);
+}
+
+void MainWindow::analyseModuleAt(const QModelIndex& index) {
+  if (!index.isValid()) return;
+  const QVariant id = index.siblingAtColumn(ModuleTableModel::ProgramId).data(RecordTableModel::SortRole);
+  m_analysis->setModule(id.toString());
+  if (QWidget* diagnosis = m_analysis->pages().isEmpty() ? nullptr : m_analysis->pages().last().first;
+      diagnosis && m_tabs->indexOf(diagnosis) >= 0)
+    m_tabs->setCurrentWidget(diagnosis);
 }
 
 void MainWindow::updateActions() {

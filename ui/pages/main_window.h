@@ -31,6 +31,7 @@ class QTabWidget;
 namespace oomscope::ui {
 
 class AllocatorTableModel;
+class AnalysisPages;
 class EmptyStatePage;
 class ModuleTableModel;
 class OverviewPage;
@@ -76,6 +77,8 @@ class MainWindow : public QMainWindow {
   TablePage* modulesPage() const { return m_modulesPage; }
   TablePage* allocatorsPage() const { return m_allocatorsPage; }
   OverviewPage* overviewPage() const { return m_overview; }
+  // Diagnosis, Buffers, Plan, Timeline: built on a worker from the open capture (ui/pages/analysis_pages.h).
+  AnalysisPages* analysis() const { return m_analysis; }
   // The status bar's text (what is loaded, or what is loading).
   QString statusText() const;
 
@@ -106,6 +109,10 @@ class MainWindow : public QMainWindow {
   void onClosed();
 
   void showCapturePages(bool haveModules, bool haveAllocators);
+  // Puts the analysis tabs after Overview; once a result is in, only those with something to show.
+  void syncAnalysisTabs();
+  void removeAnalysisTabs();
+  void analyseModuleAt(const QModelIndex& index);
   void showEmptyState();
   void updateActions();
   void showLoadedStatus();
@@ -124,6 +131,7 @@ class MainWindow : public QMainWindow {
   AllocatorTableModel* m_allocators = nullptr;
   TablePage* m_modulesPage = nullptr;
   TablePage* m_allocatorsPage = nullptr;
+  AnalysisPages* m_analysis = nullptr;
   std::vector<QWidget*> m_extraPages;
 
   QLabel* m_status = nullptr;

@@ -33,9 +33,9 @@ TYPE_NAMES = ["invalid", "pred", "s8", "s16", "s32", "s64", "u8", "u16", "u32", 
 
 
 def load_protos(tmp):
-    subprocess.run(["protoc", "-I", PROTO_DIR, "--python_out", tmp, "hlo.proto", "xplane.proto"],
-                   check=True, cwd=PROTO_DIR)
-    sys.path.insert(0, tmp)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from compile_protos import compile_protos
+    compile_protos(tmp, ("hlo.proto", "xplane.proto"))
     return importlib.import_module("hlo_pb2"), importlib.import_module("xplane_pb2")
 
 
