@@ -124,6 +124,20 @@ void add_limits(HostReport& r, const capture::Capture& c) {
     r.limits.push_back("this file names several hosts; each file of a multi-host run is one host");
 }
 
+// One line of the module list: a module without a replayable plan shows its allocation total as its peak.
+ModuleRow module_row(const capture::Module& m, const PlanAnalysis& p) {
+  ModuleRow row;
+  row.name = m.name;
+  row.program_id = m.program_id;
+  row.status = p.status;
+  row.peak_bytes = p.status == PlanStatus::Ok ? p.peak_bytes : p.total_allocation_bytes;
+  row.temp_bytes = p.temp_bytes;
+  row.parameters_bytes = p.parameters_bytes;
+  row.donated_bytes = p.donation.donated_bytes;
+  row.outputs_bytes = p.outputs_bytes;
+  return row;
+}
+
 }  // namespace
 
 HostReport build_host_report(const capture::Capture& c, const ReportOptions& options, std::stop_token stop) {
@@ -142,15 +156,7 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
   for (const capture::Module& m : c.modules()) {
     check_stop(stop, c.path());
     PlanAnalysis p = analyze_plan(m);
-    ModuleRow row;
-    row.name = m.name;
-    row.program_id = m.program_id;
-    row.status = p.status;
-    row.peak_bytes = p.status == PlanStatus::Ok ? p.peak_bytes : p.total_allocation_bytes;
-    row.temp_bytes = p.temp_bytes;
-    row.parameters_bytes = p.parameters_bytes;
-    row.donated_bytes = p.donation.donated_bytes;
-    row.outputs_bytes = p.outputs_bytes;
+    ModuleRow row = module_row(m, p);
     refs.push_back({m.name, m.program_id, row.peak_bytes});
     r.modules.push_back(std::move(row));
     plans.push_back(std::move(p));
@@ -207,16 +213,7 @@ HostReport build_plan_report(const capture::Module& module, const std::string& p
   r.platform = "unknown (bare HloProto)";
   r.plan_only = true;
   PlanAnalysis p = analyze_plan(module);
-  ModuleRow row;
-  row.name = module.name;
-  row.program_id = module.program_id;
-  row.status = p.status;
-  row.peak_bytes = p.status == PlanStatus::Ok ? p.peak_bytes : p.total_allocation_bytes;
-  row.temp_bytes = p.temp_bytes;
-  row.parameters_bytes = p.parameters_bytes;
-  row.donated_bytes = p.donation.donated_bytes;
-  row.outputs_bytes = p.outputs_bytes;
-  r.modules.push_back(row);
+  r.modules.push_back(module_row(module, p));
   r.module_index = 0;
   r.plan = std::move(p);
   if (options.capacity) {

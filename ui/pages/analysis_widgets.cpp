@@ -30,6 +30,17 @@ QLabel* makeSectionTitle(const QString& text, QWidget* parent) {
   return label;
 }
 
+QLabel* makeHeading(QWidget* parent) {
+  auto* label = new QLabel(parent);
+  label->setWordWrap(true);
+  label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  QFont font = label->font();
+  font.setBold(true);
+  font.setPointSizeF(font.pointSizeF() * 1.1);
+  label->setFont(font);
+  return label;
+}
+
 QLabel* makeNote(const QString& text, QWidget* parent) {
   auto* label = new QLabel(text, parent);
   label->setWordWrap(true);

@@ -15,6 +15,8 @@ QLabel* makeProvenanceChip(analysis::Provenance provenance, QWidget* parent);
 QLabel* makeSectionTitle(const QString& text, QWidget* parent);
 // Word-wrapped, selectable, in the palette's placeholder colour.
 QLabel* makeNote(const QString& text, QWidget* parent);
+// The bold, selectable one-line summary above a chart.
+QLabel* makeHeading(QWidget* parent);
 // A banner for errors (red) or progress (neutral); hidden while its text is empty.
 QLabel* makeBanner(QWidget* parent, bool error);
 void setBannerText(QLabel* banner, const QString& text);

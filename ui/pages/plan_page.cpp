@@ -18,13 +18,7 @@ PlanPage::PlanPage(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("planPage"));
   m_curve = new PlanCurveChart(this);
   m_roles = new RoleBarChart(this);
-  m_summary = new QLabel(this);
-  m_summary->setWordWrap(true);
-  m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  QFont font = m_summary->font();
-  font.setBold(true);
-  font.setPointSizeF(font.pointSizeF() * 1.1);
-  m_summary->setFont(font);
+  m_summary = makeHeading(this);
   m_note = makeNote(QString(), this);
 
   m_curveView = new ZoomChartView(m_curve->chart(), this);

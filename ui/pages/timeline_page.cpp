@@ -19,13 +19,7 @@ namespace oomscope::ui {
 TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("timelinePage"));
   m_chart = new TimelineChart(this);
-  m_summary = new QLabel(this);
-  m_summary->setWordWrap(true);
-  m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  QFont font = m_summary->font();
-  font.setBold(true);
-  font.setPointSizeF(font.pointSizeF() * 1.1);
-  m_summary->setFont(font);
+  m_summary = makeHeading(this);
   m_note = makeNote(QString(), this);
   m_fit = new QPushButton(tr("Fit executions"), this);
   m_fit->setToolTip(tr("Zoom onto the analysed module's executions"));
