@@ -49,7 +49,7 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path, std:
   Fd fd;
   fd.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd.fd < 0) throw Error(ErrorKind::Io, path, "cannot open the file: " + errno_text(errno));
-  void* addr = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE, fd.fd, 0);
+  void* addr = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd.fd, 0);
   if (addr == MAP_FAILED) throw Error(ErrorKind::Io, path, "cannot map the file into memory: " + errno_text(errno));
   // The scan reads front to back once; the kernel may read ahead aggressively.
   ::madvise(addr, static_cast<std::size_t>(size), MADV_SEQUENTIAL);
