@@ -38,17 +38,28 @@ std::vector<Workload> workloads(double scale) {
   }
   {
     SimConfig c;  // the defaults: a third of the scenes need a spatial split
-    c.epochs = std::max<std::int64_t>(1, static_cast<std::int64_t>(100 * scale));
+    // Spatial splits cost O(clusters), not O(points), so it takes this many epochs to run for a second.
+    c.epochs = std::max<std::int64_t>(1, static_cast<std::int64_t>(10'000 * scale));
     out.push_back({"defaults",
                    "default config (64 scenes, batch 4, 4 GiB), " + std::to_string(c.epochs) + " epochs", c});
   }
   {
     SimConfig c;  // a bug under catch-everything: bisected down to the floor (the deepest trees)
     c.scenes.count = 64;
-    c.epochs = std::max<std::int64_t>(1, static_cast<std::int64_t>(100 * scale));
+    c.epochs = std::max<std::int64_t>(1, static_cast<std::int64_t>(1'000 * scale));
     c.fault = Fault{BugKind::ShapeMismatch, 5};
     out.push_back({"bug-to-floor",
                    "defaults + shape bug in scene 5, catch everything, " + std::to_string(c.epochs) + " epochs", c});
+  }
+  {
+    SimConfig c;  // the same, bisected at the median: each split searches the layout's quantile
+    c.scenes.count = 64;
+    c.epochs = std::max<std::int64_t>(1, static_cast<std::int64_t>(1'000 * scale));
+    c.fault = Fault{BugKind::ShapeMismatch, 5};
+    c.policy.split = SplitPoint::Median;
+    c.policy.axis = AxisRule::Longest;
+    out.push_back({"bug-median", "bug-to-floor with median split, longest axis, " + std::to_string(c.epochs) + " epochs",
+                   c});
   }
   return out;
 }
@@ -91,7 +102,7 @@ int run_bench_simulate(const std::vector<std::string>& args) {
 
 OOMSCOPE_BENCH(Command{"simulate", "split-and-retry simulator: attempts per second, headless",
                        "usage: oomscope-cli bench simulate [--quick]\n"
-                       "Runs three workloads to the end and prints attempts per second (and points split per\n"
+                       "Runs four workloads to the end and prints attempts per second (and points split per\n"
                        "second), then the cost of stepping back. --quick: 5 % of the work (for CI smoke runs).\n",
                        run_bench_simulate});
 

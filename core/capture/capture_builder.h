@@ -3,13 +3,21 @@
 // xspace_scanner.cpp (planes, lines, events), runtime_events.cpp (the typed runtime tables),
 // hlo_modules.cpp (the /host:metadata plan) and reader.cpp (entry points and error wording).
 
+#include <algorithm>
+#include <condition_variable>
+#include <functional>
+#include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <stop_token>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/capture/capture.h"
@@ -30,6 +38,49 @@ enum class StatKey : std::uint8_t {
 
 enum class PlaneKind : std::uint8_t { HostCpu, HostMetadata, Device, TaskEnvironment, Other };
 
+// What a cheap first walk over an XLine entry found: its id and how many events it holds, so that every
+// line's event table is sized once. ok is false when that walk met bad bytes; the full scan of the entry
+// then reports them.
+struct LineShape {
+  std::int64_t id = 0;
+  std::uint32_t events = 0;
+  std::uint32_t memory_events = 0;  // an estimate: events whose first field names allocator metadata
+  bool ok = false;
+};
+
+// Values keyed by wire ids (stat or event metadata), looked up once or more per event. Writers number
+// metadata from 1 upwards, so the ids are small: those sit in a flat table built by freeze(), the rest
+// (any int64 is legal) stay in the map. A missing id reads as V{} (StatKey::Other, EventClass::None).
+template <typename V>
+struct IdTable {
+  static constexpr std::int64_t kMaxFlat = 1 << 16;
+  std::unordered_map<std::int64_t, V> map;  // filled first; the first value for an id wins
+  std::vector<V> flat;                      // flat[id] for 0 <= id < flat.size()
+
+  bool empty() const { return map.empty(); }
+  void freeze() {
+    std::int64_t top = -1;
+    for (const auto& [id, v] : map)
+      if (id >= 0 && id < kMaxFlat) top = std::max(top, id);
+    flat.assign(static_cast<std::size_t>(top + 1), V{});
+    for (const auto& [id, v] : map)
+      if (id >= 0 && id <= top) flat[static_cast<std::size_t>(id)] = v;
+  }
+  V find(std::int64_t id) const {
+    if (id >= 0 && static_cast<std::uint64_t>(id) < flat.size()) return flat[static_cast<std::size_t>(id)];
+    if (map.empty()) return V{};
+    const auto it = map.find(id);
+    return it == map.end() ? V{} : it->second;
+  }
+};
+
+// Hash of std::string keys that also takes string_views, so a lookup builds no string.
+struct StringHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+using StringIndex = std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>>;
+
 // Parses one serialized xla::HloProto (nullptr when the bytes are not one); shared by /host:metadata and
 // the sidecar reader, like make_module().
 std::shared_ptr<const xla::HloProto> parse_hlo_proto(std::string_view bytes);
@@ -39,6 +90,28 @@ Module make_module(std::shared_ptr<const xla::HloProto> hlo, std::uint64_t progr
 EventClass classify_event_name(PlaneKind plane, std::string_view name);
 // "jit_f(123)" -> ("jit_f", 123); nullopt when the name has no numeric (N) suffix.
 std::optional<std::pair<std::string_view, std::uint64_t>> split_program_suffix(std::string_view name);
+
+// Faults in the pages of reserved but not yet written memory on a second thread (page_warmer.cpp). The
+// thread starts on the first warm(); memory handed to warm() must stay mapped until wait() returns or
+// the warmer is destroyed.
+class PageWarmer {
+ public:
+  PageWarmer() = default;
+  PageWarmer(const PageWarmer&) = delete;
+  PageWarmer& operator=(const PageWarmer&) = delete;
+  ~PageWarmer();
+  void warm(void* begin, std::size_t bytes);
+  void wait();  // until every range handed over so far is done
+
+ private:
+  void run(std::stop_token stop);
+  std::mutex mutex_;
+  std::condition_variable_any cv_;
+  std::condition_variable_any idle_;
+  std::deque<std::pair<std::byte*, std::size_t>> queue_;
+  bool busy_ = false;
+  std::jthread worker_;
+};
 
 class CaptureBuilder {
  public:
@@ -52,15 +125,16 @@ class CaptureBuilder {
     std::uint32_t plane = 0;
     PlaneKind kind = PlaneKind::Other;
     const std::map<std::int64_t, std::string>* stat_names = nullptr;
-    std::unordered_map<std::int64_t, StatKey> stat_keys;
-    std::unordered_map<std::int64_t, EventClass> classes;     // by wire metadata id
+    IdTable<StatKey> stat_keys;
+    IdTable<EventClass> classes;                              // by wire metadata id
     std::unordered_map<std::int64_t, std::int64_t> id_remap;  // wire id -> merged id, when they clash
     bool device_program_stats = false;  // the entry names program_id or hlo_module stats
   };
   struct Pending {
-    std::uint32_t event = 0;  // index into the line scratch
+    std::uint32_t event = 0;  // index into the events vector the line's entry is scanned into
     EventClass cls = EventClass::None;
   };
+
   struct PendingModule {
     std::string metadata_name;
     std::int64_t key = 0;
@@ -73,9 +147,11 @@ class CaptureBuilder {
   void scan_plane(const wire::WireReader& parent, std::string_view payload);
   void read_stat_metadata(const wire::WireReader& parent, std::string_view entry, PlaneSegment& seg, Plane& plane);
   void read_event_metadata(const wire::WireReader& parent, std::string_view entry, Segment& seg, Plane& plane);
-  void scan_line(const wire::WireReader& parent, std::string_view payload, Segment& seg, Plane& plane,
+  void scan_line(const wire::WireReader& parent, std::string_view payload, const LineShape& shape,
+                 std::unordered_map<std::int64_t, std::uint64_t>& to_reserve, Segment& seg, Plane& plane,
                  std::unordered_map<std::int64_t, std::uint32_t>& line_index);
-  void scan_event(const wire::WireReader& parent, std::string_view payload, const Segment& seg);
+  void scan_event(const wire::WireReader& parent, std::string_view payload, const Segment& seg,
+                  std::vector<EventRecord>& out);
   void tick();
 
   // runtime_events.cpp
@@ -98,16 +174,21 @@ class CaptureBuilder {
   std::map<std::string, std::uint32_t, std::less<>> plane_by_name_;
   std::vector<std::unordered_map<std::int64_t, std::uint32_t>> line_index_;  // per plane: line id -> index
   std::vector<bool> plane_needs_sort_;
-  std::vector<EventRecord> scratch_;
+  std::vector<std::vector<std::uint32_t>> unsorted_lines_;  // per plane: lines whose events are out of order
+  std::vector<EventRecord> scratch_;  // only for an entry whose first walk failed (its scan throws)
   std::vector<Pending> pending_;
   std::uint64_t events_seen_ = 0;
+  std::uint64_t scan_offset_ = 0;  // file offset of the last event scanned, for progress
   std::uint64_t released_ = 0;  // mapping bytes already handed back to the kernel (MappedFile::release_prefix)
 
   std::vector<PendingModule> pending_modules_;
-  std::unordered_map<std::string, std::uint32_t> string_index_;
+  StringIndex string_index_;
   std::vector<std::string> allocator_names_;  // provisional, in first-seen order
-  std::unordered_map<std::string, std::uint32_t> allocator_index_;
+  StringIndex allocator_index_;
   std::vector<std::pair<std::int64_t, std::uint64_t>> device_ordinal_allocators_;  // provisional idx, ordinal
+
+  // Last, so that it stops before the tables it may be warming are freed.
+  PageWarmer warmer_;
 };
 
 }  // namespace oomscope::capture

@@ -18,15 +18,13 @@ struct DecodedStats {
   std::optional<double> fragmentation;
 };
 
-DecodedStats decode(const std::uint8_t* base, const EventRecord& ev, const std::unordered_map<std::int64_t, StatKey>& keys,
+DecodedStats decode(const std::uint8_t* base, const EventRecord& ev, const IdTable<StatKey>& keys,
                     const std::map<std::int64_t, std::string>& names) {
   DecodedStats d;
   const std::uint8_t* begin = base + ev.offset;
   wire::WireReader r(base, begin, begin + ev.size);
   for_each_raw_stat(r, 4, [&](const RawStat& s) {
-    auto it = keys.find(s.metadata_id);
-    if (it == keys.end()) return;
-    switch (it->second) {
+    switch (keys.find(s.metadata_id)) {
       case StatKey::AllocatorName: d.allocator_name = raw_stat_string(s, names); break;
       case StatKey::TfOp: d.tf_op = raw_stat_string(s, names); break;
       case StatKey::Shape: d.shape = raw_stat_string(s, names); break;
@@ -87,9 +85,11 @@ std::optional<std::pair<std::string_view, std::uint64_t>> split_program_suffix(s
 
 std::uint32_t CaptureBuilder::intern(std::string_view s) {
   if (s.empty()) return 0;
-  auto [it, created] = string_index_.try_emplace(std::string(s), static_cast<std::uint32_t>(capture_->strings_.size()));
-  if (created) capture_->strings_.emplace_back(s);
-  return it->second;
+  if (const auto it = string_index_.find(s); it != string_index_.end()) return it->second;
+  const auto index = static_cast<std::uint32_t>(capture_->strings_.size());
+  string_index_.emplace(std::string(s), index);
+  capture_->strings_.emplace_back(s);
+  return index;
 }
 
 void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const EventRecord& ev, EventClass cls) {
@@ -103,14 +103,20 @@ void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const Even
       // planes /device:TPU:0..3), which is also the key XProf's memory_profile groups by. We key by it
       // and name the allocator "TPU_<n>" ("device_<n>" without TPU planes) once the whole capture is
       // read, so the name matches the device plane a user sees (finish_runtime()).
-      std::string key;
-      std::optional<std::int64_t> ordinal;
-      if (!d.allocator_name.empty()) key = std::string(d.allocator_name);
-      else if (d.device_ordinal) ordinal = d.device_ordinal;
-      else if (d.index_on_host) ordinal = d.index_on_host;
-      if (key.empty()) key = ordinal ? "\x01" + std::to_string(*ordinal) : std::string("\x01?");
-      auto [it, created] = allocator_index_.try_emplace(key, static_cast<std::uint32_t>(allocator_names_.size()));
-      if (created) allocator_names_.push_back(key);
+      std::string ordinal_key;
+      std::string_view key = d.allocator_name;
+      if (key.empty()) {
+        std::optional<std::int64_t> ordinal;
+        if (d.device_ordinal) ordinal = d.device_ordinal;
+        else if (d.index_on_host) ordinal = d.index_on_host;
+        ordinal_key = ordinal ? std::string("\x01") + std::to_string(*ordinal) : std::string("\x01?");
+        key = ordinal_key;
+      }
+      auto it = allocator_index_.find(key);
+      if (it == allocator_index_.end()) {
+        it = allocator_index_.emplace(std::string(key), static_cast<std::uint32_t>(allocator_names_.size())).first;
+        allocator_names_.emplace_back(key);
+      }
       MemoryEvent m;
       m.time_ps = ev.start_ps;
       m.kind = cls == EventClass::MemAlloc ? MemoryEventKind::Allocation : MemoryEventKind::Deallocation;
@@ -127,6 +133,8 @@ void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const Even
       m.line = line;
       m.tf_op = intern(d.tf_op);
       m.shape = intern(d.shape);
+      // Growing past the size estimated up front frees the table the warmer may still be faulting in.
+      if (capture_->memory_events_.size() == capture_->memory_events_.capacity()) warmer_.wait();
       capture_->memory_events_.push_back(m);
       return;
     }

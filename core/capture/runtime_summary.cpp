@@ -50,11 +50,14 @@ void CaptureBuilder::finish_runtime() {
   const auto earlier = [](const EventRecord& a, const EventRecord& b) { return a.start_ps < b.start_ps; };
   for (std::size_t p = 0; p < c.planes_.size(); ++p) {
     if (!plane_needs_sort_[p]) continue;
-    for (Line& line : c.planes_[p].lines) {
-      if (!std::is_sorted(line.events.begin(), line.events.end(), earlier))
-        std::stable_sort(line.events.begin(), line.events.end(), earlier);
-      line.events.shrink_to_fit();
+    std::vector<std::uint32_t>& unsorted = unsorted_lines_[p];  // the scan saw each of them go out of order
+    std::sort(unsorted.begin(), unsorted.end());
+    unsorted.erase(std::unique(unsorted.begin(), unsorted.end()), unsorted.end());
+    for (const std::uint32_t i : unsorted) {
+      std::vector<EventRecord>& events = c.planes_[p].lines[i].events;
+      std::stable_sort(events.begin(), events.end(), earlier);
     }
+    for (Line& line : c.planes_[p].lines) line.events.shrink_to_fit();
   }
 
   // Allocators without allocator_name were keyed "\x01<ordinal>"; name them after the device kind.

@@ -65,19 +65,57 @@ std::int64_t unused_metadata_id(const std::map<std::int64_t, EventMetadata>& md)
   return previous;  // 2^64 entries cannot exist
 }
 
-// Grows `events` to hold `extra` more records. Event tables of big captures run to hundreds of MiB: most of
-// the reader's time went to faulting them in 4 KiB at a time, so a large table is asked for as transparent
-// huge pages before it is first touched (the kernel's "madvise" THP mode; harmless where THP is off).
-void reserve_events(std::vector<EventRecord>& events, std::size_t extra) {
-  const std::size_t needed = events.size() + extra;
-  if (needed <= events.capacity()) return;
-  // Exact for a new line (no growth slack); geometric for a line that keeps getting parts.
-  events.reserve(events.empty() ? needed : std::max(needed, events.capacity() * 2));
+// Grows a table (a line's events, the memory events) to hold `extra` more records, exactly: the first walk over a plane counted every line's
+// events, so a table is sized once and never copied. Event tables of big captures run to hundreds of MiB:
+// most of the reader's time went to faulting them in 4 KiB at a time, so a large table is asked for as
+// transparent huge pages before it is first touched (the kernel's "madvise" THP mode; harmless where THP
+// is off), and its pages are faulted in by the warmer's thread while the scan fills it.
+template <typename T>
+void reserve_table(std::vector<T>& table, std::size_t extra, PageWarmer& warmer) {
+  const std::size_t needed = table.size() + extra;
+  if (needed <= table.capacity()) return;
+  if (table.capacity() != 0) warmer.wait();  // the old block is freed below: the warmer must be done with it
+  table.reserve(needed);
   constexpr std::uintptr_t kHuge = 2u << 20;
-  const auto begin = reinterpret_cast<std::uintptr_t>(events.data());
-  const std::uintptr_t end = begin + events.capacity() * sizeof(EventRecord);
+  const auto begin = reinterpret_cast<std::uintptr_t>(table.data());
+  const std::uintptr_t end = begin + table.capacity() * sizeof(T);
   const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1), last = end & ~(kHuge - 1);
-  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+  if (last > first) {
+    ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+    warmer.warm(reinterpret_cast<void*>(first), last - first);
+  }
+}
+
+// The id of an XLine entry and its number of events, read by skipping over the events. It walks the
+// entry's fields exactly as scan_line() does, so the id is the one the scan will find. It never throws:
+// bad bytes are left for the scan to report, at the place and in the order it always has.
+// When the plane has allocator events, it also estimates their number from each event's first field (the
+// metadata id, where writers put it), so that the memory-event table can be sized once as well.
+LineShape line_shape(const WireReader& parent, std::string_view payload, const IdTable<EventClass>& classes) {
+  LineShape shape;
+  try {
+    WireReader r = parent.sub(payload);
+    while (!r.done()) {
+      const Field f = r.field();
+      if (f.number == 4 && f.type == WireType::Len) {
+        const std::string_view event = r.bytes();
+        ++shape.events;
+        if (!classes.empty() && event.size() >= 2 && event[0] == 0x08) {
+          WireReader e = r.sub(event.substr(1));
+          const EventClass cls = classes.find(wire::as_int64(e.varint()));
+          if (cls == EventClass::MemAlloc || cls == EventClass::MemDealloc) ++shape.memory_events;
+        }
+      } else if (f.number == 1 && f.type == WireType::Varint) {
+        shape.id = wire::as_int64(r.varint());
+      } else {
+        r.skip(f.type);
+      }
+    }
+    shape.ok = true;
+  } catch (const wire::WireError&) {
+    shape.ok = false;
+  }
+  return shape;
 }
 
 }  // namespace
@@ -85,8 +123,8 @@ void reserve_events(std::vector<EventRecord>& events, std::size_t extra) {
 void CaptureBuilder::tick() {
   if ((++events_seen_ & 4095) != 0) return;
   if (stop_.stop_requested()) throw Cancelled(path_);
-  if ((events_seen_ & 65535) == 0 && !scratch_.empty()) {
-    const std::uint64_t at = scratch_.back().offset;
+  if ((events_seen_ & 65535) == 0) {
+    const std::uint64_t at = scan_offset_;
     progress_.report(0.95 * std::min(static_cast<double>(at) / static_cast<double>(file_->size()), 1.0),
                      "reading events");
     // The scan moves front to back; what lies 16 MiB behind it is not needed again during the read.
@@ -149,6 +187,7 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
     internals_->segments.emplace_back();
     line_index_.emplace_back();
     plane_needs_sort_.push_back(false);
+    unsorted_lines_.emplace_back();
   }
   const std::uint32_t plane_idx = it->second;
   Plane& plane = capture_->planes_[plane_idx];
@@ -164,10 +203,12 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
   for (auto entry : stat_md) read_stat_metadata(r, entry, pseg, plane);
   for (const auto& [sid, sname] : pseg.stat_names) {
     const StatKey key = stat_key(sname);
-    if (key != StatKey::Other) seg.stat_keys.emplace(sid, key);
+    if (key != StatKey::Other) seg.stat_keys.map.emplace(sid, key);
     if (key == StatKey::ProgramId || key == StatKey::HloModule) seg.device_program_stats = true;
   }
+  seg.stat_keys.freeze();
   for (auto entry : event_md) read_event_metadata(r, entry, seg, plane);
+  seg.classes.freeze();
   for (auto s : stats) {
     const RawStat raw = read_raw_stat(r.sub(s));
     Stat stat = to_stat(raw, pseg.stat_names);
@@ -175,7 +216,21 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
       capture_->profile_start_ns_ = stat.value.as_int();
     plane.stats.push_back(std::move(stat));
   }
-  for (auto line : lines) scan_line(r, line, seg, plane, line_index_[plane_idx]);
+  // Lines are written as many XLine entries that share an id (a big capture repeats each id hundreds of
+  // times); counting their events first lets each line's table be allocated once, at its final size.
+  std::vector<LineShape> shapes;
+  shapes.reserve(lines.size());
+  std::unordered_map<std::int64_t, std::uint64_t> to_reserve;
+  std::size_t memory_events = 0;
+  for (auto line : lines) {
+    shapes.push_back(line_shape(r, line, seg.classes));
+    if (!shapes.back().ok) continue;
+    to_reserve[shapes.back().id] += shapes.back().events;
+    memory_events += shapes.back().memory_events;
+  }
+  reserve_table(capture_->memory_events_, memory_events, warmer_);
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    scan_line(r, lines[i], shapes[i], to_reserve, seg, plane, line_index_[plane_idx]);
 }
 
 void CaptureBuilder::read_stat_metadata(const WireReader& parent, std::string_view entry, PlaneSegment& seg,
@@ -254,7 +309,7 @@ void CaptureBuilder::read_event_metadata(const WireReader& parent, std::string_v
     }
   }
   if (const EventClass cls = classify_event_name(seg.kind, md.name); cls != EventClass::None)
-    seg.classes.emplace(wire_id, cls);
+    seg.classes.map.emplace(wire_id, cls);
   if (seg.kind == PlaneKind::HostMetadata && !hlo_bytes.empty())
     pending_modules_.push_back(PendingModule{md.name, wire_id, program_id_stat, hlo_bytes});
   if (merged_id != -1 || !plane.event_metadata.count(wire_id)) {
@@ -263,16 +318,36 @@ void CaptureBuilder::read_event_metadata(const WireReader& parent, std::string_v
   }
 }
 
-void CaptureBuilder::scan_line(const WireReader& parent, std::string_view payload, Segment& seg, Plane& plane,
-                               std::unordered_map<std::int64_t, std::uint32_t>& line_index) {
+void CaptureBuilder::scan_line(const WireReader& parent, std::string_view payload, const LineShape& shape,
+                               std::unordered_map<std::int64_t, std::uint64_t>& to_reserve, Segment& seg,
+                               Plane& plane, std::unordered_map<std::int64_t, std::uint32_t>& line_index) {
+  // Events go straight into the line's table, which is already big enough; their times are offsets until
+  // the entry's timestamp_ns (which may follow them) is known.
+  std::uint32_t line_idx = 0;
+  bool created = false;
+  std::vector<EventRecord>* out = &scratch_;
+  if (shape.ok) {
+    const auto [it, fresh] = line_index.try_emplace(shape.id, static_cast<std::uint32_t>(plane.lines.size()));
+    line_idx = it->second;
+    created = fresh;
+    if (fresh) plane.lines.emplace_back().id = shape.id;
+    out = &plane.lines[line_idx].events;
+    if (auto want = to_reserve.find(shape.id); want != to_reserve.end() && want->second != 0) {
+      reserve_table(*out, static_cast<std::size_t>(want->second), warmer_);
+      want->second = 0;
+    }
+  } else {
+    scratch_.clear();
+  }
+  std::size_t first = out->size();
+
   WireReader r = parent.sub(payload);
   Line header;
-  scratch_.clear();
   pending_.clear();
   while (!r.done()) {
     const Field f = r.field();
     const bool varint = f.type == WireType::Varint, len = f.type == WireType::Len;
-    if (f.number == 4 && len) scan_event(r, r.bytes(), seg);
+    if (f.number == 4 && len) scan_event(r, r.bytes(), seg, *out);
     else if (f.number == 1 && varint) header.id = wire::as_int64(r.varint());
     else if (f.number == 10 && varint) header.display_id = wire::as_int64(r.varint());
     else if (f.number == 2 && len) header.name = std::string(r.bytes());
@@ -281,37 +356,53 @@ void CaptureBuilder::scan_line(const WireReader& parent, std::string_view payloa
     else if (f.number == 9 && varint) header.duration_ps = wire::as_int64(r.varint());
     else r.skip(f.type);
   }
-  for (auto& ev : scratch_) ev.start_ps = absolute_ps(header.timestamp_ns, ev.start_ps);
 
-  auto [it, created] = line_index.try_emplace(header.id, static_cast<std::uint32_t>(plane.lines.size()));
-  const std::uint32_t line_idx = it->second;
+  if (!shape.ok) {
+    // The first walk failed, so the scan above normally has thrown; should it not have, merge as usual.
+    const auto [it, fresh] = line_index.try_emplace(header.id, static_cast<std::uint32_t>(plane.lines.size()));
+    line_idx = it->second;
+    created = fresh;
+    if (fresh) plane.lines.emplace_back().id = header.id;
+    std::vector<EventRecord>& events = plane.lines[line_idx].events;
+    first = events.size();
+    if (events.capacity() - first < scratch_.size()) warmer_.wait();  // insert below may move the table
+    events.insert(events.end(), scratch_.begin(), scratch_.end());
+    for (Pending& p : pending_) p.event += static_cast<std::uint32_t>(first);
+  }
+
+  Line& line = plane.lines[line_idx];
+  const auto begin = line.events.begin() + static_cast<std::ptrdiff_t>(first), end = line.events.end();
+  for (auto ev = begin; ev != end; ++ev) ev->start_ps = absolute_ps(header.timestamp_ns, ev->start_ps);
   if (created) {
-    reserve_events(header.events, scratch_.size());
-    header.events.assign(scratch_.begin(), scratch_.end());
-    plane.lines.push_back(std::move(header));
+    line.display_id = header.display_id;
+    line.name = std::move(header.name);
+    line.display_name = std::move(header.display_name);
+    line.timestamp_ns = header.timestamp_ns;
+    line.duration_ps = header.duration_ps;
   } else {
-    Line& line = plane.lines[line_idx];
     line.timestamp_ns = std::min(line.timestamp_ns, header.timestamp_ns);
     if (line.name.empty()) line.name = std::move(header.name);
-    reserve_events(line.events, scratch_.size());
-    line.events.insert(line.events.end(), scratch_.begin(), scratch_.end());
     plane_needs_sort_[seg.plane] = true;
   }
-  if (!std::is_sorted(scratch_.begin(), scratch_.end(),
-                      [](const EventRecord& a, const EventRecord& b) { return a.start_ps < b.start_ps; }))
+  // The line stays in time order when this entry is, and starts no earlier than what the line held.
+  const auto earlier = [](const EventRecord& a, const EventRecord& b) { return a.start_ps < b.start_ps; };
+  if (!std::is_sorted(begin, end, earlier) || (first != 0 && begin != end && earlier(*begin, *(begin - 1)))) {
     plane_needs_sort_[seg.plane] = true;
+    unsorted_lines_[seg.plane].push_back(line_idx);
+  }
 
-  const bool module_line = seg.kind == PlaneKind::Device && plane.lines[line_idx].name == "XLA Modules";
-  for (const Pending& p : pending_) on_event(seg, line_idx, scratch_[p.event], p.cls);
+  const bool module_line = seg.kind == PlaneKind::Device && line.name == "XLA Modules";
+  for (const Pending& p : pending_) on_event(seg, line_idx, line.events[p.event], p.cls);
   if (seg.kind == PlaneKind::Device) {
-    for (const EventRecord& ev : scratch_) {
-      if (module_line) on_device_module(seg, line_idx, ev);
-      on_device_event(seg, ev);
+    for (auto ev = begin; ev != end; ++ev) {
+      if (module_line) on_device_module(seg, line_idx, *ev);
+      on_device_event(seg, *ev);
     }
   }
 }
 
-void CaptureBuilder::scan_event(const WireReader& parent, std::string_view payload, const Segment& seg) {
+void CaptureBuilder::scan_event(const WireReader& parent, std::string_view payload, const Segment& seg,
+                                std::vector<EventRecord>& out) {
   WireReader r = parent.sub(payload);
   EventRecord ev;
   while (!r.done()) {
@@ -332,9 +423,10 @@ void CaptureBuilder::scan_event(const WireReader& parent, std::string_view paylo
   if (!seg.id_remap.empty())
     if (auto it = seg.id_remap.find(wire_id); it != seg.id_remap.end()) ev.metadata_id = it->second;
   if (!seg.classes.empty())
-    if (auto it = seg.classes.find(wire_id); it != seg.classes.end())
-      pending_.push_back(Pending{static_cast<std::uint32_t>(scratch_.size()), it->second});
-  scratch_.push_back(ev);
+    if (const EventClass cls = seg.classes.find(wire_id); cls != EventClass::None)
+      pending_.push_back(Pending{static_cast<std::uint32_t>(out.size()), cls});
+  out.push_back(ev);
+  scan_offset_ = ev.offset;
   tick();
 }
 

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "core/sim/rng.h"
+#include "core/sim/scene_clusters.h"
 #include "core/util/error.h"
 
 namespace oomscope::sim {
@@ -82,26 +83,9 @@ void generate_scene_points(std::int64_t scene, std::uint64_t seed, std::span<Poi
 
   // Furniture and clutter: a few tight clusters that hold most of the points, placed anywhere in the room,
   // so a bbox midpoint often has a dense cluster on one side and sparse wall on the other.
-  constexpr int kMaxClusters = 6;
-  struct Cluster {
-    float c[3];
-    float sigma[3];
-    float weight;
-  } clusters[kMaxClusters];
-  const int k = 2 + static_cast<int>(rng.below(kMaxClusters - 1));
+  detail::Cluster clusters[detail::kMaxClusters];
   float total = 0;
-  for (int i = 0; i < k; ++i) {
-    auto& cl = clusters[i];
-    cl.c[0] = static_cast<float>(L[0] * (0.05 + 0.9 * rng.uniform()));
-    cl.c[1] = static_cast<float>(L[1] * (0.05 + 0.9 * rng.uniform()));
-    cl.c[2] = static_cast<float>(L[2] * 0.6 * rng.uniform());
-    const double sigma = 0.08 + 0.35 * rng.uniform();
-    cl.sigma[0] = static_cast<float>(sigma);
-    cl.sigma[1] = static_cast<float>(sigma * (0.5 + rng.uniform()));
-    cl.sigma[2] = static_cast<float>(sigma * 0.5);
-    cl.weight = static_cast<float>(0.2 + rng.uniform());
-    total += cl.weight;
-  }
+  const int k = detail::draw_clusters(rng, L, clusters, total);
   auto clamp_to = [](float v, float hi) { return std::clamp(v, 0.0f, hi); };
 
   // The two extreme corners make the points' bounding box exactly the room (see scene_room()).
@@ -116,7 +100,7 @@ void generate_scene_points(std::int64_t scene, std::uint64_t seed, std::span<Poi
   const std::size_t in_clusters = rest * 7 / 10;
   float weight_before = 0;
   for (int j = 0; j < k; ++j) {
-    const Cluster& cl = clusters[j];
+    const detail::Cluster& cl = clusters[j];
     const auto end = 2 + static_cast<std::size_t>(double(in_clusters) * double(weight_before + cl.weight) / total);
     weight_before += cl.weight;
     for (; next < std::min(end, out.size()); ++next)
@@ -129,13 +113,13 @@ void generate_scene_points(std::int64_t scene, std::uint64_t seed, std::span<Poi
     float a, b, c, d;
     rng.uniform2(a, b);
     rng.uniform2(c, d);
-    out[next] = Point{L[0] * a, L[1] * b, 0.03f * c};
+    out[next] = Point{L[0] * a, L[1] * b, detail::kFloorThickness * c};
   }
   for (int wall = 0; next < out.size(); ++next, wall = (wall + 1) & 3) {
     float a, b, c, d;
     rng.uniform2(a, b);
     rng.uniform2(c, d);
-    const float depth = 0.02f * c;
+    const float depth = detail::kWallDepth * c;
     const float along_x = L[0] * a, along_y = L[1] * a, height = L[2] * b;
     switch (wall) {
       case 0: out[next] = Point{along_x, depth, height}; break;

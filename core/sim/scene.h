@@ -3,7 +3,8 @@
 //
 // Everything is a pure function of (seed, scene id), so a scene can be regenerated on demand and the
 // simulator never holds more than the batch being simulated. Sizes for the whole epoch are cheap (one
-// integer per scene); point positions are generated only for a scene that actually gets split in space.
+// integer per scene). The simulator never generates point positions: it splits the layout they are drawn
+// from (scene_layout.h); generate_scene_points() samples that layout, for tests and the real trainer.
 
 #include <cstdint>
 #include <span>

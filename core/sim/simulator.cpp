@@ -48,7 +48,6 @@ void Simulator::Impl::init_run() {
   step_first_event.clear();
   checkpoints.clear();
   batch = -1;
-  points_batch = -1;
   queue.clear();
   head = 0;
 }
@@ -79,11 +78,7 @@ void Simulator::Impl::begin_batch(std::int64_t b) {
   const auto n = static_cast<std::size_t>(last - first);
   slot_scene.assign(o.begin() + first, o.begin() + last);
   slot_points.resize(n);
-  if (points_batch != b) {
-    slot_offset.assign(n, -1);
-    points.clear();
-    points_batch = b;
-  }
+  slot_layout.assign(n, std::nullopt);
   slot_ok.assign(n, 0);
   slot_dropped.assign(n, 0);
   bug_slot = -1;
@@ -167,8 +162,8 @@ bool Simulator::step_back() {
   s.batch--;
   s.queue.clear();
   s.head = 0;
-  // ... then replay this batch up to the target: the run is deterministic, so this restores the queue,
-  // the point buffer and the counters exactly.
+  // ... then replay this batch up to the target: the run is deterministic, so this restores the queue
+  // and the counters exactly.
   while (s.steps < target) s.step();
   return true;
 }

@@ -11,10 +11,10 @@
 // The first step of a batch starts it, the step that empties the queue ends it with the optimizer step.
 // After a crash (a bug under `oom-only`) the run is finished.
 //
-// Points exist only for the batch being simulated and only for scenes that get split in space: a fragment
-// is an index range into a per-batch point buffer that spatial splits partition in place (a k-d tree
-// build), so an attempt allocates nothing. Stepping back replays the current batch from its start (the
-// run is a pure function of the config), which is what makes the restored state exact.
+// No point is ever materialised: a scene's points are a point process (scene_layout.h), and a spatial
+// fragment is a cell of it with a point count and a random stream of its own, refined lazily by each split,
+// so an attempt costs O(clusters) whatever the fragment's size. Stepping back replays the current batch from
+// its start (the run is a pure function of the config), which is what makes the restored state exact.
 //
 // Not thread-safe; one simulator per thread. The GUI runs it on a worker and copies what it shows.
 

@@ -136,29 +136,17 @@ void Simulator::Impl::attempt(Frag f) {
   split_spatial(f, event_id);
 }
 
-void Simulator::Impl::materialize(Frag& f) {
-  const std::uint32_t s = f.slot_begin;
-  if (slot_offset[s] < 0) {
-    slot_offset[s] = static_cast<std::int64_t>(points.size());
-    points.resize(points.size() + static_cast<std::size_t>(slot_points[s]));
-    generate_scene_points(slot_scene[s], config.seed,
-                          std::span<Point>(points).subspan(static_cast<std::size_t>(slot_offset[s]),
-                                                           static_cast<std::size_t>(slot_points[s])));
-  }
-  f.begin = slot_offset[s];
-  f.end = slot_offset[s] + slot_points[s];
-  f.box = bounds_of(std::span<const Point>(points).subspan(static_cast<std::size_t>(f.begin),
-                                                           static_cast<std::size_t>(f.end - f.begin)));
-  f.materialized = true;
-}
-
 void Simulator::Impl::split_spatial(const Frag& parent, std::int64_t event_id) {
   Frag f = parent;
-  if (!f.materialized) materialize(f);
+  const std::uint32_t s = f.slot_begin;
+  if (f.origin != Origin::SpatialLow && f.origin != Origin::SpatialHigh) {
+    // A whole scene: the room is its cell, and the scene's own stream starts here.
+    f.box = scene_room(slot_scene[s], config.seed);
+    f.key = scene_cell_key(slot_scene[s], config.seed);
+  }
+  if (!slot_layout[s]) slot_layout[s] = scene_layout(slot_scene[s], config.seed);
   const int axis = choose_axis(config.policy.axis, f.split_on_x, f.box);
-  std::span<Point> pts =
-      std::span<Point>(points).subspan(static_cast<std::size_t>(f.begin), static_cast<std::size_t>(f.end - f.begin));
-  const SplitResult r = split_points(pts, axis, config.policy.split, f.box);
+  const CellSplit r = split_cell(*slot_layout[s], f.box, f.points, axis, config.policy.split, f.key);
   const bool separated = r.low_count > 0 && r.low_count < f.points;
 
   for (int side = 0; side < 2; ++side) {
@@ -170,10 +158,9 @@ void Simulator::Impl::split_spatial(const Frag& parent, std::int64_t event_id) {
     c.split_on_x = !f.split_on_x;
     c.stalled = !separated;
     c.origin = side == 0 ? Origin::SpatialLow : Origin::SpatialHigh;
-    c.begin = side == 0 ? f.begin : f.begin + r.low_count;
-    c.end = side == 0 ? f.begin + r.low_count : f.end;
-    c.points = c.end - c.begin;
+    c.points = side == 0 ? r.low_count : f.points - r.low_count;
     c.box = side == 0 ? r.low_box : r.high_box;
+    c.key = child_cell_key(f.key, side);
     // A split that separated nothing re-queues the same points; twice in a row would loop forever (the
     // reference would), so the second time the fragment is dropped as unsplittable.
     if (c.points <= config.policy.floor || (f.stalled && !separated))

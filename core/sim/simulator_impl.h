@@ -4,16 +4,17 @@
 #include <optional>
 #include <vector>
 
+#include "core/sim/scene_layout.h"
 #include "core/sim/simulator.h"
 
 namespace oomscope::sim {
 
 // A queued fragment. Whole scenes and batches are described by their scene slots only; a spatial
-// fragment is the index range [begin, end) of the batch's point buffer.
+// fragment is a cell of its scene's point process (box, point count and `key`, its random stream).
 struct Frag {
   std::int64_t parent = -1;
   std::int64_t points = 0;
-  std::int64_t begin = 0, end = 0;
+  std::uint64_t key = 0;
   std::uint32_t slot_begin = 0, slot_count = 0;
   std::int32_t depth = 0;
   Bbox box;
@@ -21,7 +22,6 @@ struct Frag {
   std::int8_t axis = -1;
   Origin origin = Origin::Batch;
   bool split_on_x = true;
-  bool materialized = false;
   bool stalled = false;  // made by a split that separated nothing
 };
 
@@ -57,18 +57,13 @@ struct Simulator::Impl {
   std::int64_t batch = -1;
   std::vector<std::int64_t> slot_scene;
   std::vector<std::int64_t> slot_points;
-  std::vector<std::int64_t> slot_offset;        // into points, -1 until materialised
+  std::vector<std::optional<SceneLayout>> slot_layout;  // made at the scene's first spatial split
   std::vector<std::int64_t> slot_ok;
   std::vector<std::int64_t> slot_dropped;
   std::int64_t bug_slot = -1;
   std::int64_t batch_ok_attempts = 0;
   std::int64_t last_ok_points = 0;
   std::int64_t last_ok_scenes = 0;
-  std::vector<Point> points;
-  // The batch whose scenes `points` holds. When step_back replays that batch, the scenes already generated
-  // keep their ranges: the order inside a range may differ from a fresh generation, but every split result
-  // is a function of the point set only (split_points), so the replay is exact and skips the generation.
-  std::int64_t points_batch = -1;
   std::vector<Frag> queue;
   std::size_t head = 0;
 
@@ -84,7 +79,6 @@ struct Simulator::Impl {
   void end_batch();
   void attempt(Frag f);
   void split_spatial(const Frag& f, std::int64_t parent_event);
-  void materialize(Frag& f);
   Event& emit(const Frag& f, Outcome outcome);
   void drop(const Frag& f, bool unsplittable);
 };
