@@ -113,6 +113,14 @@ class PageWarmer {
   std::jthread worker_;
 };
 
+// table_sizing.cpp
+LineShape line_shape(const wire::WireReader& parent, std::string_view payload,
+                     const IdTable<EventClass>& classes);
+// Grows `table` to hold `extra` more records, exactly, and has the warmer fault the new block in; for
+// EventRecord and MemoryEvent tables.
+template <typename T>
+void reserve_table(std::vector<T>& table, std::size_t extra, PageWarmer& warmer);
+
 class CaptureBuilder {
  public:
   CaptureBuilder(std::shared_ptr<const MappedFile> file, std::string path, ProgressSink& progress,

@@ -2,9 +2,11 @@
 // Reader bookkeeping a Capture keeps privately, and the stat decoding shared by the scan and
 // Capture::event_stats().
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +28,54 @@ struct CaptureInternals {
   std::vector<std::vector<PlaneSegment>> segments;  // per plane, in file order
 };
 
+// WireReader::varint(), inline: false where that would throw (the number runs past `end` or is longer than
+// 10 bytes), which leaves the error to WireReader.
+inline bool quick_varint(const std::uint8_t*& p, const std::uint8_t* end, std::uint64_t& value) {
+  const std::uint8_t* q = p;
+  std::uint64_t v = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (q >= end) return false;
+    const std::uint8_t byte = *q++;
+    v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+    if (byte < 0x80) {
+      p = q;
+      value = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+// The per-event hot loop: walks the fields of a message that have one-byte tags and varint or
+// length-delimited values (all an XLine, XEvent or XStat normally holds, doubles aside), calling
+// on_varint(number, value) and on_len(number, payload). It stops at the first field it does not take
+// (another wire type, a longer tag, bytes WireReader would reject) and returns where: the caller hands the
+// rest to WireReader, which reads it, or reports the problem at the same offset and in the same words as
+// it always has.
+template <typename OnVarint, typename OnLen>
+const std::uint8_t* quick_walk(const std::uint8_t* p, const std::uint8_t* end, OnVarint&& on_varint,
+                               OnLen&& on_len) {
+  while (p < end) {
+    const std::uint8_t tag = *p;
+    if (tag >= 0x80 || tag < 8) break;  // a longer tag, or field number 0
+    const std::uint8_t* q = p + 1;
+    std::uint64_t value = 0;
+    if ((tag & 7) == 0) {
+      if (!quick_varint(q, end, value)) break;
+      on_varint(static_cast<std::uint32_t>(tag >> 3), value);
+    } else if ((tag & 7) == 2) {
+      if (!quick_varint(q, end, value) || value > static_cast<std::uint64_t>(end - q)) break;
+      on_len(static_cast<std::uint32_t>(tag >> 3),
+             std::string_view(reinterpret_cast<const char*>(q), static_cast<std::size_t>(value)));
+      q += value;
+    } else {
+      break;
+    }
+    p = q;
+  }
+  return p;
+}
+
 // One XStat as it sits on the wire; strings and bytes are views into the mapping.
 struct RawStat {
   enum class Kind : std::uint8_t { None, Int, Uint, Double, Str, Bytes, Ref };
@@ -37,11 +87,91 @@ struct RawStat {
   std::string_view s;
 };
 
-RawStat read_raw_stat(wire::WireReader r);
+// Reads the fields of an XStat into s; inline, as the scan decodes a dozen stats of every allocator event.
+inline void read_raw_stat_fields(wire::WireReader r, RawStat& s) {
+  using wire::WireType;
+  while (!r.done()) {
+    const wire::Field f = r.field();
+    // A field whose wire type does not match the schema is skipped like an unknown field, as protobuf does.
+    switch (f.number) {
+      case 1:
+        if (f.type != WireType::Varint) break;
+        s.metadata_id = wire::as_int64(r.varint());
+        continue;
+      case 2:
+        if (f.type != WireType::Fixed64) break;
+        s.kind = RawStat::Kind::Double;
+        s.d = wire::as_double(r.fixed64());
+        continue;
+      case 3:
+        if (f.type != WireType::Varint) break;
+        s.kind = RawStat::Kind::Uint;
+        s.u = r.varint();
+        continue;
+      case 4:
+        if (f.type != WireType::Varint) break;
+        s.kind = RawStat::Kind::Int;
+        s.i = wire::as_int64(r.varint());
+        continue;
+      case 5:
+      case 6:
+        if (f.type != WireType::Len) break;
+        s.kind = f.number == 5 ? RawStat::Kind::Str : RawStat::Kind::Bytes;
+        s.s = r.bytes();
+        continue;
+      case 7:
+        if (f.type != WireType::Varint) break;
+        s.kind = RawStat::Kind::Ref;
+        s.u = r.varint();
+        continue;
+      default:
+        break;
+    }
+    r.skip(f.type);
+  }
+}
+
+inline RawStat read_raw_stat(wire::WireReader r) {
+  RawStat s;
+  read_raw_stat_fields(r, s);
+  return s;
+}
+
+// read_raw_stat(parent.sub(payload)), with the common fields read by quick_walk.
+inline RawStat read_raw_stat_quick(const wire::WireReader& parent, std::string_view payload) {
+  RawStat s;
+  const auto on_varint = [&s](std::uint32_t number, std::uint64_t value) {
+    switch (number) {
+      case 1: s.metadata_id = wire::as_int64(value); break;
+      case 3: s.kind = RawStat::Kind::Uint; s.u = value; break;
+      case 4: s.kind = RawStat::Kind::Int; s.i = wire::as_int64(value); break;
+      case 7: s.kind = RawStat::Kind::Ref; s.u = value; break;
+      default: break;
+    }
+  };
+  const auto on_len = [&s](std::uint32_t number, std::string_view bytes) {
+    if (number != 5 && number != 6) return;
+    s.kind = number == 5 ? RawStat::Kind::Str : RawStat::Kind::Bytes;
+    s.s = bytes;
+  };
+  const auto* begin = reinterpret_cast<const std::uint8_t*>(payload.data());
+  const auto* end = begin + payload.size();
+  const std::uint8_t* stopped = quick_walk(begin, end, on_varint, on_len);
+  if (stopped != end)
+    read_raw_stat_fields(parent.sub(std::string_view(reinterpret_cast<const char*>(stopped),
+                                                     static_cast<std::size_t>(end - stopped))), s);
+  return s;
+}
 
 // Calls f(RawStat) for every stat of a message whose stats live in field `stats_field`.
 template <typename F>
 void for_each_raw_stat(wire::WireReader r, std::uint32_t stats_field, F&& f) {
+  const std::uint8_t* stopped = quick_walk(r.pos(), r.end(), [](std::uint32_t, std::uint64_t) {},
+                                           [&](std::uint32_t number, std::string_view bytes) {
+                                             if (number == stats_field) f(read_raw_stat_quick(r, bytes));
+                                           });
+  r = r.sub(std::string_view(reinterpret_cast<const char*>(stopped),
+                             static_cast<std::size_t>(r.end() - stopped)));
   while (!r.done()) {
     const wire::Field field = r.field();
     if (field.number == stats_field && field.type == wire::WireType::Len)
@@ -53,8 +183,32 @@ void for_each_raw_stat(wire::WireReader r, std::uint32_t stats_field, F&& f) {
 
 // The string of a str/ref stat ("" otherwise); refs resolve through the entry's stat names.
 std::string_view raw_stat_string(const RawStat& s, const std::map<std::int64_t, std::string>& names);
-std::optional<std::int64_t> raw_stat_int(const RawStat& s);
-std::optional<double> raw_stat_double(const RawStat& s);
+
+// A double as int64, truncated and clamped to the int64 range; nullopt for NaN.
+inline std::optional<std::int64_t> saturating_to_int(double d) {
+  if (std::isnan(d)) return std::nullopt;
+  if (d >= 9.2233720368547758e18) return std::numeric_limits<std::int64_t>::max();
+  if (d <= -9.2233720368547758e18) return std::numeric_limits<std::int64_t>::min();
+  return static_cast<std::int64_t>(d);
+}
+
+inline std::optional<std::int64_t> raw_stat_int(const RawStat& s) {
+  switch (s.kind) {
+    case RawStat::Kind::Int: return s.i;
+    case RawStat::Kind::Uint: return static_cast<std::int64_t>(s.u);  // keeps the 64 bits (addresses)
+    case RawStat::Kind::Double: return saturating_to_int(s.d);
+    default: return std::nullopt;
+  }
+}
+
+inline std::optional<double> raw_stat_double(const RawStat& s) {
+  switch (s.kind) {
+    case RawStat::Kind::Int: return static_cast<double>(s.i);
+    case RawStat::Kind::Uint: return static_cast<double>(s.u);
+    case RawStat::Kind::Double: return s.d;
+    default: return std::nullopt;
+  }
+}
 
 Stat to_stat(const RawStat& s, const std::map<std::int64_t, std::string>& names);
 

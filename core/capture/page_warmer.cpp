@@ -65,13 +65,17 @@ void PageWarmer::run(std::stop_token stop) {
     std::size_t left, slice;
   };
   std::vector<Range> ranges;
+  const auto take_queue = [&] {  // with mutex_ held
+    for (const auto& [at, bytes] : queue_)
+      ranges.push_back(Range{at, bytes, std::max(bytes / kRounds, kMinSlice)});
+    queue_.clear();
+  };
   std::unique_lock lock(mutex_);
   while (true) {
     cv_.wait(lock, stop, [this] { return !queue_.empty(); });
     if (stop.stop_requested()) break;
     busy_ = true;
-    for (const auto& [at, bytes] : queue_) ranges.push_back(Range{at, bytes, std::max(bytes / kRounds, kMinSlice)});
-    queue_.clear();
+    take_queue();
     lock.unlock();
     bool failed = false;
     while (!ranges.empty() && !failed && !stop.stop_requested()) {
@@ -85,8 +89,7 @@ void PageWarmer::run(std::stop_token stop) {
       std::erase_if(ranges, [](const Range& r) { return r.left == 0; });
       // Ranges handed over meanwhile join the rounds.
       std::lock_guard more(mutex_);
-      for (const auto& [at, bytes] : queue_) ranges.push_back(Range{at, bytes, std::max(bytes / kRounds, kMinSlice)});
-      queue_.clear();
+      take_queue();
     }
     ranges.clear();
     lock.lock();

@@ -114,7 +114,8 @@ void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const Even
       }
       auto it = allocator_index_.find(key);
       if (it == allocator_index_.end()) {
-        it = allocator_index_.emplace(std::string(key), static_cast<std::uint32_t>(allocator_names_.size())).first;
+        const auto index = static_cast<std::uint32_t>(allocator_names_.size());
+        it = allocator_index_.emplace(std::string(key), index).first;
         allocator_names_.emplace_back(key);
       }
       MemoryEvent m;

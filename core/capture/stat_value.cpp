@@ -14,13 +14,6 @@ struct Overloaded : Ts... {
 };
 template <class... Ts>
 Overloaded(Ts...) -> Overloaded<Ts...>;
-
-std::optional<std::int64_t> double_to_int(double d) {
-  if (std::isnan(d)) return std::nullopt;
-  if (d >= 9.2233720368547758e18) return std::numeric_limits<std::int64_t>::max();
-  if (d <= -9.2233720368547758e18) return std::numeric_limits<std::int64_t>::min();
-  return static_cast<std::int64_t>(d);
-}
 }  // namespace
 
 bool StatValue::is_number() const {
@@ -38,7 +31,7 @@ std::optional<std::int64_t> StatValue::as_int() const {
                             return std::numeric_limits<std::int64_t>::max();
                           return static_cast<std::int64_t>(v);
                         },
-                        [](double v) { return double_to_int(v); },
+                        [](double v) { return saturating_to_int(v); },
                         [](const auto&) -> std::optional<std::int64_t> { return std::nullopt; },
                     },
                     value);
@@ -80,51 +73,6 @@ std::string_view StatValue::as_bytes() const {
   return {};
 }
 
-RawStat read_raw_stat(wire::WireReader r) {
-  using wire::WireType;
-  RawStat s;
-  while (!r.done()) {
-    const wire::Field f = r.field();
-    // A field whose wire type does not match the schema is skipped like an unknown field, as protobuf does.
-    switch (f.number) {
-      case 1:
-        if (f.type != WireType::Varint) break;
-        s.metadata_id = wire::as_int64(r.varint());
-        continue;
-      case 2:
-        if (f.type != WireType::Fixed64) break;
-        s.kind = RawStat::Kind::Double;
-        s.d = wire::as_double(r.fixed64());
-        continue;
-      case 3:
-        if (f.type != WireType::Varint) break;
-        s.kind = RawStat::Kind::Uint;
-        s.u = r.varint();
-        continue;
-      case 4:
-        if (f.type != WireType::Varint) break;
-        s.kind = RawStat::Kind::Int;
-        s.i = wire::as_int64(r.varint());
-        continue;
-      case 5:
-      case 6:
-        if (f.type != WireType::Len) break;
-        s.kind = f.number == 5 ? RawStat::Kind::Str : RawStat::Kind::Bytes;
-        s.s = r.bytes();
-        continue;
-      case 7:
-        if (f.type != WireType::Varint) break;
-        s.kind = RawStat::Kind::Ref;
-        s.u = r.varint();
-        continue;
-      default:
-        break;
-    }
-    r.skip(f.type);
-  }
-  return s;
-}
-
 std::string_view raw_stat_string(const RawStat& s, const std::map<std::int64_t, std::string>& names) {
   if (s.kind == RawStat::Kind::Str) return s.s;
   if (s.kind == RawStat::Kind::Ref) {
@@ -132,24 +80,6 @@ std::string_view raw_stat_string(const RawStat& s, const std::map<std::int64_t, 
     if (it != names.end()) return it->second;
   }
   return {};
-}
-
-std::optional<std::int64_t> raw_stat_int(const RawStat& s) {
-  switch (s.kind) {
-    case RawStat::Kind::Int: return s.i;
-    case RawStat::Kind::Uint: return static_cast<std::int64_t>(s.u);  // keeps the 64 bits (addresses)
-    case RawStat::Kind::Double: return double_to_int(s.d);
-    default: return std::nullopt;
-  }
-}
-
-std::optional<double> raw_stat_double(const RawStat& s) {
-  switch (s.kind) {
-    case RawStat::Kind::Int: return static_cast<double>(s.i);
-    case RawStat::Kind::Uint: return static_cast<double>(s.u);
-    case RawStat::Kind::Double: return s.d;
-    default: return std::nullopt;
-  }
 }
 
 Stat to_stat(const RawStat& s, const std::map<std::int64_t, std::string>& names) {

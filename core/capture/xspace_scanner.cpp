@@ -3,8 +3,6 @@
 // may follow the lines), a line's events get their absolute times once the whole line (and so its
 // timestamp_ns) has been read, and an event's metadata id may come after its stats.
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -65,57 +63,9 @@ std::int64_t unused_metadata_id(const std::map<std::int64_t, EventMetadata>& md)
   return previous;  // 2^64 entries cannot exist
 }
 
-// Grows a table (a line's events, the memory events) to hold `extra` more records, exactly: the first walk over a plane counted every line's
-// events, so a table is sized once and never copied. Event tables of big captures run to hundreds of MiB:
-// most of the reader's time went to faulting them in 4 KiB at a time, so a large table is asked for as
-// transparent huge pages before it is first touched (the kernel's "madvise" THP mode; harmless where THP
-// is off), and its pages are faulted in by the warmer's thread while the scan fills it.
-template <typename T>
-void reserve_table(std::vector<T>& table, std::size_t extra, PageWarmer& warmer) {
-  const std::size_t needed = table.size() + extra;
-  if (needed <= table.capacity()) return;
-  if (table.capacity() != 0) warmer.wait();  // the old block is freed below: the warmer must be done with it
-  table.reserve(needed);
-  constexpr std::uintptr_t kHuge = 2u << 20;
-  const auto begin = reinterpret_cast<std::uintptr_t>(table.data());
-  const std::uintptr_t end = begin + table.capacity() * sizeof(T);
-  const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1), last = end & ~(kHuge - 1);
-  if (last > first) {
-    ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-    warmer.warm(reinterpret_cast<void*>(first), last - first);
-  }
-}
-
-// The id of an XLine entry and its number of events, read by skipping over the events. It walks the
-// entry's fields exactly as scan_line() does, so the id is the one the scan will find. It never throws:
-// bad bytes are left for the scan to report, at the place and in the order it always has.
-// When the plane has allocator events, it also estimates their number from each event's first field (the
-// metadata id, where writers put it), so that the memory-event table can be sized once as well.
-LineShape line_shape(const WireReader& parent, std::string_view payload, const IdTable<EventClass>& classes) {
-  LineShape shape;
-  try {
-    WireReader r = parent.sub(payload);
-    while (!r.done()) {
-      const Field f = r.field();
-      if (f.number == 4 && f.type == WireType::Len) {
-        const std::string_view event = r.bytes();
-        ++shape.events;
-        if (!classes.empty() && event.size() >= 2 && event[0] == 0x08) {
-          WireReader e = r.sub(event.substr(1));
-          const EventClass cls = classes.find(wire::as_int64(e.varint()));
-          if (cls == EventClass::MemAlloc || cls == EventClass::MemDealloc) ++shape.memory_events;
-        }
-      } else if (f.number == 1 && f.type == WireType::Varint) {
-        shape.id = wire::as_int64(r.varint());
-      } else {
-        r.skip(f.type);
-      }
-    }
-    shape.ok = true;
-  } catch (const wire::WireError&) {
-    shape.ok = false;
-  }
-  return shape;
+std::string_view rest(std::string_view payload, const std::uint8_t* from) {
+  const auto done = static_cast<std::size_t>(reinterpret_cast<const char*>(from) - payload.data());
+  return payload.substr(done);
 }
 
 }  // namespace
@@ -341,25 +291,33 @@ void CaptureBuilder::scan_line(const WireReader& parent, std::string_view payloa
   }
   std::size_t first = out->size();
 
-  WireReader r = parent.sub(payload);
   Line header;
   pending_.clear();
+  const auto on_varint = [&header](std::uint32_t number, std::uint64_t value) {
+    if (number == 1) header.id = wire::as_int64(value);
+    else if (number == 10) header.display_id = wire::as_int64(value);
+    else if (number == 3) header.timestamp_ns = wire::as_int64(value);
+    else if (number == 9) header.duration_ps = wire::as_int64(value);
+  };
+  const auto on_len = [&](std::uint32_t number, std::string_view bytes) {
+    if (number == 4) scan_event(parent, bytes, seg, *out);
+    else if (number == 2) header.name = std::string(bytes);
+    else if (number == 11) header.display_name = std::string(bytes);
+  };
+  const auto* begin_bytes = reinterpret_cast<const std::uint8_t*>(payload.data());
+  const std::uint8_t* stopped = quick_walk(begin_bytes, begin_bytes + payload.size(), on_varint, on_len);
+  WireReader r = parent.sub(rest(payload, stopped));
   while (!r.done()) {
     const Field f = r.field();
-    const bool varint = f.type == WireType::Varint, len = f.type == WireType::Len;
-    if (f.number == 4 && len) scan_event(r, r.bytes(), seg, *out);
-    else if (f.number == 1 && varint) header.id = wire::as_int64(r.varint());
-    else if (f.number == 10 && varint) header.display_id = wire::as_int64(r.varint());
-    else if (f.number == 2 && len) header.name = std::string(r.bytes());
-    else if (f.number == 11 && len) header.display_name = std::string(r.bytes());
-    else if (f.number == 3 && varint) header.timestamp_ns = wire::as_int64(r.varint());
-    else if (f.number == 9 && varint) header.duration_ps = wire::as_int64(r.varint());
+    if (f.type == WireType::Len) on_len(f.number, r.bytes());
+    else if (f.type == WireType::Varint) on_varint(f.number, r.varint());
     else r.skip(f.type);
   }
 
   if (!shape.ok) {
     // The first walk failed, so the scan above normally has thrown; should it not have, merge as usual.
-    const auto [it, fresh] = line_index.try_emplace(header.id, static_cast<std::uint32_t>(plane.lines.size()));
+    const auto [it, fresh] =
+        line_index.try_emplace(header.id, static_cast<std::uint32_t>(plane.lines.size()));
     line_idx = it->second;
     created = fresh;
     if (fresh) plane.lines.emplace_back().id = header.id;
@@ -403,18 +361,23 @@ void CaptureBuilder::scan_line(const WireReader& parent, std::string_view payloa
 
 void CaptureBuilder::scan_event(const WireReader& parent, std::string_view payload, const Segment& seg,
                                 std::vector<EventRecord>& out) {
-  WireReader r = parent.sub(payload);
   EventRecord ev;
-  while (!r.done()) {
-    const Field f = r.field();
-    if (f.type == WireType::Varint && f.number != 4) {
-      const auto v = wire::as_int64(r.varint());
-      if (f.number == 1) ev.metadata_id = v;
-      else if (f.number == 2) ev.start_ps = v;  // offset for now; made absolute once the line is read
-      else if (f.number == 3) ev.duration_ps = v;
-      else if (f.number == 5) ev.num_occurrences = v;
-    } else {
-      r.skip(f.type);
+  const auto on_varint = [&ev](std::uint32_t number, std::uint64_t value) {
+    const auto v = wire::as_int64(value);
+    if (number == 1) ev.metadata_id = v;
+    else if (number == 2) ev.start_ps = v;  // offset for now; made absolute once the line is read
+    else if (number == 3) ev.duration_ps = v;
+    else if (number == 5) ev.num_occurrences = v;
+  };
+  const auto* begin = reinterpret_cast<const std::uint8_t*>(payload.data());
+  const auto no_len = [](std::uint32_t, std::string_view) {};
+  const std::uint8_t* stopped = quick_walk(begin, begin + payload.size(), on_varint, no_len);
+  if (stopped != begin + payload.size()) {
+    WireReader r = parent.sub(rest(payload, stopped));
+    while (!r.done()) {
+      const Field f = r.field();
+      if (f.type == WireType::Varint) on_varint(f.number, r.varint());
+      else r.skip(f.type);
     }
   }
   ev.offset = static_cast<std::uint64_t>(reinterpret_cast<const std::uint8_t*>(payload.data()) - file_->data());

@@ -1,0 +1,83 @@
+// Sizing the scan's tables before they are filled: a cheap first walk over a plane's XLine entries
+// (line_shape) and exact reservations that the page warmer faults in (reserve_table).
+
+#include <sys/mman.h>
+
+#include <cstdint>
+
+#include "core/capture/capture_builder.h"
+
+namespace oomscope::capture {
+
+using wire::Field;
+using wire::WireReader;
+using wire::WireType;
+
+// A table (a line's events, the memory events) grows exactly: the first walk over a plane counted every
+// line's events, so a table is sized once and never copied. Event tables of big captures run to hundreds
+// of MiB, and faulting them in 4 KiB at a time used to be most of the reader's time; so a large table is
+// asked for as transparent huge pages before it is first touched (the kernel's "madvise" THP mode;
+// harmless where THP is off), and the warmer's thread faults its pages in while the scan fills it.
+template <typename T>
+void reserve_table(std::vector<T>& table, std::size_t extra, PageWarmer& warmer) {
+  const std::size_t needed = table.size() + extra;
+  if (needed <= table.capacity()) return;
+  if (table.capacity() != 0) warmer.wait();  // the old block is freed below: the warmer must be done with it
+  table.reserve(needed);
+  constexpr std::uintptr_t kHuge = 2u << 20;
+  const auto begin = reinterpret_cast<std::uintptr_t>(table.data());
+  const std::uintptr_t end = begin + table.capacity() * sizeof(T);
+  const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1), last = end & ~(kHuge - 1);
+  if (last > first) {
+    ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+    warmer.warm(reinterpret_cast<void*>(first), last - first);
+  }
+}
+
+// The id of an XLine entry and its number of events, read by skipping over the events. It walks the
+// entry's fields exactly as scan_line() does, so the id is the one the scan will find. It never throws:
+// bad bytes are left for the scan to report, at the place and in the order it always has.
+// When the plane has allocator events, it also estimates their number from each event's first field (the
+// metadata id, where writers put it), so that the memory-event table can be sized once as well.
+LineShape line_shape(const WireReader& parent, std::string_view payload,
+                     const IdTable<EventClass>& classes) {
+  LineShape shape;
+  const auto rest = [payload](const std::uint8_t* from) {
+    return payload.substr(static_cast<std::size_t>(reinterpret_cast<const char*>(from) - payload.data()));
+  };
+  const auto on_varint = [&](std::uint32_t number, std::uint64_t value) {
+    if (number == 1) shape.id = wire::as_int64(value);
+  };
+  const auto on_len = [&](std::uint32_t number, std::string_view event) {
+    if (number != 4) return;
+    ++shape.events;
+    if (!classes.empty() && event.size() >= 2 && event[0] == 0x08) {
+      const auto* p = reinterpret_cast<const std::uint8_t*>(event.data()) + 1;
+      std::uint64_t id = 0;
+      if (quick_varint(p, p + event.size() - 1, id)) {
+        const EventClass cls = classes.find(wire::as_int64(id));
+        if (cls == EventClass::MemAlloc || cls == EventClass::MemDealloc) ++shape.memory_events;
+      }
+    }
+  };
+  const auto* begin = reinterpret_cast<const std::uint8_t*>(payload.data());
+  const std::uint8_t* stopped = quick_walk(begin, begin + payload.size(), on_varint, on_len);
+  try {
+    WireReader r = parent.sub(rest(stopped));
+    while (!r.done()) {
+      const Field f = r.field();
+      if (f.type == WireType::Len) on_len(f.number, r.bytes());
+      else if (f.type == WireType::Varint) on_varint(f.number, r.varint());
+      else r.skip(f.type);
+    }
+    shape.ok = true;
+  } catch (const wire::WireError&) {
+    shape.ok = false;
+  }
+  return shape;
+}
+
+template void reserve_table(std::vector<EventRecord>& table, std::size_t extra, PageWarmer& warmer);
+template void reserve_table(std::vector<MemoryEvent>& table, std::size_t extra, PageWarmer& warmer);
+
+}  // namespace oomscope::capture
