@@ -39,6 +39,11 @@ AnalysisPages::~AnalysisPages() {
     if (page && !page->parent()) delete page;
 }
 
+DiagnosisPage* AnalysisPages::diagnosisPage() const { return m_diagnosis; }
+BuffersPage* AnalysisPages::buffersPage() const { return m_buffers; }
+PlanPage* AnalysisPages::planPage() const { return m_plan; }
+TimelinePage* AnalysisPages::timelinePage() const { return m_timeline; }
+
 QList<QPair<QWidget*, QString>> AnalysisPages::pages() const {
   return {{m_timeline, tr("Timeline")},
           {m_plan, tr("Plan")},

@@ -59,10 +59,11 @@ class AnalysisPages : public QObject {
   // Whether a page has something real to show for the current result (Diagnosis: whenever a capture is open).
   bool hasContent(const QWidget* page) const;
 
-  DiagnosisPage* diagnosisPage() const { return m_diagnosis; }
-  BuffersPage* buffersPage() const { return m_buffers; }
-  PlanPage* planPage() const { return m_plan; }
-  TimelinePage* timelinePage() const { return m_timeline; }
+  // Out of line: turning the QPointers into plain pointers needs the pages' complete types.
+  DiagnosisPage* diagnosisPage() const;
+  BuffersPage* buffersPage() const;
+  PlanPage* planPage() const;
+  TimelinePage* timelinePage() const;
 
   std::shared_ptr<const AnalysisResult> result() const { return m_result; }
   bool isBusy() const { return m_jobs.busy(); }

@@ -22,10 +22,7 @@
 #include "ui/models/capture_rows.h"
 #include "ui/models/capture_table_models.h"
 #include "ui/pages/analysis_pages.h"
-#include "ui/pages/buffers_page.h"  // complete types for AnalysisPages' QPointer accessors
 #include "ui/pages/diagnosis_page.h"
-#include "ui/pages/plan_page.h"
-#include "ui/pages/timeline_page.h"
 #include "ui/pages/app_icon.h"
 #include "ui/pages/empty_state_page.h"
 #include "ui/pages/overview_page.h"
@@ -369,8 +366,7 @@ void MainWindow::analyseModuleAt(const QModelIndex& index) {
   if (!index.isValid()) return;
   const QVariant id = index.siblingAtColumn(ModuleTableModel::ProgramId).data(RecordTableModel::SortRole);
   m_analysis->setModule(id.toString());
-  if (QWidget* diagnosis = m_analysis->pages().isEmpty() ? nullptr : m_analysis->pages().last().first;
-      diagnosis && m_tabs->indexOf(diagnosis) >= 0)
+  if (QWidget* diagnosis = m_analysis->diagnosisPage(); diagnosis && m_tabs->indexOf(diagnosis) >= 0)
     m_tabs->setCurrentWidget(diagnosis);
 }
 

@@ -41,13 +41,20 @@ void addRow(QGridLayout* grid, int row, int col, const QString& label, QWidget* 
   grid->addWidget(w, row, col * 2 + 1);
 }
 
+// A widget holding a horizontal layout with no margins: several controls on one form row.
+QHBoxLayout* inlineRow(QWidget*& container, int spacing) {
+  container = new QWidget;
+  auto* layout = new QHBoxLayout(container);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(spacing);
+  return layout;
+}
+
 }  // namespace
 
 QWidget* SimControls::makeToggle(const QString& a, const QString& b, QButtonGroup*& group) {
-  auto* w = new QWidget;
-  auto* h = new QHBoxLayout(w);
-  h->setContentsMargins(0, 0, 0, 0);
-  h->setSpacing(0);
+  QWidget* w = nullptr;
+  auto* h = inlineRow(w, 0);
   group = new QButtonGroup(w);
   group->setExclusive(true);
   int id = 0;
@@ -106,10 +113,8 @@ SimControls::SimControls(QWidget* parent) : QWidget(parent) {
   m_seed = new QSpinBox;
   m_seed->setRange(0, 2'000'000'000);
   addRow(g, 2, 0, tr("Seed"), m_seed, tr("scene sizes, order and point layout are a pure function of the seed"));
-  auto* distRow = new QWidget;
-  auto* dh = new QHBoxLayout(distRow);
-  dh->setContentsMargins(0, 0, 0, 0);
-  dh->setSpacing(4);
+  QWidget* distRow = nullptr;
+  auto* dh = inlineRow(distRow, 4);
   m_dist = new QComboBox;
   m_dist->addItems({tr("uniform 20k–300k"), tr("heavy-tailed"), tr("sizes file")});
   m_sizesButton = new QToolButton;
@@ -120,10 +125,8 @@ SimControls::SimControls(QWidget* parent) : QWidget(parent) {
   row->addWidget(work, 2);
 
   auto* mem = group(tr("Memory and faults"), g);
-  auto* budgetRow = new QWidget;
-  auto* bh = new QHBoxLayout(budgetRow);
-  bh->setContentsMargins(0, 0, 0, 0);
-  bh->setSpacing(4);
+  QWidget* budgetRow = nullptr;
+  auto* bh = inlineRow(budgetRow, 4);
   m_budgetSlider = new QSlider(Qt::Horizontal);
   m_budgetSlider->setRange(kSliderStepsPerGiB, 80 * kSliderStepsPerGiB);
   m_budgetSlider->setMinimumWidth(110);
@@ -140,10 +143,8 @@ SimControls::SimControls(QWidget* parent) : QWidget(parent) {
   m_frag->setSingleStep(64);
   m_frag->setSuffix(tr(" MiB"));
   addRow(g, 1, 0, tr("Fragmentation"), m_frag, tr("budget left unusable after an OOM until an attempt succeeds"));
-  auto* bugRow = new QWidget;
-  auto* bugh = new QHBoxLayout(bugRow);
-  bugh->setContentsMargins(0, 0, 0, 0);
-  bugh->setSpacing(4);
+  QWidget* bugRow = nullptr;
+  auto* bugh = inlineRow(bugRow, 4);
   m_bugKind = new QComboBox;
   m_bugKind->addItems({tr("no bug"), tr("shape mismatch"), tr("NaN loss")});
   m_bugScene = new QSpinBox;
