@@ -124,7 +124,7 @@ nlohmann::json trainer_config_json(const TrainerOptions& o, const std::string& m
   c["fault"] = {{"kind", sim::to_string(o.bug)}, {"scene", o.bug_scene}};
   c["model"] = model_description;
   c["torch_version"] = torch_version();
-  c["device"] = o.cuda ? "cuda" : "cpu";
+  c["device"] = "cpu";
   c["threads"] = o.model.threads;
   return c;
 }
@@ -133,7 +133,6 @@ TrainerResult run_trainer(const TrainerOptions& o, TrainObserver* observer, std:
                           const RestartFn& restart) {
   TrainerResult result;
   try {
-    if (o.cuda) throw Error(ErrorKind::InvalidArgument, "", "--device cuda: the demo model runs on the CPU only");
     install_budget_allocator();
     set_budget(o.budget);
     const auto sizes = trainer_scene_sizes(o);

@@ -29,7 +29,6 @@ struct TrainerOptions {
   std::int64_t steps = 0;  // optimizer steps (batches) to run; 0: every batch of every epoch
   std::uint64_t seed = 1;
   std::int64_t budget = 0;  // bytes; 0: no limit
-  bool cuda = false;        // not supported by the demo model yet: refused with a message
   RetryPolicy policy = policy_original();
   ModelConfig model;        // init_seed, scene_seed, fault are set from seed and the bug options
   sim::BugKind bug = sim::BugKind::None;
