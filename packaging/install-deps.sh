@@ -19,6 +19,9 @@ PACKAGES=(
   libtorch-dev
   # the Python protobuf reader the benchmark compares against
   python3 python3-protobuf
+  # Debian packages (CPack DEB: dpkg-shlibdeps, file) and their install test (packaging/test-deb.sh):
+  # desktop file and MIME checks, the file association, man page rendering
+  dpkg-dev file desktop-file-utils libxml2-utils xdg-utils libfile-mimeinfo-perl shared-mime-info groff-base
 )
 
 log() { printf '[install-deps] %s\n' "$*"; }
