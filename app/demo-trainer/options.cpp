@@ -12,7 +12,7 @@ split-and-retry under a memory budget: the CPU allocator is replaced by one that
 c10::OutOfMemoryError past --budget.
 
   --steps N             optimizer steps (batches) to run (default: every batch of every epoch)
-  --budget BYTES        memory budget, e.g. 64MiB (default: none)
+  --budget BYTES        memory budget, e.g. 64MiB; 0: none (default 192MiB: scenes fit up to ~218,000 points)
   --trace FILE          write every attempt in the simulator's trace format (JSON lines)
   --seed S              scenes, order and initial weights (default 1)
   --policy NAME         original | corrected (default original)
@@ -28,7 +28,7 @@ c10::OutOfMemoryError past --budget.
   --batch N             scenes per batch (default 4)
   --epochs N            (default 1)
   --bug-scene K         plant a bug in scene K; --bug-kind shape (default) | nan
-  --width W             model width (default 32); --no-pool drops the per-scene global feature
+  --width W             model width (default 16); --no-pool drops the per-scene global feature
   --lr X                SGD learning rate (default 0.01, momentum 0.9)
   --threads N           intra-op threads (default 1: bitwise reproducible)
   --checkpoint FILE     checkpoint path (written atomically): every --checkpoint-every N steps, and at the

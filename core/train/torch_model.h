@@ -21,7 +21,7 @@
 namespace oomscope::train {
 
 struct ModelConfig {
-  int width = 32;             // W above
+  int width = 16;             // W above
   bool scene_pool = true;     // the per-scene global feature
   std::uint64_t init_seed = 1;   // torch::manual_seed before the weights are made
   std::uint64_t scene_seed = 1;  // the scenes' seed (their rooms give the features and labels)

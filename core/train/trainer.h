@@ -28,7 +28,9 @@ struct TrainerOptions {
   std::int64_t epochs = 1;
   std::int64_t steps = 0;  // optimizer steps (batches) to run; 0: every batch of every epoch
   std::uint64_t seed = 1;
-  std::int64_t budget = 0;  // bytes; 0: no limit
+  // Bytes; 0: no limit. The default plays the simulator's default (4 GiB for 12 KiB per point and 1.5 GiB
+  // fixed: a scene fits up to ~218,000 points) for the default model (~900 bytes per point).
+  std::int64_t budget = 192LL << 20;
   RetryPolicy policy = policy_original();
   ModelConfig model;        // init_seed, scene_seed, fault are set from seed and the bug options
   sim::BugKind bug = sim::BugKind::None;
