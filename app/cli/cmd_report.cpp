@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "app/cli/command.h"
+#include "app/cli/other_formats.h"
 #include "app/cli/report_json.h"
 #include "core/analysis/report.h"
 #include "core/analysis/report_text.h"
@@ -133,6 +134,7 @@ int run_report(const std::vector<std::string>& args) {
   if (inputs.empty()) throw UsageError{"name at least one capture"};
   const std::vector<std::string> files = expand_inputs(inputs);
   if (json_path && *json_path != "-") refuse_capture_folder(*json_path, files);
+  if (auto rc = report_other_formats(files, json_path, options.top)) return *rc;  // snapshots, traces, ... (by content)
 
   std::vector<analysis::HostReport> reports;
   for (const std::string& f : files) {
