@@ -2,6 +2,7 @@
 // host per file), as text for people and optionally as JSON (docs/report-json.md).
 
 #include <algorithm>
+#include <cmath>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -44,7 +45,8 @@ std::int64_t parse_bytes(const std::string& text) {
   const char* begin = text.data();
   const char* end = begin + text.size();
   auto [ptr, ec] = std::from_chars(begin, end, value);
-  if (ec != std::errc() || value < 0) throw UsageError{"--capacity: '" + text + "' is not a byte count"};
+  if (ec != std::errc() || !std::isfinite(value) || value < 0)
+    throw UsageError{"--capacity: '" + text + "' is not a byte count"};
   std::string unit(ptr, end);
   std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   double scale = 1;
@@ -60,6 +62,9 @@ std::int64_t parse_bytes(const std::string& text) {
   else throw UsageError{"--capacity: unknown unit '" + std::string(ptr, end) + "'"};
   const double bytes = value * scale;
   if (bytes > 9.2e18) throw UsageError{"--capacity: '" + text + "' is too large"};
+  if (scale == 1 && value != std::floor(value))
+    throw UsageError{"--capacity: '" + text + "' is a fraction of a byte; give whole bytes or a unit (2.79GiB)"};
+  if (bytes < 1) throw UsageError{"--capacity: '" + text + "' is not a pool; give at least one byte"};
   return static_cast<std::int64_t>(bytes + 0.5);
 }
 
