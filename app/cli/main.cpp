@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <string>
 
 #include "app/cli/command.h"
 #include "core/util/error.h"
@@ -32,7 +33,10 @@ namespace {
 void print_help() {
   std::cout << "oomscope-cli: explain GPU out-of-memory failures from captures, headless.\n\n"
                "usage: oomscope-cli COMMAND [ARGS...]\n\ncommands:\n";
-  for (const auto& c : oomscope::cli::commands()) std::cout << "  " << c.name << "\t" << c.synopsis << "\n";
+  std::size_t width = 0;
+  for (const auto& c : oomscope::cli::commands()) width = std::max(width, c.name.size());
+  for (const auto& c : oomscope::cli::commands())
+    std::cout << "  " << c.name << std::string(width - c.name.size() + 2, ' ') << c.synopsis << "\n";
   std::cout << "\n`oomscope-cli help COMMAND` shows a command's options.\n";
 }
 
