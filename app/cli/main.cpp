@@ -7,6 +7,7 @@
 
 #include "app/cli/command.h"
 #include "core/util/error.h"
+#include "oomscope_version.h"  // generated: cmake/OomscopeVersion.cmake
 
 namespace oomscope::cli {
 
@@ -50,7 +51,7 @@ int main(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   if (args[0] == "--version") {
-    std::cout << "oomscope-cli 0.1.0\n";
+    std::cout << "oomscope-cli " OOMSCOPE_VERSION_STRING "\n" OOMSCOPE_VERSION_DETAILS;
     return 0;
   }
   if (args[0] == "help") {
