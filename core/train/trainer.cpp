@@ -1,5 +1,6 @@
 #include "core/train/trainer.h"
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -132,6 +133,7 @@ nlohmann::json trainer_config_json(const TrainerOptions& o, const std::string& m
 TrainerResult run_trainer(const TrainerOptions& o, TrainObserver* observer, std::ostream& log,
                           const RestartFn& restart) {
   TrainerResult result;
+  const auto started = std::chrono::steady_clock::now();
   try {
     install_budget_allocator();
     set_budget(o.budget);
@@ -196,6 +198,10 @@ TrainerResult run_trainer(const TrainerOptions& o, TrainObserver* observer, std:
     }
 
     SplitRetryLoop loop(o.policy, *model, writer.get(), observer, o.budget, ck.loop);
+    log << "ready: start-up took "
+        << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count()
+        << " ms (allocator, scene sizes, model" << (o.resume ? ", checkpoint" : "") << (writer ? ", trace" : "")
+        << ")\n";
     auto save = [&](std::int64_t next_batch) {
       Checkpoint c;
       c.next_batch = next_batch;
