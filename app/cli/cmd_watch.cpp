@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -26,7 +27,7 @@ void on_signal(int) { g_interrupted.store(true); }
 
 const char kUsage[] =
     "usage: oomscope-cli watch ENDPOINT... [--record FILE] [--alert RULE]... [--duration S] [--json]\n"
-    "                          [--token TOKEN] [--interval MS]\n"
+    "                          [--token TOKEN] [--interval MS] [--stall S]\n"
     "\n"
     "Attaches to live agents (python3 -m oomscope_agent, or a trainer run with --serve), one endpoint per\n"
     "rank: HOST:PORT or unix:PATH. Lost connections are retried and the gap is marked. On a terminal a table\n"
@@ -40,6 +41,7 @@ const char kUsage[] =
     "  --duration S    stop after S seconds (default: until interrupted)\n"
     "  --token TOKEN   the agent's token (default: $OOMSCOPE_TOKEN)\n"
     "  --interval MS   ask the agents for a sample every MS milliseconds\n"
+    "  --stall S       drop and retry a connection silent for S seconds (default 10)\n"
     "  --json          JSON lines even on a terminal\n";
 
 double parse_number(const std::string& option, const std::string& value) {
@@ -69,6 +71,7 @@ int run_watch(const std::vector<std::string>& args) {
       else if (a == "--alert") rules.push_back(live::parse_alert_rule(value()));
       else if (a == "--duration") duration = parse_number(a, value());
       else if (a == "--token") options.token = value();
+      else if (a == "--stall") options.stall_timeout_ms = std::max(100, static_cast<int>(parse_number(a, value()) * 1000));
       else if (a == "--interval") options.interval_ms = static_cast<int>(parse_number(a, value()));
       else if (a.starts_with("-")) throw UsageError{"unknown option '" + a + "'"};
       else endpoints.push_back(live::parse_endpoint(a));

@@ -39,7 +39,9 @@ std::string read_all(const std::string& path, ReplayInfo& info) {
       const char* msg = ::gzerror(f.get(), &err);
       if (err != Z_OK && err != Z_STREAM_END) {
         info.truncated = true;
-        info.note = std::string("the compressed stream stops early (") + (msg ? msg : "?") +
+        std::string why = msg ? msg : "?";
+        if (why.starts_with(path + ": ")) why.erase(0, path.size() + 2);
+        info.note = "the compressed stream stops early (" + why +
                     "): the recording was not closed; everything up to its last flush is shown";
       }
       break;

@@ -71,6 +71,8 @@ class Agent:
         self._shapes = None  # set by hooks.ShapeTracker
         self._shapes_sent = -1
         self._oom_seen = None
+        self._hello_key = None
+        self._hello_line = None
         self._stop = False
         self._unix = unix
         if unix is not None:
@@ -175,6 +177,13 @@ class Agent:
             now = time.monotonic()
             due = [c for c in clients.values() if c.hello_sent and now >= c.next_due]
             if due:
+                key = sources.backend_key()
+                if key != self._hello_key:  # the script imported its framework or initialised the device
+                    self._hello_key = key
+                    self._hello_line = None
+                    for c in clients.values():
+                        if c.hello_sent:
+                            self._queue(c, self._hello_bytes())
                 line = self._sample()
                 for c in due:
                     self._queue(c, line)
@@ -242,8 +251,13 @@ class Agent:
             if c.authed:
                 self._send_hello(c)
 
+    def _hello_bytes(self):
+        if self._hello_line is None:
+            self._hello_line = (json.dumps(self._hello(), separators=(",", ":"), default=str) + "\n").encode()
+        return self._hello_line
+
     def _send_hello(self, c):
-        c.out += (json.dumps(self._hello(), separators=(",", ":"), default=str) + "\n").encode()
+        c.out += self._hello_bytes()
         c.hello_sent = True
         c.next_due = time.monotonic()
 

@@ -44,6 +44,18 @@ def _mps_ready(torch):
         return False
 
 
+def backend_key():
+    """Changes when what backend_info() would say changes (cheap: no device calls)."""
+    torch = _torch()
+    cuda = False
+    if torch is not None and hasattr(torch, "cuda"):
+        try:
+            cuda = torch.cuda.is_initialized()
+        except Exception:
+            cuda = False
+    return (torch is not None and hasattr(torch, "__version__"), cuda, "jax" in sys.modules)
+
+
 def backend_info():
     """(backend, device name, total bytes, framework) for the hello line."""
     torch = _torch()
