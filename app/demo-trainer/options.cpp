@@ -39,6 +39,8 @@ c10::OutOfMemoryError past --budget.
   --weights-out FILE    write the final weights (raw float32)
   --calibrate FILE      measure fixed bytes, bytes and time per point; write the simulator's model file
   --quiet               print steps only
+  --serve PORT|unix:PATH  serve live stats for `oomscope-cli watch` or the GUI's Live page (127.0.0.1 by
+                        default; HOST:PORT elsewhere needs $OOMSCOPE_TOKEN)
 Exit codes: 0 done, 1 bad input, 2 bad arguments, 4 the run crashed (an uncaught exception, on-floor raise).
 )";
 
@@ -128,6 +130,7 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (a == "--hold-per-step") t.hold_per_step = to_bytes(a, v);
     else if (a == "--weights-out") t.weights_out = v;
     else if (a == "--calibrate") o.calibrate_out = v;
+    else if (a == "--serve") o.serve = v;
     else throw UsageError{"unknown option '" + a + "'"};
   }
   if (t.bug_scene >= 0 && !bug_kind_given) t.bug = sim::BugKind::ShapeMismatch;
