@@ -6,6 +6,7 @@
 #include <cinttypes>
 #include <nlohmann/json.hpp>
 
+#include "core/live/shape_churn.h"
 #include "core/util/bytes.h"
 
 namespace oomscope::cli {
@@ -94,7 +95,19 @@ std::string live_summary(const live::Store& store, const live::AlertEngine& aler
     }
     for (Field f : {Field::Ooms, Field::AllocRetries})
       if (r.last()->has(f)) out += "  " + std::string(live::field_name(f)) + ": " + std::to_string(r.last()->get(f)) + "\n";
-    if (!r.shapes.empty()) out += "  distinct input shapes: " + std::to_string(r.shapes.back().distinct) + "\n";
+    if (!r.shapes.empty()) {
+      out += "  distinct input shapes: " + std::to_string(r.shapes.back().distinct) + "\n";
+      std::vector<live::Shape> all;
+      for (const auto& sh : r.shapes) all.insert(all.end(), sh.fresh.begin(), sh.fresh.end());
+      if (!all.empty()) {
+        std::string text = live::shape_churn_text(live::analyse_shape_churn(std::move(all), r.shapes.back().distinct));
+        for (std::size_t at = 0; at < text.size();) {  // indent under the rank
+          const auto nl = text.find('\n', at);
+          out += "  " + text.substr(at, nl - at + 1);
+          at = nl == std::string::npos ? text.size() : nl + 1;
+        }
+      }
+    }
     for (const auto& e : r.events)
       out += "  event " + e.kind + " at +" + seconds(e.t - r.samples.front().t) + ": " + e.message +
              (e.path.empty() ? "" : " [" + e.path + "]") + "\n";

@@ -1,6 +1,7 @@
 // oomscope: the desktop debugger for GPU out-of-memory failures.
 //
-//   oomscope [file...]            opens each capture in its own window
+//   oomscope [file...]            opens each capture in its own window; a live recording (.oomlive) opens
+//                                 on the Live page
 //   oomscope --help | --version   answered without a display (the man page is made from --help at build time)
 //   oomscope --screenshot F [--page TITLE] [--size WxH] [file]
 //                                 (hidden) loads, shows the page, saves the window as F and quits; used for
@@ -17,6 +18,8 @@
 #include "oomscope_version.h"  // generated: cmake/OomscopeVersion.cmake
 #include "ui/pages/app_icon.h"
 #include "ui/pages/main_window.h"
+#include "core/live/replay.h"
+#include "ui/live/live_page.h"
 #include "ui/sim/simulator_page.h"
 
 namespace {
@@ -47,7 +50,7 @@ void selectPage(oomscope::ui::MainWindow& window, const QString& title) {
 
 // Saves the window once the load (if any) has finished and the layout has settled; exits 0 on success.
 void scheduleScreenshot(oomscope::ui::MainWindow& window, const QString& file, const QString& page,
-                        bool waitForLoad) {
+                        bool waitForLoad, oomscope::ui::LivePage* waitForRecording = nullptr) {
   auto shoot = [&window, file, page](bool loadOk) {
     if (!page.isEmpty()) selectPage(window, page);
     QTimer::singleShot(300, &window, [&window, file, loadOk] {
@@ -56,7 +59,12 @@ void scheduleScreenshot(oomscope::ui::MainWindow& window, const QString& file, c
       QCoreApplication::exit(saved && loadOk ? 0 : 1);
     });
   };
-  if (waitForLoad) {
+  if (waitForRecording) {
+    QObject::connect(waitForRecording, &oomscope::ui::LivePage::recordingOpened, &window, [shoot] { shoot(true); },
+                     Qt::SingleShotConnection);
+    QObject::connect(waitForRecording, &oomscope::ui::LivePage::failed, &window, [shoot] { shoot(false); },
+                     Qt::SingleShotConnection);
+  } else if (waitForLoad) {
     QObject::connect(&window, &oomscope::ui::MainWindow::loadFinished, &window, shoot,
                      Qt::SingleShotConnection);
   } else {
@@ -137,10 +145,26 @@ int main(int argc, char** argv) {
   if (!commandLine.process(app)) return 0;
   const QCommandLineParser& parser = commandLine.parser;
 
-  const QStringList files = parser.positionalArguments();
+  QStringList files = parser.positionalArguments();
+  // Live recordings open on the Live page; everything else is a capture.
+  QStringList recordings;
+  for (auto it = files.begin(); it != files.end();) {
+    if (oomscope::live::looks_like_recording(it->toStdString())) {
+      recordings << *it;
+      it = files.erase(it);
+    } else {
+      ++it;
+    }
+  }
   // The simulator needs no capture: every window has it, also those opened for extra files or drops.
   oomscope::ui::MainWindow::registerPage(QObject::tr("Simulator"), [](oomscope::ui::MainWindow& w) {
     return oomscope::ui::createSimulatorPage(&w);
+  });
+  oomscope::ui::LivePage* livePage = nullptr;
+  oomscope::ui::MainWindow::registerPage(QObject::tr("Live"), [&livePage](oomscope::ui::MainWindow& w) {
+    auto* page = new oomscope::ui::LivePage(&w);
+    if (!livePage) livePage = page;
+    return page;
   });
   oomscope::ui::MainWindow window;
   window.setExamplePath(findExample());
@@ -149,7 +173,11 @@ int main(int argc, char** argv) {
     const QStringList wh = parser.value(commandLine.size).split(QLatin1Char('x'));
     if (wh.size() == 2 && wh[0].toInt() > 0 && wh[1].toInt() > 0) window.resize(wh[0].toInt(), wh[1].toInt());
     scheduleScreenshot(window, parser.value(commandLine.screenshot), parser.value(commandLine.page),
-                       !files.isEmpty());
+                       !files.isEmpty(), files.isEmpty() && !recordings.isEmpty() ? livePage : nullptr);
+  }
+  if (!recordings.isEmpty() && livePage) {
+    livePage->openRecording(recordings.first());
+    window.tabs()->setCurrentWidget(livePage);
   }
   window.show();
   window.openFiles(files);

@@ -98,6 +98,18 @@ Message parse_object(const json& obj, const std::string& type) {
         s.last.push_back(d.get<std::int64_t>());
       }
     }
+    if (const auto it = obj.find("new"); it != obj.end() && !it->is_null()) {
+      if (!it->is_array()) throw TypeError{"shapes field 'new' should be an array of shapes"};
+      for (const auto& shape : *it) {
+        if (!shape.is_array()) throw TypeError{"shapes field 'new' should hold arrays of integers"};
+        std::vector<std::int64_t> dims;
+        for (const auto& d : shape) {
+          if (!d.is_number_integer()) throw TypeError{"shapes field 'new' should hold arrays of integers"};
+          dims.push_back(d.get<std::int64_t>());
+        }
+        s.fresh.push_back(std::move(dims));
+      }
+    }
     return s;
   }
   if (type == "auth") return Auth{get_string(obj, "token", "auth")};
@@ -189,7 +201,9 @@ std::string write_line(const Event& e) {
 }
 
 std::string write_line(const Shapes& s) {
-  return dump_line(json{{"type", "shapes"}, {"t", s.t}, {"distinct", s.distinct}, {"last", s.last}});
+  json j{{"type", "shapes"}, {"t", s.t}, {"distinct", s.distinct}, {"last", s.last}};
+  if (!s.fresh.empty()) j["new"] = s.fresh;
+  return dump_line(j);
 }
 
 std::string write_line(const Auth& a) { return dump_line(json{{"type", "auth"}, {"token", a.token}}); }

@@ -69,6 +69,9 @@ struct Shapes {
   std::int64_t t = 0;
   std::int64_t distinct = 0;
   std::vector<std::int64_t> last;  // the last batch's padded shape
+  // Extension (optional "new" field): the shapes first seen since the previous shapes line, so that the
+  // debugger can analyse the whole set (shape_churn.h). Capped by the agent.
+  std::vector<std::vector<std::int64_t>> fresh;
 };
 
 struct Auth { std::string token; };

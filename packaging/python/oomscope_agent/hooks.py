@@ -17,11 +17,15 @@ import time
 MAX_DISTINCT = 100_000  # shapes remembered; past it, `distinct` stops growing (memory stays bounded)
 
 
+MAX_NEW_PER_LINE = 256  # shapes listed in one `shapes` line's "new" field
+
+
 class ShapeTracker:
     def __init__(self):
         self.seen = set()
         self.distinct = 0
         self.last = []
+        self.fresh = []  # first seen since the last `shapes` line (taken by the agent thread)
 
     def observe(self, batch):
         shape = _shape_of(batch)
@@ -32,6 +36,12 @@ class ShapeTracker:
         if key not in self.seen and len(self.seen) < MAX_DISTINCT:
             self.seen.add(key)
             self.distinct = len(self.seen)
+            if len(self.fresh) < MAX_NEW_PER_LINE:
+                self.fresh.append(list(shape))
+
+    def take_fresh(self):
+        fresh, self.fresh = self.fresh, []
+        return fresh
 
 
 def _shape_of(batch, depth=0):

@@ -193,8 +193,11 @@ class Agent:
             tracker = self._shapes
             if tracker is not None and tracker.distinct != self._shapes_sent:
                 self._shapes_sent = tracker.distinct
-                pending.append((json.dumps({"type": "shapes", "t": time.time_ns(), "distinct": tracker.distinct,
-                                            "last": tracker.last}, separators=(",", ":")) + "\n").encode())
+                msg = {"type": "shapes", "t": time.time_ns(), "distinct": tracker.distinct, "last": tracker.last}
+                fresh = tracker.take_fresh()
+                if fresh:
+                    msg["new"] = fresh
+                pending.append((json.dumps(msg, separators=(",", ":")) + "\n").encode())
             for line in pending:
                 for c in clients.values():
                     if c.hello_sent:

@@ -68,8 +68,8 @@ TEST(LiveAlerts, CountersGapShapesEvents) {
   a.on_sample(0, at(1, 2'000'000'000, 1'000'000'000, 0));
   a.on_sample(0, at(2, 43'254'000'000, 1'086'000'000, 0));
   a.on_sample(0, at(3, 43'254'000'000, 1'086'000'000, 1));
-  a.on_shapes(0, Shapes{1, 50, {}});
-  a.on_shapes(0, Shapes{2, 9072, {}});
+  a.on_shapes(0, Shapes{1, 50, {}, {}});
+  a.on_shapes(0, Shapes{2, 9072, {}, {}});
   a.on_event(0, Event{3, "oom", "MPS backend out of memory", "", std::nullopt});
   ASSERT_EQ(a.alerts().size(), 4u);
   EXPECT_EQ(a.alerts()[0].rule, "gap>40GB");
@@ -77,6 +77,43 @@ TEST(LiveAlerts, CountersGapShapesEvents) {
   EXPECT_EQ(a.alerts()[1].rule, "moves:ooms");
   EXPECT_EQ(a.alerts()[2].figure, 9072);
   EXPECT_EQ(a.alerts()[3].rule, "event:oom");
+}
+
+}  // namespace
+}  // namespace oomscope::live
+
+// Shape churn lives next to the alerts it explains.
+#include "core/live/shape_churn.h"
+
+namespace oomscope::live {
+namespace {
+
+TEST(LiveShapeChurn, FindsVaryingDimensionsAndCostsBuckets) {
+  std::vector<Shape> shapes;
+  for (std::int64_t len = 5; len <= 300; ++len) shapes.push_back({16, len, 64});
+  shapes.push_back({16, 7, 64});  // a duplicate
+  const ShapeChurn c = analyse_shape_churn(shapes, 400);
+  EXPECT_EQ(c.shapes, 296);
+  EXPECT_EQ(c.reported, 400);
+  ASSERT_EQ(c.dims.size(), 1u);
+  EXPECT_EQ(c.dims[0].index, 1);
+  EXPECT_EQ(c.dims[0].min, 5);
+  EXPECT_EQ(c.dims[0].max, 300);
+  const BucketPlan* pow2 = nullptr;
+  const BucketPlan* m8 = nullptr;
+  for (const auto& p : c.plans) {
+    if (p.name == "powers of two") pow2 = &p;
+    if (p.name == "multiples of 8") m8 = &p;
+  }
+  ASSERT_TRUE(pow2 && m8);
+  // 5..300 padded to 8,16,...,512: 7 shapes.
+  EXPECT_EQ(pow2->distinct_after, 7);
+  EXPECT_EQ(m8->distinct_after, 38);
+  EXPECT_GT(pow2->waste, m8->waste);
+  EXPECT_GT(m8->waste, 0.0);
+  EXPECT_NE(shape_churn_text(c).find("dimension 1 varies: 296 sizes from 5 to 300"), std::string::npos)
+      << shape_churn_text(c);
+  EXPECT_TRUE(analyse_shape_churn({{4, 4}, {4, 4}}).dims.empty());
 }
 
 }  // namespace

@@ -70,7 +70,7 @@ TEST(LiveRecording, RoundTripsEverything) {
       rec.on_sample(1, sample(1'000'000'000LL + i * 100'000'000LL + 3, i, -5 + i));
     }
     rec.on_event(1, Event{2, "oom", "out of memory", "/tmp/s.pickle", 499});
-    rec.on_shapes(0, Shapes{3, 9072, {16, 384}});
+    rec.on_shapes(0, Shapes{3, 9072, {16, 384}, {{16, 384}, {16, 512}}});
     rec.on_disconnected(0, 9, "agent closed the connection");
     rec.on_bad_line(1, 10, "line is not valid JSON");
   }
@@ -86,6 +86,8 @@ TEST(LiveRecording, RoundTripsEverything) {
   EXPECT_EQ(st.ranks()[1].samples[10].t, 1'000'000'000LL + 10 * 100'000'000LL + 3);
   EXPECT_EQ(st.ranks()[1].events.at(0).path, "/tmp/s.pickle");
   EXPECT_EQ(st.ranks()[0].shapes.at(0).distinct, 9072);
+  EXPECT_EQ(st.ranks()[0].shapes.at(0).fresh.size(), 2u);
+  EXPECT_EQ(st.ranks()[0].shapes.at(0).fresh[1][1], 512);
   EXPECT_EQ(st.ranks()[0].gaps.size(), 1u);
   EXPECT_EQ(st.ranks()[1].bad_lines, 1);
   std::filesystem::remove(path);
