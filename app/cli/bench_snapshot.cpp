@@ -41,6 +41,7 @@ const char* kUsage =
 struct Run {
   bool ok = false;
   double read_s = 0, total_s = 0;
+  double cpu_s = 0;  // user + system CPU of the child (the machine may be shared: wall time waits for a core)
   long rss_kib = 0;
   std::string error;
 };
@@ -57,7 +58,11 @@ fs::path source_dir() {
 
 Run open_in_child(const std::string& file) {
   int fds[2];
-  if (pipe(fds) != 0) return {false, 0, 0, 0, "pipe failed"};
+  if (pipe(fds) != 0) {
+    Run r;
+    r.error = "pipe failed";
+    return r;
+  }
   const pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
@@ -89,6 +94,7 @@ Run open_in_child(const std::string& file) {
   wait4(pid, &status, 0, &ru);
   Run r;
   r.rss_kib = ru.ru_maxrss;
+  r.cpu_s = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
   r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   if (r.ok) std::sscanf(msg.c_str(), "%lf %lf", &r.read_s, &r.total_s);
   else r.error = msg.empty() ? "the child died" : msg;
@@ -96,7 +102,7 @@ Run open_in_child(const std::string& file) {
 }
 
 // Runs argv; its stdout, exit status and max RSS.
-std::string run_process(const std::vector<std::string>& argv, int& status, long& rss_kib) {
+std::string run_process(const std::vector<std::string>& argv, int& status, long& rss_kib, double* cpu_s = nullptr) {
   int fds[2];
   if (pipe(fds) != 0) return {};
   posix_spawn_file_actions_t actions;
@@ -119,6 +125,8 @@ std::string run_process(const std::vector<std::string>& argv, int& status, long&
   rusage ru{};
   wait4(pid, &status, 0, &ru);
   rss_kib = ru.ru_maxrss;
+  if (cpu_s)
+    *cpu_s = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
   return out;
 }
 
@@ -132,15 +140,19 @@ void measure(const std::string& file, const fs::path& src, bool python) {
     return;
   }
   const double rss = static_cast<double>(c.rss_kib) * 1024.0;
-  std::printf("  oomscope: read %.3f s, read + timeline + analysis %.3f s, max RSS %s (%.2fx the file)\n", c.read_s, c.total_s,
+  std::printf("  oomscope: read %.3f s, read + timeline + analysis %.3f s wall (%.3f s CPU), max RSS %s (%.2fx the file)\n",
+              c.read_s, c.total_s, c.cpu_s,
               format_bytes(static_cast<std::int64_t>(rss)).c_str(), size ? rss / static_cast<double>(size) : 0.0);
   if (!python) return;
   int status = 0;
   long py_rss = 0;
-  const std::string out = run_process({"/usr/bin/python3", (src / "tests/bench/python_pickle_load.py").string(), file}, status, py_rss);
+  double py_cpu = 0;
+  const std::string out =
+      run_process({"/usr/bin/python3", (src / "tests/bench/python_pickle_load.py").string(), file}, status, py_rss, &py_cpu);
   try {
     const double s = nlohmann::json::parse(out).at("seconds").get<double>();
-    std::printf("  python pickle.load (globals refused): %.3f s, max RSS %s (%.2fx the file); oomscope open is %.1fx %s\n", s,
+    std::printf("  python pickle.load (globals refused): %.3f s wall (process %.3f s CPU), max RSS %s (%.2fx the file); oomscope open is %.1fx %s\n",
+                s, py_cpu,
                 format_bytes(static_cast<std::int64_t>(py_rss) * 1024).c_str(),
                 size ? static_cast<double>(py_rss) * 1024.0 / static_cast<double>(size) : 0.0,
                 c.total_s > s ? c.total_s / s : s / c.total_s, c.total_s > s ? "slower" : "faster");
