@@ -32,7 +32,7 @@ void MainWindow::chooseFile() {
   QSettings settings;
   const QString path = QFileDialog::getOpenFileName(
       this, tr("Open Capture"), settings.value(kLastDirKey).toString(),
-      tr("XProf captures (*.xplane.pb);;Protocol buffers (*.pb);;All files (*)"));
+      tr("XProf captures (*.xplane.pb *.xplane.pb.gz);;Protocol buffers (*.pb);;All files (*)"));
   if (path.isEmpty()) return;
   settings.setValue(kLastDirKey, QFileInfo(path).absolutePath());
   openFile(path);
