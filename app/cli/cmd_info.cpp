@@ -9,6 +9,7 @@
 
 #include "app/cli/command.h"
 #include "app/cli/info_format.h"
+#include "app/cli/other_formats.h"
 #include "core/capture/reader.h"
 #include "core/util/safe_text.h"
 
@@ -51,6 +52,7 @@ int run_info(const std::vector<std::string>& args) {
     else throw UsageError{"give one capture file"};
   }
   if (path.empty()) throw UsageError{"give a capture file"};
+  if (auto rc = info_other_format(path, json)) return *rc;  // snapshots, Kineto traces, pprof, ... (by content)
 
   std::shared_ptr<const capture::Capture> cap;
   if (::isatty(STDERR_FILENO)) {

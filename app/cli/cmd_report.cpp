@@ -4,12 +4,14 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cmath>
 #include <charconv>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
 
 #include "app/cli/command.h"
+#include "app/cli/other_formats.h"
 #include "app/cli/report_json.h"
 #include "core/analysis/report.h"
 #include "core/analysis/report_text.h"
@@ -52,7 +54,8 @@ std::int64_t parse_bytes(const std::string& text) {
   const char* begin = text.data();
   const char* end = begin + text.size();
   auto [ptr, ec] = std::from_chars(begin, end, value);
-  if (ec != std::errc() || value < 0) throw UsageError{"--capacity: '" + text + "' is not a byte count"};
+  if (ec != std::errc() || !std::isfinite(value) || value < 0)
+    throw UsageError{"--capacity: '" + text + "' is not a byte count"};
   std::string unit(ptr, end);
   std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   double scale = 1;
@@ -68,6 +71,9 @@ std::int64_t parse_bytes(const std::string& text) {
   else throw UsageError{"--capacity: unknown unit '" + std::string(ptr, end) + "'"};
   const double bytes = value * scale;
   if (bytes > 9.2e18) throw UsageError{"--capacity: '" + text + "' is too large"};
+  if (scale == 1 && value != std::floor(value))
+    throw UsageError{"--capacity: '" + text + "' is a fraction of a byte; give whole bytes or a unit (2.79GiB)"};
+  if (bytes < 1) throw UsageError{"--capacity: '" + text + "' is not a pool; give at least one byte"};
   return static_cast<std::int64_t>(bytes + 0.5);
 }
 
@@ -160,6 +166,7 @@ int run_report(const std::vector<std::string>& args) {
   if (inputs.empty()) throw UsageError{"name at least one capture"};
   const std::vector<std::string> files = expand_inputs(inputs);
   if (json_path && *json_path != "-") refuse_capture_folder(*json_path, files);
+  if (auto rc = report_other_formats(files, json_path, options.top)) return *rc;  // snapshots, traces, ... (by content)
 
   std::vector<analysis::HostReport> reports;
   std::vector<Failure> failures;

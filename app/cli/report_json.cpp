@@ -29,11 +29,41 @@ json plan_json(const PlanAnalysis& p, std::size_t top) {
          {"temp_bytes", p.temp_bytes},
          {"constants_bytes", p.constants_bytes},
          {"total_allocation_bytes", p.total_allocation_bytes},
-         {"heap_peak_bytes", p.heap_peak_bytes},
-         {"peak_bytes", p.peak_bytes},
+         {"temp_heap_peak_bytes", p.heap_peak_bytes},
+         {"whole_peak_bytes", p.peak_bytes},
          {"peak_instruction", p.peak_instruction},
+         {"peak_phase", p.peak_event_index >= 0 ? json(to_string(p.peak_phase)) : json(nullptr)},
+         {"backward_start_event", p.backward_start_event},
+         {"gradient_matched_bytes", p.donation.gradient_matched_bytes},
          {"remat_instructions", p.remat_instructions},
          {"notes", p.notes}};
+  // Where each figure comes from, as the diagnosis lines say it.
+  j["provenance"] = {{"parameters_bytes", "read"}, {"donated_bytes", "read"}, {"donatable_bytes", "derived"},
+                     {"outputs_bytes", "read"}, {"temp_bytes", "read"}, {"constants_bytes", "read"},
+                     {"total_allocation_bytes", "read"}, {"temp_heap_peak_bytes", "derived"},
+                     {"whole_peak_bytes", "derived"}, {"peak_phase", "derived"}, {"phase_peaks", "derived"},
+                     {"role_totals", "derived"}, {"live_at_peak", "derived"}, {"patterns", "derived"},
+                     {"gradient_matched_bytes", "derived"}, {"other_memory_spaces", "read"},
+                     {"remat_instructions", "read"}};
+  json phases = json::array();
+  for (const PhasePeak& ph : p.phase_peaks)
+    phases.push_back({{"phase", to_string(ph.phase)}, {"whole_bytes", ph.bytes}, {"temp_heap_bytes", ph.heap_bytes},
+                      {"event_index", ph.event_index}, {"instruction", ph.instruction}});
+  j["phase_peaks"] = phases;
+  json patterns = json::array();
+  for (const PlanPattern& pat : p.patterns)
+    patterns.push_back({{"kind", to_string(pat.kind)}, {"instruction", pat.instruction}, {"shape", pat.shape},
+                        {"bytes", pat.bytes}, {"other_instruction", pat.other_instruction},
+                        {"other_shape", pat.other_shape}, {"other_bytes", pat.other_bytes}, {"factor", pat.factor},
+                        {"count", pat.count}, {"source", pat.source.to_string()}});
+  j["patterns"] = patterns;
+  json spaces = json::array();
+  for (const MemorySpaceTotals& t : p.other_memory_spaces)
+    spaces.push_back({{"memory_space", t.color}, {"parameters_bytes", t.parameters_bytes},
+                      {"parameter_allocations", t.parameter_allocations},
+                      {"parameters_aliased_bytes", t.parameters_aliased_bytes}, {"outputs_bytes", t.outputs_bytes},
+                      {"temp_bytes", t.temp_bytes}, {"other_bytes", t.other_bytes}});
+  j["other_memory_spaces"] = spaces;
   json roles = json::array();
   for (const RoleTotal& t : p.role_totals)
     roles.push_back({{"role", to_string(t.role)}, {"bytes", t.bytes}, {"buffers", t.buffers},
@@ -46,7 +76,8 @@ json plan_json(const PlanAnalysis& p, std::size_t top) {
   for (std::size_t i = 0; i < live.size() && i < top; ++i) {
     const PlanBuffer& b = *live[i];
     buffers.push_back({{"bytes", b.size_bytes}, {"shape", b.shape}, {"role", to_string(b.role)}, {"instruction", b.instruction},
-                       {"opcode", b.opcode}, {"op_name", b.op_name}, {"source", b.source.to_string()}, {"indefinite", b.indefinite}});
+                       {"opcode", b.opcode}, {"op_name", b.op_name}, {"source", b.source.to_string()}, {"indefinite", b.indefinite},
+                       {"logical_buffer_id", b.logical_buffer_id}, {"freed_at_event", b.freed_at_event}});
   }
   j["live_at_peak"] = buffers;
   j["live_at_peak_count"] = p.live_at_peak.size();
@@ -73,7 +104,12 @@ json runtime_json(const RuntimeAnalysis& rt) {
          {"executions_total", rt.executions_total},
          {"has_device_program_events", rt.has_device_program_events},
          {"module_choice", to_string(rt.choice)},
-         {"notes", rt.notes}};
+         {"notes", rt.notes},
+         {"provenance", {{"allocators.capacity_bytes", "read"}, {"allocators.peak_bytes_in_use", "read"},
+                         {"allocators.lifetime_peak_bytes", "read"}, {"allocators.allocations", "measured"},
+                         {"allocator_retry", "measured"}, {"executions_total", "measured"},
+                         {"module.executions", "measured"}, {"module.growth_steps_bytes", "measured"},
+                         {"module.growth_per_execution_bytes", "derived"}, {"module.live_at_last_start", "measured"}}}};
   if (!rt.module) {
     j["module"] = nullptr;
     return j;
@@ -109,7 +145,8 @@ json diagnosis_json(const std::vector<DiagnosisLine>& lines) {
     for (const Fix& f : l.fixes)
       fixes.push_back({{"action", f.action}, {"saving_bytes", opt(f.saving_bytes)}, {"saving_note", f.saving_note},
                        {"cost", f.cost}, {"fits_after", opt(f.fits_after)}, {"needed_after_bytes", opt(f.needed_after_bytes)},
-                       {"checked_against_device_bytes", opt(f.checked_against_device_bytes)}});
+                       {"checked_against_device_bytes", opt(f.checked_against_device_bytes)},
+                       {"floor_bytes", opt(f.floor_bytes)}});
     out.push_back({{"rule", l.rule}, {"provenance", to_string(l.provenance)}, {"depth", l.depth}, {"finding", l.finding},
                    {"cause", l.cause}, {"fixes", fixes}, {"confirm", l.confirm}});
   }
@@ -128,7 +165,11 @@ json report_to_json(std::span<const HostReport> reports, const ReportOptions& op
                          {"donated_bytes", m.donated_bytes}, {"outputs_bytes", m.outputs_bytes}, {"executions", m.executions}});
     json h{{"file", r.path}, {"file_size", r.file_size}, {"hostnames", r.hostnames}, {"platform", r.platform},
            {"device_memory_bytes", opt(r.device_memory_bytes)}, {"modules", modules},
-           {"capacity", {{"bytes", opt(r.capacity_bytes)}, {"source", r.capacity_source}}},
+           {"capacity", {{"bytes", opt(r.capacity_bytes)}, {"source", r.capacity_source},
+                         {"provenance", !r.capacity_bytes ? json(nullptr)
+                                        : r.capacity_source == "--capacity" ? json("given") : json("read")}}},
+           {"eager", r.eager},
+           {"temp_block_seen", opt(r.temp_block_seen)},
            {"plan", r.plan ? plan_json(*r.plan, options.top) : json(nullptr)},
            {"runtime", r.plan_only ? json(nullptr) : runtime_json(r.runtime)},
            {"diagnosis", diagnosis_json(r.diagnosis)},

@@ -10,7 +10,7 @@
 
 namespace oomscope::cli {
 
-inline constexpr int kReportJsonVersion = 1;
+inline constexpr int kReportJsonVersion = 2;
 
 nlohmann::json report_to_json(std::span<const analysis::HostReport> reports, const analysis::ReportOptions& options);
 

@@ -21,10 +21,20 @@ inline std::string percent(std::int64_t part, std::int64_t whole) {
 }
 
 // Fills fits_after / needed_after for a fix that lowers the plan's requirement `need` by its saving.
-inline Fix checked(Fix f, const DiagnosisInput& in, std::int64_t need) {
-  if (f.saving_bytes && in.capacity_bytes) {
-    f.needed_after_bytes = need - *f.saving_bytes;
-    f.fits_after = *f.needed_after_bytes <= *in.capacity_bytes;
+// other_phase_saving: what the fix also removes from the other phase's peak (parameters, outputs: all of
+// it; a fix of the peak phase's temporaries: nothing). The need never drops below that other peak.
+inline Fix checked(Fix f, const DiagnosisInput& in, std::int64_t need, std::int64_t other_phase_saving = 0) {
+  if (f.saving_bytes) {
+    std::int64_t after = need - *f.saving_bytes;
+    if (in.other_phase_peak_bytes) {
+      const std::int64_t floor = *in.other_phase_peak_bytes - other_phase_saving;
+      if (floor > after) {
+        after = floor;
+        f.floor_bytes = floor;
+      }
+    }
+    f.needed_after_bytes = after;
+    if (in.capacity_bytes) f.fits_after = after <= *in.capacity_bytes;
   }
   return f;
 }

@@ -13,12 +13,35 @@ using detail::mib;
 using detail::percent;
 
 const char* dominant_role(const DiagnosisInput& in) {
-  const std::int64_t best = std::max({in.forward_kept_bytes, in.backward_bytes, in.workspace_bytes, in.other_bytes});
+  // The largest share of the whole peak, parameters and outputs included.
+  const std::int64_t best = std::max({in.forward_kept_bytes, in.forward_transient_bytes, in.backward_bytes,
+                                      in.workspace_bytes, in.other_bytes, in.parameter_role_bytes,
+                                      in.output_role_bytes});
   if (best <= 0) return "";
   if (best == in.forward_kept_bytes) return "forward-kept";
+  if (best == in.forward_transient_bytes) return "forward-transient";
   if (best == in.backward_bytes) return "backward";
   if (best == in.workspace_bytes) return "workspace";
-  return "other";
+  if (best == in.other_bytes) return "other";
+  if (best == in.parameter_role_bytes) return "parameter";
+  return "output";
+}
+
+std::string pool_fraction_note(const DiagnosisInput& in) {
+  if (!in.capacity_bytes || !in.device_memory_bytes || *in.device_memory_bytes <= 0 || in.capacity_from_user)
+    return {};
+  if (in.platform == "TPU") return {};
+  const double f = static_cast<double>(*in.capacity_bytes) / static_cast<double>(*in.device_memory_bytes);
+  char buf[256];
+  if (f > 0.745 && f < 0.755)
+    std::snprintf(buf, sizeof buf, "the pool is %.1f %% of the device's %s: JAX's default "
+                  "XLA_PYTHON_CLIENT_MEM_FRACTION=0.75 (inferred; the capture does not record it)",
+                  100.0 * f, mib(*in.device_memory_bytes).c_str());
+  else
+    std::snprintf(buf, sizeof buf, "the pool is %.1f %% of the device's %s: XLA_PYTHON_CLIENT_MEM_FRACTION is "
+                  "probably set to about %.2f (JAX's default is 0.75; inferred, the capture does not record it)",
+                  100.0 * f, mib(*in.device_memory_bytes).c_str(), f);
+  return buf;
 }
 
 std::int64_t attention_score_bytes(const DiagnosisInput& in, int* count) {
@@ -68,7 +91,12 @@ std::vector<DiagnosisLine> rule_plan_vs_pool(const DiagnosisInput& in) {
                  " (" + mib(in.plan_peak_bytes - cap) + " over)";
   line.cause = "the plan alone exceeds the pool; follow the role split at the peak below";
   Fix fraction;
-  if (in.capacity_from_user) {
+  if (in.platform == "TPU") {
+    fraction.action = "TPU: the pool is the chip's HBM; there is no memory fraction to raise. Shard the step over "
+                      "more chips, or offload arrays to host memory (memory space 5)";
+    fraction.saving_note = "not estimated";
+    fraction.cost = "more chips, or host-device transfers";
+  } else if (in.capacity_from_user) {
     fraction.action = "a pool of at least " + mib(in.plan_peak_bytes) + " (a higher XLA_PYTHON_CLIENT_MEM_FRACTION)";
     if (in.device_memory_bytes) fraction.action += ", if the device's " + mib(*in.device_memory_bytes) + " allow it";
     fraction.saving_note = "no saving: a larger pool";
@@ -80,9 +108,8 @@ std::vector<DiagnosisLine> rule_plan_vs_pool(const DiagnosisInput& in) {
     }
   } else if (in.device_memory_bytes) {
     const std::int64_t dev = *in.device_memory_bytes;
-    fraction.action = "raise XLA_PYTHON_CLIENT_MEM_FRACTION: the pool is " + percent(cap, dev) + " of the device's " +
-                      mib(dev);
-    if (cap * 10 < dev * 9) fraction.action += " (a pool well below the device suggests the fraction is set)";
+    fraction.action = "raise XLA_PYTHON_CLIENT_MEM_FRACTION (or XLA_PYTHON_CLIENT_PREALLOCATE=false with "
+                      "XLA_PYTHON_CLIENT_ALLOCATOR=platform for debugging): " + pool_fraction_note(in);
     fraction.saving_note = "no saving: a larger pool; the capture does not record the fraction";
     fraction.cost = "less memory left for other processes on the GPU";
     fraction.needed_after_bytes = in.plan_peak_bytes;
@@ -98,7 +125,8 @@ std::vector<DiagnosisLine> rule_plan_vs_pool(const DiagnosisInput& in) {
   line.fixes.push_back(std::move(fraction));
   line.confirm = detail::kConfirm;
   out.push_back(std::move(line));
-  for (auto rule : {rule_mostly_forward, rule_mostly_backward, rule_workspace, rule_mostly_other})
+  for (auto rule : {rule_mostly_forward, rule_mostly_transient, rule_mostly_backward, rule_workspace,
+                    rule_mostly_other, rule_mostly_parameters})
     if (auto l = rule(in)) out.push_back(std::move(*l));
   return out;
 }
@@ -109,9 +137,9 @@ std::optional<DiagnosisLine> rule_mostly_other(const DiagnosisInput& in) {
   l.rule = "mostly-other";
   l.depth = 1;
   l.finding = "mostly \"other\": " + mib(in.other_bytes) + " (" + percent(in.other_bytes, in.plan_peak_bytes) +
-              " of the peak) in buffers with no JAX name stack";
-  l.cause = "XLA-generated ops (copies, layout changes, fusions outside jvp/transpose) or a program without "
-            "autodiff; the role split cannot point at activations or gradients";
+              " of the peak) in buffers made outside jvp/transpose";
+  l.cause = "a program without autodiff, or XLA-generated ops (copies, layout changes); the op that made each "
+            "buffer is in its name stack (the live-at-peak list shows it)";
   Fix f;
   f.action = "read the live-at-peak list: the largest buffers' shapes and source lines say which arrays they are";
   f.saving_note = "not estimated: depends on what the buffers are";
@@ -201,21 +229,34 @@ std::optional<DiagnosisLine> rule_workspace(const DiagnosisInput& in) {
 }
 
 std::optional<DiagnosisLine> rule_no_donation(const DiagnosisInput& in) {
-  if (!in.has_plan || in.parameters_bytes <= 0 || in.donatable_bytes <= 0) return std::nullopt;
+  if (!in.has_plan || in.parameters_bytes <= 0) return std::nullopt;
   DiagnosisLine l;
   l.rule = "no-donation";
   l.provenance = Provenance::Derived;
+  if (in.donatable_bytes <= 0) {
+    if (in.gradient_matched_bytes <= 0 || in.donated_bytes > 0) return std::nullopt;
+    l.rule = "donation-would-not-help";
+    l.finding = "no parameter is donated, and donating would not help: the outputs shaped like the " +
+                mib(in.gradient_matched_bytes) + " of parameters are their gradients";
+    l.cause = "a gradient function's outputs are gradients, not new parameters: the update still needs the "
+              "parameters, so their buffers cannot be reused for the outputs";
+    return l;
+  }
   if (in.donated_bytes == 0)
     l.finding = "no parameter is donated: " + mib(in.parameters_bytes) + " of parameters + " + mib(in.outputs_bytes) +
-                " of outputs live at once; donating could save up to " + mib(in.donatable_bytes);
+                " of outputs live at once; outputs of the same shape and type as " + mib(in.donatable_bytes) +
+                " of parameters could reuse their buffers";
   else
     l.finding = mib(in.donated_bytes) + " of " + mib(in.parameters_bytes) + " of parameters are donated; donating "
                 "the rest could save up to " + mib(in.donatable_bytes);
-  l.cause = "old and new parameters/optimizer state live at the same time";
-  Fix f{"donate_argnums on the state arguments (parameters, optimizer state)", in.donatable_bytes,
-        "parameters with an un-aliased output of the same shape and type", "the caller can no longer use the "
-        "donated arrays after the call", {}, {}};
-  l.fixes.push_back(checked(std::move(f), in, in.plan_peak_bytes));
+  l.cause = in.eager ? "each eager op allocates a new output while its inputs stay alive"
+                     : "old and new parameters/optimizer state live at the same time";
+  Fix f{in.eager ? "eager ops cannot donate: wrap the update in jax.jit(..., donate_argnums=...) so that the new "
+                   "arrays reuse the old ones' buffers"
+                 : "donate_argnums on the arguments whose outputs replace them (parameters, optimizer state)",
+        in.donatable_bytes, "parameters with an un-aliased output of the same shape and type that is not a gradient",
+        "the caller can no longer use the donated arrays after the call", {}, {}};
+  l.fixes.push_back(checked(std::move(f), in, in.plan_peak_bytes, in.donatable_bytes));
   l.confirm = detail::kConfirm;
   return l;
 }

@@ -20,10 +20,25 @@ std::optional<DiagnosisLine> rule_no_donation(const DiagnosisInput& in);
 std::optional<DiagnosisLine> rule_other_live_arrays(const DiagnosisInput& in);
 std::optional<DiagnosisLine> rule_allocator_retry(const DiagnosisInput& in);
 std::optional<DiagnosisLine> rule_xla_remat(const DiagnosisInput& in);
+std::optional<DiagnosisLine> rule_peak_phase(const DiagnosisInput& in);
+std::optional<DiagnosisLine> rule_mostly_transient(const DiagnosisInput& in);
+std::optional<DiagnosisLine> rule_mostly_parameters(const DiagnosisInput& in);
+std::vector<DiagnosisLine> rule_patterns(const DiagnosisInput& in);
+std::optional<DiagnosisLine> rule_host_offload(const DiagnosisInput& in);
+std::optional<DiagnosisLine> rule_temp_unseen(const DiagnosisInput& in);
+std::optional<DiagnosisLine> rule_eager(const DiagnosisInput& in);
+
+// "the pool is 75.0 % of the device's 192 GiB: JAX's default ..." ("" when it cannot be inferred: no
+// device memory, a user capacity, or TPU).
+std::string pool_fraction_note(const DiagnosisInput& in);
+
+// Growth of bytes in use at the start of executions, in words: "+X per execution" when every step is
+// the same, "first call +A, then +B per execution", or "not consistent (...)"; "" without steps.
+std::string growth_wording(const std::vector<std::int64_t>& steps);
 
 std::vector<DiagnosisLine> diagnose(const DiagnosisInput& in);
 
-// The dominant role at the plan's peak among forward-kept, backward, workspace and other ("" when none).
+// The role with the largest share of the plan's peak, parameters and outputs included ("" when none).
 const char* dominant_role(const DiagnosisInput& in);
 
 // Bytes of forward-kept peak buffers shaped like attention scores [..., S, S] (last two dims equal, >= 128).

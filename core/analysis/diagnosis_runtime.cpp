@@ -38,18 +38,48 @@ std::string seconds(std::int64_t ps) {
 
 }  // namespace
 
+std::string growth_wording(const std::vector<std::int64_t>& steps) {
+  if (steps.empty()) return {};
+  auto signed_bytes = [](std::int64_t v) { return (v < 0 ? "-" : "+") + mib(v < 0 ? -v : v); };
+  if (std::all_of(steps.begin(), steps.end(), [&](std::int64_t d) { return d == steps.front(); }))
+    return signed_bytes(steps.front()) + " per execution";
+  if (steps.size() >= 2 && std::all_of(steps.begin() + 1, steps.end(), [&](std::int64_t d) { return d == steps[1]; }))
+    return "first call " + signed_bytes(steps.front()) + ", then " + signed_bytes(steps[1]) + " per execution";
+  std::string s = "not consistent (steps ";
+  for (std::size_t i = 0; i < steps.size() && i < 4; ++i) s += (i ? ", " : "") + signed_bytes(steps[i]);
+  if (steps.size() > 4) s += ", ...";
+  return s + ")";
+}
+
+std::optional<DiagnosisLine> rule_eager(const DiagnosisInput& in) {
+  if (!in.eager) return std::nullopt;
+  DiagnosisLine l;
+  l.rule = "eager";
+  l.provenance = Provenance::Derived;
+  l.finding = "an eager (op-by-op) program: many small modules ran and none is a step; " + in.module +
+              " is one op, so its plan is not the program's memory";
+  l.cause = "every jnp call outside jax.jit is its own module with its own outputs; what is live between the ops "
+            "(the runtime section) explains an OOM, and the BFC allocator rounds each request up to a chunk";
+  Fix jit{"wrap the loop body in jax.jit: XLA then plans one temp block, fuses the ops and frees intermediates",
+          std::nullopt, "not estimated: the fused program has no plan in this capture", "one compilation", {}, {}};
+  l.fixes.push_back(std::move(jit));
+  return l;
+}
+
 std::optional<DiagnosisLine> rule_growth(const DiagnosisInput& in) {
   if (!in.growth_consistent || !in.growth_per_execution || *in.growth_per_execution <= 0) return std::nullopt;
   const std::int64_t g = *in.growth_per_execution;
   DiagnosisLine l;
   l.rule = "growth";
   l.provenance = Provenance::Measured;
-  l.finding = "bytes in use at the start of " + in.module + " grow " + mib(g) + " per execution over " +
-              std::to_string(in.executions) + " executions";
+  const std::string wording = growth_wording(in.growth_steps);
+  l.finding = "bytes in use at the start of " + in.module + " grow over " + std::to_string(in.executions) +
+              " executions: " + (wording.empty() ? "+" + mib(g) + " per execution" : wording);
   bool leak = false;
   if (in.outputs_bytes > 0) {
     const double r = static_cast<double>(g) / static_cast<double>(in.outputs_bytes);
-    l.finding += ", = " + ratio_text(r) + " the non-aliased outputs (" + mib(in.outputs_bytes) + "; ratio derived)";
+    l.finding += "; the average " + mib(g) + " = " + ratio_text(r) + " the non-aliased outputs (" +
+                 mib(in.outputs_bytes) + "; average and ratio derived)";
     leak = std::fabs(r - 1.0) <= 0.05;
   }
   const auto held = std::count_if(in.live_at_last_start.begin(), in.live_at_last_start.end(),
@@ -134,8 +164,13 @@ std::optional<DiagnosisLine> rule_allocator_retry(const DiagnosisInput& in) {
 }
 
 std::vector<DiagnosisLine> diagnose(const DiagnosisInput& in) {
-  std::vector<DiagnosisLine> out = rule_plan_vs_pool(in);
-  for (auto rule : {rule_growth, rule_no_donation, rule_other_live_arrays, rule_allocator_retry, rule_xla_remat})
+  std::vector<DiagnosisLine> out;
+  if (auto l = rule_eager(in)) out.push_back(std::move(*l));  // eager programs lead with the runtime
+  for (DiagnosisLine& l : rule_plan_vs_pool(in)) out.push_back(std::move(l));
+  if (auto l = rule_peak_phase(in)) out.push_back(std::move(*l));
+  for (DiagnosisLine& l : rule_patterns(in)) out.push_back(std::move(l));
+  for (auto rule : {rule_host_offload, rule_temp_unseen, rule_growth, rule_no_donation, rule_other_live_arrays,
+                    rule_allocator_retry, rule_xla_remat})
     if (auto l = rule(in)) out.push_back(std::move(*l));
   return out;
 }

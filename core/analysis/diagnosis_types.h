@@ -28,6 +28,8 @@ struct Fix {
   // What fits_after was checked against when it is not the pool's capacity: a larger pool is checked
   // against the device's memory. nullopt = the pool.
   std::optional<std::int64_t> checked_against_device_bytes = {};
+  // The highest peak this fix does not lower (another phase's), when it bounds needed_after_bytes.
+  std::optional<std::int64_t> floor_bytes = {};
 };
 
 struct DiagnosisLine {
@@ -49,6 +51,18 @@ struct PeakBuffer {
   std::int32_t element_type = 0;
 };
 
+// A memory pattern of the plan (plan.h PlanPattern), as the rules need it.
+struct PatternInput {
+  std::string kind;  // "split-k-partials", "conv-output-twice", "host-prefetch"
+  std::string instruction, shape;
+  std::int64_t bytes = 0;
+  std::string other_instruction, other_shape;
+  std::int64_t other_bytes = 0;
+  int factor = 0;
+  int count = 1;
+  std::string source;  // "file.py:92" or ""
+};
+
 struct LiveHolder {
   std::string label;
   std::int64_t bytes = 0;
@@ -68,6 +82,28 @@ struct DiagnosisInput {
   std::int64_t outputs_bytes = 0;  // non-aliased outputs
   std::int64_t temp_bytes = 0;
   std::int64_t forward_kept_bytes = 0;
+  std::int64_t forward_transient_bytes = 0;
+  std::int64_t parameter_role_bytes = 0;  // parameters / outputs at the peak (indefinite roles)
+  std::int64_t output_role_bytes = 0;
+  std::int64_t gradient_matched_bytes = 0;  // parameters whose same-shaped output is their gradient
+  // Phases: where the peak is and the highest point outside that phase ("" / nullopt when unknown).
+  std::string peak_phase;
+  std::string peak_instruction;
+  std::string other_phase;
+  std::string other_phase_instruction;
+  std::optional<std::int64_t> other_phase_peak_bytes;
+  std::vector<PatternInput> patterns;
+  // Host offload (memory space 5), read from the plan.
+  std::int64_t host_parameters_bytes = 0;
+  std::int64_t host_parameters_aliased_bytes = 0;
+  int host_parameter_count = 0;
+  std::int64_t host_outputs_bytes = 0;
+  std::int64_t host_temp_bytes = 0;
+  std::string platform;  // "GPU (AMD)", "TPU", ...
+  bool eager = false;    // many small modules and no step module (the runtime leads)
+  // Runtime: whether an allocator event requested the temp block (nullopt when there is no runtime).
+  std::optional<bool> temp_block_seen;
+  std::vector<std::int64_t> growth_steps;
   std::int64_t backward_bytes = 0;
   std::int64_t workspace_bytes = 0;
   std::int64_t other_bytes = 0;

@@ -201,6 +201,7 @@ void add_role_totals(PlanAnalysis& out) {
 
 void analyze_assignment(const PlanIndex& index, const PlanOptions& options, PlanAnalysis& out) {
   add_allocation_totals(index.assignment(), options.color, out);
+  detail::add_other_memory_spaces(index, options.color, out);
   const std::int64_t other_color_events = describe_traces(index, options.color, out);
 
   std::vector<const xla::HeapSimulatorTrace*> chosen;
@@ -277,6 +278,7 @@ void analyze_assignment(const PlanIndex& index, const PlanOptions& options, Plan
     detail::describe_buffer(index, span.display_slot, buffer);
     buffer.size_bytes = index.buffer(span.root_slot).size();
     buffer.live_since_event = span.start;
+    buffer.freed_at_event = span.end;
     if (span.display_slot != span.root_slot) {
       buffer.canonical_buffer_id = index.buffer(span.root_slot).id();
       // The sharer and its canonical are the same memory, so the canonical is an alias too.
@@ -293,8 +295,10 @@ void analyze_assignment(const PlanIndex& index, const PlanOptions& options, Plan
     }
     out.live_at_peak.push_back(std::move(buffer));
   }
-  add_role_totals(out);
   build_curve(replay, out);
+  detail::analyze_phases(index, replay.events, out);
+  add_role_totals(out);
+  detail::find_patterns(index, out);
 }
 
 }  // namespace

@@ -33,11 +33,15 @@ namespace oomscope::analysis {
 // Why a buffer exists, from the JAX name stack in OpMetadata.op_name (capture-report.md):
 //   Workspace   an s8 output (or s8 tuple element) of a custom-call: GEMM/conv library scratch
 //   Backward    op_name contains "transpose(" (checked before jvp: backward name stacks read "transpose(jvp(")
-//   ForwardKept op_name contains "jvp(": forward activations kept for the backward pass
+//   ForwardKept op_name contains "jvp(" and the buffer is still live when the backward starts (the first
+//               trace event of a "transpose(" instruction): activations kept for the backward pass
+//   ForwardTransient op_name contains "jvp(" but the buffer is freed before the backward starts (or the
+//               program has no backward): a forward temporary that remat cannot remove
 //   Parameter / Output / Constant / ThreadLocal   indefinite allocations (the category of the allocation)
 //   Other       anything else, including XLA-generated ops with no name stack and no alias that has one
 enum class BufferRole : std::uint8_t {
   ForwardKept,
+  ForwardTransient,
   Backward,
   Workspace,
   Other,
@@ -46,9 +50,9 @@ enum class BufferRole : std::uint8_t {
   Constant,
   ThreadLocal,
 };
-inline constexpr int kBufferRoleCount = 8;
+inline constexpr int kBufferRoleCount = 9;
 
-// "forward-kept", "backward", "workspace", "other", "parameter", "output", "constant", "thread-local".
+// "forward-kept", "forward-transient", "backward", "workspace", "other", "parameter", "output", "constant", "thread-local".
 const char* to_string(BufferRole role) noexcept;
 
 // ---- source location --------------------------------------------------------------------------------
@@ -93,6 +97,8 @@ struct PlanBuffer {
   // Heap buffers: trace event index at which this buffer's memory became live (ALLOC, or the SHARE_WITH
   // that revived it). -1 for indefinite buffers.
   std::int64_t live_since_event = -1;
+  // Heap buffers: trace event index that freed it; -1 when never freed in the trace (or indefinite).
+  std::int64_t freed_at_event = -1;
   // When the live memory is a root canonical buffer revived by a SHARE_WITH, the id of that canonical
   // (logical_buffer_id is then the sharer, XProf's "display" buffer). -1 otherwise.
   std::int64_t canonical_buffer_id = -1;
@@ -140,12 +146,16 @@ struct ParameterAllocation {
   // Not donated, but an un-aliased output has the same dtype and dimensions: donate_argnums could reuse it.
   bool donatable = false;
   std::vector<std::int64_t> matching_output_index;  // the output's tuple index, when donatable
+  // Not donated; the un-aliased output of the same dtype and dimensions is a gradient (made by a
+  // "transpose(" instruction), so it does not replace the parameter and donating it would save nothing.
+  bool matching_gradient = false;
 };
 
 struct DonationSummary {
   std::int64_t parameter_bytes = 0;  // all entry-parameter allocations
   std::int64_t donated_bytes = 0;
   std::int64_t donatable_bytes = 0;  // what donating the candidates could save ("could save up to X")
+  std::int64_t gradient_matched_bytes = 0;  // parameters whose same-shaped output is their gradient
   int donated_count = 0;
   int donatable_count = 0;
   std::vector<ParameterAllocation> parameters;  // by parameter number, then shape index
@@ -212,6 +222,62 @@ struct TraceInfo {
   std::int64_t heap_peak_bytes = 0;    // this trace replayed alone
 };
 
+// ---- phases ------------------------------------------------------------------------------------------
+
+// Where in the program a heap point lies, from the JAX name stacks of the trace's instructions: the
+// backward runs from the first to the last event of a "transpose(" instruction; before it is the
+// forward, after it the optimizer/update. A program with no "transpose(" has no backward.
+enum class Phase : std::uint8_t { Forward, Backward, Update, NoBackward };
+// "forward", "backward", "update", "no backward"
+const char* to_string(Phase phase) noexcept;
+
+// The highest point of the module's memory (heap + indefinite allocations) within one phase.
+struct PhasePeak {
+  Phase phase = Phase::NoBackward;
+  std::int64_t bytes = 0;       // heap + indefinite bytes at that point
+  std::int64_t heap_bytes = 0;  // heap (temp) bytes only
+  std::int64_t event_index = -1;
+  std::string instruction;      // trace event's instruction
+};
+
+// ---- patterns ----------------------------------------------------------------------------------------
+
+// A memory pattern seen at the peak (or in the plan), each with its own finding and fix.
+enum class PatternKind : std::uint8_t {
+  SplitKPartials,   // an f32 buffer of a dot that a reduce sums into a result `factor` times smaller
+  ConvOutputTwice,  // a convolution's output live together with a same-size copy/transpose of it
+  HostPrefetch,     // copy-start / copy-done pairs (host <-> device prefetch) with buffers at the peak
+};
+const char* to_string(PatternKind kind) noexcept;  // "split-k-partials", "conv-output-twice", "host-prefetch"
+
+struct PlanPattern {
+  PatternKind kind = PatternKind::SplitKPartials;
+  std::string instruction;     // the buffer's defining instruction (the dot fusion, the conv, the copy-start)
+  std::string shape;           // its shape
+  std::int64_t bytes = 0;      // bytes at the peak this pattern accounts for
+  std::string other_instruction;  // the reduce / the copy / the copy-done
+  std::string other_shape;
+  std::int64_t other_bytes = 0;
+  int factor = 0;              // split-K: partials / result element ratio
+  int count = 1;               // host prefetch: copy-start instructions
+  std::string op_name;
+  SourceLocation source;
+};
+
+// Allocation totals of a memory space other than the analysed one (memory space 5 = host offload).
+struct MemorySpaceTotals {
+  std::int64_t color = 0;
+  std::int64_t parameters_bytes = 0;
+  int parameter_allocations = 0;
+  std::int64_t parameters_aliased_bytes = 0;  // parameters that are also outputs (aliased)
+  std::int64_t outputs_bytes = 0;             // outputs that are not parameters
+  std::int64_t temp_bytes = 0;
+  std::int64_t other_bytes = 0;               // constants, thread-local
+  std::int64_t largest_parameter_bytes = 0;
+  std::string largest_parameter_shape;
+  int largest_parameter_count = 0;            // parameters of exactly that size
+};
+
 // ---- the analysis -----------------------------------------------------------------------------------
 
 enum class PlanStatus : std::uint8_t {
@@ -270,6 +336,18 @@ struct PlanAnalysis {
   MemoryCurve curve;
   std::vector<TraceInfo> traces;
   DonationSummary donation;
+
+  // Phases (derived from the name stacks): where the peak is, the highest point of each phase present,
+  // highest first, and the backward's first/last trace event (-1 when the program has no backward).
+  Phase peak_phase = Phase::NoBackward;
+  std::vector<PhasePeak> phase_peaks;
+  std::int64_t backward_start_event = -1;
+  std::int64_t backward_end_event = -1;
+  // The highest phase peak outside the peak's phase; nullopt when there is one phase only.
+  std::optional<PhasePeak> other_phase_peak() const;
+
+  std::vector<PlanPattern> patterns;
+  std::vector<MemorySpaceTotals> other_memory_spaces;  // colors other than `color`, by color
 
   int remat_instructions = 0;  // instructions (outside fusion bodies) whose name contains ".remat"
   int instruction_count = 0;   // instructions outside fusion bodies

@@ -81,6 +81,7 @@ std::int64_t PlanAnalysis::role_bytes(BufferRole role) const {
 const char* to_string(BufferRole role) noexcept {
   switch (role) {
     case BufferRole::ForwardKept: return "forward-kept";
+    case BufferRole::ForwardTransient: return "forward-transient";
     case BufferRole::Backward: return "backward";
     case BufferRole::Workspace: return "workspace";
     case BufferRole::Other: return "other";

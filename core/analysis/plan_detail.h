@@ -64,6 +64,20 @@ SourceLocation source_of(const xla::HloInstructionProto& instruction, const xla:
 // The role is set for a temp buffer; callers override it for indefinite allocations.
 void describe_buffer(const PlanIndex& index, std::int32_t slot, PlanBuffer& out);
 
+// ---- phases and patterns (plan_phases.cpp, plan_patterns.cpp) ----
+
+// Finds the backward's first/last event, the peak's phase and each phase's peak (needs the curve and
+// peak_event_index), and turns forward buffers at the peak that are freed before the backward starts
+// into ForwardTransient. Call after the live-at-peak buffers and the curve are filled, before role totals.
+void analyze_phases(const PlanIndex& index, std::span<const xla::HeapSimulatorTrace::Event* const> events,
+                    PlanAnalysis& out);
+
+// Split-K partial sums, convolution outputs held twice and host prefetches among the peak's buffers.
+void find_patterns(const PlanIndex& index, PlanAnalysis& out);
+
+// Allocation totals of every memory space other than `color` (host offload is memory space 5).
+void add_other_memory_spaces(const PlanIndex& index, std::int64_t color, PlanAnalysis& out);
+
 // ---- donation (plan_donation.cpp): which parameters are donated (aliased with an output), the
 // evidence for it, and which could be (an un-aliased output has the same dtype and dimensions) ----
 

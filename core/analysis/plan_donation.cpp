@@ -18,6 +18,7 @@ struct OutputLeaf {
   Index index;
   const xla::ShapeProto* shape = nullptr;
   bool taken = false;
+  bool gradient = false;  // made by a "transpose(" (backward) instruction: a gradient, not a new state
 };
 
 bool is_tuple_shape(const xla::ShapeProto& shape) {
@@ -26,7 +27,7 @@ bool is_tuple_shape(const xla::ShapeProto& shape) {
 
 void collect_leaves(const xla::ShapeProto& shape, Index& prefix, std::vector<OutputLeaf>& out) {
   if (!is_tuple_shape(shape)) {
-    out.push_back(OutputLeaf{prefix, &shape, false});
+    out.push_back(OutputLeaf{prefix, &shape, false, false});
     return;
   }
   for (int i = 0; i < shape.tuple_shapes_size(); ++i) {
@@ -70,6 +71,33 @@ const xla::ShapeProto* result_shape(const PlanIndex& index) {
   }
   const auto& module = index.hlo().hlo_module();
   return module.has_host_program_shape() ? &module.host_program_shape().result() : nullptr;
+}
+
+// Marks the output leaves that a backward ("transpose(") instruction made: the ROOT tuple's operand at
+// the leaf's index, looked through copies, bitcasts and converts without a name stack of their own.
+void mark_gradients(const PlanIndex& index, std::vector<OutputLeaf>& leaves) {
+  const auto* entry = index.entry_computation();
+  const InstructionRef* root = entry ? index.instruction(entry->root_id()) : nullptr;
+  if (root == nullptr) return;
+  for (OutputLeaf& leaf : leaves) {
+    const xla::HloInstructionProto* at = root->instruction;
+    for (std::size_t depth = 0; depth < leaf.index.size() && at != nullptr && at->opcode() == "tuple"; ++depth) {
+      const std::int64_t k = leaf.index[depth];
+      if (k < 0 || k >= at->operand_ids_size()) { at = nullptr; break; }
+      const InstructionRef* operand = index.instruction(at->operand_ids(static_cast<int>(k)));
+      at = operand ? operand->instruction : nullptr;
+    }
+    for (int hops = 0; at != nullptr && hops < 4; ++hops) {
+      const std::string& stack = at->metadata().op_name();
+      if (!stack.empty()) {
+        leaf.gradient = stack.find("transpose(") != std::string::npos;
+        break;
+      }
+      if (at->operand_ids_size() != 1) break;
+      const InstructionRef* operand = index.instruction(at->operand_ids(0));
+      at = operand ? operand->instruction : nullptr;
+    }
+  }
 }
 
 }  // namespace
@@ -117,6 +145,7 @@ DonationSummary analyze_donation(const PlanIndex& index, std::int64_t color) {
     Index prefix;
     collect_leaves(*result, prefix, outputs);
   }
+  mark_gradients(index, outputs);
   auto take_output = [&](const Index& output_index) {
     for (auto& leaf : outputs)
       if (leaf.index == output_index) leaf.taken = true;
@@ -180,6 +209,12 @@ DonationSummary analyze_donation(const PlanIndex& index, std::int64_t color) {
     const xla::ShapeProto* shape = param_shape_of(p);
     if (shape == nullptr || is_tuple_shape(*shape)) continue;
     if (OutputLeaf* leaf = take_matching(p.shape, shape)) {
+      if (leaf->gradient) {
+        // The same shape, but a gradient: the update still needs the parameter, so donating it frees nothing.
+        p.matching_gradient = true;
+        add_bytes(summary.gradient_matched_bytes, p.bytes);
+        continue;
+      }
       p.donatable = true;
       p.matching_output_index = leaf->index;
       add_bytes(summary.donatable_bytes, p.bytes);

@@ -54,6 +54,11 @@ class PlanIndex {
     return it == instructions_.end() ? nullptr : &it->second;
   }
   const xla::HloInstructionProto* defining_instruction(std::int32_t slot) const;
+  // An instruction by name (any computation), or null.
+  const xla::HloInstructionProto* instruction_by_name(std::string_view name) const {
+    auto it = by_name_.find(name);
+    return it == by_name_.end() ? nullptr : it->second;
+  }
   // Instructions where this buffer also appears (BufferAssignmentProto.buffer_aliases), in proto order.
   const std::vector<std::int64_t>* alias_instruction_ids(std::int64_t logical_buffer_id) const {
     auto it = aliases_.find(logical_buffer_id);

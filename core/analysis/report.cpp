@@ -81,6 +81,30 @@ DiagnosisInput diagnosis_input(const HostReport& r, std::size_t top) {
     in.outputs_bytes = p.outputs_bytes;
     in.temp_bytes = p.temp_bytes;
     in.forward_kept_bytes = p.role_bytes(BufferRole::ForwardKept);
+    in.forward_transient_bytes = p.role_bytes(BufferRole::ForwardTransient);
+    in.parameter_role_bytes = p.role_bytes(BufferRole::Parameter);
+    in.output_role_bytes = p.role_bytes(BufferRole::Output);
+    in.gradient_matched_bytes = p.donation.gradient_matched_bytes;
+    if (in.has_heap_peak && p.peak_event_index >= 0) {
+      in.peak_phase = to_string(p.peak_phase);
+      in.peak_instruction = p.peak_instruction;
+      if (auto other = p.other_phase_peak()) {
+        in.other_phase = to_string(other->phase);
+        in.other_phase_instruction = other->instruction;
+        in.other_phase_peak_bytes = other->bytes;
+      }
+    }
+    for (const PlanPattern& pat : p.patterns)
+      in.patterns.push_back({to_string(pat.kind), pat.instruction, pat.shape, pat.bytes, pat.other_instruction,
+                             pat.other_shape, pat.other_bytes, pat.factor, pat.count, pat.source.to_string()});
+    for (const MemorySpaceTotals& t : p.other_memory_spaces) {
+      if (t.color != 5) continue;
+      in.host_parameters_bytes = t.parameters_bytes;
+      in.host_parameters_aliased_bytes = t.parameters_aliased_bytes;
+      in.host_parameter_count = t.parameter_allocations;
+      in.host_outputs_bytes = t.outputs_bytes;
+      in.host_temp_bytes = t.temp_bytes;
+    }
     in.backward_bytes = p.role_bytes(BufferRole::Backward);
     in.workspace_bytes = p.role_bytes(BufferRole::Workspace);
     in.other_bytes = p.role_bytes(BufferRole::Other);
@@ -90,7 +114,11 @@ DiagnosisInput diagnosis_input(const HostReport& r, std::size_t top) {
     for (const PlanBuffer& b : live)
       in.peak_buffers.push_back({b.size_bytes, b.shape, to_string(b.role), b.source.to_string(), b.element_type});
   }
+  in.platform = r.platform;
+  in.eager = r.eager;
+  in.temp_block_seen = r.temp_block_seen;
   if (const auto& m = r.runtime.module) {
+    in.growth_steps = m->growth_steps;
     in.executions = static_cast<int>(m->executions.size());
     in.growth_per_execution = m->growth_per_execution;
     in.growth_consistent = m->growth_consistent;
@@ -108,7 +136,8 @@ DiagnosisInput diagnosis_input(const HostReport& r, std::size_t top) {
 }
 
 void add_limits(HostReport& r, const capture::Capture& c) {
-  r.limits.push_back("HBM only: the plan covers memory space 0; host offload (memory space 5) is not counted");
+  r.limits.push_back("HBM only: the plan's device figures cover memory space 0; host offload (memory space 5) is "
+                     "listed separately and not counted in them");
   if (r.capacity_bytes && r.plan)
     r.limits.push_back("contiguity: \"fits\" compares bytes; the BFC allocator also needs a contiguous block, so a "
                        "tight fit can still fail through fragmentation");
@@ -138,6 +167,39 @@ ModuleRow module_row(const capture::Module& m, const PlanAnalysis& p) {
   row.donated_bytes = p.donation.donated_bytes;
   row.outputs_bytes = p.outputs_bytes;
   return row;
+}
+
+// Eager (op-by-op) JAX: many small modules ran and none of them is a step (reference: "Eager programs
+// appear as many small modules"). Taken as: at least 3 executed modules among at least 5, and the
+// analysed (largest executed) module is a single op whose temp heap is under a quarter of its peak.
+bool is_eager(const HostReport& r) {
+  if (r.modules.size() < 5 || !r.plan) return false;
+  const auto executed = std::count_if(r.modules.begin(), r.modules.end(), [](const ModuleRow& m) { return m.executions > 0; });
+  if (executed < 3) return false;
+  return r.plan->heap_peak_bytes * 4 < r.plan->peak_bytes && r.plan->backward_start_event < 0;
+}
+
+// The largest allocations live at the pool's peak in use, with the bytes requested and the chunk the
+// allocator handed out (BFC rounding and unsplit chunks show as slack).
+std::vector<ChunkRow> largest_live_chunks(const capture::Capture& c, const HostReport& r, std::size_t top) {
+  std::vector<ChunkRow> out;
+  std::optional<std::uint32_t> alloc;
+  if (r.runtime.module) alloc = r.runtime.module->allocator;
+  if (!alloc) return out;
+  std::int64_t peak_time = -1, peak = -1;
+  for (const capture::MemoryEvent& m : c.memory_events())
+    if (m.allocator == *alloc && m.bytes_in_use > peak) peak = m.bytes_in_use, peak_time = m.time_ps;
+  std::map<std::uint64_t, const capture::MemoryEvent*> live;
+  for (const capture::MemoryEvent& m : c.memory_events()) {
+    if (m.time_ps > peak_time) break;
+    if (m.allocator != *alloc) continue;
+    if (m.kind == capture::MemoryEventKind::Allocation) live[m.addr] = &m;
+    else live.erase(m.addr);
+  }
+  for (const auto& [addr, m] : live) out.push_back({m->requested_bytes, m->allocation_bytes, m->time_ps});
+  std::stable_sort(out.begin(), out.end(), [](const ChunkRow& a, const ChunkRow& b) { return a.chunk_bytes > b.chunk_bytes; });
+  if (out.size() > top) out.resize(top);
+  return out;
 }
 
 }  // namespace
@@ -203,7 +265,19 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
       r.capacity_source = r.runtime.allocators[*alloc].name;
     }
   }
-  r.diagnosis = diagnose(diagnosis_input(r, options.top));
+  r.eager = is_eager(r);
+  if (r.plan && r.runtime.module && !r.runtime.module->executions.empty() && r.plan->temp_bytes > 0) {
+    const std::int64_t temp = r.plan->temp_bytes;
+    r.temp_block_seen = std::any_of(c.memory_events().begin(), c.memory_events().end(), [&](const capture::MemoryEvent& m) {
+      return m.kind == capture::MemoryEventKind::Allocation && (m.requested_bytes == temp || m.allocation_bytes == temp);
+    });
+  }
+  if (r.eager) r.largest_chunks = largest_live_chunks(c, r, 5);
+  {
+    const DiagnosisInput in = diagnosis_input(r, options.top);
+    r.diagnosis_pool_note = pool_fraction_note(in);
+    r.diagnosis = diagnose(in);
+  }
   add_limits(r, c);
   for (std::string& p : consistency_problems(c, r.runtime)) r.problems.push_back(std::move(p));
   return r;

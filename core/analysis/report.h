@@ -34,6 +34,13 @@ struct ModuleRow {
   std::int64_t executions = 0;  // host executions matched to it
 };
 
+// One allocation live at the allocator's peak: what was asked for and the chunk that served it.
+struct ChunkRow {
+  std::int64_t requested_bytes = 0;
+  std::int64_t chunk_bytes = 0;
+  std::int64_t time_ps = 0;  // when it was allocated
+};
+
 struct HostReport {
   std::string path;
   std::uint64_t file_size = 0;
@@ -47,6 +54,10 @@ struct HostReport {
   RuntimeAnalysis runtime;
   std::optional<std::int64_t> capacity_bytes;
   std::string capacity_source;  // allocator name, or "--capacity"
+  bool eager = false;                     // an eager (op-by-op) program (derived)
+  std::optional<bool> temp_block_seen;    // an allocator event requested the analysed module's temp block
+  std::vector<ChunkRow> largest_chunks;   // eager programs: largest live allocations at the pool's peak
+  std::string diagnosis_pool_note;        // the inferred memory fraction ("" when it cannot be inferred)
   std::vector<DiagnosisLine> diagnosis;
   std::vector<std::string> limits;    // the spec's known limits that apply to this capture
   std::vector<std::string> problems;  // XSpace errors, module problems, selection notes

@@ -6,6 +6,7 @@
 #include <string>
 #include <tuple>
 
+#include "core/analysis/diagnosis_rules.h"
 #include "core/util/bytes.h"
 
 namespace oomscope::analysis {
@@ -38,9 +39,22 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
   o << "  temp block          " << pad(b(p.temp_bytes), 11) << "[read]  (" << format_bytes_exact(p.temp_bytes) << " bytes)\n";
   if (p.constants_bytes) o << "  constants           " << pad(b(p.constants_bytes), 11) << "[read]\n";
   if (p.status == PlanStatus::Ok) {
-    o << "  heap peak           " << pad(b(p.peak_bytes), 11) << "[derived]  temp heap " << b(p.heap_peak_bytes)
+    o << "  whole peak          " << pad(b(p.peak_bytes), 11) << "[derived]  = temp-heap peak " << b(p.heap_peak_bytes)
       << " + parameters/outputs/constants " << b(p.indefinite_bytes)
-      << (p.peak_instruction.empty() ? std::string() : "; at " + p.peak_instruction) << "\n";
+      << (p.peak_instruction.empty() ? std::string() : "; at " + p.peak_instruction);
+    if (p.peak_event_index >= 0)
+      o << (p.peak_phase == Phase::NoBackward ? std::string(", in a program without a backward pass")
+                                              : ", in the " + std::string(to_string(p.peak_phase)));
+    o << "\n";
+    if (p.phase_peaks.size() > 1) {
+      o << "  peak of each phase [derived]:";
+      for (std::size_t i = 0; i < p.phase_peaks.size(); ++i) {
+        const PhasePeak& ph = p.phase_peaks[i];
+        o << (i ? ";" : "") << " " << to_string(ph.phase) << " " << b(ph.bytes) << " at " << ph.instruction
+          << " (temp heap " << b(ph.heap_bytes) << ")";
+      }
+      o << "\n";
+    }
     o << "  role split at the peak [derived]:";
     for (const RoleTotal& t : p.role_totals) {
       char buf[32];
@@ -55,9 +69,18 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
     }
     o << "\n";
     // Identical buffers (same size, shape, role, line) are counted together, as "x5".
+    // "Other" buffers name the op that made them: the name stack is there even outside jvp/transpose.
     std::map<std::tuple<std::int64_t, std::string, std::string, std::string>, int> same;
-    for (const PlanBuffer& buf : p.live_at_peak)
-      ++same[{buf.size_bytes, buf.shape, to_string(buf.role), buf.source.to_string()}];
+    for (const PlanBuffer& buf : p.live_at_peak) {
+      std::string source = buf.source.to_string();
+      if (buf.role == BufferRole::Other && !buf.indefinite) {
+        const std::string& stack = buf.op_name.empty() ? buf.role_via_op_name : buf.op_name;
+        const std::string made = stack.empty() ? (buf.opcode.empty() ? std::string() : "XLA " + buf.opcode + " " + buf.instruction)
+                                               : stack;
+        if (!made.empty()) source = (source.empty() ? "" : source + " ") + "[" + made + "]";
+      }
+      ++same[{buf.size_bytes, buf.shape, to_string(buf.role), source}];
+    }
     std::vector<std::pair<std::tuple<std::int64_t, std::string, std::string, std::string>, int>> rows(same.begin(), same.end());
     std::stable_sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) {
       return std::get<0>(x.first) * x.second > std::get<0>(y.first) * y.second;
@@ -67,17 +90,35 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
       const auto& [key, n] = rows[i];
       const auto& [size, shape, role, source] = key;
       o << "    " << pad(b(size), 10) << pad(n > 1 ? "x" + std::to_string(n) : "", 5) << pad(shape, 28) << " "
-        << pad(role, 13) << " " << (source.empty() ? "(no source line)" : source) << "\n";
+        << pad(role, 17) << " " << (source.empty() ? "(no source line)" : source) << "\n";
     }
     if (rows.size() > top) o << "    ... " << rows.size() - top << " more rows\n";
   } else {
     o << "  no usable heap-simulator trace: allocation total " << b(p.total_allocation_bytes) << " [read]\n";
   }
+  for (const MemorySpaceTotals& t : p.other_memory_spaces) {
+    if (t.parameters_bytes + t.outputs_bytes + t.temp_bytes + t.other_bytes <= 0) continue;
+    o << "  memory space " << t.color << (t.color == 5 ? " (host offload)" : "") << ": parameters " << b(t.parameters_bytes);
+    if (t.parameter_allocations > 0) {
+      o << " (" << t.parameter_allocations << " allocation" << (t.parameter_allocations == 1 ? "" : "s");
+      if (t.largest_parameter_count == t.parameter_allocations && !t.largest_parameter_shape.empty())
+        o << " of " << t.largest_parameter_shape;
+      if (t.parameters_aliased_bytes > 0)
+        o << (t.parameters_aliased_bytes == t.parameters_bytes ? ", all" : ", " + b(t.parameters_aliased_bytes))
+          << " aliased with outputs";
+      o << ")";
+    }
+    o << ", outputs " << b(t.outputs_bytes) << ", temp " << b(t.temp_bytes) << " [read]; not in the device figures\n";
+  }
   if (p.donation.donatable_bytes > 0)
     o << "  donatable, not donated " << b(p.donation.donatable_bytes) << " [derived]\n";
-  if (p.status == PlanStatus::Ok)
+  if (p.donation.gradient_matched_bytes > 0)
+    o << "  not donatable: " << b(p.donation.gradient_matched_bytes)
+      << " of parameters whose same-shaped outputs are gradients [derived]\n";
+  if (p.status == PlanStatus::Ok && p.backward_start_event >= 0)
     o << "  anatomy: weights + optimizer state = parameters " << b(p.parameters_bytes) << "; activations = forward-kept "
-      << b(p.role_bytes(BufferRole::ForwardKept)) << "; gradients = backward " << b(p.role_bytes(BufferRole::Backward))
+      << b(p.role_bytes(BufferRole::ForwardKept)) << " (forward transients " << b(p.role_bytes(BufferRole::ForwardTransient))
+      << " are not activations); gradients = backward " << b(p.role_bytes(BufferRole::Backward))
       << " (+ outputs if the step returns them)\n";
   o << "  XLA rematerialized " << p.remat_instructions << " instructions [read]\n";
   for (const std::string& n : p.notes) o << "  note: " << n << "\n";
@@ -122,13 +163,13 @@ void write_runtime(std::ostream& o, const HostReport& r, std::size_t top) {
       o << "\n";
     }
     if (m.growth_per_execution) {
+      // Steps are measured; an average over them is derived, and only meaningful when they agree.
       o << "  growth of in use at start: " << b(m.executions.front().bytes_in_use_at_start) << " -> "
-        << b(m.executions.back().bytes_in_use_at_start) << ", " << (*m.growth_per_execution >= 0 ? "+" : "")
-        << b(*m.growth_per_execution) << " per execution [measured]";
+        << b(m.executions.back().bytes_in_use_at_start) << " [measured], " << growth_wording(m.growth_steps);
       if (m.growth_consistent && r.plan && r.plan->outputs_bytes > 0) {
         char buf[32];
         std::snprintf(buf, sizeof buf, "%.2fx", static_cast<double>(*m.growth_per_execution) / static_cast<double>(r.plan->outputs_bytes));
-        o << " = " << buf << " the non-aliased outputs [derived]";
+        o << "; average " << b(*m.growth_per_execution) << " = " << buf << " the non-aliased outputs [derived]";
       }
       o << (m.growth_consistent ? "; every step grew\n" : "\n");
     }
@@ -148,6 +189,12 @@ void write_runtime(std::ostream& o, const HostReport& r, std::size_t top) {
         o << "    " << pad(b(g.bytes), 10) << pad(g.count ? "x" + std::to_string(g.count) : "", 7) << g.label << "\n";
     }
   }
+  if (!r.largest_chunks.empty()) {
+    o << "  largest allocations live at the pool's peak: requested -> allocator chunk [read], slack [derived]:\n";
+    for (const ChunkRow& c : r.largest_chunks)
+      o << "    " << pad(b(c.requested_bytes), 11) << "-> " << pad(b(c.chunk_bytes), 11) << "slack "
+        << b(c.chunk_bytes - c.requested_bytes) << "  (allocated at " << secs(c.time_ps) << ")\n";
+  }
   for (const std::string& note : rt.notes) o << "  note: " << note << "\n";
 }
 
@@ -158,6 +205,9 @@ void write_diagnosis(std::ostream& o, const HostReport& r) {
       << (r.capacity_source == "--capacity" ? "given with --capacity" : "capacity of " + r.capacity_source + " [read]") << ")\n";
   else
     o << "  pool: unknown (no allocator events; pass --capacity BYTES to check the plan against a pool)\n";
+  if (r.capacity_bytes && r.capacity_source == "--capacity" && r.device_memory_bytes && *r.capacity_bytes > *r.device_memory_bytes)
+    o << "  warning: the given pool is larger than the device's " << b(*r.device_memory_bytes) << " of memory\n";
+  if (!r.diagnosis_pool_note.empty()) o << "  " << r.diagnosis_pool_note << "\n";
   if (r.diagnosis.empty()) o << "  nothing to report\n";
   for (const DiagnosisLine& l : r.diagnosis) {
     const std::string ind(2 + 4 * static_cast<std::size_t>(l.depth), ' ');
@@ -168,11 +218,19 @@ void write_diagnosis(std::ostream& o, const HostReport& r) {
       o << (f.saving_bytes ? "~" + b(*f.saving_bytes) + " [derived]" : std::string("-"));
       if (!f.saving_note.empty()) o << " (" << f.saving_note << ")";
       o << "; cost: " << f.cost;
-      if (f.fits_after && r.capacity_bytes)
+      if (f.needed_after_bytes && f.saving_bytes) {
+        o << "; then needs " << b(*f.needed_after_bytes);
+        if (f.floor_bytes) o << " (the other phase's peak stays)";
+        if (f.fits_after && r.capacity_bytes)
+          o << ": " << (*f.fits_after ? "fits" : "still does not fit") << " in "
+            << (f.checked_against_device_bytes ? "the device's " + b(*f.checked_against_device_bytes) : b(*r.capacity_bytes));
+        o << " [derived]";
+      } else if (f.fits_after && r.capacity_bytes) {
         o << "; then needs " << b(f.needed_after_bytes.value_or(0)) << ": " << (*f.fits_after ? "fits" : "still does not fit")
           << " in " << (f.checked_against_device_bytes ? "the device's " + b(*f.checked_against_device_bytes)
                                                        : b(*r.capacity_bytes))
           << " [derived]";
+      }
       o << "\n";
     }
     if (!l.confirm.empty()) o << ind << "    confirm: " << l.confirm << "\n";

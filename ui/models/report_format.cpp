@@ -62,12 +62,14 @@ QString roleMeaning(BufferRole role) {
   switch (role) {
     case BufferRole::ForwardKept:
       return QStringLiteral("activations kept for the backward pass");
+    case BufferRole::ForwardTransient:
+      return QStringLiteral("forward temporaries freed before the backward starts (remat cannot remove them)");
     case BufferRole::Backward:
       return QStringLiteral("backward-pass buffers (gradients and their temporaries)");
     case BufferRole::Workspace:
       return QStringLiteral("GEMM/convolution library workspace");
     case BufferRole::Other:
-      return QStringLiteral("temporaries without a JAX name stack");
+      return QStringLiteral("temporaries outside jvp/transpose (the op that made each is in its name stack)");
     case BufferRole::Parameter:
       return QStringLiteral("the step's parameters");
     case BufferRole::Output:
@@ -85,6 +87,8 @@ QColor roleColor(BufferRole role) {
   switch (role) {
     case BufferRole::ForwardKept:
       return QColor(0xe0, 0x6c, 0x1f);
+    case BufferRole::ForwardTransient:
+      return QColor(0xd9, 0xa4, 0x41);
     case BufferRole::Backward:
       return QColor(0x2b, 0x7b, 0xb9);
     case BufferRole::Workspace:

@@ -1,6 +1,7 @@
 // What the plan says about each buffer: shape (tuple elements, every dtype), role rules, source line,
 // the merged small view.
 
+#include <map>
 #include <gtest/gtest.h>
 
 #include "core/analysis/plan.h"
@@ -24,8 +25,16 @@ class LiveBuffers {
   }
   const PlanBuffer& get(std::int64_t buffer_id) {
     if (!done_) {
+      // Events name their buffer's defining instruction, as XLA's traces do: a "transpose(" one starts
+      // the backward, so forward buffers allocated before it and never freed are kept for it.
+      std::map<std::int64_t, std::string> names;
+      for (const auto& c : p_.proto().hlo_module().computations())
+        for (const auto& i : c.instructions()) names[i.id()] = i.name();
+      std::map<std::int64_t, std::int64_t> defined_by;
+      for (const auto& lb : p_.proto().buffer_assignment().logical_buffers())
+        defined_by[lb.id()] = lb.defined_at().instruction_id();
       auto& t = p_.trace();
-      for (auto id : ids_) PlanBuilder::alloc(t, id);
+      for (auto id : ids_) PlanBuilder::alloc(t, id, names[defined_by[id]]);
       analysis_ = analyze_plan(p_.proto());
       done_ = true;
     }

@@ -223,15 +223,39 @@ TEST(PlanRealData, FusedAttentionLossDescribesItsPeakBuffers) {
   EXPECT_EQ(by_id[120]->shape, "f32[2,2048,3,16,128]");
   EXPECT_EQ(by_id[114]->shape, "bf16[2,2048,16,128]");
   EXPECT_EQ(by_id[114]->instruction, "te_fused_attn_forward_ffi.15");
+  // The backward starts at event 12 (gemm_fusion_dot.1, the first "transpose(" instruction; plan_phases.py).
+  EXPECT_EQ(a.backward_start_event, 12);
   for (const auto& [id, b] : by_id) {
-    // The role must be what the rule gives for the buffer's own (or inherited) name stack.
+    // The role must be what the rule gives for the buffer's own (or inherited) name stack and lifetime.
     const std::string& stack = b->role_via_op_name.empty() ? b->op_name : b->role_via_op_name;
     if (b->role == BufferRole::Workspace) continue;
+    const bool forward = stack.find("jvp(") != std::string::npos;
+    const bool freed_in_forward = b->freed_at_event >= 0 && b->freed_at_event < a.backward_start_event;
     const BufferRole expected = stack.find("transpose(") != std::string::npos ? BufferRole::Backward
-                                : stack.find("jvp(") != std::string::npos  ? BufferRole::ForwardKept
-                                                                           : BufferRole::Other;
+                                : forward && freed_in_forward                ? BufferRole::ForwardTransient
+                                : forward                                    ? BufferRole::ForwardKept
+                                                                             : BufferRole::Other;
     EXPECT_EQ(b->role, expected) << id << " " << b->op_name;
   }
+  // The example: the peak is the split-K GEMM's partials and their reduce, both forward transients
+  // freed at events 10 and 11; the backward has its own 256 MiB heap peak at gemm_fusion_dot.6.
+  EXPECT_EQ(by_id[119]->role, BufferRole::ForwardTransient);
+  EXPECT_EQ(by_id[120]->role, BufferRole::ForwardTransient);
+  EXPECT_EQ(by_id[114]->role, BufferRole::ForwardKept);
+  EXPECT_EQ(a.peak_phase, Phase::Forward);
+  const auto other = a.other_phase_peak();
+  ASSERT_TRUE(other.has_value());
+  EXPECT_EQ(other->phase, Phase::Backward);
+  EXPECT_EQ(other->heap_bytes, 268435456);
+  EXPECT_EQ(other->instruction, "gemm_fusion_dot.6");
+  ASSERT_EQ(a.patterns.size(), 1u);
+  EXPECT_EQ(a.patterns[0].kind, PatternKind::SplitKPartials);
+  EXPECT_EQ(a.patterns[0].instruction, "gemm_fusion_dot.3");
+  EXPECT_EQ(a.patterns[0].other_instruction, "loop_reduce_fusion");
+  EXPECT_EQ(a.patterns[0].factor, 2);
+  // Its outputs are the parameters' gradients: not a donation candidate.
+  EXPECT_EQ(a.donation.donatable_bytes, 0);
+  EXPECT_EQ(a.donation.gradient_matched_bytes, 100663296);
 }
 
 }  // namespace
