@@ -67,8 +67,13 @@ std::optional<DiagnosisLine> rule_mostly_parameters(const DiagnosisInput& in) {
   l.finding = "mostly parameters and outputs: " + mib(bytes) + " (" + percent(bytes, in.plan_peak_bytes) +
               " of the peak); the temp heap is " + mib(in.plan_peak_bytes - bytes);
   l.cause = "the inputs and results of the program themselves; temporaries are not the problem";
-  Fix shard{"shard the parameters over the devices (or keep them in bf16)", bytes / 2,
-            "with 2 devices (or f32 -> bf16): half of them", "communication per step (or precision)", {}, {}};
+  const bool f32 = std::any_of(in.peak_buffers.begin(), in.peak_buffers.end(), [](const PeakBuffer& b) {
+    return (b.role == "parameter" || b.role == "output") && b.shape.starts_with("f32[");
+  });
+  Fix shard{f32 ? "shard the parameters over the devices, or keep the f32 ones in bf16"
+                : "shard the parameters over the devices",
+            bytes / 2, f32 ? "with 2 devices, or f32 -> bf16: half of them" : "with 2 devices: half of them",
+            f32 ? "communication per step, or precision" : "communication per step", {}, {}};
   l.fixes.push_back(checked(std::move(shard), in, in.plan_peak_bytes, bytes / 2));
   l.confirm = detail::kConfirm;
   return l;
