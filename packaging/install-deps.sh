@@ -11,12 +11,19 @@ PACKAGES=(
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev libgl-dev qt6-qpa-plugins
   # protobuf 3.21 + protoc
   libprotobuf-dev protobuf-compiler
+  # zlib: reading .xplane.pb.gz
+  zlib1g-dev
   # JSON, tests
   nlohmann-json3-dev libgtest-dev googletest
   # headless display for the GUI tests and screenshots; fonts so text renders
   xvfb xauth fonts-dejavu-core
+  # LibTorch 1.13 (CPU) for core/train and oomscope-demo-trainer (optional at build time)
+  libtorch-dev
   # the Python protobuf reader the benchmark compares against
   python3 python3-protobuf
+  # Debian packages (CPack DEB: dpkg-shlibdeps, file) and their install test (packaging/test-deb.sh):
+  # desktop file and MIME checks, the file association, man page rendering
+  dpkg-dev file desktop-file-utils libxml2-utils xdg-utils libfile-mimeinfo-perl shared-mime-info groff-base
 )
 
 log() { printf '[install-deps] %s\n' "$*"; }

@@ -9,7 +9,9 @@
 
 #include "app/cli/command.h"
 #include "app/cli/info_format.h"
+#include "app/cli/other_formats.h"
 #include "core/capture/reader.h"
+#include "core/util/safe_text.h"
 
 namespace oomscope::cli {
 
@@ -50,6 +52,7 @@ int run_info(const std::vector<std::string>& args) {
     else throw UsageError{"give one capture file"};
   }
   if (path.empty()) throw UsageError{"give a capture file"};
+  if (auto rc = info_other_format(path, json)) return *rc;  // snapshots, Kineto traces, pprof, ... (by content)
 
   std::shared_ptr<const capture::Capture> cap;
   if (::isatty(STDERR_FILENO)) {
@@ -58,10 +61,12 @@ int run_info(const std::vector<std::string>& args) {
   } else {
     cap = capture::read_capture(path);
   }
+  // Names in a capture are bytes: invalid UTF-8 becomes U+FFFD in JSON; in text, control characters and
+  // invalid bytes are shown as escapes so that a crafted name cannot drive the terminal.
   if (json)
-    std::cout << info_json(*cap).dump(2) << "\n";
+    std::cout << info_json(*cap).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
   else
-    std::cout << info_text(*cap);
+    std::cout << terminal_safe(info_text(*cap));
   return 0;
 }
 

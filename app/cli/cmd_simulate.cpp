@@ -1,10 +1,14 @@
 // `oomscope-cli simulate`: runs the split-and-retry simulator headless and prints its totals.
 
 #include <charconv>
+#include <cmath>
+#include <fstream>
+#include <optional>
 #include <iostream>
 
 #include "app/cli/command.h"
 #include "app/cli/sim_report.h"
+#include "core/sim/model_file.h"
 #include "core/sim/simulator.h"
 #include "core/sim/trace_io.h"
 #include "core/util/error.h"
@@ -17,53 +21,96 @@ using namespace oomscope::sim;
 
 // The exit code of a run that a real trainer would not survive (a bug under --catch oom-only).
 constexpr int kExitCrash = 4;
+// A run in which no attempt succeeded, under --catch oom-only (elsewhere a warning only).
+constexpr int kExitDroppedAll = 5;
 
 const char* const kUsage =
     "usage: oomscope-cli simulate [OPTIONS]\n"
     "\n"
     "Simulates split-and-retry training under a GPU memory budget: the batch is tried whole, split per scene\n"
     "when it fails, then bisected in space, and the totals show what that costs and what reached the\n"
-    "optimizer step. Exit code 4 when the run crashes (a bug under --catch oom-only).\n"
+    "optimizer step. Exit code 4 when the run crashes (a bug its --catch mode does not catch, or a fragment\n"
+    "at the floor under --on-floor raise); 5 when no attempt succeeded under --catch oom-only.\n"
     "\n"
     "policy (a preset, then any toggle overrides it):\n"
     "  --preset original|corrected   original: the reference's loop (default); corrected: every fix on\n"
-    "  --catch oom-only|everything   which exceptions are caught and answered with a split\n"
-    "  --grad last-fragment|accumulate   zero_grad per fragment, or accumulate until the step\n"
+    "  --catch oom-only|everything|runtime-error   which exceptions are caught and answered with a split:\n"
+    "                                only OOM; any (the reference); RuntimeError (the reference's earlier\n"
+    "                                handler: swallows a shape mismatch, not a NaN-loss check)\n"
+    "  --grad last-fragment|accumulate   zero_grad per fragment, or accumulate until the step (each\n"
+    "                                fragment's loss scaled by its share of the batch)\n"
     "  --split midpoint|median       spatial split point: bounding-box midpoint or median point\n"
     "  --axis alternate-xy|longest   spatial split axis: x, y, x... or the box's longest extent\n"
-    "  --floor N                     spatial halves with <= N points are dropped (default 500)\n"
+    "  --floor N                     spatial halves with <= N points are at the floor (default 500)\n"
+    "  --on-floor drop|keep|raise    a half at the floor: dropped (original), trained anyway (corrected; if\n"
+    "                                it still fails its halves are dropped and reported), or an error\n"
+    "  --norm batchnorm|frozen|groupnorm   the model's normalisation: BatchNorm statistics of each fragment\n"
+    "                                (original), frozen running statistics while splitting (corrected), or\n"
+    "                                GroupNorm; counts points normalised by biased or tiny fragments\n"
     "scenes:\n"
     "  --scenes N                    scenes per epoch (default 64; with a sizes file: the first N)\n"
     "  --batch B                     scenes per batch (default 4)\n"
     "  --dist uniform|heavy-tailed|FILE   point counts: uniform 20,000..300,000 (default), heavy-tailed,\n"
     "                                or a file: one count per line, or CSV with a 'size' column\n"
+    "  --sizes FILE                  the same as --dist FILE\n"
     "  --epochs E                    (default 1)\n"
-    "  --seed S                      (default 1)\n"
-    "memory (byte values accept B, KiB, MiB, GiB, TiB, K/M/G/T = binary, KB/MB/GB decimal):\n"
+    "  --max-batches N               stop after N batches (a trainer's --steps; default 0: every batch)\n"
+    "  --seed S                      0 to 18446744073709551615 (default 1)\n"
+    "memory (byte values accept B, KiB, MiB, GiB, TiB, K/M/G/T = binary, KB/MB/GB decimal, and 4e9):\n"
     "  --budget BYTES                GPU memory budget (default 4GiB)\n"
     "  --bytes-per-point BYTES       (default 12KiB)\n"
     "  --fixed-bytes BYTES           per attempt: weights, optimizer state (default 1.5GiB)\n"
-    "  --frag-penalty BYTES          unusable after an OOM until an attempt succeeds (default 256MiB)\n"
+    "  --frag-penalty BYTES          left unusable by an OOM after a success (default 256MiB)\n"
+    "  --empty-cache-relief PCT      share of it each empty_cache() returns (default 50; 0: none)\n"
+    "  --model FILE                  a calibrated model (docs/sim-model-format.md, written by\n"
+    "                                oomscope-demo-trainer --calibrate): its fixed bytes, bytes per point\n"
+    "                                and times replace the defaults; options after it override it\n"
     "fault injection:\n"
     "  --bug-scene K                 a bug in scene K, raised by every attempt containing its points\n"
-    "  --bug-kind shape|nan          a shape mismatch (default) or a NaN loss\n"
+    "  --bug-kind shape|nan|none     a shape mismatch (default) or a NaN loss\n"
     "output:\n"
-    "  --trace FILE                  write the event trace (JSON lines, docs/sim-trace-format.md)\n"
+    "  --trace FILE                  write the event trace as the run goes (docs/sim-trace-format.md)\n"
     "  --json                        totals as JSON instead of text\n";
 
 std::int64_t parse_int(const std::string& opt, const std::string& v, std::int64_t min) {
   std::int64_t x = 0;
   const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (ec == std::errc::result_out_of_range && ptr == v.data() + v.size())
+    throw UsageError{opt + " is out of range: '" + v + "'"};
   if (ec != std::errc() || ptr != v.data() + v.size())
     throw UsageError{opt + " expects an integer, got '" + v + "'"};
   if (x < min) throw UsageError{opt + " must be >= " + std::to_string(min) + ", got " + v};
   return x;
 }
 
+// A seed: any 64-bit unsigned integer (0 to 18446744073709551615).
+std::uint64_t parse_seed(const std::string& opt, const std::string& v) {
+  std::uint64_t x = 0;
+  const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (ec == std::errc::result_out_of_range && ptr == v.data() + v.size())
+    throw UsageError{opt + " must be in 0..18446744073709551615, got '" + v + "'"};
+  if (ec != std::errc() || ptr != v.data() + v.size())
+    throw UsageError{opt + " expects an unsigned integer, got '" + v + "'"};
+  return x;
+}
+
 std::int64_t parse_bytes(const std::string& opt, const std::string& v) {
   const auto b = parse_byte_size(v);
-  if (!b) throw UsageError{opt + " expects a byte size such as 4GiB, 2.5GiB or 512MiB, got '" + v + "'"};
+  if (!b)
+    throw UsageError{opt + " expects a byte size such as 4GiB, 2.5GiB, 512MiB or 4e9 (whole bytes, below 8 EiB), got '" +
+                     v + "'"};
   return *b;
+}
+
+// "50%", "0.5" or "500" per mille... kept simple: a percentage 0..100 with an optional '%'.
+std::int64_t parse_permille(const std::string& opt, const std::string& v) {
+  std::string t = v;
+  if (!t.empty() && t.back() == '%') t.pop_back();
+  double x = -1;
+  const auto r = std::from_chars(t.data(), t.data() + t.size(), x);
+  if (r.ec != std::errc() || r.ptr != t.data() + t.size() || !(x >= 0 && x <= 100))
+    throw UsageError{opt + " expects a percentage from 0 to 100, got '" + v + "'"};
+  return static_cast<std::int64_t>(std::llround(x * 10));
 }
 
 template <typename T, typename Parse>
@@ -100,7 +147,7 @@ Options parse_options(const std::vector<std::string>& args) {
     if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
     const std::string& v = args[++i];
     if (a == "--preset") continue;
-    else if (a == "--catch") c.policy.catch_mode = parse_choice<CatchMode>(a, v, parse_catch_mode, "oom-only or everything");
+    else if (a == "--catch") c.policy.catch_mode = parse_choice<CatchMode>(a, v, parse_catch_mode, "oom-only, everything or runtime-error");
     else if (a == "--grad") c.policy.grad = parse_choice<GradMode>(a, v, parse_grad_mode, "last-fragment or accumulate");
     else if (a == "--split") c.policy.split = parse_choice<SplitPoint>(a, v, parse_split_point, "midpoint or median");
     else if (a == "--axis") c.policy.axis = parse_choice<AxisRule>(a, v, parse_axis_rule, "alternate-xy or longest");
@@ -108,7 +155,12 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (a == "--scenes") c.scenes.count = parse_int(a, v, 1), scenes_given = true;
     else if (a == "--batch") c.batch = parse_int(a, v, 1);
     else if (a == "--epochs") c.epochs = parse_int(a, v, 1);
-    else if (a == "--seed") c.seed = static_cast<std::uint64_t>(parse_int(a, v, 0));
+    else if (a == "--max-batches") c.max_batches = parse_int(a, v, 0);
+    else if (a == "--model") apply_model(read_model_file(v), c);
+    else if (a == "--seed") c.seed = parse_seed(a, v);
+    else if (a == "--on-floor") c.policy.on_floor = parse_choice<FloorAction>(a, v, parse_floor_action, "drop, keep or raise");
+    else if (a == "--norm") c.policy.norm = parse_choice<NormMode>(a, v, parse_norm_mode, "batchnorm, frozen or groupnorm");
+    else if (a == "--empty-cache-relief") c.memory.empty_cache_relief_permille = parse_permille(a, v);
     else if (a == "--budget") c.memory.budget = parse_bytes(a, v);
     else if (a == "--bytes-per-point") c.memory.bytes_per_point = parse_bytes(a, v);
     else if (a == "--fixed-bytes") c.memory.fixed_bytes = parse_bytes(a, v);
@@ -118,7 +170,10 @@ Options parse_options(const std::vector<std::string>& args) {
       c.fault.kind = parse_choice<BugKind>(a, v, parse_bug_kind, "shape or nan");
       bug_kind_given = true;
     } else if (a == "--trace") o.trace = v;
-    else if (a == "--dist") {
+    else if (a == "--sizes") {
+      c.scenes.dist = SizeDist::File;
+      c.scenes.sizes_file = v;
+    } else if (a == "--dist") {
       if (v == "uniform") c.scenes.dist = SizeDist::Uniform;
       else if (v == "heavy-tailed") c.scenes.dist = SizeDist::HeavyTailed;
       else {
@@ -133,9 +188,16 @@ Options parse_options(const std::vector<std::string>& args) {
   if (c.fault.scene >= 0 && !bug_kind_given) c.fault.kind = BugKind::ShapeMismatch;
   if (bug_kind_given && c.fault.kind != BugKind::None && c.fault.scene < 0)
     throw UsageError{"--bug-kind needs --bug-scene K"};
+  if (bug_kind_given && c.fault.kind == BugKind::None && c.fault.scene >= 0) {
+    std::cerr << "oomscope-cli simulate: warning: --bug-kind none plants no bug; --bug-scene " << c.fault.scene
+              << " is ignored\n";
+    c.fault.scene = -1;
+  }
   if (c.memory.budget < 1) throw UsageError{"--budget must be > 0"};
   return o;
 }
+
+void warn(const std::string& line) { std::cerr << "oomscope-cli simulate: warning: " << line << "\n"; }
 
 int run_simulate(const std::vector<std::string>& args) {
   Options o = parse_options(args);
@@ -145,20 +207,55 @@ int run_simulate(const std::vector<std::string>& args) {
     throw UsageError{e.message()};
   }
   Simulator sim(o.config);  // reads a sizes file: oomscope::Error names the file and line
+  // Nothing is kept: events stream to the trace as they happen and the counters are running sums, so
+  // memory stays bounded by one batch's queue whatever the run's length.
+  sim.keep_events(0);
+  std::ofstream trace_out;
+  std::optional<TraceWriter> writer;
+  if (!o.trace.empty()) {
+    trace_out.open(o.trace, std::ios::binary | std::ios::trunc);
+    if (!trace_out) throw Error(ErrorKind::Io, o.trace, "cannot open the trace file for writing");
+    TraceHeader header;
+    header.config = config_to_json(sim.config());
+    header.seed = sim.config().seed;
+    writer.emplace(trace_out, header);
+    sim.set_event_sink([&](const Event& e, std::span<const std::uint32_t> scenes) { writer->write_event(e, scenes); });
+  }
   sim.run_to_end();
-  if (!o.trace.empty())
-    write_trace_file(o.trace, sim.config(), sim.log(), sim.totals(), sim.baselines());
+  if (writer) {
+    writer->write_totals(sim.totals(), &sim.baselines());
+    trace_out.flush();
+    if (!trace_out) throw Error(ErrorKind::Io, o.trace, "could not write the whole trace (disk full?)");
+  }
   if (o.json)
     std::cout << sim_report_json(sim).dump(2) << "\n";
   else
     print_sim_report(std::cout, sim);
+
+  const auto& c = sim.config();
+  const Totals& t = sim.totals();
+  if (sim.crashed() && t.floor_raised) {
+    std::cerr << "oomscope-cli simulate: a fragment of scene " << t.crash_scene << " reached the floor of "
+              << c.policy.floor << " points and still did not fit (trace event " << t.crash_event
+              << "); with --on-floor raise the trainer stops here instead of dropping it\n";
+    return kExitCrash;
+  }
   if (sim.crashed()) {
-    const auto& c = sim.config();
     std::cerr << "oomscope-cli simulate: scene " << c.fault.scene << " raised "
               << (c.fault.kind == BugKind::ShapeMismatch ? "a shape mismatch" : "a NaN loss") << " (trace event "
-              << sim.totals().crash_event << "); with --catch oom-only the trainer crashes here (with --catch "
-              << "everything the same bug would be split down to the floor and dropped without a trace)\n";
+              << t.crash_event << "); with --catch " << to_string(c.policy.catch_mode)
+              << " the trainer crashes here (with --catch everything the same bug would be split down to the "
+              << "floor and dropped without a trace)\n";
     return kExitCrash;
+  }
+  if (t.points > 0 && t.points_trained == 0) {
+    warn("no attempt succeeded: every one of the " + std::to_string(t.points) +
+         " points was dropped. The budget cannot hold the fixed bytes per attempt" +
+         (c.memory.fragmentation_penalty > 0 ? " plus what fragmentation leaves unusable" : std::string()) +
+         "; raise --budget" + (c.memory.empty_cache_relief_permille == 0 ? " or --empty-cache-relief" : ""));
+    if (c.policy.catch_mode == CatchMode::OomOnly) return kExitDroppedAll;
+  } else if (t.points_dropped > 0 && c.policy.on_floor != FloorAction::Drop) {
+    warn(std::to_string(t.points_dropped) + " points were dropped: fragments kept at the floor still failed");
   }
   return 0;
 }

@@ -61,14 +61,15 @@ void print_sim_report(std::ostream& out, const Simulator& sim) {
   out << "split-and-retry simulation\n";
   out << "  policy     " << preset_name(p) << ": catch " << to_string(p.catch_mode) << ", grad "
       << to_string(p.grad) << ", split " << to_string(p.split) << ", axis " << to_string(p.axis) << ", floor "
-      << num(p.floor) << "\n";
+      << num(p.floor) << " (" << to_string(p.on_floor) << "), norm " << to_string(p.norm) << "\n";
   out << "  scenes     " << num(c.scenes.count) << " "
       << (c.scenes.dist == SizeDist::File ? "from " + c.scenes.sizes_file : std::string(to_string(c.scenes.dist)))
       << ", seed " << c.seed << "; batch " << c.batch << ", " << c.epochs << (c.epochs == 1 ? " epoch" : " epochs")
-      << " (" << num(sim.batch_count()) << " batches)\n";
+      << " (" << num(sim.batch_count()) << " batches" << (c.max_batches > 0 ? ", --max-batches" : "") << ")\n";
   out << "  memory     " << format_bytes(m.bytes_per_point) << "/point + " << format_bytes(m.fixed_bytes)
       << "/attempt in " << format_bytes(m.budget) << ": one fragment fits up to " << num(fits) << " points\n";
-  out << "             fragmentation after an OOM: " << format_bytes(m.fragmentation_penalty) << "\n";
+  out << "             fragmentation after an OOM: " << format_bytes(m.fragmentation_penalty)
+      << ", each empty_cache() returns " << pct(double(m.empty_cache_relief_permille) / 1000.0) << " of it\n";
   out << "  fault      ";
   if (c.fault.kind == BugKind::None)
     out << "none\n";
@@ -97,8 +98,20 @@ void print_sim_report(std::ostream& out, const Simulator& sim) {
       << pct(t.applied_scene_fraction()) << " of scenes";
   if (t.discarded_gradients) out << " (" << num(t.discarded_gradients) << " fragment gradients zeroed before it)";
   out << "\n";
+  if (p.grad == GradMode::Accumulate && t.renormalised_steps)
+    out << "                         " << num(t.renormalised_steps)
+        << " steps renormalised (loss scales summed to under 1 after drops)\n";
+  if (t.floor_kept_fragments)
+    out << "  kept at the floor      " << num(t.floor_kept_fragments) << " fragments of <= " << num(p.floor)
+        << " points trained instead of dropped\n";
   out << "  spatial fragments      " << num(t.points_spatial) << " points trained in spatial halves ("
       << share(t.points_spatial, t.points) << ")\n";
+  if (p.norm == NormMode::BatchNorm)
+    out << "  BatchNorm statistics   " << num(t.norm_biased_points) << " points normalised by a spatial half's "
+        << "statistics, " << num(t.norm_small_fragments) << " fragments of <= " << num(2 * p.floor) << " points\n";
+  else
+    out << "  BatchNorm statistics   none from fragments (" << to_string(p.norm) << ")\n";
+  out << "  empty_cache() calls    " << num(t.empty_cache_calls) << "\n";
   out << "  crashes                " << num(t.crashes);
   if (t.crashes) out << ": scene " << t.crash_scene << " at trace event " << t.crash_event;
   out << "\n";
@@ -135,7 +148,7 @@ nlohmann::ordered_json sim_report_json(const Simulator& sim) {
   if (sim.crashed()) {
     const auto& c = sim.config();
     j["crash"] = {{"scene", sim.totals().crash_scene},
-                  {"kind", to_string(c.fault.kind)},
+                  {"kind", sim.totals().floor_raised ? "floor" : to_string(c.fault.kind)},
                   {"event", sim.totals().crash_event}};
   } else {
     j["crash"] = nullptr;

@@ -1,6 +1,8 @@
 // oomscope: the desktop debugger for GPU out-of-memory failures.
 //
-//   oomscope [file...]            opens each capture in its own window
+//   oomscope [file...]            opens each capture in its own window; a live recording (.oomlive) opens
+//                                 on the Live page
+//   oomscope --help | --version   answered without a display (the man page is made from --help at build time)
 //   oomscope --screenshot F [--page TITLE] [--size WxH] [file]
 //                                 (hidden) loads, shows the page, saves the window as F and quits; used for
 //                                 the README picture and for checking layouts under Xvfb.
@@ -11,9 +13,13 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <cstdio>
+#include <string_view>
 
+#include "oomscope_version.h"  // generated: cmake/OomscopeVersion.cmake
 #include "ui/pages/app_icon.h"
 #include "ui/pages/main_window.h"
+#include "core/live/replay.h"
+#include "ui/live/live_page.h"
 #include "ui/sim/simulator_page.h"
 
 namespace {
@@ -44,7 +50,7 @@ void selectPage(oomscope::ui::MainWindow& window, const QString& title) {
 
 // Saves the window once the load (if any) has finished and the layout has settled; exits 0 on success.
 void scheduleScreenshot(oomscope::ui::MainWindow& window, const QString& file, const QString& page,
-                        bool waitForLoad) {
+                        bool waitForLoad, oomscope::ui::LivePage* waitForRecording = nullptr) {
   auto shoot = [&window, file, page](bool loadOk) {
     if (!page.isEmpty()) selectPage(window, page);
     QTimer::singleShot(300, &window, [&window, file, loadOk] {
@@ -53,7 +59,12 @@ void scheduleScreenshot(oomscope::ui::MainWindow& window, const QString& file, c
       QCoreApplication::exit(saved && loadOk ? 0 : 1);
     });
   };
-  if (waitForLoad) {
+  if (waitForRecording) {
+    QObject::connect(waitForRecording, &oomscope::ui::LivePage::recordingOpened, &window, [shoot] { shoot(true); },
+                     Qt::SingleShotConnection);
+    QObject::connect(waitForRecording, &oomscope::ui::LivePage::failed, &window, [shoot] { shoot(false); },
+                     Qt::SingleShotConnection);
+  } else if (waitForLoad) {
     QObject::connect(&window, &oomscope::ui::MainWindow::loadFinished, &window, shoot,
                      Qt::SingleShotConnection);
   } else {
@@ -65,49 +76,108 @@ void scheduleScreenshot(oomscope::ui::MainWindow& window, const QString& file, c
   });
 }
 
+// The command line, for both the text-only path (--help, --version) and the GUI.
+struct CommandLine {
+  QCommandLineParser parser;
+  QCommandLineOption version{{QStringLiteral("v"), QStringLiteral("version")},
+                             QStringLiteral("Displays the version, the git commit and the optional parts built in.")};
+  QCommandLineOption screenshot{QStringLiteral("screenshot"),
+                                QStringLiteral("Save the window to FILE once loaded, then quit."),
+                                QStringLiteral("FILE")};
+  QCommandLineOption page{QStringLiteral("page"), QStringLiteral("With --screenshot: the tab to show."),
+                          QStringLiteral("TITLE")};
+  QCommandLineOption size{QStringLiteral("size"), QStringLiteral("With --screenshot: window size (1280x800)."),
+                          QStringLiteral("WxH"), QStringLiteral("1280x800")};
+
+  CommandLine() {
+    parser.setApplicationDescription(
+        QStringLiteral("Debugger for GPU out-of-memory failures: opens XProf captures (.xplane.pb)."));
+    parser.addHelpOption();
+    parser.addOption(version);
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Captures to open, one window each."),
+                                 QStringLiteral("[file...]"));
+    for (auto* option : {&screenshot, &page, &size}) {
+      option->setFlags(QCommandLineOption::HiddenFromHelp);
+      parser.addOption(*option);
+    }
+  }
+
+  // Parses the arguments; prints the version and returns false when asked for it (help exits in process()).
+  bool process(const QCoreApplication& app) {
+    parser.process(app);
+    if (!parser.isSet(version)) return true;
+    std::printf("oomscope %s\n%s", OOMSCOPE_VERSION_STRING, OOMSCOPE_VERSION_DETAILS);
+    return false;
+  }
+};
+
+void setIdentity() {
+  QCoreApplication::setOrganizationName(QStringLiteral("oomscope"));
+  QCoreApplication::setApplicationName(QStringLiteral("oomscope"));
+  QCoreApplication::setApplicationVersion(QStringLiteral(OOMSCOPE_VERSION_STRING));
+}
+
+// True when the arguments ask only for text (help or version): then no display is needed.
+bool textOnly(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" || arg == "--version") return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (textOnly(argc, argv)) {
+    QCoreApplication app(argc, argv);
+    setIdentity();
+    CommandLine commandLine;
+    commandLine.process(app);
+    return 0;
+  }
   QApplication app(argc, argv);
-  QApplication::setOrganizationName(QStringLiteral("oomscope"));
-  QApplication::setApplicationName(QStringLiteral("oomscope"));
-  QApplication::setApplicationVersion(QStringLiteral(OOMSCOPE_VERSION));
+  setIdentity();
   QApplication::setDesktopFileName(QStringLiteral("oomscope"));
   QApplication::setWindowIcon(oomscope::ui::appIcon());
 
-  QCommandLineParser parser;
-  parser.setApplicationDescription(
-      QStringLiteral("Debugger for GPU out-of-memory failures: opens XProf captures (.xplane.pb)."));
-  parser.addHelpOption();
-  parser.addVersionOption();
-  parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Captures to open, one window each."),
-                               QStringLiteral("[file...]"));
-  QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                QStringLiteral("Save the window to FILE once loaded, then quit."),
-                                QStringLiteral("FILE"));
-  QCommandLineOption page(QStringLiteral("page"), QStringLiteral("With --screenshot: the tab to show."),
-                          QStringLiteral("TITLE"));
-  QCommandLineOption size(QStringLiteral("size"),
-                          QStringLiteral("With --screenshot: window size (1280x800)."), QStringLiteral("WxH"),
-                          QStringLiteral("1280x800"));
-  for (auto* option : {&screenshot, &page, &size}) {
-    option->setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOption(*option);
-  }
-  parser.process(app);
+  CommandLine commandLine;
+  if (!commandLine.process(app)) return 0;
+  const QCommandLineParser& parser = commandLine.parser;
 
-  const QStringList files = parser.positionalArguments();
+  QStringList files = parser.positionalArguments();
+  // Live recordings open on the Live page; everything else is a capture.
+  QStringList recordings;
+  for (auto it = files.begin(); it != files.end();) {
+    if (oomscope::live::looks_like_recording(it->toStdString())) {
+      recordings << *it;
+      it = files.erase(it);
+    } else {
+      ++it;
+    }
+  }
   // The simulator needs no capture: every window has it, also those opened for extra files or drops.
   oomscope::ui::MainWindow::registerPage(QObject::tr("Simulator"), [](oomscope::ui::MainWindow& w) {
     return oomscope::ui::createSimulatorPage(&w);
   });
+  oomscope::ui::LivePage* livePage = nullptr;
+  oomscope::ui::MainWindow::registerPage(QObject::tr("Live"), [&livePage](oomscope::ui::MainWindow& w) {
+    auto* page = new oomscope::ui::LivePage(&w);
+    if (!livePage) livePage = page;
+    return page;
+  });
   oomscope::ui::MainWindow window;
   window.setExamplePath(findExample());
 
-  if (parser.isSet(screenshot)) {
-    const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+  if (parser.isSet(commandLine.screenshot)) {
+    const QStringList wh = parser.value(commandLine.size).split(QLatin1Char('x'));
     if (wh.size() == 2 && wh[0].toInt() > 0 && wh[1].toInt() > 0) window.resize(wh[0].toInt(), wh[1].toInt());
-    scheduleScreenshot(window, parser.value(screenshot), parser.value(page), !files.isEmpty());
+    scheduleScreenshot(window, parser.value(commandLine.screenshot), parser.value(commandLine.page),
+                       !files.isEmpty(), files.isEmpty() && !recordings.isEmpty() ? livePage : nullptr);
+  }
+  if (!recordings.isEmpty() && livePage) {
+    livePage->openRecording(recordings.first());
+    window.tabs()->setCurrentWidget(livePage);
   }
   window.show();
   window.openFiles(files);

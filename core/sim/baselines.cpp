@@ -3,6 +3,7 @@
 // micro-batches with gradient accumulation (the route of reference/mps-oom-countermeasures: 16 x 4 = 64).
 
 #include <algorithm>
+#include <cstdint>
 
 #include "core/sim/scene.h"
 #include "core/sim/simulator.h"
@@ -16,9 +17,12 @@ namespace {
 template <typename Visit>
 void for_each_chunk(const SimConfig& c, std::span<const std::int64_t> sizes, std::int64_t batch,
                     std::int64_t chunk, Visit&& visit) {
-  for (std::int64_t epoch = 0; epoch < c.epochs; ++epoch) {
+  // With max_batches, only the scenes of the batches the run takes.
+  std::int64_t left = c.max_batches > 0 ? c.max_batches * c.batch : INT64_MAX;
+  for (std::int64_t epoch = 0; epoch < c.epochs && left > 0; ++epoch) {
     const auto order = epoch_order(c.scenes.count, c.seed, epoch);
-    const auto n = static_cast<std::int64_t>(order.size());
+    const auto n = std::min(static_cast<std::int64_t>(order.size()), left);
+    left -= n;
     const std::int64_t group = batch > 0 ? batch : n;
     for (std::int64_t g = 0; g < n; g += group) {
       const std::int64_t g_end = std::min(g + group, n);
@@ -87,6 +91,7 @@ Baselines compute_baselines(const SimConfig& c, std::span<const std::int64_t> si
   out.micro_batch = price(c, sizes, c.batch, micro);
   out.micro_batch.accumulation = (c.batch + micro - 1) / micro;
   out.micro_batch.optimizer_steps = c.epochs * ((count + c.batch - 1) / c.batch);
+  if (c.max_batches > 0) out.micro_batch.optimizer_steps = std::min(out.micro_batch.optimizer_steps, c.max_batches);
   return out;
 }
 

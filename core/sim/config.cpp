@@ -1,5 +1,6 @@
 #include "core/sim/config.h"
 
+#include <charconv>
 #include <cmath>
 #include <limits>
 
@@ -9,11 +10,13 @@
 namespace oomscope::sim {
 
 Policy preset_original() {
-  return Policy{CatchMode::Everything, GradMode::LastFragment, SplitPoint::Midpoint, AxisRule::AlternateXY, 500};
+  return Policy{CatchMode::Everything, GradMode::LastFragment, SplitPoint::Midpoint, AxisRule::AlternateXY, 500,
+                FloorAction::Drop, NormMode::BatchNorm};
 }
 
 Policy preset_corrected() {
-  return Policy{CatchMode::OomOnly, GradMode::Accumulate, SplitPoint::Median, AxisRule::Longest, 500};
+  return Policy{CatchMode::OomOnly, GradMode::Accumulate, SplitPoint::Median, AxisRule::Longest, 500,
+                FloorAction::Keep, NormMode::Frozen};
 }
 
 std::optional<Policy> preset_by_name(std::string_view name) {
@@ -51,15 +54,19 @@ void validate(const SimConfig& c) {
   if (c.batch < 1) bad("batch must be >= 1 scene, got " + std::to_string(c.batch));
   if (c.batch > 65'536) bad("batch must be <= 65,536 scenes");
   if (c.epochs < 1 || c.epochs > 1'000'000) bad("epochs must be in 1..1,000,000, got " + std::to_string(c.epochs));
+  if (c.max_batches < 0) bad("max batches must be >= 0 (0: every batch), got " + std::to_string(c.max_batches));
   const auto& m = c.memory;
   if (m.bytes_per_point < 1) bad("bytes per point must be >= 1");
   if (m.fixed_bytes < 0) bad("fixed bytes per attempt must be >= 0");
   if (m.budget < 1) bad("budget must be > 0");
   if (m.fragmentation_penalty < 0) bad("fragmentation penalty must be >= 0");
+  if (m.empty_cache_relief_permille < 0 || m.empty_cache_relief_permille > 1000)
+    bad("empty_cache() relief must be in 0..1000 per mille, got " + std::to_string(m.empty_cache_relief_permille));
   // Keeps bytes_needed of any batch (<= 65,536 x 100,000,000 points) inside int64.
   if (m.bytes_per_point > (std::int64_t{1} << 20)) bad("bytes per point must be <= 1 MiB");
-  if (m.fixed_bytes > (std::int64_t{1} << 60) || m.budget > (std::int64_t{1} << 60))
-    bad("fixed bytes and budget must be <= 1 EiB");
+  if (m.fixed_bytes > (std::int64_t{1} << 60) || m.budget > (std::int64_t{1} << 60) ||
+      m.fragmentation_penalty > (std::int64_t{1} << 60))
+    bad("fixed bytes, budget and fragmentation penalty must be <= 1 EiB");
   const auto& t = c.time;
   if (t.forward_ps_per_point < 0 || t.backward_ps_per_point < 0 || t.fixed_ns_per_attempt < 0 ||
       t.host_copy_ps_per_point < 0 || t.cache_flush_ns < 0)
@@ -76,7 +83,30 @@ void validate(const SimConfig& c) {
   }
 }
 
-const char* to_string(CatchMode v) { return v == CatchMode::OomOnly ? "oom-only" : "everything"; }
+const char* to_string(CatchMode v) {
+  switch (v) {
+    case CatchMode::OomOnly: return "oom-only";
+    case CatchMode::Everything: return "everything";
+    case CatchMode::RuntimeError: return "runtime-error";
+  }
+  return "oom-only";
+}
+const char* to_string(FloorAction v) {
+  switch (v) {
+    case FloorAction::Drop: return "drop";
+    case FloorAction::Keep: return "keep";
+    case FloorAction::Raise: return "raise";
+  }
+  return "drop";
+}
+const char* to_string(NormMode v) {
+  switch (v) {
+    case NormMode::BatchNorm: return "batchnorm";
+    case NormMode::Frozen: return "frozen";
+    case NormMode::GroupNorm: return "groupnorm";
+  }
+  return "batchnorm";
+}
 const char* to_string(GradMode v) { return v == GradMode::LastFragment ? "last-fragment" : "accumulate"; }
 const char* to_string(SplitPoint v) { return v == SplitPoint::Midpoint ? "midpoint" : "median"; }
 const char* to_string(AxisRule v) { return v == AxisRule::AlternateXY ? "alternate-xy" : "longest"; }
@@ -100,6 +130,19 @@ const char* to_string(SizeDist v) {
 std::optional<CatchMode> parse_catch_mode(std::string_view s) {
   if (s == "oom-only") return CatchMode::OomOnly;
   if (s == "everything") return CatchMode::Everything;
+  if (s == "runtime-error") return CatchMode::RuntimeError;
+  return std::nullopt;
+}
+std::optional<FloorAction> parse_floor_action(std::string_view s) {
+  if (s == "drop") return FloorAction::Drop;
+  if (s == "keep") return FloorAction::Keep;
+  if (s == "raise") return FloorAction::Raise;
+  return std::nullopt;
+}
+std::optional<NormMode> parse_norm_mode(std::string_view s) {
+  if (s == "batchnorm") return NormMode::BatchNorm;
+  if (s == "frozen") return NormMode::Frozen;
+  if (s == "groupnorm") return NormMode::GroupNorm;
   return std::nullopt;
 }
 std::optional<GradMode> parse_grad_mode(std::string_view s) {
@@ -125,14 +168,31 @@ std::optional<BugKind> parse_bug_kind(std::string_view s) {
 }
 
 std::optional<std::int64_t> parse_byte_size(std::string_view s) {
+  // The number: digits, an optional fraction and an optional exponent ("4e9", "1.5e3KiB"); parsed with
+  // from_chars, so that out-of-range values ("1e400") are refused rather than thrown about.
   std::size_t i = 0;
-  std::string number;
-  bool dot = false;
-  while (i < s.size() && ((s[i] >= '0' && s[i] <= '9') || (s[i] == '.' && !dot))) {
-    dot = dot || s[i] == '.';
-    number += s[i++];
+  auto digits = [&] {
+    const std::size_t start = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    return i - start;
+  };
+  std::size_t n = digits();
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    n += digits();
   }
-  if (number.empty() || number == ".") return std::nullopt;
+  if (n == 0) return std::nullopt;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    std::size_t j = i + 1;
+    if (j < s.size() && (s[j] == '+' || s[j] == '-')) ++j;
+    if (j < s.size() && s[j] >= '0' && s[j] <= '9') {
+      i = j;
+      digits();
+    }
+  }
+  double number = 0;
+  const auto r = std::from_chars(s.data(), s.data() + i, number);
+  if (r.ec != std::errc() || r.ptr != s.data() + i) return std::nullopt;
   while (i < s.size() && s[i] == ' ') ++i;
   const std::string_view unit = s.substr(i);
   struct Unit {
@@ -145,9 +205,9 @@ std::optional<std::int64_t> parse_byte_size(std::string_view s) {
       {"GiB", 1073741824.0}, {"GB", 1e9},    {"T", 1099511627776.0}, {"TiB", 1099511627776.0}, {"TB", 1e12}};
   for (const auto& u : units) {
     if (unit != u.name) continue;
-    if (dot && u.factor == 1) return std::nullopt;  // fractional bytes
-    const double value = std::stod(number) * u.factor;
+    const double value = number * u.factor;
     if (!std::isfinite(value) || value >= 9.2e18) return std::nullopt;
+    if (u.factor == 1 && value != std::floor(value)) return std::nullopt;  // fractional bytes
     return static_cast<std::int64_t>(std::llround(value));
   }
   return std::nullopt;

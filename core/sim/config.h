@@ -25,10 +25,20 @@
 
 namespace oomscope::sim {
 
-enum class CatchMode : std::uint8_t { OomOnly, Everything };
+// OomOnly: only an out-of-memory error (typed, c10::OutOfMemoryError). RuntimeError: the reference's
+// earlier `except RuntimeError`, which also swallows shape mismatches (a RuntimeError in PyTorch) but not a
+// NaN-loss check (FloatingPointError). Everything: the reference's `except Exception`.
+enum class CatchMode : std::uint8_t { OomOnly, Everything, RuntimeError };
 enum class GradMode : std::uint8_t { LastFragment, Accumulate };
 enum class SplitPoint : std::uint8_t { Midpoint, Median };
 enum class AxisRule : std::uint8_t { AlternateXY, Longest };
+// What happens to a spatial half with <= floor points: dropped (the reference, with a log line), kept and
+// trained anyway (its gradient is not lost), or raised as an error that stops the run.
+enum class FloorAction : std::uint8_t { Drop, Keep, Raise };
+// The model's normalisation layers: BatchNorm (statistics of each fragment: biased on spatial halves and
+// degenerate on small ones), BatchNorm with frozen running statistics while splitting, or GroupNorm
+// (per-point, independent of the fragment).
+enum class NormMode : std::uint8_t { BatchNorm, Frozen, GroupNorm };
 enum class BugKind : std::uint8_t { None, ShapeMismatch, NanLoss };
 enum class SizeDist : std::uint8_t { Uniform, HeavyTailed, File };
 
@@ -40,6 +50,8 @@ struct Policy {
   AxisRule axis = AxisRule::Longest;
   // A spatial half with <= floor points is dropped; > floor is kept (as in the reference).
   std::int64_t floor = 500;
+  FloorAction on_floor = FloorAction::Drop;
+  NormMode norm = NormMode::BatchNorm;
 
   friend bool operator==(const Policy&, const Policy&) = default;
 };
@@ -64,7 +76,12 @@ struct MemoryModel {
   std::int64_t bytes_per_point = 12 * 1024;
   std::int64_t fixed_bytes = 1536LL << 20;            // per attempt: weights, optimizer state, workspace
   std::int64_t budget = 4LL << 30;                    // usable GPU memory
-  std::int64_t fragmentation_penalty = 256LL << 20;   // unusable after an OOM until an attempt succeeds
+  std::int64_t fragmentation_penalty = 256LL << 20;   // left unusable by an OOM after a success
+  // The share (per mille) of the fragmented bytes that each empty_cache() returns: the loop calls it after
+  // every caught failure, and an OOM in a freshly flushed allocator leaves no new fragmentation, so the k-th
+  // retry in a row sees penalty x (1 - relief)^k. 0 models an allocator empty_cache() cannot help (then a
+  // budget under fixed bytes + penalty can fail every retry and drop everything).
+  std::int64_t empty_cache_relief_permille = 500;
 };
 
 struct TimeModel {
@@ -87,6 +104,8 @@ struct SimConfig {
   SceneSource scenes;
   std::int64_t batch = 4;    // scenes per batch
   std::int64_t epochs = 1;
+  // Stop after this many batches (a trainer's --steps); 0 runs every batch of every epoch.
+  std::int64_t max_batches = 0;
   std::uint64_t seed = 1;
   MemoryModel memory;
   TimeModel time;
@@ -98,7 +117,9 @@ SimConfig default_config();
 // Throws oomscope::Error (InvalidArgument) naming the first bad field.
 void validate(const SimConfig& config);
 
-const char* to_string(CatchMode v);   // "oom-only" | "everything"
+const char* to_string(CatchMode v);   // "oom-only" | "everything" | "runtime-error"
+const char* to_string(FloorAction v); // "drop" | "keep" | "raise"
+const char* to_string(NormMode v);    // "batchnorm" | "frozen" | "groupnorm"
 const char* to_string(GradMode v);    // "last-fragment" | "accumulate"
 const char* to_string(SplitPoint v);  // "midpoint" | "median"
 const char* to_string(AxisRule v);    // "alternate-xy" | "longest"
@@ -106,13 +127,16 @@ const char* to_string(BugKind v);     // "none" | "shape" | "nan"
 const char* to_string(SizeDist v);    // "uniform" | "heavy-tailed" | "file"
 
 std::optional<CatchMode> parse_catch_mode(std::string_view s);
+std::optional<FloorAction> parse_floor_action(std::string_view s);
+std::optional<NormMode> parse_norm_mode(std::string_view s);
 std::optional<GradMode> parse_grad_mode(std::string_view s);
 std::optional<SplitPoint> parse_split_point(std::string_view s);
 std::optional<AxisRule> parse_axis_rule(std::string_view s);
 std::optional<BugKind> parse_bug_kind(std::string_view s);  // also accepts "shape-mismatch", "nan-loss"
 
-// "4294967296", "4GiB", "2.5GiB", "512MiB", "512M", "64KiB", "1.5G" (K/M/G/T and KiB..TiB are binary,
-// KB/MB/GB/TB decimal). nullopt on anything else, on negative values and on overflow.
+// "4294967296", "4e9", "4GiB", "2.5GiB", "512MiB", "512M", "64KiB", "1.5G" (K/M/G/T and KiB..TiB are
+// binary, KB/MB/GB/TB decimal). nullopt on anything else, on negative values, on fractional bytes and on
+// values out of range (>= 9.2e18, "1e400").
 std::optional<std::int64_t> parse_byte_size(std::string_view s);
 
 }  // namespace oomscope::sim

@@ -51,6 +51,9 @@ struct Event {
   std::int64_t available = 0;     // budget minus fragmentation left by a previous OOM
   std::int64_t start_ns = 0;      // simulated time since the start of the run
   std::int64_t duration_ns = 0;   // including the host copy + cache flush a failure pays
+  // The factor this attempt's loss was scaled by: its share of the batch's points under `accumulate`
+  // (the step renormalises when points were dropped), 1 under `last-fragment`, 0 for a failed attempt.
+  double loss_scale = 0;
 };
 
 // Events plus the pool their scene id lists live in (one allocation-free append per event).
@@ -89,6 +92,13 @@ struct Totals {
   std::int64_t points_applied = 0;            // points whose gradient reached optimizer.step()
   std::int64_t scenes_applied = 0;            // scenes with at least one point in the step
   std::int64_t points_spatial = 0;            // points trained in spatially split fragments
+  // Optional in a trace (0 when absent): counters added after the first version of the format.
+  std::int64_t empty_cache_calls = 0;         // one per caught failure, before the retry
+  std::int64_t renormalised_steps = 0;        // accumulate: steps whose scales were renormalised after drops
+  std::int64_t floor_kept_fragments = 0;      // --on-floor keep: halves at or under the floor trained anyway
+  std::int64_t norm_biased_points = 0;        // points trained in spatial halves with BatchNorm batch statistics
+  std::int64_t norm_small_fragments = 0;      // ok attempts on <= 2 x floor points with BatchNorm batch statistics
+  std::int64_t floor_raised = 0;              // --on-floor raise: 1 when the run stopped at the floor
   std::int64_t crashes = 0;
   std::int64_t crash_scene = -1;              // the scene whose bug crashed the run
   std::int64_t crash_event = -1;

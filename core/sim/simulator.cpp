@@ -37,14 +37,21 @@ Simulator::Impl::Impl(SimConfig c) : config(std::move(c)) {
   }
   batches_per_epoch = (src.count + config.batch - 1) / config.batch;
   batch_count = batches_per_epoch * config.epochs;
+  if (config.max_batches > 0) batch_count = std::min(batch_count, config.max_batches);
   init_run();
 }
 
 void Simulator::Impl::init_run() {
   log.clear();
+  window.clear();
+  sealed = false;
   totals = Totals{};
   steps = 0;
+  next_id = 0;
   fragmented = 0;
+  flushed = false;
+  last_needed = 0;
+  last_outcome = Outcome::Ok;
   step_first_event.clear();
   checkpoints.clear();
   batch = -1;
@@ -69,8 +76,9 @@ std::vector<std::int64_t> Simulator::Impl::scenes_of_batch(std::int64_t b) const
 }
 
 void Simulator::Impl::begin_batch(std::int64_t b) {
-  checkpoints.push_back(BatchCheckpoint{steps, static_cast<std::int64_t>(log.events.size()),
-                                        log.scene_ids.size(), totals, fragmented});
+  if (!sealed)
+    checkpoints.push_back(BatchCheckpoint{steps, static_cast<std::int64_t>(log.events.size()), log.scene_ids.size(),
+                                          totals, fragmented, flushed, last_needed, last_outcome});
   batch = b;
   const auto& o = epoch_scenes(b / batches_per_epoch);
   const std::int64_t first = (b % batches_per_epoch) * config.batch;
@@ -91,7 +99,8 @@ void Simulator::Impl::begin_batch(std::int64_t b) {
     if (config.fault.kind != BugKind::None && slot_scene[s] == config.fault.scene)
       bug_slot = static_cast<std::int64_t>(s);
   }
-  batch_ok_attempts = last_ok_points = last_ok_scenes = 0;
+  batch_ok_attempts = last_attempt_points = last_attempt_scenes = 0;
+  batch_points = total_points;
   queue.clear();
   head = 0;
   Frag f;
@@ -109,14 +118,20 @@ void Simulator::Impl::begin_batch(std::int64_t b) {
 void Simulator::Impl::end_batch() {
   // optimizer.step(): what reached it depends on whether each fragment's gradient was kept.
   if (config.policy.grad == GradMode::Accumulate) {
+    std::int64_t applied = 0;
     for (std::size_t s = 0; s < slot_ok.size(); ++s) {
-      totals.points_applied += slot_ok[s];
+      applied += slot_ok[s];
       totals.scenes_applied += slot_ok[s] > 0;
     }
+    totals.points_applied += applied;
+    // The scales (share of the batch) of what trained sum to applied / batch points: the step divides by
+    // that sum, so the update is the mean over the points that trained.
+    totals.renormalised_steps += applied > 0 && applied < batch_points;
   } else {
-    totals.points_applied += last_ok_points;
-    totals.scenes_applied += last_ok_scenes;
-    totals.discarded_gradients += std::max<std::int64_t>(batch_ok_attempts - 1, 0);
+    // zero_grad() before every attempt: only the last attempt's gradient is left, none if it failed.
+    totals.points_applied += last_attempt_points;
+    totals.scenes_applied += last_attempt_scenes;
+    totals.discarded_gradients += batch_ok_attempts - (last_attempt_points > 0 ? 1 : 0);
   }
   for (std::size_t s = 0; s < slot_ok.size(); ++s) {
     totals.scenes_dropped += slot_ok[s] == 0;
@@ -128,12 +143,18 @@ void Simulator::Impl::end_batch() {
 
 bool Simulator::Impl::step() {
   if (finished()) return false;
-  step_first_event.push_back(static_cast<std::int64_t>(log.events.size()));
+  if (!sealed && keep >= 0 && static_cast<std::int64_t>(log.events.size()) >= keep) sealed = true;
+  if (sealed) window.clear();
+  else step_first_event.push_back(static_cast<std::int64_t>(log.events.size()));
+  const EventLog& out = target();
+  const std::size_t first = out.events.size();
   if (queue_empty()) begin_batch(batch + 1);
   const Frag f = queue[head++];
   attempt(f);
   if (queue_empty() && totals.crashes == 0) end_batch();
   ++steps;
+  if (sink)
+    for (std::size_t i = first; i < out.events.size(); ++i) sink(out.events[i], out.scenes(out.events[i]));
   return true;
 }
 
@@ -148,7 +169,7 @@ bool Simulator::step() { return impl_->step(); }
 
 bool Simulator::step_back() {
   Impl& s = *impl_;
-  if (s.steps == 0) return false;
+  if (s.steps == 0 || s.sealed) return false;
   const std::int64_t target = s.steps - 1;
   const BatchCheckpoint cp = s.checkpoints.back();
   s.checkpoints.pop_back();
@@ -157,6 +178,10 @@ bool Simulator::step_back() {
   s.step_first_event.resize(static_cast<std::size_t>(cp.first_step));
   s.totals = cp.totals;
   s.fragmented = cp.fragmented;
+  s.flushed = cp.flushed;
+  s.last_needed = cp.last_needed;
+  s.last_outcome = cp.last_outcome;
+  s.next_id = cp.first_event;
   s.steps = cp.first_step;
   // Back to the end of the previous batch (its queue is empty, so its points are not needed) ...
   s.batch--;
@@ -164,7 +189,10 @@ bool Simulator::step_back() {
   s.head = 0;
   // ... then replay this batch up to the target: the run is deterministic, so this restores the queue
   // and the counters exactly.
+  EventSink sink = std::move(s.sink);  // replayed events were delivered already
+  s.sink = nullptr;
   while (s.steps < target) s.step();
+  s.sink = std::move(sink);
   return true;
 }
 
@@ -183,6 +211,10 @@ void Simulator::run_to_end(std::stop_token stop) {
 }
 
 void Simulator::reset() { impl_->init_run(); }
+void Simulator::keep_events(std::int64_t n) { impl_->keep = n; }
+void Simulator::set_event_sink(EventSink sink) { impl_->sink = std::move(sink); }
+bool Simulator::log_complete() const { return !impl_->sealed; }
+std::int64_t Simulator::events_made() const { return impl_->next_id; }
 bool Simulator::finished() const { return impl_->finished(); }
 bool Simulator::crashed() const { return impl_->totals.crashes > 0; }
 std::int64_t Simulator::steps_taken() const { return impl_->steps; }
@@ -192,6 +224,7 @@ const Totals& Simulator::totals() const { return impl_->totals; }
 
 std::span<const Event> Simulator::last_step_events() const {
   if (impl_->steps == 0) return {};
+  if (impl_->sealed) return impl_->window.events;
   const auto first = static_cast<std::size_t>(impl_->step_first_event.back());
   return std::span<const Event>(impl_->log.events).subspan(first);
 }
@@ -213,15 +246,7 @@ std::vector<PendingFragment> Simulator::pending() const {
 }
 
 MemoryGauge Simulator::memory() const {
-  MemoryGauge g{impl_->config.memory.budget, impl_->fragmented, 0, Outcome::Ok};
-  const auto& ev = impl_->log.events;
-  for (auto it = ev.rbegin(); it != ev.rend(); ++it) {
-    if (it->outcome == Outcome::Dropped) continue;
-    g.last_needed = it->bytes_needed;
-    g.last_outcome = it->outcome;
-    break;
-  }
-  return g;
+  return MemoryGauge{impl_->config.memory.budget, impl_->fragmented, impl_->last_needed, impl_->last_outcome};
 }
 
 std::vector<std::int64_t> Simulator::batch_scenes(std::int64_t b) const { return impl_->scenes_of_batch(b); }

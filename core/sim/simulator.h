@@ -19,6 +19,7 @@
 // Not thread-safe; one simulator per thread. The GUI runs it on a worker and copies what it shows.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <stop_token>
@@ -47,6 +48,9 @@ struct MemoryGauge {
   Outcome last_outcome = Outcome::Ok;
 };
 
+// Receives every event once, when the step that made it is complete (for streaming a trace).
+using EventSink = std::function<void(const Event& event, std::span<const std::uint32_t> scenes)>;
+
 class Simulator {
  public:
   // Validates the config and, for a File source, reads the sizes file (errors name file and line).
@@ -61,7 +65,8 @@ class Simulator {
 
   // One step. Returns false (and changes nothing) when the run is finished.
   bool step();
-  // Undoes the last step. Returns false at the start. Counters, queue and log equal what they were.
+  // Undoes the last step. Returns false at the start, and once the log stopped keeping events.
+  // Counters, queue and log equal what they were.
   bool step_back();
   // Steps until finished or `max_steps` steps were taken; returns the number taken.
   std::int64_t run(std::int64_t max_steps);
@@ -69,6 +74,18 @@ class Simulator {
   void run_to_end(std::stop_token stop = {});
   // Back to the initial state (log cleared).
   void reset();
+
+  // Memory. By default every event is kept in log() (the GUI and tests step through them). With
+  // keep_events(n), n >= 0, the log stops growing once it holds n events (at a step boundary): later events
+  // are kept only for the length of their step (last_step_events()), stepping back stops where the log
+  // stopped, and memory stays bounded by the queue of one batch. Call before the first step.
+  void keep_events(std::int64_t n);
+  // Every event goes to the sink once its step is complete (whether or not the log keeps it).
+  void set_event_sink(EventSink sink);
+  // True while log() holds every event of the run so far.
+  bool log_complete() const;
+  // Events made so far, kept or not.
+  std::int64_t events_made() const;
 
   bool finished() const;
   bool crashed() const;

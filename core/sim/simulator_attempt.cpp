@@ -16,8 +16,9 @@ std::int64_t ps_to_ns(double ps) { return static_cast<std::int64_t>(std::llround
 }  // namespace
 
 Event& Simulator::Impl::emit(const Frag& f, Outcome outcome) {
+  EventLog& out = target();
   Event e;
-  e.id = static_cast<std::int64_t>(log.events.size());
+  e.id = next_id++;
   e.parent = f.parent;
   e.step = steps;
   e.epoch = batch / batches_per_epoch;
@@ -27,17 +28,17 @@ Event& Simulator::Impl::emit(const Frag& f, Outcome outcome) {
   e.outcome = outcome;
   e.axis = f.axis;
   e.split_value = f.axis >= 0 ? static_cast<double>(f.split_value) : 0.0;
-  e.scenes_offset = static_cast<std::uint32_t>(log.scene_ids.size());
+  e.scenes_offset = static_cast<std::uint32_t>(out.scene_ids.size());
   e.scenes_count = f.slot_count;
   for (std::uint32_t s = f.slot_begin; s < f.slot_begin + f.slot_count; ++s)
-    log.scene_ids.push_back(static_cast<std::uint32_t>(slot_scene[s]));
+    out.scene_ids.push_back(static_cast<std::uint32_t>(slot_scene[s]));
   e.points = f.points;
   e.bbox = f.box;
   e.budget = config.memory.budget;
   e.available = std::max<std::int64_t>(config.memory.budget - fragmented, 0);
   e.start_ns = totals.time_ns;
-  log.events.push_back(e);
-  return log.events.back();
+  out.events.push_back(e);
+  return out.events.back();
 }
 
 void Simulator::Impl::drop(const Frag& f, bool unsplittable) {
@@ -46,6 +47,16 @@ void Simulator::Impl::drop(const Frag& f, bool unsplittable) {
   totals.unsplittable_fragments += unsplittable;
   totals.points_dropped += f.points;
   slot_dropped[f.slot_begin] += f.points;
+}
+
+void Simulator::Impl::raise_at_floor(const Frag& f) {
+  // --on-floor raise: the half is not attempted; the loop raises, and nothing catches it.
+  Event& e = emit(f, Outcome::Crash);
+  totals.crashes++;
+  totals.floor_raised = 1;
+  totals.crash_scene = slot_scene[f.slot_begin];
+  totals.crash_event = e.id;
+  head = queue.size();
 }
 
 void Simulator::Impl::attempt(Frag f) {
@@ -72,18 +83,30 @@ void Simulator::Impl::attempt(Frag f) {
   } else {
     ps = double(tm.forward_ps_per_point + tm.backward_ps_per_point) * double(f.points);
   }
-  if (outcome == Outcome::Bug && config.policy.catch_mode == CatchMode::OomOnly) outcome = Outcome::Crash;
+  // oom-only catches no bug; runtime-error catches a shape mismatch (a RuntimeError) but not a NaN-loss
+  // check (FloatingPointError); everything catches both.
+  if (outcome == Outcome::Bug &&
+      (config.policy.catch_mode == CatchMode::OomOnly ||
+       (config.policy.catch_mode == CatchMode::RuntimeError && config.fault.kind == BugKind::NanLoss)))
+    outcome = Outcome::Crash;
   const bool caught = outcome == Outcome::Oom || outcome == Outcome::Bug;
   if (caught) ps += double(tm.host_copy_ps_per_point) * double(f.points);  // fragment back to the host
 
   Event& e = emit(f, outcome);
   e.bytes_needed = bytes;
   e.duration_ns = tm.fixed_ns_per_attempt + ps_to_ns(ps) + (caught ? tm.cache_flush_ns : 0);
+  if (outcome == Outcome::Ok)
+    e.loss_scale = config.policy.grad == GradMode::Accumulate ? double(f.points) / double(batch_points) : 1.0;
+  last_needed = bytes;
+  last_outcome = outcome;
   const std::int64_t event_id = e.id;
   totals.time_ns += e.duration_ns;
   totals.attempts++;
   totals.retries += f.origin != Origin::Batch;
 
+  // zero_grad() ran before this attempt's forward: under last-fragment only its own gradient can remain.
+  last_attempt_points = outcome == Outcome::Ok ? f.points : 0;
+  last_attempt_scenes = outcome == Outcome::Ok ? f.slot_count : 0;
   switch (outcome) {
     case Outcome::Ok:
       totals.ok_attempts++;
@@ -94,9 +117,14 @@ void Simulator::Impl::attempt(Frag f) {
       for (std::uint32_t s = f.slot_begin; s < f.slot_begin + f.slot_count; ++s)
         slot_ok[s] += f.slot_count == 1 ? f.points : slot_points[s];
       batch_ok_attempts++;
-      last_ok_points = f.points;
-      last_ok_scenes = f.slot_count;
+      if (config.policy.norm == NormMode::BatchNorm) {
+        // BatchNorm takes its statistics from the fragment: a spatial half is a biased sample, and a few
+        // hundred points a degenerate one. Frozen statistics and GroupNorm take none from the fragment.
+        if (f.origin == Origin::SpatialLow || f.origin == Origin::SpatialHigh) totals.norm_biased_points += f.points;
+        totals.norm_small_fragments += f.points <= 2 * config.policy.floor;
+      }
       fragmented = 0;
+      flushed = false;
       return;
     case Outcome::Crash:
       totals.wasted_forward_passes++;
@@ -107,7 +135,8 @@ void Simulator::Impl::attempt(Frag f) {
       return;
     case Outcome::Oom:
       totals.oom_attempts++;
-      fragmented = mem.fragmentation_penalty;
+      // An OOM after a success leaves the cached blocks fragmented; one in a freshly flushed cache does not.
+      if (!flushed) fragmented = mem.fragmentation_penalty;
       break;
     case Outcome::Bug:
       totals.bug_attempts++;
@@ -116,6 +145,12 @@ void Simulator::Impl::attempt(Frag f) {
       return;
   }
   totals.wasted_forward_passes++;
+  // The handler moves the fragment to the host and calls empty_cache(), which returns part of what is
+  // fragmented.
+  totals.empty_cache_calls++;
+  fragmented -= fragmented / 1000 * mem.empty_cache_relief_permille +
+                fragmented % 1000 * mem.empty_cache_relief_permille / 1000;
+  flushed = true;
 
   if (f.slot_count > 1) {
     // One fragment per scene, each keeping the parent's axis flag; no floor for whole scenes.
@@ -163,10 +198,22 @@ void Simulator::Impl::split_spatial(const Frag& parent, std::int64_t event_id) {
     c.key = child_cell_key(f.key, side);
     // A split that separated nothing re-queues the same points; twice in a row would loop forever (the
     // reference would), so the second time the fragment is dropped as unsplittable.
-    if (c.points <= config.policy.floor || (f.stalled && !separated))
+    if (f.stalled && !separated) {
       drop(c, c.points > config.policy.floor);
-    else
+    } else if (c.points > config.policy.floor) {
       queue.push_back(c);
+    } else if (c.points == 0 || config.policy.on_floor == FloorAction::Drop || f.under_floor) {
+      // drop: the reference. keep: a half of a fragment that was itself under the floor and still failed
+      // cannot be kept again (that would recurse to single points): it is dropped, and reported.
+      drop(c, false);
+    } else if (config.policy.on_floor == FloorAction::Keep) {
+      c.under_floor = true;
+      totals.floor_kept_fragments++;
+      queue.push_back(c);
+    } else {
+      raise_at_floor(c);
+      return;
+    }
   }
 }
 

@@ -22,7 +22,8 @@ struct Frag {
   std::int8_t axis = -1;
   Origin origin = Origin::Batch;
   bool split_on_x = true;
-  bool stalled = false;  // made by a split that separated nothing
+  bool stalled = false;       // made by a split that separated nothing
+  bool under_floor = false;   // kept although at or under the floor (--on-floor keep)
 };
 
 // What must be restored to step back to the start of a batch.
@@ -32,6 +33,9 @@ struct BatchCheckpoint {
   std::size_t first_scene_id = 0;
   Totals totals;
   std::int64_t fragmented = 0;
+  bool flushed = false;
+  std::int64_t last_needed = 0;
+  Outcome last_outcome = Outcome::Ok;
 };
 
 struct Simulator::Impl {
@@ -45,16 +49,28 @@ struct Simulator::Impl {
   mutable std::int64_t order_epoch = -1;
   mutable std::vector<std::int64_t> order;
 
+  // Retention: keep < 0 keeps every event; otherwise the log is sealed once it holds `keep` events, and
+  // later events live in `window` for the length of their step only.
+  std::int64_t keep = -1;
+  bool sealed = false;
+  EventLog window;
+  EventSink sink;
+
   // Run state.
   EventLog log;
   Totals totals;
   std::int64_t steps = 0;
+  std::int64_t next_id = 0;
   std::int64_t fragmented = 0;
-  std::vector<std::int64_t> step_first_event;   // per step taken
-  std::vector<BatchCheckpoint> checkpoints;     // per batch started
+  bool flushed = false;  // empty_cache() ran since the last successful attempt
+  std::int64_t last_needed = 0;
+  Outcome last_outcome = Outcome::Ok;
+  std::vector<std::int64_t> step_first_event;   // per step taken while the log is not sealed
+  std::vector<BatchCheckpoint> checkpoints;     // per batch started while the log is not sealed
 
   // Current batch.
   std::int64_t batch = -1;
+  std::int64_t batch_points = 0;
   std::vector<std::int64_t> slot_scene;
   std::vector<std::int64_t> slot_points;
   std::vector<std::optional<SceneLayout>> slot_layout;  // made at the scene's first spatial split
@@ -62,8 +78,10 @@ struct Simulator::Impl {
   std::vector<std::int64_t> slot_dropped;
   std::int64_t bug_slot = -1;
   std::int64_t batch_ok_attempts = 0;
-  std::int64_t last_ok_points = 0;
-  std::int64_t last_ok_scenes = 0;
+  // What the last attempt of the batch left for optimizer.step() under last-fragment: zero_grad() runs
+  // before every attempt, so a failed last attempt leaves nothing.
+  std::int64_t last_attempt_points = 0;
+  std::int64_t last_attempt_scenes = 0;
   std::vector<Frag> queue;
   std::size_t head = 0;
 
@@ -73,6 +91,7 @@ struct Simulator::Impl {
   std::vector<std::int64_t> scenes_of_batch(std::int64_t b) const;
   bool queue_empty() const { return head == queue.size(); }
   bool finished() const { return totals.crashes > 0 || (queue_empty() && batch + 1 >= batch_count); }
+  EventLog& target() { return sealed ? window : log; }
 
   bool step();
   void begin_batch(std::int64_t b);
@@ -81,6 +100,7 @@ struct Simulator::Impl {
   void split_spatial(const Frag& f, std::int64_t parent_event);
   Event& emit(const Frag& f, Outcome outcome);
   void drop(const Frag& f, bool unsplittable);
+  void raise_at_floor(const Frag& f);
 };
 
 }  // namespace oomscope::sim

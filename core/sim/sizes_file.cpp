@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -34,10 +35,13 @@ std::vector<std::string_view> split_csv(std::string_view line) {
   return fields;
 }
 
+// A count as a number: "120000", "-3", "1e5", "2.5E4" (the header test: a first line like this is data).
 bool is_integer_text(std::string_view s) {
   if (s.empty()) return false;
   if (s.front() == '-' || s.front() == '+') s.remove_prefix(1);
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  double d = 0;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), d);
+  return !s.empty() && s.front() >= '0' && s.front() <= '9' && r.ptr == s.data() + s.size();
 }
 
 std::string lower(std::string_view s) {
@@ -53,7 +57,21 @@ std::string lower(std::string_view s) {
 std::int64_t parse_count(std::string_view field, const std::string& name, std::size_t line) {
   std::int64_t value = 0;
   const auto* end = field.data() + field.size();
-  const auto [ptr, ec] = std::from_chars(field.data(), end, value);
+  auto [ptr, ec] = std::from_chars(field.data(), end, value);
+  if (ec == std::errc() && ptr != end && (*ptr == 'e' || *ptr == 'E' || *ptr == '.')) {
+    // Scientific or decimal notation ("1e5", "2.5e4", "120000.0"), as spreadsheets write counts: a number
+    // like any other, as long as it is a whole count.
+    double d = 0;
+    const auto r = std::from_chars(field.data(), end, d);
+    if (r.ptr != end || (r.ec != std::errc() && r.ec != std::errc::result_out_of_range))
+      fail(name, line, "'" + std::string(field) + "' is not a point count (expected a positive integer)");
+    if (r.ec == std::errc::result_out_of_range || d > double(kMaxScenePoints))
+      fail(name, line, "point count '" + std::string(field) + "' is larger than 100,000,000 (the most one scene may have)");
+    if (d != std::floor(d)) fail(name, line, "point count '" + std::string(field) + "' is not a whole number");
+    value = static_cast<std::int64_t>(d);
+    ptr = end;
+    ec = std::errc();
+  }
   if (ec == std::errc::result_out_of_range || (ec == std::errc() && ptr == end && value > kMaxScenePoints))
     fail(name, line, "point count '" + std::string(field) + "' is larger than 100,000,000 (the most one scene may have)");
   if (ec != std::errc() || ptr != end)
@@ -117,6 +135,12 @@ std::vector<std::int64_t> read_scene_sizes(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw Error(ErrorKind::NotFound, path, "no such file");
   if (std::filesystem::is_directory(path, ec)) throw Error(ErrorKind::Io, path, "is a directory, not a sizes file");
+  // 10,000,000 sizes (the most the simulator takes) fit in well under 256 MiB of text; refusing a larger
+  // file up front keeps a wrong file (a capture, a log) from being read into memory whole.
+  const auto bytes = std::filesystem::file_size(path, ec);
+  if (!ec && bytes > (std::uintmax_t{256} << 20))
+    throw Error(ErrorKind::TooLarge, path, "is " + std::to_string(bytes >> 20) +
+                                               " MiB; a sizes file holds at most 10,000,000 counts (256 MiB)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorKind::Io, path, "cannot open the sizes file");
   std::ostringstream buffer;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
+#include <span>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -30,6 +31,8 @@ struct Trace {
   EventLog log;
   std::optional<Totals> totals;        // absent when the producer stopped before writing it
   std::optional<Baselines> baselines;
+  // Events in the file past the reader's max_events: checked line by line but not kept.
+  std::int64_t events_not_kept = 0;
 };
 
 nlohmann::json config_to_json(const SimConfig& config);
@@ -43,7 +46,8 @@ nlohmann::json baselines_to_json(const Baselines& b);
 class TraceWriter {
  public:
   TraceWriter(std::ostream& out, const TraceHeader& header);
-  void write_event(const Event& e, const EventLog& log);
+  void write_event(const Event& e, const EventLog& log) { write_event(e, log.scenes(e)); }
+  void write_event(const Event& e, std::span<const std::uint32_t> scenes);
   void write_totals(const Totals& totals, const Baselines* baselines);
 
  private:
@@ -59,7 +63,9 @@ void write_trace_file(const std::string& path, const SimConfig& config, const Ev
 // Reads a trace. Errors (oomscope::Error) name the file and the 1-based line: not JSON, wrong format or
 // version, a missing or mistyped field, an unknown outcome, a parent that is not an earlier event, ids out
 // of order, anything after the totals line.
-Trace read_trace_file(const std::string& path);
-Trace read_trace(std::istream& in, const std::string& name);
+// With max_events >= 0 at most that many events are kept (the rest are still read and checked, and
+// counted in events_not_kept), so that memory stays bounded whatever the file's size.
+Trace read_trace_file(const std::string& path, std::int64_t max_events = -1);
+Trace read_trace(std::istream& in, const std::string& name, std::int64_t max_events = -1);
 
 }  // namespace oomscope::sim

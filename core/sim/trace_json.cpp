@@ -44,16 +44,20 @@ json config_to_json(const SimConfig& c) {
         {"grad", to_string(c.policy.grad)},
         {"split", to_string(c.policy.split)},
         {"axis", to_string(c.policy.axis)},
-        {"floor", c.policy.floor}}},
+        {"floor", c.policy.floor},
+        {"on_floor", to_string(c.policy.on_floor)},
+        {"norm", to_string(c.policy.norm)}}},
       {"scenes", scenes},
       {"batch", c.batch},
       {"epochs", c.epochs},
+      {"max_batches", c.max_batches},
       {"seed", c.seed},
       {"memory",
        {{"bytes_per_point", c.memory.bytes_per_point},
         {"fixed_bytes", c.memory.fixed_bytes},
         {"budget", c.memory.budget},
-        {"fragmentation_penalty", c.memory.fragmentation_penalty}}},
+        {"fragmentation_penalty", c.memory.fragmentation_penalty},
+        {"empty_cache_relief_permille", c.memory.empty_cache_relief_permille}}},
       {"time",
        {{"forward_ps_per_point", c.time.forward_ps_per_point},
         {"backward_ps_per_point", c.time.backward_ps_per_point},
@@ -69,11 +73,13 @@ SimConfig config_from_json(const json& j, const std::string& name) {
   try {
     SimConfig c;
     const json& p = field(j, "policy");
-    c.policy.catch_mode = get_enum(p, "catch", parse_catch_mode, "oom-only or everything");
+    c.policy.catch_mode = get_enum(p, "catch", parse_catch_mode, "oom-only, everything or runtime-error");
     c.policy.grad = get_enum(p, "grad", parse_grad_mode, "last-fragment or accumulate");
     c.policy.split = get_enum(p, "split", parse_split_point, "midpoint or median");
     c.policy.axis = get_enum(p, "axis", parse_axis_rule, "alternate-xy or longest");
     c.policy.floor = get_int(p, "floor");
+    if (p.contains("on_floor")) c.policy.on_floor = get_enum(p, "on_floor", parse_floor_action, "drop, keep or raise");
+    if (p.contains("norm")) c.policy.norm = get_enum(p, "norm", parse_norm_mode, "batchnorm, frozen or groupnorm");
     const json& s = field(j, "scenes");
     const std::string dist = get_string(s, "dist");
     if (dist == "uniform") c.scenes.dist = SizeDist::Uniform;
@@ -92,22 +98,28 @@ SimConfig config_from_json(const json& j, const std::string& name) {
     }
     c.batch = get_int(j, "batch");
     c.epochs = get_int(j, "epochs");
+    if (j.contains("max_batches")) c.max_batches = get_int(j, "max_batches");
     c.seed = get_uint(j, "seed");
     const json& m = field(j, "memory");
     c.memory.bytes_per_point = get_int(m, "bytes_per_point");
     c.memory.fixed_bytes = get_int(m, "fixed_bytes");
     c.memory.budget = get_int(m, "budget");
     c.memory.fragmentation_penalty = get_int(m, "fragmentation_penalty");
-    const json& t = field(j, "time");
+    // Absent in traces written before empty_cache() relief was modelled: they had none.
+    c.memory.empty_cache_relief_permille =
+        m.contains("empty_cache_relief_permille") ? get_int(m, "empty_cache_relief_permille") : 0;
+    const json& t = j.contains("time") ? j["time"] : config_to_json(SimConfig{})["time"];
     c.time.forward_ps_per_point = get_int(t, "forward_ps_per_point");
     c.time.backward_ps_per_point = get_int(t, "backward_ps_per_point");
     c.time.fixed_ns_per_attempt = get_int(t, "fixed_ns_per_attempt");
     c.time.host_copy_ps_per_point = get_int(t, "host_copy_ps_per_point");
     c.time.cache_flush_ns = get_int(t, "cache_flush_ns");
     c.time.shape_bug_forward_permille = get_int(t, "shape_bug_forward_permille");
-    const json& f = field(j, "fault");
-    c.fault.kind = get_enum(f, "kind", parse_bug_kind, "none, shape or nan");
-    c.fault.scene = get_int(f, "scene");
+    if (j.contains("fault")) {
+      const json& f = j["fault"];
+      c.fault.kind = get_enum(f, "kind", parse_bug_kind, "none, shape or nan");
+      c.fault.scene = get_int(f, "scene");
+    }
     validate(c);
     return c;
   } catch (const FieldError& e) {
@@ -124,11 +136,16 @@ SimConfig config_from_json(const json& j, const std::string& name) {
   X(dropped_fragments) X(unsplittable_fragments) X(points_dropped) X(scenes_dropped)                    \
   X(scenes_partially_dropped) X(points_trained) X(points_applied) X(scenes_applied) X(points_spatial)   \
   X(crashes) X(crash_scene) X(crash_event) X(time_ns) X(oom_free_time_ns) X(ok_bytes_sum) X(peak_ok_bytes)
+// Added later: optional when reading.
+#define OOMSCOPE_TOTALS_OPTIONAL_FIELDS(X)                                                             \
+  X(empty_cache_calls) X(renormalised_steps) X(floor_kept_fragments) X(norm_biased_points)             \
+  X(norm_small_fragments) X(floor_raised)
 
 json totals_to_json(const Totals& t) {
   json j;
 #define X(name) j[#name] = t.name;
   OOMSCOPE_TOTALS_FIELDS(X)
+  OOMSCOPE_TOTALS_OPTIONAL_FIELDS(X)
 #undef X
   j["applied_point_fraction"] = t.applied_point_fraction();
   j["applied_scene_fraction"] = t.applied_scene_fraction();
@@ -140,6 +157,9 @@ Totals totals_from_json(const json& j) {
   Totals t;
 #define X(name) t.name = get_int(j, #name);
   OOMSCOPE_TOTALS_FIELDS(X)
+#undef X
+#define X(name) if (j.contains(#name)) t.name = get_int(j, #name);
+  OOMSCOPE_TOTALS_OPTIONAL_FIELDS(X)
 #undef X
   return t;
 }

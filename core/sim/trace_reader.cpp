@@ -45,10 +45,9 @@ TraceHeader parse_header(const json& j) {
   return h;
 }
 
-void parse_event(const json& j, EventLog& log) {
+void parse_event(const json& j, EventLog& log, std::int64_t expected) {
   Event e;
   e.id = get_int(j, "id");
-  const auto expected = static_cast<std::int64_t>(log.events.size());
   if (e.id != expected)
     throw FieldError{"event id " + std::to_string(e.id) + " out of order (expected " + std::to_string(expected) + ")"};
   e.parent = get_int(j, "parent");
@@ -96,13 +95,21 @@ void parse_event(const json& j, EventLog& log) {
   e.start_ns = get_int(j, "start_ns");
   e.duration_ns = get_int(j, "duration_ns");
   if (e.duration_ns < 0) throw FieldError{"field 'duration_ns' is negative"};
+  if (j.contains("loss_scale")) {
+    e.loss_scale = get_number(j, "loss_scale");
+    if (!(e.loss_scale >= 0 && e.loss_scale <= 1)) throw FieldError{"field 'loss_scale' must be in 0..1"};
+  } else {
+    e.loss_scale = e.outcome == Outcome::Ok ? 1.0 : 0.0;
+  }
   log.events.push_back(e);
 }
 
 }  // namespace
 
-Trace read_trace(std::istream& in, const std::string& name) {
+Trace read_trace(std::istream& in, const std::string& name, std::int64_t max_events) {
   Trace trace;
+  EventLog scratch;  // events past max_events: parsed and checked one at a time
+  std::int64_t events = 0;
   std::string line;
   std::size_t line_no = 0;
   bool have_header = false;
@@ -124,7 +131,14 @@ Trace read_trace(std::istream& in, const std::string& name) {
         trace.header = parse_header(j);
         have_header = true;
       } else if (type == "event") {
-        parse_event(j, trace.log);
+        if (max_events < 0 || events < max_events) {
+          parse_event(j, trace.log, events);
+        } else {
+          scratch.clear();
+          parse_event(j, scratch, events);
+          trace.events_not_kept++;
+        }
+        ++events;
       } else if (type == "totals") {
         trace.totals = totals_from_json(j);
         if (j.contains("baselines")) trace.baselines = baselines_from_json(j["baselines"]);
@@ -140,7 +154,7 @@ Trace read_trace(std::istream& in, const std::string& name) {
   return trace;
 }
 
-Trace read_trace_file(const std::string& path) {
+Trace read_trace_file(const std::string& path, std::int64_t max_events) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw Error(ErrorKind::NotFound, path, "no such file");
   if (std::filesystem::is_directory(path, ec)) throw Error(ErrorKind::Io, path, "is a directory, not a trace");
@@ -152,7 +166,7 @@ Trace read_trace_file(const std::string& path) {
     throw Error(ErrorKind::Gzip, path, "is gzip-compressed; decompress it first (gunzip)");
   in.clear();
   in.seekg(0);
-  return read_trace(in, path);
+  return read_trace(in, path, max_events);
 }
 
 }  // namespace oomscope::sim

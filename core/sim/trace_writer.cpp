@@ -45,7 +45,7 @@ TraceWriter::TraceWriter(std::ostream& out, const TraceHeader& header) : out_(ou
   out_ << h.dump() << '\n';
 }
 
-void TraceWriter::write_event(const Event& e, const EventLog& log) {
+void TraceWriter::write_event(const Event& e, std::span<const std::uint32_t> scenes) {
   static const char* const axis_names[] = {"\"x\"", "\"y\"", "\"z\""};
   std::string s;
   s.reserve(256);
@@ -60,7 +60,6 @@ void TraceWriter::write_event(const Event& e, const EventLog& log) {
   put_key(s, "outcome"), s += '"', s += to_string(e.outcome), s += '"';
   put_key(s, "scenes");
   s += '[';
-  const auto scenes = log.scenes(e);
   for (std::size_t i = 0; i < scenes.size(); ++i) {
     if (i) s += ',';
     put_int(s, scenes[i]);
@@ -87,6 +86,10 @@ void TraceWriter::write_event(const Event& e, const EventLog& log) {
   put_key(s, "available"), put_int(s, e.available);
   put_key(s, "start_ns"), put_int(s, e.start_ns);
   put_key(s, "duration_ns"), put_int(s, e.duration_ns);
+  put_key(s, "loss_scale");
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, e.loss_scale);
+  s.append(buf, r.ptr);
   s += "}\n";
   out_ << s;
 }

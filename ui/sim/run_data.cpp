@@ -43,6 +43,14 @@ RunPtr simulateRun(const sim::SimConfig& config, const QString& title, ProgressS
     }
   }
   run->log = simulator.log();
+  if (run->truncated && !simulator.finished()) {
+    // Keep nothing more; run on for the whole run's counters (stop is checked every 4096 steps).
+    simulator.keep_events(std::int64_t(simulator.log().events.size()));
+    progress.report(0.5, "running on past what the page keeps");
+    simulator.run_to_end(stop);
+  }
+  if (run->truncated) run->wholeRun = simulator.totals();
+  run->wholeRunEvents = simulator.events_made();
   run->batchCount = simulator.batch_count();
   run->baselines = simulator.baselines();
   run->computeSeconds = double(clock.nsecsElapsed()) * 1e-9;
@@ -89,19 +97,25 @@ RunPtr loadTraceRun(const QString& path, ProgressSink& progress, std::stop_token
   progress.report(0.0, "reading trace");
   QElapsedTimer clock;
   clock.start();
-  sim::Trace trace = sim::read_trace_file(path.toStdString());
+  // At most as many events as the page keeps for a simulation; the rest of the file is checked, not kept.
+  sim::Trace trace = sim::read_trace_file(path.toStdString(), 4 * kMaxSteps);
   if (stop.stop_requested()) throw Cancelled(path.toStdString());
   const double readSeconds = double(clock.nsecsElapsed()) * 1e-9;
 
   // A simulator trace carries its config: then the policy and time model are known exactly.
+  // A real trainer's trace carries the config it ran (docs/sim-trace-format.md): its prediction can be
+  // simulated. Its counters are not re-derived with the time model: its times are measured.
   std::optional<sim::SimConfig> config;
-  if (trace.header.source == "simulator") {
-    try {
-      config = sim::config_from_json(trace.header.config, path.toStdString());
-    } catch (const Error&) {
-      config.reset();  // a free-form or older header: show the events without the model counters
-    }
+  std::string configError;
+  try {
+    config = sim::config_from_json(trace.header.config, path.toStdString());
+  } catch (const Error& e) {
+    configError = e.message();  // a free-form or older header: show the events without the model counters
   }
+  const bool real = trace.header.source != "simulator";
+  const std::int64_t eventsInFile = std::int64_t(trace.log.events.size()) + trace.events_not_kept;
+  std::optional<sim::Totals> fileTotals = trace.totals;
+  if (trace.events_not_kept > 0) trace.totals.reset();  // not the counters of the kept part
   std::optional<sim::GradMode> grad;
   if (config) grad = config->policy.grad;
   else if (auto g = trace.header.config.find("grad"); g != trace.header.config.end() && g->is_string())
@@ -110,7 +124,12 @@ RunPtr loadTraceRun(const QString& path, ProgressSink& progress, std::stop_token
   progress.report(0.5, "laying out the tree");
   auto base = runFromLog(std::move(trace.log), grad, trace.totals, stop);
   auto run = std::const_pointer_cast<RunData>(base);
-  if (config && !run->truncated) {
+  if (trace.events_not_kept > 0) run->truncated = true;
+  if (run->truncated) run->wholeRun = fileTotals;
+  run->wholeRunEvents = eventsInFile;
+  run->realRun = real;
+  run->configError = QString::fromStdString(configError);
+  if (config && !real && !run->truncated) {
     // Re-derive with the time model so the overhead is known at every step, keeping the file's final line.
     run->stepTotals = deriveStepTotals(run->log, run->stepEnd, grad, &config->time);
     if (trace.totals && run->steps() > 0) run->stepTotals.back() = *trace.totals;

@@ -39,7 +39,13 @@ struct RunData {
   std::optional<sim::Baselines> baselines;
 
   std::int64_t batchCount = 0;  // batches the run was to have (simulator), or that the trace started
-  bool truncated = false;  // stopped at kMaxSteps; the rest of the run is not shown
+  bool truncated = false;  // more than kMaxSteps: only the first kMaxSteps steps are kept and shown
+  // A truncated simulation still runs to its end (without keeping events): the whole run's counters.
+  // A truncated trace: its totals line, when it has one.
+  std::optional<sim::Totals> wholeRun;
+  std::int64_t wholeRunEvents = 0;  // events of the whole run (or file), kept or not
+  bool realRun = false;  // a trace whose source is not the simulator (a real trainer)
+  QString configError;   // a trace whose header config is not a simulator config: why (no prediction)
   TreeLayout layout;
   double computeSeconds = 0;  // simulation (or trace read) on the worker
   double layoutSeconds = 0;
@@ -58,10 +64,12 @@ struct RunData {
 
 using RunPtr = std::shared_ptr<const RunData>;
 
-// Beyond this the page stops recording (about 240 bytes of counters per step); the CLI handles longer runs.
+// Beyond this the page stops keeping events and per-step counters (about 400 bytes a step): what it draws.
+// The run itself goes on to its end, streamed, so that its final counters are known.
 inline constexpr std::int64_t kMaxSteps = 400'000;
 
-// Runs the simulator to the end (or kMaxSteps), recording counters per step, then lays out the tree.
+// Runs the simulator to the end, recording events and counters for the first kMaxSteps steps, then lays
+// out the tree.
 // Throws oomscope::Error for a bad config or sizes file and oomscope::Cancelled when stop is requested.
 RunPtr simulateRun(const sim::SimConfig& config, const QString& title, ProgressSink& progress,
                    std::stop_token stop);

@@ -25,17 +25,20 @@ namespace {
 struct BatchState {
   std::unordered_map<std::uint32_t, std::int64_t> okPoints;  // scene -> points trained
   std::unordered_map<std::uint32_t, bool> lostPoints;        // scene -> some of its points were dropped
-  std::int64_t okPointsSum = 0, okAttempts = 0, lastOkPoints = 0, lastOkScenes = 0;
+  std::int64_t points = 0, okPointsSum = 0, okAttempts = 0;
+  // What the batch's last attempt left after its zero_grad(): nothing when it failed.
+  std::int64_t lastAttemptPoints = 0, lastAttemptScenes = 0;
 };
 
 void endBatch(sim::Totals& t, const BatchState& b, std::optional<sim::GradMode> grad) {
   if (grad == sim::GradMode::Accumulate) {
     t.points_applied += b.okPointsSum;
     for (const auto& [scene, pts] : b.okPoints) t.scenes_applied += pts > 0;
+    t.renormalised_steps += b.okPointsSum > 0 && b.okPointsSum < b.points;
   } else if (grad == sim::GradMode::LastFragment) {
-    t.points_applied += b.lastOkPoints;
-    t.scenes_applied += b.lastOkScenes;
-    t.discarded_gradients += std::max<std::int64_t>(b.okAttempts - 1, 0);
+    t.points_applied += b.lastAttemptPoints;
+    t.scenes_applied += b.lastAttemptScenes;
+    t.discarded_gradients += b.okAttempts - (b.lastAttemptPoints > 0 ? 1 : 0);
   }
   for (const auto& [scene, pts] : b.okPoints) {
     t.scenes_dropped += pts == 0;
@@ -71,13 +74,19 @@ std::vector<sim::Totals> deriveStepTotals(const sim::EventLog& log, const std::v
         t.batches++;
         t.scenes += std::int64_t(scenes.size());
         t.points += e.points;
+        batch.points = e.points;
         if (time) t.oom_free_time_ns += sim::ok_attempt_ns(*time, e.points);
       }
       t.time_ns = std::max(t.time_ns, e.start_ns + e.duration_ns);
-      if (e.outcome != Outcome::Dropped) {
+      // A crash with no bytes needed was raised at the floor (--on-floor raise), without a forward pass.
+      const bool floorRaise = e.outcome == Outcome::Crash && e.bytes_needed == 0;
+      if (e.outcome != Outcome::Dropped && !floorRaise) {
         t.attempts++;
         t.retries += e.parent >= 0;
+        batch.lastAttemptPoints = e.outcome == Outcome::Ok ? e.points : 0;
+        batch.lastAttemptScenes = e.outcome == Outcome::Ok ? std::int64_t(scenes.size()) : 0;
       }
+      t.empty_cache_calls += e.outcome == Outcome::Oom || e.outcome == Outcome::Bug;
       const bool spatial = e.origin == Origin::SpatialLow || e.origin == Origin::SpatialHigh;
       switch (e.outcome) {
         case Outcome::Ok:
@@ -90,14 +99,13 @@ std::vector<sim::Totals> deriveStepTotals(const sim::EventLog& log, const std::v
           for (auto sc : scenes) batch.okPoints[sc] += scenes.size() == 1 ? e.points : 1;
           batch.okPointsSum += e.points;
           batch.okAttempts++;
-          batch.lastOkPoints = e.points;
-          batch.lastOkScenes = std::int64_t(scenes.size());
           break;
         case Outcome::Oom: t.oom_attempts++; t.wasted_forward_passes++; break;
         case Outcome::Bug: t.bug_attempts++; t.wasted_forward_passes++; break;
         case Outcome::Crash:
           t.crashes++;
-          t.wasted_forward_passes++;
+          t.floor_raised += floorRaise;
+          t.wasted_forward_passes += !floorRaise;
           t.crash_event = e.id;
           t.crash_scene = scenes.empty() ? -1 : std::int64_t(scenes[0]);
           break;

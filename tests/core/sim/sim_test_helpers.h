@@ -22,6 +22,7 @@ inline SimConfig sized_config(std::vector<std::int64_t> sizes, std::int64_t batc
   c.memory.fixed_bytes = 0;
   c.memory.budget = budget_points;
   c.memory.fragmentation_penalty = 0;
+  c.memory.empty_cache_relief_permille = 0;  // a penalty, when a test sets one, stays until a success
   return c;
 }
 

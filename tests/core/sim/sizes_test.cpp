@@ -38,7 +38,7 @@ TEST(Sizes, ErrorsNameFileAndLine) {
             "sizes.csv: line 3: 'abc' is not a point count (expected a positive integer)");
   EXPECT_EQ(error_of("100\n\n0\n"), "sizes.csv: line 3: point count must be positive, got 0");
   EXPECT_EQ(error_of("100\n-5\n"), "sizes.csv: line 2: point count must be positive, got -5");
-  EXPECT_EQ(error_of("100\n12.5\n"), "sizes.csv: line 2: '12.5' is not a point count (expected a positive integer)");
+  EXPECT_EQ(error_of("100\n12.5\n"), "sizes.csv: line 2: point count '12.5' is not a whole number");
   EXPECT_EQ(error_of("100\n99999999999999999999\n"),
             "sizes.csv: line 2: point count '99999999999999999999' is larger than 100,000,000 (the most one scene may have)");
   EXPECT_EQ(error_of("scene,room\na,b\n"), "sizes.csv: line 1: no 'size' column in the CSV header (columns: scene, room)");

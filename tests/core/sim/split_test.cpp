@@ -132,6 +132,7 @@ Simulator floor_case(std::int64_t points) {
   SimConfig c = sized_config({points}, 1, 999);
   c.policy = preset_corrected();
   c.policy.floor = 500;
+  c.policy.on_floor = FloorAction::Drop;  // the reference's floor (corrected keeps: defects_test.cpp)
   Simulator sim(c);
   sim.run_to_end();
   return sim;

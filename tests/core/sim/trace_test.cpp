@@ -160,7 +160,7 @@ TEST(Trace, ConfigFromJsonRejectsBadValues) {
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(std::string(e.what()),
-              "t.jsonl: config: field 'catch' is 'sometimes', expected oom-only or everything");
+              "t.jsonl: config: field 'catch' is 'sometimes', expected oom-only, everything or runtime-error");
   }
   j = config_to_json(SimConfig{});
   j["batch"] = 0;

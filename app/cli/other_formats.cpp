@@ -1,0 +1,123 @@
+// info / report for snapshots, Kineto traces, raw memory timelines and pprof profiles (other_formats.h).
+
+#include "app/cli/other_formats.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "app/cli/command.h"
+#include "core/snapshot/file_kind.h"
+#include "core/snapshot/snapshot_json.h"
+#include "core/snapshot/snapshot_reader.h"
+#include "core/snapshot/snapshot_text.h"
+#include "core/snapshot/timeline_reports.h"
+#include "core/util/bytes.h"
+#include "core/util/error.h"
+
+namespace oomscope::cli {
+
+namespace {
+
+using namespace oomscope::snapshot;
+
+// One parsed non-XSpace file, able to print itself.
+struct OtherFile {
+  FileKindInfo kind;
+  std::shared_ptr<const Snapshot> snap;
+  std::shared_ptr<const KinetoTrace> kineto;
+  std::shared_ptr<const HtaTimeline> hta;
+  std::shared_ptr<const PprofProfile> pprof;
+};
+
+OtherFile load(const std::string& path, const FileKindInfo& kind) {
+  OtherFile f;
+  f.kind = kind;
+  NullProgress none;
+  switch (kind.kind) {
+    case FileKind::TorchSnapshot:
+      if (kind.gzip) throw Error(ErrorKind::Gzip, path, "is a gzip-compressed pickle; decompress it first (gunzip)");
+      f.snap = read_snapshot(path, none);
+      break;
+    case FileKind::ChromeTrace:
+      f.kineto = read_kineto_trace(path, none);
+      require_memory_events(*f.kineto);
+      break;
+    case FileKind::HtaRawTimeline: f.hta = read_hta_raw(path); break;
+    case FileKind::Pprof: f.pprof = read_pprof(path); break;
+    case FileKind::Unknown: throw_unknown_kind(path, kind);
+    case FileKind::XSpace: break;
+  }
+  return f;
+}
+
+void write_text(std::ostream& o, const OtherFile& f, std::size_t top, bool full) {
+  if (f.snap) {
+    const SnapshotReport r = analyse_snapshot(*f.snap, top);
+    write_snapshot_text(o, *f.snap, r, full ? top : 5);
+  } else if (f.kineto) {
+    write_kineto_text(o, *f.kineto);
+  } else if (f.hta) {
+    write_hta_text(o, *f.hta);
+  } else if (f.pprof) {
+    write_pprof_text(o, *f.pprof, full ? top : 10);
+  }
+}
+
+nlohmann::json to_json(const OtherFile& f, std::size_t top, bool full) {
+  if (f.snap) {
+    const SnapshotReport r = analyse_snapshot(*f.snap, top);
+    if (full) return snapshot_report_json(*f.snap, r);
+    return {{"file", r.path}, {"kind", "torch-snapshot"}, {"file_bytes", r.file_size}, {"snapshot", snapshot_summary_json(*f.snap, r)}};
+  }
+  if (f.kineto) return kineto_json(*f.kineto);
+  if (f.hta) return hta_json(*f.hta);
+  if (f.pprof) return pprof_json(*f.pprof, top);
+  return nullptr;
+}
+
+}  // namespace
+
+std::optional<int> info_other_format(const std::string& path, bool json) {
+  const FileKindInfo kind = detect_file_kind(path);
+  if (kind.kind == FileKind::XSpace) return std::nullopt;
+  const OtherFile f = load(path, kind);
+  if (json) std::cout << to_json(f, 10, false).dump(2) << "\n";
+  else write_text(std::cout, f, 10, false);
+  return 0;
+}
+
+std::optional<int> report_other_formats(const std::vector<std::string>& files, const std::optional<std::string>& json_path,
+                                        std::size_t top) {
+  std::vector<FileKindInfo> kinds;
+  std::size_t xspace = 0;
+  for (const std::string& f : files) {
+    kinds.push_back(detect_file_kind(f));
+    xspace += kinds.back().kind == FileKind::XSpace;
+  }
+  if (xspace == files.size()) return std::nullopt;
+  if (xspace > 0)
+    throw UsageError{"report XLA captures (.xplane.pb) and PyTorch/JAX profile files in separate runs"};
+  std::vector<OtherFile> loaded;
+  for (std::size_t i = 0; i < files.size(); ++i) loaded.push_back(load(files[i], kinds[i]));
+  nlohmann::json doc = nlohmann::json::array();
+  if (json_path) for (const OtherFile& f : loaded) doc.push_back(to_json(f, top, true));
+  if (json_path && *json_path == "-") {
+    std::cout << (doc.size() == 1 ? doc[0] : doc).dump(2) << "\n";
+    return 0;
+  }
+  for (std::size_t i = 0; i < loaded.size(); ++i) {
+    if (i) std::cout << "\n";
+    write_text(std::cout, loaded[i], top, true);
+  }
+  if (json_path) {
+    std::ofstream out(*json_path, std::ios::binary | std::ios::trunc);
+    if (!out) throw Error(ErrorKind::Io, *json_path, "cannot open the JSON file for writing");
+    out << (doc.size() == 1 ? doc[0] : doc).dump(2) << "\n";
+    if (!out.flush()) throw Error(ErrorKind::Io, *json_path, "cannot write the JSON file");
+  }
+  return 0;
+}
+
+}  // namespace oomscope::cli

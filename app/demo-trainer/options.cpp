@@ -1,0 +1,157 @@
+#include "app/demo-trainer/options.h"
+
+#include <charconv>
+
+#include "core/sim/config.h"
+
+namespace oomscope::demo {
+
+const char* const kUsage = R"(usage: oomscope-demo-trainer [OPTIONS]
+Trains a small PointNet-style segmentation model (LibTorch, CPU) on synthetic clustered scenes with
+split-and-retry under a memory budget: the CPU allocator is replaced by one that throws
+c10::OutOfMemoryError past --budget.
+
+  --steps N             optimizer steps (batches) to run (default: every batch of every epoch)
+  --budget BYTES        memory budget, e.g. 64MiB; 0: none (default 192MiB: scenes fit up to ~218,000 points)
+  --trace FILE          write every attempt in the simulator's trace format (JSON lines)
+  --seed S              scenes, order and initial weights (default 1)
+  --policy NAME         original | corrected (default original): the simulator's presets; options after it
+                        change single toggles
+  --catch MODE          oom-only | runtime-error | everything
+  --grad MODE           last-fragment | accumulate
+  --split MODE          midpoint | median
+  --axis MODE           alternate-xy | longest
+  --floor N             spatial halves with <= N points are dropped (default 500)
+  --on-floor MODE       drop (the reference) | keep (train it anyway) | raise (stop, exit 4)
+  --sizes FILE          scene sizes, one per line (or CSV with a size column), as the simulator reads them
+  --dist NAME           uniform | heavy-tailed, when no --sizes (default uniform)
+  --scenes N            scenes per epoch (default 8; with --sizes: the first N)
+  --batch N             scenes per batch (default 4)
+  --epochs N            (default 1)
+  --bug-scene K         plant a bug in scene K; --bug-kind shape (default) | nan
+  --width W             model width (default 16); --no-pool drops the per-scene global feature
+  --lr X                SGD learning rate (default 0.01, momentum 0.9)
+  --threads N           intra-op threads (default 1: bitwise reproducible)
+  --checkpoint FILE     checkpoint path (written atomically): every --checkpoint-every N steps, and at the
+                        end when --steps stops before the last batch
+  --resume              continue from --checkpoint (bitwise identical to an uninterrupted run)
+  --restart-above BYTES at a step boundary with more live bytes, checkpoint and re-execute with --resume
+  --hold-per-step BYTES keep this much allocated after every step (memory that only a restart frees)
+  --weights-out FILE    write the final weights (raw float32)
+  --calibrate FILE      measure fixed bytes, bytes and time per point; write the simulator's model file
+                        (docs/sim-model-format.md); also --calibrate --out FILE
+  --model FILE          a calibrated model file: its figures go into the trace header for the simulator's
+                        prediction (default: memory figures measured at start-up)
+  --norm MODE           batchnorm | frozen | groupnorm: recorded in the trace header only (this model has no
+                        normalisation layer)
+  --quiet               print steps only
+Exit codes: 0 done, 1 bad input, 2 bad arguments, 4 the run crashed (an uncaught exception, on-floor raise).
+)";
+
+namespace {
+
+std::int64_t to_int(const std::string& opt, const std::string& v, std::int64_t min) {
+  std::int64_t x = 0;
+  const auto r = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (r.ec != std::errc() || r.ptr != v.data() + v.size() || x < min)
+    throw UsageError{opt + " expects an integer >= " + std::to_string(min) + ", got '" + v + "'"};
+  return x;
+}
+
+std::uint64_t to_uint(const std::string& opt, const std::string& v) {
+  std::uint64_t x = 0;
+  const auto r = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (r.ec != std::errc() || r.ptr != v.data() + v.size())
+    throw UsageError{opt + " expects an integer from 0 to 18446744073709551615, got '" + v + "'"};
+  return x;
+}
+
+std::int64_t to_bytes(const std::string& opt, const std::string& v) {
+  const auto b = sim::parse_byte_size(v);
+  if (!b) throw UsageError{opt + " expects a byte size such as 64MiB or 67108864, got '" + v + "'"};
+  return *b;
+}
+
+template <class T, class F>
+T choice(const std::string& opt, const std::string& v, F parse, const char* allowed) {
+  const auto x = parse(v);
+  if (!x) throw UsageError{opt + " expects " + allowed + ", got '" + v + "'"};
+  return *x;
+}
+
+}  // namespace
+
+Options parse_options(const std::vector<std::string>& args) {
+  Options o;
+  auto& t = o.trainer;
+  bool bug_kind_given = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--help" || a == "-h") { o.help = true; continue; }
+    if (a == "--resume") { t.resume = true; continue; }
+    if (a == "--quiet") { o.quiet = true; continue; }
+    if (a == "--no-pool") { t.model.scene_pool = false; continue; }
+    if (a == "--calibrate") {
+      o.calibrate = true;
+      if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) o.calibrate_out = args[++i];
+      continue;
+    }
+    if (a.rfind("--", 0) != 0) throw UsageError{"unexpected argument '" + a + "'"};
+    if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
+    const std::string& v = args[++i];
+    if (a == "--steps") t.steps = to_int(a, v, 1);
+    else if (a == "--budget") t.budget = to_bytes(a, v);
+    else if (a == "--trace") t.trace_path = v;
+    else if (a == "--seed") t.seed = to_uint(a, v);
+    else if (a == "--policy") {
+      const auto p = train::policy_by_name(v);
+      if (!p) throw UsageError{"--policy expects original or corrected, got '" + v + "'"};
+      t.policy = *p;
+    } else if (a == "--catch") t.policy.catch_mode = choice<sim::CatchMode>(a, v, sim::parse_catch_mode, "oom-only, runtime-error or everything");
+    else if (a == "--grad") t.policy.grad = choice<sim::GradMode>(a, v, sim::parse_grad_mode, "last-fragment or accumulate");
+    else if (a == "--split") t.policy.split = choice<sim::SplitPoint>(a, v, sim::parse_split_point, "midpoint or median");
+    else if (a == "--axis") t.policy.axis = choice<sim::AxisRule>(a, v, sim::parse_axis_rule, "alternate-xy or longest");
+    else if (a == "--floor") t.policy.floor = to_int(a, v, 0);
+    else if (a == "--on-floor") t.policy.on_floor = choice<sim::FloorAction>(a, v, sim::parse_floor_action, "drop, keep or raise");
+    else if (a == "--norm") t.policy.norm = choice<sim::NormMode>(a, v, sim::parse_norm_mode, "batchnorm, frozen or groupnorm");
+    else if (a == "--model") t.model_file = v;
+    else if (a == "--out") o.calibrate_out = v;
+    else if (a == "--sizes") t.sizes_file = v, t.dist = sim::SizeDist::File, t.scenes = 0;
+    else if (a == "--dist") {
+      if (v == "uniform") t.dist = sim::SizeDist::Uniform;
+      else if (v == "heavy-tailed") t.dist = sim::SizeDist::HeavyTailed;
+      else throw UsageError{"--dist expects uniform or heavy-tailed, got '" + v + "'"};
+    } else if (a == "--scenes") t.scenes = to_int(a, v, 1);
+    else if (a == "--batch") t.batch = to_int(a, v, 1);
+    else if (a == "--epochs") t.epochs = to_int(a, v, 1);
+    else if (a == "--bug-scene") t.bug_scene = to_int(a, v, 0);
+    else if (a == "--bug-kind") t.bug = choice<sim::BugKind>(a, v, sim::parse_bug_kind, "shape or nan"), bug_kind_given = true;
+    else if (a == "--width") t.model.width = static_cast<int>(to_int(a, v, 1));
+    else if (a == "--lr") {
+      try {
+        std::size_t used = 0;
+        t.model.lr = std::stod(v, &used);
+        if (used != v.size()) throw std::invalid_argument(v);
+      } catch (const std::exception&) {
+        throw UsageError{"--lr expects a number, got '" + v + "'"};
+      }
+    } else if (a == "--threads") t.model.threads = static_cast<int>(to_int(a, v, 1));
+    else if (a == "--checkpoint") t.checkpoint_path = v;
+    else if (a == "--checkpoint-every") t.checkpoint_every = to_int(a, v, 1);
+    else if (a == "--restart-above") t.restart_above = to_bytes(a, v);
+    else if (a == "--hold-per-step") t.hold_per_step = to_bytes(a, v);
+    else if (a == "--weights-out") t.weights_out = v;
+    else throw UsageError{"unknown option '" + a + "'"};
+  }
+  if (t.bug_scene >= 0 && !bug_kind_given) t.bug = sim::BugKind::ShapeMismatch;
+  if (bug_kind_given && t.bug != sim::BugKind::None && t.bug_scene < 0) throw UsageError{"--bug-kind needs --bug-scene K"};
+  if (bug_kind_given && t.bug == sim::BugKind::None && t.bug_scene >= 0)
+    throw UsageError{"--bug-kind none with --bug-scene: no bug would be planted"};
+  if (o.calibrate && o.calibrate_out.empty()) throw UsageError{"--calibrate needs a file: --calibrate FILE or --out FILE"};
+  if (t.resume && t.checkpoint_path.empty()) throw UsageError{"--resume needs --checkpoint FILE"};
+  if ((t.checkpoint_every > 0 || t.restart_above > 0) && t.checkpoint_path.empty())
+    throw UsageError{"--checkpoint-every and --restart-above need --checkpoint FILE"};
+  return o;
+}
+
+}  // namespace oomscope::demo

@@ -1,0 +1,94 @@
+#pragma once
+// The C++ agent (torch-free): serves protocol v1 from inside a trainer. It listens on 127.0.0.1 by
+// default or on a Unix socket (mode 0600); listening on any other address needs a token, which every
+// client must send first ({"type":"auth"}); a wrong or missing token closes the connection and the reason
+// is logged. Samples are taken every interval from pluggable StatsSources plus the step counters the
+// trainer sets. Writing never blocks the trainer: each client has a bounded queue, and a line that does not
+// fit is dropped and counted.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/live/endpoint.h"
+#include "core/live/protocol.h"
+
+namespace oomscope::live {
+
+// Fills the fields it knows into a sample. Called on the agent's thread; must be quick and must not throw
+// (exceptions are caught, counted and logged once).
+class StatsSource {
+ public:
+  virtual ~StatsSource() = default;
+  virtual std::string name() const = 0;
+  virtual void fill(Sample& sample) = 0;
+};
+
+struct AgentOptions {
+  Endpoint listen{false, "127.0.0.1", 0, {}};  // port 0: any free port (see AgentServer::port)
+  std::string token;                           // required when `listen` is not loopback
+  int interval_ms = 100;
+  std::size_t max_queue_bytes = 256 * 1024;    // per client
+  int auth_timeout_ms = 5'000;
+  Hello hello;                                 // pid and host are filled in when left empty
+  std::function<void(const std::string&)> log; // default: stderr, prefixed "oomscope-agent: "
+};
+
+struct AgentCounters {
+  std::atomic<std::uint64_t> clients{0};        // connected now
+  std::atomic<std::uint64_t> accepted{0};
+  std::atomic<std::uint64_t> samples{0};
+  std::atomic<std::uint64_t> dropped_lines{0};  // queue full (a slow client)
+  std::atomic<std::uint64_t> auth_failures{0};
+  std::atomic<std::uint64_t> source_errors{0};
+};
+
+bool tokens_equal(std::string_view a, std::string_view b) noexcept;  // constant time in the longer length
+
+class AgentServer {
+ public:
+  explicit AgentServer(AgentOptions options);
+  ~AgentServer();
+  AgentServer(const AgentServer&) = delete;
+  AgentServer& operator=(const AgentServer&) = delete;
+
+  void add_source(std::unique_ptr<StatsSource> source);  // before start()
+  // Binds and starts serving. Throws oomscope::Error(InvalidArgument) for a non-loopback address without
+  // a token, Error(Io) when it cannot listen.
+  void start();
+  void stop();
+
+  int port() const { return port_; }
+  Endpoint endpoint() const;
+
+  // From the trainer's thread; cheap (atomics or a short lock).
+  void set_step(std::int64_t step, std::int64_t micro = -1);
+  void post_event(Event event);   // t is filled in when 0
+  void post_shapes(Shapes shapes);
+  const AgentCounters& counters() const { return counters_; }
+
+ private:
+  struct Client;
+  void run(std::stop_token stop);
+  void log(const std::string& message) const;
+  void broadcast(const std::string& line, bool sample_only_due);
+
+  AgentOptions options_;
+  std::vector<std::unique_ptr<StatsSource>> sources_;
+  std::vector<bool> source_failed_;
+  int listen_fd_ = -1;
+  int port_ = 0;
+  int wake_[2] = {-1, -1};
+  std::atomic<std::int64_t> step_{-1}, micro_{-1};
+  std::mutex pending_mutex_;
+  std::vector<std::string> pending_;  // event/shapes lines to send
+  AgentCounters counters_;
+  std::jthread thread_;
+};
+
+}  // namespace oomscope::live

@@ -1,0 +1,70 @@
+#pragma once
+// The per-rank time series of a live session or a recording: samples, events, shape reports, the gaps
+// where the connection was down, and counts of skipped lines. Not thread-safe: LiveSession locks it.
+// downsample() gives min/max/last per bucket, so a chart draws a day of 10 Hz samples in a few hundred
+// points without losing a spike.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/live/sink.h"
+
+namespace oomscope::live {
+
+struct Gap {
+  std::int64_t from = 0;  // last sample before the connection dropped (or the drop time)
+  std::int64_t to = 0;    // first sample after it came back; 0 while still open
+  std::string reason;
+};
+
+struct RankSeries {
+  std::string endpoint;
+  std::optional<Hello> hello;
+  std::vector<Sample> samples;  // in arrival order (t normally rising)
+  std::vector<Event> events;
+  std::vector<Shapes> shapes;
+  std::vector<Gap> gaps;
+  bool connected = false;
+  std::string status;  // last connection message ("connected", "connection refused", ...)
+  std::int64_t bad_lines = 0;
+  std::string last_bad_line;
+  std::uint16_t fields_seen = 0;  // union of the samples' presence masks
+
+  const Sample* last() const { return samples.empty() ? nullptr : &samples.back(); }
+  // A display name: "rank 3 (host:port)".
+  std::string label(int index) const;
+};
+
+struct Bucket {
+  std::int64_t t = 0;  // bucket start
+  std::int64_t min = 0, max = 0, last = 0;
+  std::int64_t last_t = 0;
+};
+
+class Store final : public LiveSink {
+ public:
+  void on_endpoint(int rank, const std::string& endpoint) override;
+  void on_hello(int rank, const Hello& hello) override;
+  void on_sample(int rank, const Sample& sample) override;
+  void on_event(int rank, const Event& event) override;
+  void on_shapes(int rank, const Shapes& shapes) override;
+  void on_disconnected(int rank, std::int64_t t, const std::string& reason) override;
+  void on_connected(int rank, std::int64_t t) override;
+  void on_bad_line(int rank, std::int64_t t, const std::string& error) override;
+
+  const std::vector<RankSeries>& ranks() const { return ranks_; }
+  std::int64_t first_t() const;  // earliest sample over all ranks (0 when none)
+  std::int64_t last_t() const;
+  std::size_t sample_count() const;
+
+  // Min/max/last of `field` over [t0, t1) in `buckets` equal buckets; buckets without samples are left out.
+  std::vector<Bucket> downsample(int rank, Field field, std::int64_t t0, std::int64_t t1, int buckets) const;
+
+ private:
+  RankSeries& at(int rank);
+  std::vector<RankSeries> ranks_;
+};
+
+}  // namespace oomscope::live

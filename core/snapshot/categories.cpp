@@ -1,0 +1,94 @@
+#include "core/snapshot/categories.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace oomscope::snapshot {
+
+namespace {
+
+std::string normalised(const std::string& path) {
+  std::string s = path;
+  for (char& c : s) {
+    if (c == '\\') c = '/';
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return s;
+}
+
+bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
+
+bool is_torch_internal(const std::string& file) {
+  return contains(file, "/torch/") || contains(file, "site-packages/") || contains(file, "dist-packages/") ||
+         contains(file, "/lib/python");
+}
+
+}  // namespace
+
+const char* to_string(Category c) noexcept {
+  switch (c) {
+    case Category::Parameters: return "parameters";
+    case Category::OptimizerState: return "optimizer state";
+    case Category::Gradients: return "gradients";
+    case Category::Activations: return "activations";
+    case Category::Temporaries: return "temporaries";
+    case Category::Other: return "other";
+    case Category::Unknown: return "unknown";
+  }
+  return "?";
+}
+
+bool is_python_frame(const Frame& f) { return f.filename.size() > 3 && f.filename.ends_with(".py"); }
+
+Categorised categorise(const Snapshot& snap, FramesId frames, std::int64_t lifetime_events) {
+  const auto& ids = snap.frames_of(frames);
+  // Outermost-in order matters little; the first rule that any frame satisfies wins, rules in this order.
+  bool optim = false, backward = false, params = false, forward = false;
+  std::string optim_name, params_name;
+  for (std::uint32_t id : ids) {
+    const Frame& f = snap.frames[id];
+    const std::string file = normalised(f.filename);
+    if (contains(file, "/torch/optim/") && f.name != "zero_grad") optim = true, optim_name = f.name;
+    if (f.name == "backward" || f.name == "_engine_run_backward" || f.name == "run_backward" ||
+        contains(file, "/torch/autograd/__init__.py") || contains(file, "/torch/autograd/graph.py"))
+      backward = true;
+    if (f.name == "_apply" || f.name == "reset_parameters" || f.name == "load_state_dict" ||
+        f.name == "_load_from_state_dict" || f.name.starts_with("init_weight") || contains(file, "/torch/nn/init.py") ||
+        (contains(file, "/torch/nn/modules/module.py") && (f.name == "to" || f.name == "cuda" || f.name == "convert")))
+      params = true, params_name = f.name;
+    if (f.name == "forward" || f.name == "_call_impl" || f.name == "_wrapped_call_impl") forward = true;
+  }
+  if (optim) return {Category::OptimizerState, "a frame in torch/optim/ (" + optim_name + ")"};
+  if (backward) return {Category::Gradients, "allocated inside backward() (a torch.autograd frame)"};
+  if (params) return {Category::Parameters, "allocated while building or moving the model (" + params_name + ")"};
+  if (forward) {
+    if (lifetime_events >= 0 && lifetime_events <= 16)
+      return {Category::Temporaries, "in forward() and freed within 16 allocator events"};
+    return {Category::Activations, "allocated in a module's forward() and kept"};
+  }
+  if (ids.empty()) {
+    if (lifetime_events >= 0 && lifetime_events <= 16) return {Category::Temporaries, "no stack; freed within 16 allocator events"};
+    return {Category::Unknown, "no stack recorded"};
+  }
+  if (lifetime_events >= 0 && lifetime_events <= 16) return {Category::Temporaries, "freed within 16 allocator events"};
+  return {Category::Other, "stack matches no rule"};
+}
+
+std::string user_frame(const Snapshot& snap, FramesId frames) {
+  const auto& ids = snap.frames_of(frames);
+  if (ids.empty()) return "";
+  const Frame* python = nullptr;
+  for (std::uint32_t id : ids) {
+    const Frame& f = snap.frames[id];
+    if (!is_python_frame(f)) continue;
+    if (!python) python = &f;
+    if (!is_torch_internal(normalised(f.filename))) {
+      python = &f;
+      break;
+    }
+  }
+  const Frame& f = python ? *python : snap.frames[ids.front()];
+  return f.filename + ":" + std::to_string(f.line) + " in " + f.name;
+}
+
+}  // namespace oomscope::snapshot

@@ -1,0 +1,31 @@
+#pragma once
+// What an allocation is, guessed from its stack frames (innermost first) and, failing that, from its
+// lifetime. Every guess carries the rule that made it, so the user can judge it.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/snapshot/snapshot.h"
+
+namespace oomscope::snapshot {
+
+enum class Category : std::uint8_t { Parameters, OptimizerState, Gradients, Activations, Temporaries, Other, Unknown };
+inline constexpr int kCategoryCount = 7;
+const char* to_string(Category c) noexcept;  // "parameters", "optimizer state", ...
+
+struct Categorised {
+  Category category = Category::Unknown;
+  std::string rule;  // "a frame in torch/optim/ (optimizer.step)", "no stack recorded", ...
+};
+
+// frames: the allocation's stack. lifetime_events: trace entries between alloc and free (-1: unknown or never freed).
+Categorised categorise(const Snapshot& snap, FramesId frames, std::int64_t lifetime_events = -1);
+
+// "file.py:123 in name" for the innermost frame that is user Python code (not torch internals, not C++),
+// else the innermost Python frame, else the innermost frame; "" without frames.
+std::string user_frame(const Snapshot& snap, FramesId frames);
+// Is this a Python source frame (".py" file), as opposed to a C++ or unknown frame?
+bool is_python_frame(const Frame& f);
+
+}  // namespace oomscope::snapshot

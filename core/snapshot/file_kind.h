@@ -1,0 +1,30 @@
+#pragma once
+// The one place that recognises every input format by its CONTENT (not its extension): XSpace captures
+// (plain or gzip'd: the capture reader opens both), PyTorch allocator snapshots (pickle), Chrome trace
+// JSON (Kineto, gzip'd or not), the torch.profiler raw memory timeline, and pprof profiles (JAX device
+// memory profiles). For anything else `looks_like` says what the bytes resemble.
+
+#include <string>
+#include <string_view>
+
+namespace oomscope::snapshot {
+
+enum class FileKind { XSpace, TorchSnapshot, ChromeTrace, HtaRawTimeline, Pprof, Unknown };
+const char* to_string(FileKind k) noexcept;
+
+struct FileKindInfo {
+  FileKind kind = FileKind::Unknown;
+  bool gzip = false;
+  std::string looks_like;  // "gzip-compressed Chrome trace JSON (torch.profiler / Kineto)"
+};
+
+// Reads the first 256 KiB. An unreadable or empty file is reported as XSpace so that the capture reader's
+// own wording ("no such file", "empty") reaches the user.
+FileKindInfo detect_file_kind(const std::string& path);
+// complete: `bytes` is the whole file.
+FileKindInfo detect_kind_of_bytes(std::string_view bytes, bool complete);
+
+// Throws oomscope::Error (NotACapture) saying what the file looks like and what oomscope reads.
+[[noreturn]] void throw_unknown_kind(const std::string& path, const FileKindInfo& k);
+
+}  // namespace oomscope::snapshot

@@ -1,0 +1,31 @@
+#pragma once
+// A safe reader of Python pickle streams holding only data (the PyTorch allocator snapshot and anything
+// shaped like it). It builds a PickleTree and never runs pickle code: every opcode that names or calls a
+// Python callable (GLOBAL, STACK_GLOBAL, REDUCE, BUILD, INST, OBJ, NEWOBJ, NEWOBJ_EX, PERSID, BINPERSID,
+// EXT1/2/4, out-of-band buffers) is refused with its name and byte offset. Protocols 2 to 5 are accepted,
+// including the C++ (TorchScript) pickler's flavour (BINPUT after a complete container, MARK/SETITEMS on
+// empty dicts). Lengths are checked against the bytes left, memo references against what was stored,
+// open MARKs against a nesting limit; a cut file is a Truncated error saying where it ends.
+
+#include <cstdint>
+#include <memory>
+#include <stop_token>
+#include <string>
+
+#include "core/snapshot/pickle_tree.h"
+#include "core/util/progress.h"
+
+namespace oomscope::snapshot {
+
+// Open MARKs allowed at once (real snapshots need 9 at most).
+inline constexpr std::size_t kMaxPickleNesting = 64;
+
+// Parses the whole stream up to STOP (bytes after STOP, such as memory_viz's NUL padding, are ignored).
+// Throws oomscope::Error naming `name` (Truncated, Damaged, NotACapture) or oomscope::Cancelled.
+std::shared_ptr<const PickleTree> parse_pickle(std::shared_ptr<const capture::MappedFile> file, const std::string& name,
+                                               ProgressSink& progress, std::stop_token stop = {});
+
+// The opcode's name as pickletools spells it ("GLOBAL", "SHORT_BINUNICODE"), or "" for a byte that is no opcode.
+const char* pickle_opcode_name(std::uint8_t op);
+
+}  // namespace oomscope::snapshot

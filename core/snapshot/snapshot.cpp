@@ -1,0 +1,77 @@
+#include "core/snapshot/snapshot.h"
+
+#include <algorithm>
+#include <set>
+
+namespace oomscope::snapshot {
+
+const char* to_string(BlockState s) noexcept {
+  switch (s) {
+    case BlockState::ActiveAllocated: return "active_allocated";
+    case BlockState::ActivePendingFree: return "active_pending_free";
+    case BlockState::Inactive: return "inactive";
+  }
+  return "?";
+}
+
+const char* to_string(Action a) noexcept {
+  switch (a) {
+    case Action::Alloc: return "alloc";
+    case Action::FreeRequested: return "free_requested";
+    case Action::FreeCompleted: return "free_completed";
+    case Action::SegmentAlloc: return "segment_alloc";
+    case Action::SegmentFree: return "segment_free";
+    case Action::SegmentMap: return "segment_map";
+    case Action::SegmentUnmap: return "segment_unmap";
+    case Action::Snapshot: return "snapshot";
+    case Action::Oom: return "oom";
+    case Action::Annotate: return "annotate";
+    case Action::Other: return "other";
+  }
+  return "?";
+}
+
+const char* describe(SnapshotFormat f) noexcept {
+  switch (f) {
+    case SnapshotFormat::V2_0: return "PyTorch 2.0 (blocks with history, no block addresses)";
+    case SnapshotFormat::V2_1: return "PyTorch 2.1+ (block addresses and frames)";
+    case SnapshotFormat::V2_3: return "PyTorch 2.3+ (with allocator settings)";
+    case SnapshotFormat::SegmentsOnly: return "segments only (torch.cuda.memory_snapshot() list)";
+  }
+  return "?";
+}
+
+std::int64_t Snapshot::reserved_bytes() const {
+  std::int64_t n = 0;
+  for (const Segment& s : segments) n += s.total_size;
+  return n;
+}
+
+std::int64_t Snapshot::allocated_bytes() const {
+  std::int64_t n = 0;
+  for (const Segment& s : segments) n += s.allocated_size;
+  return n;
+}
+
+std::int64_t Snapshot::requested_active_bytes() const {
+  std::int64_t n = 0;
+  for (const Block& b : blocks)
+    if (b.state == BlockState::ActiveAllocated) n += b.effective_requested;
+  return n;
+}
+
+std::size_t Snapshot::trace_entries() const {
+  std::size_t n = 0;
+  for (const auto& d : device_traces) n += d.size();
+  return n;
+}
+
+std::vector<std::int64_t> Snapshot::devices() const {
+  std::set<std::int64_t> d;
+  for (const Segment& s : segments) d.insert(s.device);
+  for (std::size_t i = 0; i < device_traces.size(); ++i)
+    if (!device_traces[i].empty()) d.insert(static_cast<std::int64_t>(i));
+  return {d.begin(), d.end()};
+}
+
+}  // namespace oomscope::snapshot

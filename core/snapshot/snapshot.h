@@ -1,0 +1,115 @@
+#pragma once
+// A PyTorch CUDA caching-allocator snapshot (torch.cuda.memory._snapshot() / _dump_snapshot(), any
+// version from 2.0 on; torch-snapshot-format.md section 2): segments with their blocks, the per-device
+// trace ring buffers, the allocator settings and annotations. Immutable once read. Stack frames are
+// stored once and shared: a block or entry holds a FramesId into frame_lists.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace oomscope::snapshot {
+
+struct Frame {
+  std::string filename;
+  std::string name;
+  std::int64_t line = 0;
+};
+
+using FramesId = std::uint32_t;  // index into Snapshot::frame_lists; 0 = no frames
+
+enum class BlockState : std::uint8_t { ActiveAllocated, ActivePendingFree, Inactive };
+const char* to_string(BlockState s) noexcept;
+
+struct HistoryEntry {  // 2.0 format: one earlier use of the block, newest first
+  std::uint64_t addr = 0;
+  std::int64_t real_size = 0;
+  FramesId frames = 0;
+};
+
+struct Block {
+  std::uint64_t address = 0;      // stored (2.1+) or segment address + earlier blocks' sizes (2.0)
+  std::int64_t size = 0;          // rounded
+  std::int64_t requested_size = 0;  // as read; stale for inactive blocks
+  BlockState state = BlockState::Inactive;
+  FramesId frames = 0;            // block frames, or history[0].frames for 2.0 blocks
+  std::uint32_t history_begin = 0, history_count = 0;  // into Snapshot::history (2.0)
+  std::uint32_t segment = 0;
+  bool active() const { return state != BlockState::Inactive; }
+  // What memory_viz uses: requested_size, else history[0].real_size, else size.
+  std::int64_t effective_requested = 0;
+};
+
+struct Segment {
+  std::int64_t device = 0;
+  std::uint64_t address = 0;
+  std::int64_t total_size = 0;
+  std::int64_t allocated_size = 0;
+  std::int64_t active_size = 0;
+  std::int64_t requested_size = 0;
+  std::int64_t stream = 0;
+  bool large = true;  // segment_type 'large' / 'small'
+  bool is_expandable = false;
+  std::pair<std::int64_t, std::int64_t> pool_id{0, 0};
+  FramesId frames = 0;
+  std::uint32_t first_block = 0, block_count = 0;
+};
+
+enum class Action : std::uint8_t {
+  Alloc, FreeRequested, FreeCompleted, SegmentAlloc, SegmentFree, SegmentMap, SegmentUnmap, Snapshot, Oom, Annotate, Other
+};
+const char* to_string(Action a) noexcept;  // the file's spelling ("free_requested")
+
+struct TraceEntry {
+  std::uint64_t addr = 0;         // for Oom: the device_free figure (the file replaces addr by it)
+  std::int64_t size = 0;
+  std::int64_t time_us = -1;      // -1: not recorded (2.0/2.1)
+  std::int64_t stream = 0;
+  FramesId frames = 0;
+  Action action = Action::Other;
+};
+
+struct Annotation {
+  std::string name, stage;  // "Optimizer.zero_grad#SGD.zero_grad", "START"
+  std::int64_t device = 0;
+  std::int64_t time_us = -1;
+};
+
+enum class SnapshotFormat : std::uint8_t {
+  V2_0,          // blocks with history, no block addresses
+  V2_1,          // block addresses and frames, pool ids
+  V2_3,          // + allocator_settings
+  SegmentsOnly,  // a bare list of segments (torch.cuda.memory_snapshot())
+};
+const char* describe(SnapshotFormat f) noexcept;
+
+struct Snapshot {
+  std::string path;
+  std::uint64_t file_size = 0;
+  int protocol = 0;
+  SnapshotFormat format = SnapshotFormat::V2_1;
+  std::vector<Segment> segments;
+  std::vector<Block> blocks;
+  std::vector<HistoryEntry> history;
+  std::vector<std::vector<TraceEntry>> device_traces;  // one per device, oldest first
+  std::vector<Frame> frames;
+  std::vector<std::vector<std::uint32_t>> frame_lists;  // [0] is the empty list; innermost frame first
+  std::vector<std::pair<std::string, std::string>> allocator_settings;  // key, value as text
+  bool has_allocator_settings = false;
+  bool expandable_segments = false;
+  std::vector<Annotation> annotations;
+  std::vector<std::string> notes;  // oddities found while reading (never silent)
+
+  std::int64_t reserved_bytes() const;   // Σ total_size
+  std::int64_t allocated_bytes() const;  // Σ allocated_size
+  std::int64_t requested_active_bytes() const;  // Σ requested of active_allocated blocks
+  std::size_t trace_entries() const;
+  const std::vector<std::uint32_t>& frames_of(FramesId id) const { return frame_lists[id < frame_lists.size() ? id : 0]; }
+  // Devices with segments or trace entries, ascending.
+  std::vector<std::int64_t> devices() const;
+};
+
+}  // namespace oomscope::snapshot

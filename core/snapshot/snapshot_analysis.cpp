@@ -1,0 +1,116 @@
+#include "core/snapshot/snapshot_analysis.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace oomscope::snapshot {
+
+namespace {
+
+// The Active Cached Segment Timeline's maximum (§3.4): segments paired like allocations.
+std::int64_t reserved_peak(const Snapshot& snap, std::int64_t device) {
+  static const std::vector<TraceEntry> kNone;
+  const auto& trace = static_cast<std::size_t>(device) < snap.device_traces.size() ? snap.device_traces[static_cast<std::size_t>(device)] : kNone;
+  std::unordered_map<std::uint64_t, std::int64_t> live;
+  std::int64_t initial = 0;
+  std::vector<std::int64_t> delta(trace.size(), 0);
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const TraceEntry& e = trace[i];
+    if (e.action == Action::SegmentAlloc) {
+      live[e.addr] = e.size;
+      delta[i] = e.size;
+    } else if (e.action == Action::SegmentFree) {
+      if (live.erase(e.addr)) delta[i] = -e.size;
+      else initial += e.size, delta[i] = -e.size;
+    }
+  }
+  for (const Segment& s : snap.segments)
+    if (s.device == device && !live.count(s.address)) initial += s.total_size;
+  std::int64_t total = initial, peak = initial;
+  for (std::int64_t d : delta) peak = std::max(peak, total += d);
+  return peak;
+}
+
+DeviceAnalysis analyse_device(const Snapshot& snap, std::int64_t device, std::size_t top) {
+  DeviceAnalysis d;
+  d.device = device;
+  static const std::vector<TraceEntry> kNone;
+  const auto& trace = static_cast<std::size_t>(device) < snap.device_traces.size() ? snap.device_traces[static_cast<std::size_t>(device)] : kNone;
+  d.trace_entries = trace.size();
+  for (const TraceEntry& e : trace)
+    if (e.time_us >= 0) {
+      if (d.first_time_us < 0) d.first_time_us = e.time_us;
+      d.last_time_us = e.time_us;
+    }
+  d.timeline = active_memory_timeline(snap, device);
+  const Timeline& t = d.timeline;
+  std::int64_t cat_bytes[kCategoryCount] = {};
+  std::size_t cat_count[kCategoryCount] = {};
+  std::string cat_rule[kCategoryCount];
+  std::int64_t cat_largest[kCategoryCount] = {};
+  for (std::uint32_t i : live_elements(t, t.peak_index)) {
+    const TimelineElement& el = t.elements[i];
+    PeakAllocation p;
+    p.element = i;
+    p.bytes = el.size;
+    p.addr = el.addr;
+    p.alloc_index = el.start;
+    p.ghost = el.ghost;
+    p.frames = el.frames;
+    const std::int64_t life = el.start >= 0 && el.end >= 0 ? el.end - el.start : -1;
+    p.category = categorise(snap, el.frames, life);
+    const int c = static_cast<int>(p.category.category);
+    cat_bytes[c] += el.size;
+    ++cat_count[c];
+    if (el.size > cat_largest[c]) cat_largest[c] = el.size, cat_rule[c] = p.category.rule;
+    if (d.at_peak.size() < top) {
+      p.where = user_frame(snap, el.frames);
+      d.at_peak.push_back(std::move(p));
+    }
+  }
+  for (int c = 0; c < kCategoryCount; ++c)
+    if (cat_count[c]) d.categories_at_peak.push_back(CategoryTotal{static_cast<Category>(c), cat_bytes[c], cat_count[c], cat_rule[c]});
+  std::stable_sort(d.categories_at_peak.begin(), d.categories_at_peak.end(),
+                   [](const CategoryTotal& a, const CategoryTotal& b) { return a.bytes > b.bytes; });
+  for (std::size_t i = trace.size(); i-- > 0;)
+    if (trace[i].action == Action::Oom) {
+      d.oom = OomPoint{static_cast<std::int64_t>(i), trace[i].size, static_cast<std::int64_t>(trace[i].addr), trace[i].time_us, trace[i].frames};
+      break;
+    }
+  d.state = allocator_state_at(snap, device, d.oom ? d.oom->index : static_cast<std::int64_t>(trace.size()) - 1);
+  d.reserved_peak = reserved_peak(snap, device);
+  return d;
+}
+
+}  // namespace
+
+std::int64_t SnapshotReport::peak_bytes() const {
+  std::int64_t p = 0;
+  for (const DeviceAnalysis& d : devices) p = std::max(p, d.timeline.peak_bytes);
+  return p;
+}
+
+SnapshotReport analyse_snapshot(const Snapshot& snap, std::size_t top) {
+  SnapshotReport r;
+  r.path = snap.path;
+  r.file_size = snap.file_size;
+  r.format = snap.format;
+  r.segments = snap.segments.size();
+  r.blocks = snap.blocks.size();
+  for (const Block& b : snap.blocks) {
+    if (b.active()) ++r.active_blocks;
+    else r.inactive_bytes += b.size;
+  }
+  r.reserved = snap.reserved_bytes();
+  r.allocated = snap.allocated_bytes();
+  r.requested_active = snap.requested_active_bytes();
+  r.trace_entries = snap.trace_entries();
+  r.frames = snap.frames.size();
+  r.notes = snap.notes;
+  for (std::int64_t dev : snap.devices()) r.devices.push_back(analyse_device(snap, dev, top));
+  r.diagnosis = diagnose_snapshot(snap, r);
+  return r;
+}
+
+}  // namespace oomscope::snapshot

@@ -1,0 +1,318 @@
+// PickleTree -> Snapshot: walks the dict by the schema of every version (torch-snapshot-format.md §2),
+// never recursively beyond it, so a hostile tree (cycles through the memo, deep nesting) cannot loop.
+
+#include "core/snapshot/snapshot_builder.h"
+
+#include <cstdio>
+#include <unordered_map>
+
+#include "core/util/error.h"
+
+namespace oomscope::snapshot {
+
+namespace {
+
+class Builder {
+ public:
+  Builder(const PickleTree& t, Snapshot& s, ProgressSink& progress, std::stop_token stop)
+      : t_(t), s_(s), progress_(progress), stop_(std::move(stop)) {
+    s_.frame_lists.emplace_back();  // id 0: no frames
+  }
+
+  void build() {
+    const Ref root = t_.root();
+    if (t_.tag(root) == Tag::List) {
+      s_.format = SnapshotFormat::SegmentsOnly;
+      read_segments(root);
+      return;
+    }
+    if (!t_.is_dict(root)) not_snapshot("its top level is " + kind(root));
+    const auto segments = t_.get(root, "segments");
+    if (!segments) not_snapshot("its top-level dict has no 'segments' list");
+    if (!t_.is_list(*segments)) damaged("'segments' is " + kind(*segments) + ", not a list");
+    read_segments(*segments);
+    if (auto traces = t_.get(root, "device_traces")) read_traces(*traces);
+    if (auto settings = t_.get(root, "allocator_settings")) read_settings(*settings);
+    if (auto ann = t_.get(root, "external_annotations")) read_annotations(*ann);
+    bool any_history = false, any_address = false;
+    for (const Block& b : s_.blocks) any_history |= b.history_count > 0;
+    any_address = saw_block_address_;
+    s_.format = s_.has_allocator_settings ? SnapshotFormat::V2_3
+                : (!any_address && (any_history || !saw_segment_frames_)) ? SnapshotFormat::V2_0
+                                                                          : SnapshotFormat::V2_1;
+  }
+
+ private:
+  [[noreturn]] void not_snapshot(const std::string& why) const {
+    throw Error(ErrorKind::NotACapture, s_.path, "is a pickle but not a PyTorch memory snapshot: " + why);
+  }
+  [[noreturn]] void damaged(const std::string& why) const {
+    throw Error(ErrorKind::Damaged, s_.path, "the snapshot is malformed: " + why);
+  }
+  std::string kind(Ref r) const {
+    switch (t_.tag(r)) {
+      case Tag::None: return "None";
+      case Tag::Bool: return "a bool";
+      case Tag::Int: return "an int";
+      case Tag::Str: return "a str";
+      case Tag::List: return "a list";
+      case Tag::Dict: return "a dict";
+      case Tag::Tuple: return "a tuple";
+      default: return "a number or bytes";
+    }
+  }
+  void tick() {
+    if ((++work_ & 0xffff) == 0) {
+      if (stop_.stop_requested()) throw Cancelled(s_.path);
+      progress_.report(1.0, "building model");
+    }
+  }
+  std::int64_t int_of(Ref v, const char* what, std::size_t where) const {
+    if (auto i = t_.as_int(v)) return *i;
+    if (auto d = t_.as_number(v)) return static_cast<std::int64_t>(static_cast<std::uint64_t>(*d));
+    damaged(std::string(what) + " " + std::to_string(where) + " has a value that is " + kind(v) + ", not an integer");
+  }
+  std::uint64_t addr_of(Ref v, const char* what, std::size_t where) const {
+    if (auto i = t_.as_int(v)) return static_cast<std::uint64_t>(*i);
+    if (t_.tag(v) == Tag::None) return 0;
+    if (auto d = t_.as_number(v)) return static_cast<std::uint64_t>(*d);
+    damaged(std::string(what) + " " + std::to_string(where) + " has an address that is " + kind(v));
+  }
+
+  FramesId frames(Ref list) {
+    if (!t_.is_list(list) || t_.size(list) == 0) return 0;
+    auto [it, added] = list_ids_.try_emplace(PickleTree::index(list), 0);
+    if (!added) return it->second;
+    std::vector<std::uint32_t> ids;
+    ids.reserve(t_.size(list));
+    t_.for_each(list, [&](Ref f) {
+      if (!t_.is_dict(f)) return;
+      auto [fit, fadded] = frame_ids_.try_emplace(PickleTree::index(f), 0);
+      if (fadded) {
+        Frame fr;
+        t_.for_each_pair(f, [&](Ref k, Ref v) {
+          const auto key = t_.as_str(k);
+          if (!key) return;
+          if (*key == "filename") fr.filename = std::string(t_.as_str(v).value_or(""));
+          else if (*key == "name") fr.name = std::string(t_.as_str(v).value_or(""));
+          else if (*key == "line") fr.line = t_.as_int(v).value_or(0);
+        });
+        s_.frames.push_back(std::move(fr));
+        fit->second = static_cast<std::uint32_t>(s_.frames.size() - 1);
+      }
+      ids.push_back(fit->second);
+    });
+    s_.frame_lists.push_back(std::move(ids));
+    it->second = static_cast<FramesId>(s_.frame_lists.size() - 1);
+    return it->second;
+  }
+
+  void read_segments(Ref list) {
+    s_.segments.reserve(t_.size(list));
+    std::size_t i = 0;
+    t_.for_each(list, [&](Ref seg) {
+      tick();
+      if (!t_.is_dict(seg)) damaged("segment " + std::to_string(i) + " is " + kind(seg) + ", not a dict");
+      Segment sg;
+      std::optional<Ref> blocks;
+      bool have_total = false;
+      t_.for_each_pair(seg, [&](Ref k, Ref v) {
+        const auto key = t_.as_str(k);
+        if (!key) return;
+        if (*key == "device") sg.device = int_of(v, "segment", i);
+        else if (*key == "address") sg.address = addr_of(v, "segment", i);
+        else if (*key == "total_size") sg.total_size = int_of(v, "segment", i), have_total = true;
+        else if (*key == "allocated_size") sg.allocated_size = int_of(v, "segment", i);
+        else if (*key == "active_size") sg.active_size = int_of(v, "segment", i);
+        else if (*key == "requested_size") sg.requested_size = int_of(v, "segment", i);
+        else if (*key == "stream") sg.stream = t_.as_int(v).value_or(0);
+        else if (*key == "segment_type") sg.large = t_.as_str(v).value_or("large") != "small";
+        else if (*key == "is_expandable") sg.is_expandable = t_.as_bool(v).value_or(false);
+        else if (*key == "segment_pool_id" && t_.is_list(v) && t_.size(v) == 2) {
+          int n = 0;
+          t_.for_each(v, [&](Ref x) { (n++ ? sg.pool_id.second : sg.pool_id.first) = t_.as_int(x).value_or(0); });
+        } else if (*key == "frames") sg.frames = frames(v), saw_segment_frames_ = true;
+        else if (*key == "blocks") blocks = v;
+      });
+      if (!have_total) damaged("segment " + std::to_string(i) + " has no 'total_size'");
+      sg.first_block = static_cast<std::uint32_t>(s_.blocks.size());
+      if (blocks) read_blocks(*blocks, sg, i);
+      sg.block_count = static_cast<std::uint32_t>(s_.blocks.size()) - sg.first_block;
+      s_.segments.push_back(sg);
+      ++i;
+    });
+  }
+
+  void read_blocks(Ref list, const Segment& sg, std::size_t seg_index) {
+    std::uint64_t next_addr = sg.address;
+    t_.for_each(list, [&](Ref blk) {
+      tick();
+      if (!t_.is_dict(blk)) damaged("a block of segment " + std::to_string(seg_index) + " is " + kind(blk));
+      Block b;
+      b.segment = static_cast<std::uint32_t>(s_.segments.size());
+      bool have_addr = false, have_req = false, have_frames = false;
+      std::optional<Ref> history;
+      t_.for_each_pair(blk, [&](Ref k, Ref v) {
+        const auto key = t_.as_str(k);
+        if (!key) return;
+        if (*key == "size") b.size = int_of(v, "block of segment", seg_index);
+        else if (*key == "requested_size") b.requested_size = int_of(v, "block of segment", seg_index), have_req = true;
+        else if (*key == "address") b.address = addr_of(v, "block of segment", seg_index), have_addr = true;
+        else if (*key == "frames") b.frames = frames(v), have_frames = true;
+        else if (*key == "history") history = v;
+        else if (*key == "state") {
+          const auto st = t_.as_str(v).value_or("");
+          b.state = st == "active_allocated" ? BlockState::ActiveAllocated
+                    : (st == "active_pending_free" || st == "active_awaiting_free") ? BlockState::ActivePendingFree
+                                                                                     : BlockState::Inactive;
+        }
+      });
+      if (!have_addr) b.address = next_addr;
+      else saw_block_address_ = true;
+      next_addr = b.address + static_cast<std::uint64_t>(b.size);
+      b.history_begin = static_cast<std::uint32_t>(s_.history.size());
+      if (history && t_.is_list(*history)) {
+        t_.for_each(*history, [&](Ref h) {
+          if (!t_.is_dict(h)) return;
+          HistoryEntry e;
+          t_.for_each_pair(h, [&](Ref k, Ref v) {
+            const auto key = t_.as_str(k);
+            if (!key) return;
+            if (*key == "addr") e.addr = addr_of(v, "history entry of segment", seg_index);
+            else if (*key == "real_size") e.real_size = t_.as_int(v).value_or(0);
+            else if (*key == "frames") e.frames = frames(v);
+          });
+          s_.history.push_back(e);
+        });
+      }
+      b.history_count = static_cast<std::uint32_t>(s_.history.size()) - b.history_begin;
+      if (!have_frames && b.history_count) b.frames = s_.history[b.history_begin].frames;
+      b.effective_requested = b.requested_size;
+      if (!have_req || b.requested_size == 0)
+        b.effective_requested = b.history_count ? s_.history[b.history_begin].real_size : b.size;
+      s_.blocks.push_back(b);
+    });
+  }
+
+  Action action_of(Ref v) {
+    auto [it, added] = actions_.try_emplace(PickleTree::index(v), Action::Other);
+    if (!added) return it->second;
+    static const std::pair<const char*, Action> kNames[] = {
+        {"alloc", Action::Alloc}, {"free_requested", Action::FreeRequested}, {"free_completed", Action::FreeCompleted},
+        {"segment_alloc", Action::SegmentAlloc}, {"segment_free", Action::SegmentFree}, {"segment_map", Action::SegmentMap},
+        {"segment_unmap", Action::SegmentUnmap}, {"snapshot", Action::Snapshot}, {"oom", Action::Oom},
+        {"annotate", Action::Annotate}};
+    const auto s = t_.as_str(v).value_or("");
+    for (const auto& [n, a] : kNames)
+      if (s == n) it->second = a;
+    return it->second;
+  }
+
+  void read_traces(Ref traces) {
+    if (!t_.is_list(traces)) damaged("'device_traces' is " + kind(traces) + ", not a list");
+    std::size_t others = 0;
+    t_.for_each(traces, [&](Ref dev) {
+      auto& out = s_.device_traces.emplace_back();
+      if (!t_.is_list(dev)) damaged("'device_traces' holds " + kind(dev) + ", not a list per device");
+      out.reserve(t_.size(dev));
+      t_.for_each(dev, [&](Ref e) {
+        tick();
+        if (!t_.is_dict(e)) damaged("a trace entry of device " + std::to_string(s_.device_traces.size() - 1) + " is " + kind(e));
+        TraceEntry te;
+        bool have_action = false;
+        t_.for_each_pair(e, [&](Ref k, Ref v) {
+          const auto key = t_.as_str(k);
+          if (!key || key->empty()) return;
+          switch ((*key)[0]) {
+            case 'a':
+              if (*key == "action") te.action = action_of(v), have_action = true;
+              else if (*key == "addr" && te.action != Action::Oom) te.addr = addr_of(v, "trace entry", out.size());
+              break;
+            case 's':
+              if (*key == "size") te.size = int_of(v, "trace entry", out.size());
+              else if (*key == "stream") te.stream = t_.as_int(v).value_or(0);
+              break;
+            case 't':
+              if (*key == "time_us") te.time_us = t_.as_int(v).value_or(-1);
+              break;
+            case 'f':
+              if (*key == "frames") te.frames = frames(v);
+              break;
+            case 'd':
+              if (*key == "device_free") te.addr = addr_of(v, "trace entry", out.size()), device_free_ = true;
+              break;
+            default: break;
+          }
+        });
+        if (!have_action) damaged("trace entry " + std::to_string(out.size()) + " of device " + std::to_string(s_.device_traces.size() - 1) + " has no 'action'");
+        if (te.action == Action::Other) ++others;
+        out.push_back(te);
+      });
+    });
+    if (others) s_.notes.push_back(std::to_string(others) + " trace entries have an action oomscope does not know; they are listed as 'other' and not replayed");
+  }
+
+  std::string text_of(Ref v, int depth = 0) const {
+    if (auto b = t_.as_bool(v)) return *b ? "True" : "False";
+    if (auto i = t_.as_int(v)) return std::to_string(*i);
+    if (auto d = t_.as_number(v)) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%g", *d);
+      return buf;
+    }
+    if (auto s = t_.as_str(v)) return "'" + std::string(*s) + "'";
+    if (t_.tag(v) == Tag::None) return "None";
+    if (t_.is_dict(v) && depth < 2) {
+      std::string out = "{";
+      t_.for_each_pair(v, [&](Ref k, Ref x) {
+        if (out.size() > 1) out += ", ";
+        out += text_of(k, depth + 1) + ": " + text_of(x, depth + 1);
+      });
+      return out + "}";
+    }
+    return kind(v);
+  }
+
+  void read_settings(Ref settings) {
+    if (!t_.is_dict(settings)) return;
+    s_.has_allocator_settings = true;
+    t_.for_each_pair(settings, [&](Ref k, Ref v) {
+      const std::string key(t_.as_str(k).value_or("?"));
+      if (key == "expandable_segments") s_.expandable_segments = t_.as_bool(v).value_or(false);
+      s_.allocator_settings.emplace_back(key, text_of(v));
+    });
+  }
+
+  void read_annotations(Ref list) {
+    t_.for_each(list, [&](Ref a) {
+      if (!t_.is_dict(a)) return;
+      Annotation an;
+      t_.for_each_pair(a, [&](Ref k, Ref v) {
+        const auto key = t_.as_str(k).value_or("");
+        if (key == "name") an.name = std::string(t_.as_str(v).value_or(""));
+        else if (key == "stage") an.stage = std::string(t_.as_str(v).value_or(""));
+        else if (key == "device") an.device = t_.as_int(v).value_or(0);
+        else if (key == "time_us") an.time_us = t_.as_int(v).value_or(-1);
+      });
+      s_.annotations.push_back(std::move(an));
+    });
+  }
+
+  const PickleTree& t_;
+  Snapshot& s_;
+  ProgressSink& progress_;
+  std::stop_token stop_;
+  std::uint64_t work_ = 0;
+  bool saw_block_address_ = false, saw_segment_frames_ = false, device_free_ = false;
+  std::unordered_map<std::uint64_t, FramesId> list_ids_;
+  std::unordered_map<std::uint64_t, std::uint32_t> frame_ids_;
+  std::unordered_map<std::uint64_t, Action> actions_;
+};
+
+}  // namespace
+
+void build_snapshot(const PickleTree& tree, Snapshot& out, ProgressSink& progress, std::stop_token stop) {
+  Builder(tree, out, progress, std::move(stop)).build();
+}
+
+}  // namespace oomscope::snapshot

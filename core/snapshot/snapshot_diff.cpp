@@ -1,0 +1,141 @@
+#include "core/snapshot/snapshot_diff.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "core/snapshot/snapshot_json.h"
+#include "core/snapshot/snapshot_text.h"
+#include "core/util/bytes.h"
+
+namespace oomscope::snapshot {
+
+namespace {
+
+const DeviceAnalysis* main_device(const Snapshot& s, const SnapshotReport& r) {
+  const std::int64_t dev = default_device(s);
+  for (const DeviceAnalysis& d : r.devices)
+    if (d.device == dev) return &d;
+  return r.devices.empty() ? nullptr : &r.devices.front();
+}
+
+// Bytes live at the peak per allocation site (all live elements, not only the top rows).
+std::map<std::string, std::int64_t> sites_at_peak(const Snapshot& s, const DeviceAnalysis* d) {
+  std::map<std::string, std::int64_t> out;
+  if (!d) return out;
+  const Timeline& t = d->timeline;
+  for (const TimelineElement& e : t.elements)
+    if (e.live_at(t.peak_index)) {
+      std::string w = user_frame(s, e.frames);
+      out[w.empty() ? std::string("(no stack)") : w] += e.size;
+    }
+  return out;
+}
+
+std::string signed_bytes(std::int64_t v) { return (v > 0 ? "+" : v < 0 ? "-" : "") + format_bytes(v < 0 ? -v : v); }
+
+std::string pct_change(std::int64_t a, std::int64_t b) {
+  if (a == 0) return "";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, " (%+.1f %%)", 100.0 * static_cast<double>(b - a) / static_cast<double>(a));
+  return buf;
+}
+
+}  // namespace
+
+SnapshotDiff diff_snapshots(const Snapshot& a, const SnapshotReport& ra, const Snapshot& b, const SnapshotReport& rb, std::size_t top) {
+  SnapshotDiff d;
+  d.path_a = ra.path;
+  d.path_b = rb.path;
+  const DeviceAnalysis* da = main_device(a, ra);
+  const DeviceAnalysis* db = main_device(b, rb);
+  auto peak = [](const DeviceAnalysis* x) { return x ? x->timeline.peak_bytes : 0; };
+  auto ghosts = [](const DeviceAnalysis* x) { return x ? x->timeline.ghost_bytes : 0; };
+  auto largest_free = [](const DeviceAnalysis* x) { return x ? x->state.largest_free : 0; };
+  d.totals = {
+      {"active-memory peak", peak(da), peak(db)},
+      {"reserved", ra.reserved, rb.reserved},
+      {"allocated", ra.allocated, rb.allocated},
+      {"requested by live blocks", ra.requested_active, rb.requested_active},
+      {"cached free (inactive)", ra.inactive_bytes, rb.inactive_bytes},
+      {"largest free block", largest_free(da), largest_free(db)},
+      {"allocated before the trace", ghosts(da), ghosts(db)},
+      {"segments", static_cast<std::int64_t>(ra.segments), static_cast<std::int64_t>(rb.segments)},
+      {"blocks", static_cast<std::int64_t>(ra.blocks), static_cast<std::int64_t>(rb.blocks)},
+      {"trace entries", static_cast<std::int64_t>(ra.trace_entries), static_cast<std::int64_t>(rb.trace_entries)},
+  };
+  for (int c = 0; c < kCategoryCount; ++c) {
+    DiffRow row{to_string(static_cast<Category>(c)), 0, 0};
+    if (da) for (const CategoryTotal& t : da->categories_at_peak) if (t.category == static_cast<Category>(c)) row.a = t.bytes;
+    if (db) for (const CategoryTotal& t : db->categories_at_peak) if (t.category == static_cast<Category>(c)) row.b = t.bytes;
+    if (row.a || row.b) d.categories.push_back(row);
+  }
+  auto sa = sites_at_peak(a, da), sb = sites_at_peak(b, db);
+  std::map<std::string, DiffRow> rows;
+  for (auto& [k, v] : sa) rows[k] = DiffRow{k, v, 0};
+  for (auto& [k, v] : sb) {
+    auto [it, added] = rows.try_emplace(k, DiffRow{k, 0, 0});
+    it->second.b = v;
+  }
+  for (auto& [k, r] : rows)
+    if (r.delta() != 0) d.sites.push_back(r);
+  d.sites_total = d.sites.size();
+  std::stable_sort(d.sites.begin(), d.sites.end(), [](const DiffRow& x, const DiffRow& y) {
+    return std::llabs(x.delta()) > std::llabs(y.delta());
+  });
+  if (d.sites.size() > top) d.sites.resize(top);
+
+  analysis::DiagnosisLine l;
+  l.rule = "peak-change";
+  l.provenance = analysis::Provenance::Derived;
+  l.finding = "the active-memory peak goes from " + format_bytes(peak(da)) + " to " + format_bytes(peak(db)) + ": " +
+              signed_bytes(peak(db) - peak(da)) + pct_change(peak(da), peak(db));
+  if (!d.sites.empty())
+    l.cause = "the largest change at the peak is " + signed_bytes(d.sites.front().delta()) + " at " + d.sites.front().name;
+  d.findings.push_back(std::move(l));
+  if (rb.reserved != ra.reserved) {
+    analysis::DiagnosisLine r;
+    r.rule = "reserved-change";
+    r.provenance = analysis::Provenance::Read;
+    r.finding = "reserved memory goes from " + format_bytes(ra.reserved) + " to " + format_bytes(rb.reserved) + ": " +
+                signed_bytes(rb.reserved - ra.reserved) + pct_change(ra.reserved, rb.reserved);
+    d.findings.push_back(std::move(r));
+  }
+  return d;
+}
+
+void write_diff_text(std::ostream& o, const SnapshotDiff& d) {
+  auto pad = [](std::string s, std::size_t w) {
+    if (s.size() < w) s.append(w - s.size(), ' ');
+    return s;
+  };
+  o << "A: " << d.path_a << "\nB: " << d.path_b << "\n\n";
+  o << pad("", 28) << pad("A", 12) << pad("B", 12) << "B - A\n";
+  for (const DiffRow& r : d.totals) {
+    const bool count = r.name == "segments" || r.name == "blocks" || r.name == "trace entries";
+    auto f = [&](std::int64_t v) { return count ? format_bytes_exact(v) : format_bytes(v); };
+    o << pad(r.name, 28) << pad(f(r.a), 12) << pad(f(r.b), 12)
+      << (count ? (r.delta() >= 0 ? "+" : "") + format_bytes_exact(r.delta()) : signed_bytes(r.delta())) << pct_change(r.a, r.b) << "\n";
+  }
+  if (!d.categories.empty()) {
+    o << "\nat each peak by category (guessed from stacks) [derived]\n";
+    for (const DiffRow& r : d.categories)
+      o << "  " << pad(r.name, 26) << pad(format_bytes(r.a), 12) << pad(format_bytes(r.b), 12) << signed_bytes(r.delta()) << "\n";
+  }
+  o << "\nat each peak by allocation site, largest change first (" << d.sites_total << " sites changed) [derived]\n";
+  for (const DiffRow& r : d.sites)
+    o << "  " << pad(signed_bytes(r.delta()), 12) << pad(format_bytes(r.a), 12) << pad(format_bytes(r.b), 12) << r.name << "\n";
+  write_diagnosis_text(o, d.findings);
+}
+
+nlohmann::json diff_json(const SnapshotDiff& d) {
+  auto rows = [](const std::vector<DiffRow>& v) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const DiffRow& r : v) out.push_back({{"name", r.name}, {"a", r.a}, {"b", r.b}, {"delta", r.delta()}});
+    return out;
+  };
+  return {{"a", d.path_a}, {"b", d.path_b}, {"totals", rows(d.totals)}, {"categories_at_peak", rows(d.categories)},
+          {"sites_at_peak", rows(d.sites)}, {"sites_changed", d.sites_total}, {"diagnosis", diagnosis_lines_json(d.findings)}};
+}
+
+}  // namespace oomscope::snapshot

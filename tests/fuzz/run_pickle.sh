@@ -1,0 +1,24 @@
+#!/bin/sh
+# Builds the `fuzz` preset if needed and runs the pickle/snapshot fuzzer for N seconds (default 60), seeded
+# with the real snapshots in tests/data and the hostile pickles of tests/data/tools/make_hostile_pickles.py.
+#   usage: tests/fuzz/run_pickle.sh [SECONDS] [extra libFuzzer flags...]
+set -eu
+seconds=${1:-60}
+[ $# -gt 0 ] && shift
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build="$root/build/fuzz"
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  (cd "$root" && cmake --preset fuzz)
+fi
+cmake --build "$build" --target fuzz_pickle -j2
+
+corpus="$build/fuzz-corpus/pickle"
+seeds="$build/fuzz-seeds/pickle"
+artifacts="$build/fuzz-artifacts/"
+mkdir -p "$corpus" "$seeds" "$artifacts"
+for f in "$root"/tests/data/*.pickle; do
+  cp -u "$f" "$seeds/"
+done
+python3 "$root/tests/data/tools/make_hostile_pickles.py" "$seeds/hostile" "$root/tests/data/torch_snapshot_cs336_small_peak.pickle" >/dev/null
+exec "$build/tests/fuzz/fuzz_pickle" -max_total_time="$seconds" -max_len=3000000 -timeout=10 -rss_limit_mb=4096 \
+  -artifact_prefix="$artifacts" -print_final_stats=1 "$@" "$corpus" "$seeds" "$seeds/hostile"

@@ -1,0 +1,125 @@
+// The attach dialog (see attach_dialog.h).
+
+#include "ui/live/attach_dialog.h"
+
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QVBoxLayout>
+
+#include "core/util/error.h"
+
+namespace oomscope::ui {
+
+QString parseEndpointList(const QString& text, std::vector<live::Endpoint>& out) {
+  out.clear();
+  const QStringList items = text.split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts);
+  for (const QString& item : items) {
+    try {
+      const qsizetype plus = item.startsWith(QLatin1String("unix:")) ? -1 : item.lastIndexOf(QLatin1Char('+'));
+      if (plus > 0) {
+        bool ok = false;
+        const int n = item.mid(plus + 1).toInt(&ok);
+        if (!ok || n < 1 || n > 1024) return QObject::tr("'%1': the rank count after + must be 1 to 1024").arg(item);
+        live::Endpoint ep = live::parse_endpoint(item.left(plus).toStdString());
+        if (ep.port + n - 1 > 65535) return QObject::tr("'%1': ports run past 65535").arg(item);
+        for (int i = 0; i < n; ++i, ++ep.port) out.push_back(ep);
+      } else {
+        out.push_back(live::parse_endpoint(item.toStdString()));
+      }
+    } catch (const Error& e) {
+      return QString::fromStdString(e.message());
+    }
+  }
+  if (out.empty()) return QObject::tr("Give at least one endpoint (HOST:PORT or unix:PATH).");
+  return {};
+}
+
+QString parseRuleList(const QString& text, std::vector<live::AlertRule>& out) {
+  out.clear();
+  for (const QString& item : text.split(QRegularExpression(QStringLiteral("[\\s,;]+")), Qt::SkipEmptyParts)) {
+    try {
+      out.push_back(live::parse_alert_rule(item.toStdString()));
+    } catch (const Error& e) {
+      return QString::fromStdString(e.message());
+    }
+  }
+  return {};
+}
+
+AttachDialog::AttachDialog(bool demoAvailable, QWidget* parent) : QDialog(parent) {
+  setObjectName(QStringLiteral("attachDialog"));
+  setWindowTitle(tr("Attach to a running trainer"));
+  auto* layout = new QVBoxLayout(this);
+  auto* intro = new QLabel(
+      tr("Start the trainer with an agent serving, e.g. <code>python3 -m oomscope_agent --port 7070 "
+         "train.py</code>, then give one endpoint per rank."),
+      this);
+  intro->setWordWrap(true);
+  layout->addWidget(intro);
+  auto* form = new QFormLayout;
+  m_endpoints = new QPlainTextEdit(this);
+  m_endpoints->setObjectName(QStringLiteral("endpoints"));
+  m_endpoints->setPlaceholderText(tr("127.0.0.1:7070\n127.0.0.1:7071\nunix:/tmp/rank2.sock\n127.0.0.1:7100+8"));
+  m_endpoints->setMinimumHeight(90);
+  QSettings settings;
+  m_endpoints->setPlainText(settings.value(QStringLiteral("live/endpoints"), QStringLiteral("127.0.0.1:7070")).toString());
+  form->addRow(tr("Endpoints:"), m_endpoints);
+  m_token = new QLineEdit(this);
+  m_token->setEchoMode(QLineEdit::Password);
+  m_token->setPlaceholderText(tr("only for agents bound to another address than loopback"));
+  form->addRow(tr("Token:"), m_token);
+  m_rules = new QLineEdit(this);
+  m_rules->setObjectName(QStringLiteral("rules"));
+  m_rules->setText(settings.value(QStringLiteral("live/rules"),
+                                  QStringLiteral("driver>22000MB moves:ooms moves:alloc_retries shapes-rising event:oom"))
+                       .toString());
+  m_rules->setToolTip(tr("FIELD>SIZE, growth:FIELD>SIZE (per 1,000 steps), moves:FIELD, gap>SIZE, "
+                         "shapes-rising[:N], event:KIND"));
+  form->addRow(tr("Alerts:"), m_rules);
+  layout->addLayout(form);
+  m_error = new QLabel(this);
+  m_error->setObjectName(QStringLiteral("attachError"));
+  m_error->setStyleSheet(QStringLiteral("color: #c62828;"));
+  m_error->setWordWrap(true);
+  layout->addWidget(m_error);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+  auto* attach = buttons->addButton(tr("Attach"), QDialogButtonBox::AcceptRole);
+  attach->setDefault(true);
+  connect(attach, &QPushButton::clicked, this, [this] { tryAccept(false); });
+  if (demoAvailable) {
+    auto* demo = buttons->addButton(tr("Start the demo trainer and attach"), QDialogButtonBox::ActionRole);
+    demo->setObjectName(QStringLiteral("startDemo"));
+    connect(demo, &QPushButton::clicked, this, [this] { tryAccept(true); });
+  }
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  layout->addWidget(buttons);
+  resize(520, 340);
+}
+
+void AttachDialog::setEndpointsText(const QString& text) { m_endpoints->setPlainText(text); }
+
+void AttachDialog::tryAccept(bool demo) {
+  AttachRequest r;
+  r.startDemo = demo;
+  QString error;
+  if (!demo) error = parseEndpointList(m_endpoints->toPlainText(), r.endpoints);
+  if (error.isEmpty()) error = parseRuleList(m_rules->text(), r.rules);
+  if (!error.isEmpty()) {
+    m_error->setText(error);
+    return;
+  }
+  r.token = m_token->text().toStdString();
+  QSettings settings;
+  if (!demo) settings.setValue(QStringLiteral("live/endpoints"), m_endpoints->toPlainText());
+  settings.setValue(QStringLiteral("live/rules"), m_rules->text());
+  m_request = std::move(r);
+  accept();
+}
+
+}  // namespace oomscope::ui

@@ -1,0 +1,49 @@
+#pragma once
+// "Attach to a running trainer": endpoints (one per rank; HOST:PORT, unix:PATH, or HOST:PORT+N for N ranks
+// on consecutive ports), an optional token, the alert rules, and, when a demo trainer program is known,
+// a button that starts it serving and attaches to it.
+
+#include <QDialog>
+#include <vector>
+
+#include "core/live/alerts.h"
+#include "core/live/endpoint.h"
+
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace oomscope::ui {
+
+struct AttachRequest {
+  std::vector<live::Endpoint> endpoints;
+  std::string token;
+  std::vector<live::AlertRule> rules;
+  bool startDemo = false;
+};
+
+// Parses the endpoint text: one per line or separated by spaces/commas; HOST:PORT+N expands to N ports.
+// Returns an empty string or the first problem.
+QString parseEndpointList(const QString& text, std::vector<live::Endpoint>& out);
+QString parseRuleList(const QString& text, std::vector<live::AlertRule>& out);
+
+class AttachDialog : public QDialog {
+  Q_OBJECT
+
+ public:
+  explicit AttachDialog(bool demoAvailable, QWidget* parent = nullptr);
+  const AttachRequest& request() const { return m_request; }
+  void setEndpointsText(const QString& text);
+
+ private:
+  void tryAccept(bool demo);
+
+  QPlainTextEdit* m_endpoints = nullptr;
+  QLineEdit* m_token = nullptr;
+  QLineEdit* m_rules = nullptr;
+  QLabel* m_error = nullptr;
+  AttachRequest m_request;
+};
+
+}  // namespace oomscope::ui

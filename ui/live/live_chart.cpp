@@ -1,0 +1,271 @@
+// Painting a rank's live chart (see live_chart.h).
+
+#include "ui/live/live_chart.h"
+
+#include <QLocale>
+#include <QPainter>
+#include <QPainterPath>
+#include <algorithm>
+#include <cmath>
+
+#include "core/util/bytes.h"
+
+namespace oomscope::ui {
+
+using live::Field;
+
+QColor liveFieldColor(Field f) {
+  switch (f) {
+    case Field::Allocated: return QColor(0x1f, 0x77, 0xb4);
+    case Field::Reserved: return QColor(0x2c, 0xa0, 0x2c);
+    case Field::Driver:
+    case Field::DeviceUsed: return QColor(0xd6, 0x27, 0x28);
+    case Field::Rss: return QColor(0x7f, 0x7f, 0x7f);
+    case Field::Step: return QColor(0x94, 0x67, 0xbd);
+    default: return QColor(0x55, 0x55, 0x55);
+  }
+}
+
+QString liveFieldLabel(Field f) {
+  switch (f) {
+    case Field::Allocated: return QObject::tr("allocated");
+    case Field::Reserved: return QObject::tr("reserved");
+    case Field::Driver: return QObject::tr("driver");
+    case Field::DeviceUsed: return QObject::tr("device used");
+    case Field::Rss: return QObject::tr("RSS");
+    case Field::Step: return QObject::tr("step");
+    default: return QString::fromLatin1(live::field_name(f));
+  }
+}
+
+namespace {
+
+// A "nice" axis top and step for [0, v].
+double niceStep(double range, int ticks) {
+  if (range <= 0) return 1;
+  const double raw = range / ticks;
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+    if (raw <= m * mag) return m * mag;
+  return 10 * mag;
+}
+
+QString timeLabel(double seconds) {
+  if (seconds < 120) return QStringLiteral("%1 s").arg(seconds, 0, 'f', seconds < 10 ? 1 : 0);
+  if (seconds < 7200) return QStringLiteral("%1 min").arg(seconds / 60, 0, 'f', 1);
+  return QStringLiteral("%1 h").arg(seconds / 3600, 0, 'f', 1);
+}
+
+QChar eventLetter(const QString& kind) {
+  if (kind == QLatin1String("oom")) return QLatin1Char('O');
+  if (kind == QLatin1String("split")) return QLatin1Char('S');
+  if (kind == QLatin1String("checkpoint")) return QLatin1Char('C');
+  if (kind == QLatin1String("restart")) return QLatin1Char('R');
+  return QLatin1Char('N');
+}
+
+}  // namespace
+
+LiveChart::LiveChart(QWidget* parent) : QWidget(parent) {
+  setAttribute(Qt::WA_OpaquePaintEvent);
+  setMinimumHeight(160);
+}
+
+void LiveChart::setData(LiveChartData data) {
+  m_data = std::move(data);
+  update();
+}
+
+void LiveChart::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.fillRect(rect(), palette().base());
+  p.setRenderHint(QPainter::Antialiasing, false);
+  const QFontMetrics fm(font());
+  const int lh = fm.height();
+  const LiveChartData& d = m_data;
+
+  // Title row: rank, backend, connection state.
+  p.setPen(palette().text().color());
+  QFont bold = font();
+  bold.setBold(true);
+  p.setFont(bold);
+  p.drawText(QRect(8, 2, width() - 16, lh), Qt::AlignLeft | Qt::AlignVCenter, d.title);
+  p.setFont(font());
+  const QString state = d.connected ? (d.status == tr("recorded") ? d.status : tr("live"))
+                                    : (d.status.isEmpty() ? tr("waiting") : d.status);
+  p.setPen(d.connected ? QColor(0x2c, 0xa0, 0x2c) : QColor(0xd6, 0x27, 0x28));
+  p.drawText(QRect(8, 2, width() - 16, lh), Qt::AlignRight | Qt::AlignVCenter,
+             fm.elidedText(state, Qt::ElideRight, width() / 2));
+
+  const int left = fm.horizontalAdvance(QStringLiteral("999.9 GiB")) + 12;
+  const int right = fm.horizontalAdvance(QStringLiteral("999,999")) + 10;
+  const QRect plot(left, lh + 8, std::max(10, width() - left - right), std::max(10, height() - 3 * lh - 14));
+  p.setPen(palette().mid().color());
+  p.drawRect(plot.adjusted(0, 0, -1, -1));
+  if (d.t1 <= d.t0) return;
+
+  // Y range over the byte series and the reference lines.
+  double ymax = 0;
+  double smin = 1e300, smax = -1e300;
+  for (const auto& s : d.series)
+    for (const auto& b : s.buckets) {
+      if (s.field == Field::Step) {
+        smin = std::min(smin, double(b.min));
+        smax = std::max(smax, double(b.max));
+      } else {
+        ymax = std::max(ymax, double(b.max));
+      }
+    }
+  ymax = std::max({ymax, double(d.recommended_max), double(d.capacity) > ymax * 3 ? 0.0 : double(d.capacity)});
+  const double ystep = niceStep(ymax * 1.05, 4);
+  const double ytop = std::max(ystep, std::ceil(ymax * 1.05 / ystep) * ystep);
+  const double span = double(d.t1 - d.t0);
+  auto X = [&](std::int64_t t) { return plot.left() + (double(t - d.t0) / span) * plot.width(); };
+  auto Y = [&](double v) { return plot.bottom() - (v / ytop) * plot.height(); };
+
+  // Grid and the byte axis.
+  p.setFont(font());
+  for (double v = 0; v <= ytop + 1; v += ystep) {
+    const int y = int(Y(v));
+    p.setPen(QColor(0, 0, 0, 25));
+    p.drawLine(plot.left(), y, plot.right(), y);
+    p.setPen(palette().text().color());
+    p.drawText(QRect(0, y - lh / 2, left - 6, lh), Qt::AlignRight | Qt::AlignVCenter,
+               QString::fromStdString(format_bytes(static_cast<std::int64_t>(v))));
+  }
+  // Time axis: seconds since the session's first sample.
+  const double secs0 = double(d.t0 - d.origin) / 1e9, secs = span / 1e9;
+  const double tstep = niceStep(secs, 5);
+  for (double s = std::ceil(secs0 / tstep) * tstep; s <= secs0 + secs; s += tstep) {
+    const int x = int(X(d.origin + static_cast<std::int64_t>(s * 1e9)));
+    p.setPen(QColor(0, 0, 0, 25));
+    p.drawLine(x, plot.top(), x, plot.bottom());
+    p.setPen(palette().text().color());
+    p.drawText(QRect(x - 40, plot.bottom() + 2, 80, lh), Qt::AlignCenter, timeLabel(s));
+  }
+
+  p.save();
+  p.setClipRect(plot);
+  // Connection gaps: hatched.
+  for (const auto& g : d.gaps) {
+    const double x0 = X(g.from), x1 = g.to ? X(g.to) : plot.right();
+    p.fillRect(QRectF(x0, plot.top(), std::max(2.0, x1 - x0), plot.height()), QBrush(QColor(0, 0, 0, 60), Qt::BDiagPattern));
+  }
+  const LiveSeries* alloc = nullptr;
+  const LiveSeries* top = nullptr;
+  for (const auto& s : d.series) {
+    if (s.field == Field::Allocated) alloc = &s;
+    if (s.field == d.top) top = &s;
+  }
+  p.setRenderHint(QPainter::Antialiasing, true);
+  // Runs between connection gaps: lines and shading never bridge a gap.
+  auto runOf = [&](std::int64_t t) {
+    int run = 0;
+    for (const auto& g : d.gaps)
+      if (g.from < t) ++run;
+    return run;
+  };
+  // The gap between allocated and the driver/device figure, shaded (what the MPS run died of).
+  if (alloc && top && !alloc->buckets.isEmpty() && !top->buckets.isEmpty()) {
+    QColor fill = liveFieldColor(d.top);
+    fill.setAlpha(45);
+    p.setPen(Qt::NoPen);
+    p.setBrush(fill);
+    for (int run = 0; run <= int(d.gaps.size()); ++run) {
+      QPolygonF upper, lower;
+      for (const auto& b : top->buckets)
+        if (runOf(b.last_t) == run) upper << QPointF(X(b.last_t), Y(double(b.max)));
+      for (auto it = alloc->buckets.rbegin(); it != alloc->buckets.rend(); ++it)
+        if (runOf(it->last_t) == run) lower << QPointF(X(it->last_t), Y(double(it->last)));
+      if (upper.size() > 1 && lower.size() > 1) p.drawPolygon(upper + lower);
+    }
+  }
+  // Series: a min/max band when a bucket spans several samples, the last value as the line.
+  for (const auto& s : d.series) {
+    if (s.buckets.isEmpty()) continue;
+    const bool isStep = s.field == Field::Step;
+    if (isStep && smax <= smin) continue;
+    auto SY = [&](double v) {
+      return isStep ? plot.bottom() - (v - smin) / (smax - smin) * plot.height() * 0.95 : Y(v);
+    };
+    QPainterPath path;
+    int lastRun = -1;
+    for (const auto& b : s.buckets) {
+      const QPointF pt(X(b.last_t), SY(double(b.last)));
+      const int run = d.gaps.isEmpty() ? 0 : runOf(b.last_t);
+      if (run != lastRun) path.moveTo(pt);
+      else path.lineTo(pt);
+      lastRun = run;
+    }
+    QPen pen(liveFieldColor(s.field), isStep || s.field == Field::Rss ? 1.0 : 1.8);
+    if (isStep) pen.setStyle(Qt::DotLine);
+    p.setPen(pen);
+    p.setBrush(Qt::NoBrush);
+    p.drawPath(path);
+    if (!isStep) {
+      QColor band = liveFieldColor(s.field);
+      band.setAlpha(90);
+      p.setPen(band);
+      for (const auto& b : s.buckets)
+        if (b.max != b.min) p.drawLine(QPointF(X(b.last_t), Y(double(b.min))), QPointF(X(b.last_t), Y(double(b.max))));
+    }
+  }
+  p.setRenderHint(QPainter::Antialiasing, false);
+  // Capacity and recommended maximum.
+  auto hline = [&](std::int64_t v, QColor c, const QString& label) {
+    if (v <= 0 || double(v) > ytop) return;
+    p.setPen(QPen(c, 1, Qt::DashLine));
+    p.drawLine(QPointF(plot.left(), Y(double(v))), QPointF(plot.right(), Y(double(v))));
+    p.drawText(QRectF(plot.left() + 4, Y(double(v)) - lh, plot.width() - 8, lh), Qt::AlignRight | Qt::AlignBottom, label);
+  };
+  hline(d.capacity, QColor(0x44, 0x44, 0x44), tr("capacity %1").arg(QString::fromStdString(format_bytes(d.capacity))));
+  hline(d.recommended_max, QColor(0xff, 0x7f, 0x0e),
+        tr("recommended max %1").arg(QString::fromStdString(format_bytes(d.recommended_max))));
+  // Event markers.
+  for (const auto& e : d.events) {
+    const double x = X(e.t);
+    const QColor c = e.kind == QLatin1String("oom") ? QColor(0xd6, 0x27, 0x28) : QColor(0x55, 0x55, 0x55);
+    p.setPen(QPen(c, 1, Qt::SolidLine));
+    p.drawLine(QPointF(x, plot.top() + lh), QPointF(x, plot.bottom()));
+    p.fillRect(QRectF(x - lh / 2.0, plot.top(), lh, lh), c);
+    p.setPen(Qt::white);
+    p.drawText(QRectF(x - lh / 2.0, plot.top(), lh, lh), Qt::AlignCenter, QString(eventLetter(e.kind)));
+  }
+  p.restore();
+
+  // Step axis on the right.
+  if (smax > smin) {
+    p.setPen(liveFieldColor(Field::Step));
+    p.drawText(QRect(plot.right() + 4, plot.top(), right - 4, lh), Qt::AlignLeft, QLocale().toString(qint64(smax)));
+    p.drawText(QRect(plot.right() + 4, plot.bottom() - lh, right - 4, lh), Qt::AlignLeft, QLocale().toString(qint64(smin)));
+    p.drawText(QRect(plot.right() + 4, plot.center().y() - lh / 2, right - 4, lh), Qt::AlignLeft, tr("step"));
+  }
+
+  // Legend.
+  int x = left;
+  const int ly = height() - lh - 2;
+  auto legend = [&](QColor c, const QString& text, bool dashed = false) {
+    p.setPen(QPen(c, 2, dashed ? Qt::DotLine : Qt::SolidLine));
+    p.drawLine(x, ly + lh / 2, x + 14, ly + lh / 2);
+    p.setPen(palette().text().color());
+    p.drawText(QRect(x + 18, ly, fm.horizontalAdvance(text) + 2, lh), Qt::AlignVCenter, text);
+    x += 30 + fm.horizontalAdvance(text);
+  };
+  for (const auto& s : d.series)
+    if (s.field != Field::Step || smax > smin) legend(liveFieldColor(s.field), liveFieldLabel(s.field), s.field == Field::Step);
+  if (alloc && top) {
+    QColor fill = liveFieldColor(d.top);
+    fill.setAlpha(60);
+    p.fillRect(QRect(x, ly + 2, 14, lh - 4), fill);
+    p.setPen(palette().text().color());
+    const QString t = tr("gap");
+    p.drawText(QRect(x + 18, ly, fm.horizontalAdvance(t) + 2, lh), Qt::AlignVCenter, t);
+    x += 30 + fm.horizontalAdvance(t);
+  }
+  if (d.series.isEmpty()) {
+    p.setPen(palette().placeholderText().color());
+    p.drawText(plot, Qt::AlignCenter, d.samples ? tr("no memory figures in the samples") : tr("no samples yet"));
+  }
+}
+
+}  // namespace oomscope::ui

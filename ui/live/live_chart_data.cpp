@@ -1,0 +1,43 @@
+// Cutting one rank's chart data from the store (see live_chart_data.h).
+
+#include "ui/live/live_chart_data.h"
+
+namespace oomscope::ui {
+
+using live::Field;
+
+LiveChartData cut_chart_data(const live::Store& store, int rank, std::int64_t t0, std::int64_t t1, int buckets) {
+  LiveChartData d;
+  d.t0 = t0;
+  d.t1 = t1;
+  d.origin = store.first_t();
+  if (rank < 0 || static_cast<std::size_t>(rank) >= store.ranks().size()) return d;
+  const live::RankSeries& r = store.ranks()[static_cast<std::size_t>(rank)];
+  d.title = QString::fromStdString(r.label(rank));
+  if (r.hello && !r.hello->backend.empty()) {
+    d.title += QStringLiteral(" \u00b7 ") + QString::fromStdString(r.hello->backend);
+    if (!r.hello->device.empty()) d.title += QStringLiteral(" ") + QString::fromStdString(r.hello->device);
+  }
+  d.connected = r.connected;
+  d.status = QString::fromStdString(r.status);
+  d.samples = r.samples.size();
+  d.capacity = r.hello ? r.hello->total_bytes : 0;
+  if (const live::Sample* last = r.last()) d.recommended_max = last->get(Field::RecommendedMax, 0);
+  const bool has_driver = (r.fields_seen >> static_cast<int>(Field::Driver)) & 1u;
+  d.top = has_driver ? Field::Driver : Field::DeviceUsed;
+  for (Field f : {Field::Allocated, Field::Reserved, d.top, Field::Rss, Field::Step}) {
+    if (!((r.fields_seen >> static_cast<int>(f)) & 1u)) continue;
+    const auto b = store.downsample(rank, f, t0, t1, buckets);
+    LiveSeries s{f, QVector<live::Bucket>(b.begin(), b.end())};
+    if (f != Field::Step && !s.buckets.isEmpty()) d.has_bytes = true;
+    d.series.push_back(std::move(s));
+  }
+  for (const live::Event& e : r.events)
+    if (e.t >= t0 && e.t < t1)
+      d.events.push_back({e.t, QString::fromStdString(e.kind), QString::fromStdString(e.message)});
+  for (const live::Gap& g : r.gaps)
+    if ((g.to == 0 || g.to >= t0) && g.from < t1) d.gaps.push_back(g);
+  return d;
+}
+
+}  // namespace oomscope::ui

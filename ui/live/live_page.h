@@ -1,0 +1,99 @@
+#pragma once
+// The Live page: attach to running trainers (one agent per rank) or open a recording, and watch a chart
+// per rank, the rank table and the alerts; record the session to a file. The client runs on its own
+// thread and writes into a LiveSession; the page polls the session's version four times a second and
+// redraws only the charts on screen, so 64 ranks at 10 Hz stay responsive.
+
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "core/live/client.h"
+#include "core/live/session.h"
+
+class QComboBox;
+class QGridLayout;
+class QLabel;
+class QListWidget;
+class QProcess;
+class QPushButton;
+class QScrollArea;
+class QTableView;
+class QTimer;
+
+namespace oomscope::ui {
+
+class LiveChart;
+class RankTableModel;
+
+class LivePage : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit LivePage(QWidget* parent = nullptr);
+  ~LivePage() override;
+
+  // Attaches to the endpoints (replacing any session). Rules: empty = the defaults.
+  void attach(const std::vector<live::Endpoint>& endpoints, const std::string& token = {},
+              std::vector<live::AlertRule> rules = {});
+  // Opens a recording (on a worker); emits recordingOpened or failed.
+  void openRecording(const QString& path);
+  void detach();
+  // Records the running session to `path`; false with a message when it cannot.
+  bool startRecording(const QString& path, QString* error = nullptr);
+  void stopRecording();
+  bool isRecording() const;
+
+  // A program that serves (`PROGRAM --serve PORT`): enables "Start the demo trainer and attach".
+  void setDemoTrainer(const QString& program, const QStringList& args = {});
+
+  // Seconds shown (0 = everything). Live sessions start at 10 minutes, recordings at everything.
+  void setWindowSeconds(int seconds);
+  void refreshNow();      // cuts every chart's data at once (tests, benchmarks)
+  void refreshVisible();  // what the 4 Hz timer does: cuts the charts on screen
+
+  live::LiveSession* session() const { return m_session.get(); }
+  RankTableModel* rankModel() const { return m_ranks; }
+  const std::vector<LiveChart*>& charts() const { return m_charts; }
+  QListWidget* alertList() const { return m_alerts; }
+  QString statusText() const;
+
+ signals:
+  void recordingOpened(const QString& path, const QString& note);
+  void failed(const QString& message);
+
+ private:
+  void chooseAttach();
+  void chooseRecording();
+  void toggleRecording();
+  void startDemo(const std::vector<live::AlertRule>& rules);
+  void refresh(bool force);
+  void rebuildCharts(int count);
+  void resetSession(std::vector<live::AlertRule> rules);
+
+  std::shared_ptr<live::LiveSession> m_session;
+  std::unique_ptr<live::LiveClient> m_client;
+  std::uint64_t m_seenVersion = ~0ull;
+  std::size_t m_seenAlerts = 0;
+  bool m_isRecording = false;  // a recording being viewed, not made
+  int m_windowSeconds = 600;
+  QString m_demoProgram;
+  QStringList m_demoArgs;
+  QProcess* m_demo = nullptr;
+
+  QPushButton* m_attach = nullptr;
+  QPushButton* m_open = nullptr;
+  QPushButton* m_record = nullptr;
+  QComboBox* m_window = nullptr;
+  QLabel* m_status = nullptr;
+  QScrollArea* m_scroll = nullptr;
+  QWidget* m_grid = nullptr;
+  QGridLayout* m_gridLayout = nullptr;
+  std::vector<LiveChart*> m_charts;
+  RankTableModel* m_ranks = nullptr;
+  QTableView* m_table = nullptr;
+  QListWidget* m_alerts = nullptr;
+  QTimer* m_timer = nullptr;
+};
+
+}  // namespace oomscope::ui

@@ -1,0 +1,110 @@
+// The Live page's rank table (see rank_table_model.h).
+
+#include "ui/live/rank_table_model.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QLocale>
+
+#include "core/util/bytes.h"
+
+namespace oomscope::ui {
+
+using live::Field;
+
+QVector<LiveRankRow> liveRankRows(const live::Store& store) {
+  QVector<LiveRankRow> rows;
+  const auto& ranks = store.ranks();
+  rows.reserve(int(ranks.size()));
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    const live::RankSeries& r = ranks[i];
+    LiveRankRow row;
+    row.rank = QString::number(r.hello ? r.hello->rank : int(i));
+    row.endpoint = QString::fromStdString(r.endpoint);
+    row.connected = r.connected;
+    row.status = r.connected ? QObject::tr("live") : QString::fromStdString(r.status.empty() ? "waiting" : r.status);
+    row.samples = qint64(r.samples.size());
+    row.bad = r.bad_lines;
+    row.badWhy = QString::fromStdString(r.last_bad_line);
+    if (!r.shapes.empty()) row.shapes = r.shapes.back().distinct;
+    if (const live::Sample* s = r.last()) {
+      auto get = [&](Field f) { return s->has(f) ? qint64(s->get(f)) : qint64(-1); };
+      row.step = get(Field::Step);
+      row.allocated = get(Field::Allocated);
+      row.reserved = get(Field::Reserved);
+      row.top = s->has(Field::Driver) ? get(Field::Driver) : get(Field::DeviceUsed);
+      if (row.top >= 0 && row.allocated >= 0) row.gap = row.top - row.allocated;
+      row.rss = get(Field::Rss);
+      row.ooms = get(Field::Ooms);
+      row.retries = get(Field::AllocRetries);
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+void RankTableModel::setRows(QVector<LiveRankRow> rows) {
+  if (rows.size() != m_rows.size()) {
+    beginResetModel();
+    m_rows = std::move(rows);
+    endResetModel();
+    return;
+  }
+  m_rows = std::move(rows);
+  if (!m_rows.isEmpty()) emit dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1));
+}
+
+QVariant RankTableModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= m_rows.size()) return {};
+  const LiveRankRow& r = m_rows[index.row()];
+  auto bytes = [](qint64 v) { return v < 0 ? QStringLiteral("\u2014") : QString::fromStdString(format_bytes(std::int64_t(v))); };
+  auto count = [](qint64 v) { return v < 0 ? QStringLiteral("\u2014") : QLocale().toString(v); };
+  if (role == Qt::DisplayRole) {
+    switch (index.column()) {
+      case Rank: return r.rank;
+      case Status: return r.status;
+      case Step: return count(r.step);
+      case Allocated: return bytes(r.allocated);
+      case Reserved: return bytes(r.reserved);
+      case Top: return bytes(r.top);
+      case Gap: return bytes(r.gap);
+      case Rss: return bytes(r.rss);
+      case Ooms: return count(r.ooms);
+      case Retries: return count(r.retries);
+      case Shapes: return count(r.shapes);
+      case Bad: return count(r.bad);
+    }
+  }
+  if (role == Qt::TextAlignmentRole && index.column() >= Step) return int(Qt::AlignRight | Qt::AlignVCenter);
+  if (role == Qt::ForegroundRole) {
+    if (index.column() == Status && r.status != tr("recorded"))
+      return QBrush(r.connected ? QColor(0x2c, 0xa0, 0x2c) : QColor(0xd6, 0x27, 0x28));
+    if (index.column() == Ooms && r.ooms > 0) return QBrush(QColor(0xd6, 0x27, 0x28));
+  }
+  if (role == Qt::ToolTipRole) {
+    if (index.column() == Rank) return r.endpoint + QStringLiteral(" \u00b7 ") + QLocale().toString(r.samples) + tr(" samples");
+    if (index.column() == Status) return r.status;
+    if (index.column() == Bad && r.bad) return tr("Last skipped line: %1").arg(r.badWhy);
+  }
+  return {};
+}
+
+QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal) return {};
+  static const char* names[] = {"rank", "status", "step", "allocated", "reserved", "driver/device", "gap",
+                                "RSS", "OOMs", "retries", "shapes", "bad lines"};
+  if (role == Qt::DisplayRole) return tr(names[section]);
+  if (role == Qt::ToolTipRole) {
+    switch (section) {
+      case Top: return tr("The MPS driver figure, or the device memory the driver charges to the process (CUDA "
+                          "context and libraries included).");
+      case Gap: return tr("driver/device minus allocated: memory the framework's allocator does not account for.");
+      case Shapes: return tr("Distinct padded input shapes seen so far; a number still rising keeps graph caches growing.");
+      case Bad: return tr("Lines skipped: malformed, wrong-typed or oversized.");
+      default: return {};
+    }
+  }
+  return {};
+}
+
+}  // namespace oomscope::ui

@@ -1,0 +1,38 @@
+#pragma once
+// The Live page's rank table: one row per endpoint with its connection state and latest figures,
+// refreshed from a snapshot of the store (setRows), so the view never touches the session.
+
+#include <QAbstractTableModel>
+#include <QVector>
+
+#include "core/live/store.h"
+
+namespace oomscope::ui {
+
+struct LiveRankRow {
+  QString rank, endpoint, status;
+  bool connected = false;
+  qint64 step = -1, allocated = -1, reserved = -1, top = -1, gap = -1, rss = -1, ooms = -1, retries = -1;
+  qint64 shapes = -1, bad = 0, samples = 0;
+  QString badWhy;
+};
+
+QVector<LiveRankRow> liveRankRows(const live::Store& store);
+
+class RankTableModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column { Rank, Status, Step, Allocated, Reserved, Top, Gap, Rss, Ooms, Retries, Shapes, Bad, ColumnCount };
+  using QAbstractTableModel::QAbstractTableModel;
+  void setRows(QVector<LiveRankRow> rows);
+  int rowCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : int(m_rows.size()); }
+  int columnCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : ColumnCount; }
+  QVariant data(const QModelIndex& index, int role) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+ private:
+  QVector<LiveRankRow> m_rows;
+};
+
+}  // namespace oomscope::ui
