@@ -37,7 +37,7 @@ const char kUsage[] =
     "  --record FILE   record the session (append-only, flushed every second); open it with\n"
     "                  `oomscope-cli replay FILE` or `oomscope FILE`\n"
     "  --alert RULE    driver>22000MB, growth:driver>500MB, moves:ooms, gap>4GB, shapes-rising[:N],\n"
-    "                  event:oom (repeatable; see docs/live.md)\n"
+    "                  event:oom (repeatable; see docs/live-protocol.md)\n"
     "  --duration S    stop after S seconds (default: until interrupted)\n"
     "  --token TOKEN   the agent's token (default: $OOMSCOPE_TOKEN)\n"
     "  --interval MS   ask the agents for a sample every MS milliseconds\n"

@@ -1,5 +1,5 @@
 // analyze_plan: allocation totals, trace selection and replay, the buffers live at the peak, role split,
-// program-order curve, donation and remat count of one module (xplane-format.md section 4).
+// program-order curve, donation and remat count of one module (docs/capture-format.md section 6).
 
 #include "core/analysis/plan.h"
 

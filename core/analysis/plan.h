@@ -3,8 +3,8 @@
 // order the heap peaks, which buffers are live there, and what they are (shape, role, Python line).
 //
 // Everything is computed from one xla::HloProto (the optimized module + its BufferAssignmentProto) for one
-// memory space (color; 0 = device HBM). The rules follow shared/specs/xplane-format.md section 4 (XProf's
-// memory-viewer peak algorithm) and shared/specs/capture-report.md (roles, donation, remat).
+// memory space (color; 0 = device HBM). The rules follow docs/capture-format.md section 6 (XProf's
+// memory-viewer peak algorithm) and docs/report-rules.md (roles, donation, remat).
 // All byte figures are exact int64 bytes; "read" figures come straight from the proto, everything here is
 // "derived" from them by replaying the heap-simulator trace.
 //
@@ -30,7 +30,7 @@ namespace oomscope::analysis {
 
 // ---- roles ------------------------------------------------------------------------------------------
 
-// Why a buffer exists, from the JAX name stack in OpMetadata.op_name (capture-report.md):
+// Why a buffer exists, from the JAX name stack in OpMetadata.op_name (docs/report-rules.md):
 //   Workspace   an s8 output (or s8 tuple element) of a custom-call: GEMM/conv library scratch
 //   Backward    op_name contains "transpose(" (checked before jvp: backward name stacks read "transpose(jvp(")
 //   ForwardKept op_name contains "jvp(" and the buffer is still live when the backward starts (the first
@@ -363,7 +363,7 @@ PlanAnalysis analyze_plan(const xla::HloProto& hlo, const PlanOptions& options =
 // yields status NoBufferAssignment and a note.
 PlanAnalysis analyze_plan(const capture::Module& module, const PlanOptions& options = {});
 
-// ---- shapes (xplane-format.md section 5) ------------------------------------------------------------
+// ---- shapes (docs/capture-format.md section 7) ------------------------------------------------------
 
 // Lower-case PrimitiveType name ("f32", "bf16", "s4", "f8e4m3fn", "pred", "token", "opaque"); unknown
 // numbers print as "type<N>".

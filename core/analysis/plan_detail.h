@@ -2,7 +2,7 @@
 // Internal to the plan analysis (not for other folders): the heap-simulator replay, buffer description
 // (shape, role, Python line) and donation, each implemented in its own plan_*.cpp.
 //
-// Replay follows XProf's memory-viewer rules (xplane-format.md section 4): reference counts live on the
+// Replay follows XProf's memory-viewer rules (docs/capture-format.md section 6): reference counts live on the
 // root canonical buffer, SHARE_WITH links a buffer to its canonical and may revive a canonical that was
 // already freed.
 

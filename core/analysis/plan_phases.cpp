@@ -1,4 +1,4 @@
-// Phases of a module from its JAX name stacks (capture-report.md, "Plan"): the backward runs from the
+// Phases of a module from its JAX name stacks (docs/report-rules.md, "Phases"): the backward runs from the
 // first to the last heap-trace event of a "transpose(" instruction; a forward ("jvp(") buffer live at
 // the peak is kept for the backward only when it is still live when the backward starts, otherwise it
 // is a forward transient. Also the highest point of each phase, so that a fix of one phase is never

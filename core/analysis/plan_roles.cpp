@@ -1,4 +1,4 @@
-// Roles follow capture-report.md: workspace (s8 output of a custom-call) wins, then the JAX name stack
+// Roles follow docs/report-rules.md: workspace (s8 output of a custom-call) wins, then the JAX name stack
 // ("transpose(" before "jvp(", because backward stacks read "transpose(jvp(...))"). An op with an empty
 // op_name is XLA-generated; it takes the role of the first alias position whose instruction has a name
 // stack, and stays "other" when none has.

@@ -1,4 +1,4 @@
-// Shape printing and sizes for the plan (xplane-format.md section 5). The type table is indexed by the
+// Shape printing and sizes for the plan (docs/capture-format.md section 7). The type table is indexed by the
 // PrimitiveType number so new numbers from a newer XLA only fall back to "type<N>".
 
 #include <array>

@@ -1,5 +1,5 @@
 #pragma once
-// Results of the RUNTIME analysis: what the allocator events of a capture say happened (capture-report.md,
+// Results of the RUNTIME analysis: what the allocator events of a capture say happened (docs/report-rules.md,
 // "Runtime"). Plain structs, no Qt. Every byte figure is an exact int64 count of bytes.
 //
 // Provenance, as the report labels it: figures copied from an event's stats are "read" (capacity, bytes in

@@ -96,7 +96,7 @@ struct Plane {
 // ---- the memory plan (from /host:metadata) -------------------------------------------------------
 
 // Totals of one module's buffer assignment for memory space (color) 0, following
-// xplane-format.md section 4 (XProf's allocation categories).
+// docs/capture-format.md section 6 (XProf's allocation categories).
 struct PlanTotals {
   std::int64_t parameters_bytes = 0;        // sum of entry-parameter allocations
   std::int64_t donated_bytes = 0;           // parameters aliased with an output

@@ -1,5 +1,5 @@
 // The memory plan of /host:metadata: one xla::HloProto per program, parsed as a full message (they are
-// small), with its program id chosen by the spec's rules (xplane-format.md section 3).
+// small), with its program id chosen by the spec's rules (docs/capture-format.md section 6).
 
 #include <algorithm>
 #include <climits>

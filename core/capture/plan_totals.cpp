@@ -1,5 +1,5 @@
 // Per-module totals of the buffer assignment (memory space / color 0), by XProf's allocation categories
-// (xplane-format.md section 4): parameter, then output, then thread-local, then constant, else temp.
+// (docs/capture-format.md section 6): parameter, then output, then thread-local, then constant, else temp.
 
 #include <set>
 #include <utility>

@@ -1,5 +1,5 @@
 #pragma once
-// Live-attach wire protocol, version 1 (docs: /docs/live.md, spec: shared/specs/live-protocol.md):
+// Live-attach wire protocol, version 1 (docs/live-protocol.md):
 // newline-delimited JSON over a stream socket. The agent sends one `hello`, then `sample`, `event` and
 // `shapes` lines; a client may send `auth` (first, when the agent asks for a token) and `subscribe`.
 // Unknown fields and unknown types are ignored; a malformed, wrong-typed or oversized line is reported

@@ -1,5 +1,5 @@
 #pragma once
-// Configuration of the split-and-retry simulator: the policy toggles of specs/bisector.md, the scene
+// Configuration of the split-and-retry simulator: the policy toggles of docs/simulator-model.md, the scene
 // source, the memory and time models and the fault injection. Plain values; validate() says what is wrong.
 //
 // How the defaults were chosen (they must make the interesting behaviour visible, not be "realistic" for

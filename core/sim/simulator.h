@@ -1,5 +1,5 @@
 #pragma once
-// The split-and-retry simulator: the decision tree of specs/bisector.md, one attempt per step.
+// The split-and-retry simulator: the decision tree of docs/simulator-model.md, one attempt per step.
 //
 //   Simulator sim(config);          // throws oomscope::Error for a bad config or sizes file
 //   while (sim.step()) { ... sim.log().events.back() ... }

@@ -1,4 +1,4 @@
-// One attempt of the decision tree (specs/bisector.md): memory and fault check, outcome, time, and on a
+// One attempt of the decision tree (docs/simulator-model.md): memory and fault check, outcome, time, and on a
 // caught failure the split (per scene while a fragment holds several, else in space) and re-queue.
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #pragma once
 // The caching allocator's segments and blocks at any raw trace index of one device, reconstructed
 // backwards from the snapshot by undoing the later events (memory_viz's Allocator State History,
-// torch-snapshot-format.md §3.5), with free space, rounding waste and fragmentation.
+// docs/snapshot-format.md section 3), with free space, rounding waste and fragmentation.
 
 #include <cstdint>
 #include <vector>

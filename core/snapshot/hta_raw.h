@@ -1,6 +1,6 @@
 #pragma once
 // The raw memory timeline torch.profiler writes with export_memory_timeline("….raw.json.gz") and HTA reads
-// (torch-snapshot-format.md §4.4): rows [t_ns, action, bytes, category]. t = −1 means the tensor existed
+// (docs/snapshot-format.md section 4): rows [t_ns, action, bytes, category]. t = −1 means the tensor existed
 // before profiling; it is replaced by the smallest real time. Equal times form one step (HTA's reading).
 
 #include <array>

@@ -1,6 +1,6 @@
 #pragma once
 // Kineto / torch.profiler Chrome traces with profile_memory=True: the `[memory]` instant events as a
-// runtime timeline per device, and `[OutOfMemory]` markers (torch-snapshot-format.md §4.1-4.3).
+// runtime timeline per device, and `[OutOfMemory]` markers (docs/snapshot-format.md section 4).
 // Events are grouped by (Device Type, Device Id) and stably sorted by time; live bytes are the baseline
 // (first Total Allocated − first Bytes, when the trace has totals) plus the running sum of Bytes.
 

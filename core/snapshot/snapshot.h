@@ -1,6 +1,6 @@
 #pragma once
 // A PyTorch CUDA caching-allocator snapshot (torch.cuda.memory._snapshot() / _dump_snapshot(), any
-// version from 2.0 on; torch-snapshot-format.md section 2): segments with their blocks, the per-device
+// version from 2.0 on; docs/snapshot-format.md section 2): segments with their blocks, the per-device
 // trace ring buffers, the allocator settings and annotations. Immutable once read. Stack frames are
 // stored once and shared: a block or entry holds a FramesId into frame_lists.
 

@@ -1,4 +1,4 @@
-// PickleTree -> Snapshot: walks the dict by the schema of every version (torch-snapshot-format.md §2),
+// PickleTree -> Snapshot: walks the dict by the schema of every version (docs/snapshot-format.md section 2),
 // never recursively beyond it, so a hostile tree (cycles through the memo, deep nesting) cannot loop.
 
 #include "core/snapshot/snapshot_builder.h"

@@ -1,5 +1,5 @@
 #pragma once
-// Turns a parsed pickle into the Snapshot model (every version of torch-snapshot-format.md §2).
+// Turns a parsed pickle into the Snapshot model (every version of docs/snapshot-format.md section 2).
 
 #include <stop_token>
 #include <vector>

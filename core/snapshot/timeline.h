@@ -1,6 +1,6 @@
 #pragma once
 // The Active Memory Timeline of one device, derived exactly as memory_viz does
-// (torch-snapshot-format.md §3.2): allocs paired with frees by address, frees without an alloc and live
+// (docs/snapshot-format.md section 3): allocs paired with frees by address, frees without an alloc and live
 // blocks without one ("ghosts") counted as allocated from the start, replayed over the raw trace.
 
 #include <cstdint>

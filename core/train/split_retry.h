@@ -1,5 +1,5 @@
 #pragma once
-// Split-and-retry on real tensors: the decision tree of specs/bisector.md with the simulator's toggles.
+// Split-and-retry on real tensors: the decision tree of docs/simulator-model.md with the simulator's toggles.
 // One call of run_batch() empties one batch's FIFO queue and ends with the optimizer step; every attempt
 // (and every dropped fragment) becomes one event of the simulator's trace format, with its measured wall
 // time and peak bytes.

@@ -222,7 +222,7 @@ class TestModels : public QObject {
     QCOMPARE(modules.rowCount(), 9);
     QCOMPARE(allocators.rowCount(), 1);
     QCOMPARE(display(allocators, 0, AllocatorTableModel::Name), QStringLiteral("GPU_0_bfc"));
-    // SOURCES.md: 30 MemoryAllocation and 29 MemoryDeallocation events on GPU_0_bfc.
+    // tests/data/README.md: 30 MemoryAllocation and 29 MemoryDeallocation events on GPU_0_bfc.
     QCOMPARE(
         allocators.index(0, AllocatorTableModel::Allocations).data(RecordTableModel::SortRole).toLongLong(),
         30);

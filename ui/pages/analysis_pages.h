@@ -1,6 +1,6 @@
 #pragma once
 // The analysis pages of a capture (what `oomscope-cli report` says), behind one entry point:
-//   Timeline, Plan, Buffers, Diagnosis (in the sketch's tab order).
+//   Timeline, Plan, Buffers, Diagnosis (the design order, docs/architecture.md).
 //
 // AnalysisPages builds the report (core::analysis::build_host_report, the CLI text, chart series) on a
 // worker thread through a JobTracker; every request takes a new generation and a superseded result is
@@ -54,7 +54,7 @@ class AnalysisPages : public QObject {
   // Check against a pool of this size; nullopt = the allocator's capacity read from the capture.
   void setCapacity(std::optional<qint64> bytes);
 
-  // (page, tab title) in the order the sketch gives: Timeline, Plan, Buffers, Diagnosis.
+  // (page, tab title) in the design order (docs/architecture.md): Timeline, Plan, Buffers, Diagnosis.
   QList<QPair<QWidget*, QString>> pages() const;
   // Whether a page has something real to show for the current result (Diagnosis: whenever a capture is open).
   bool hasContent(const QWidget* page) const;

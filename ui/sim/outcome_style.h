@@ -1,6 +1,6 @@
 #pragma once
 // One palette for every view of a split-and-retry run, so the tree, the legend, the event table and the
-// gauge agree: ok green, oom amber, bug red, dropped grey, crash black (the design sketch's colours),
+// gauge agree: ok green, oom amber, bug red, dropped grey, crash black (docs/architecture.md),
 // chosen dark enough to stay readable as text on a white background.
 
 #include <QColor>

@@ -178,7 +178,7 @@ TEST(ReaderBehaviour, SidecarEqualsTheMetadataCopy) {
   EXPECT_EQ(a.outputs_bytes, b.outputs_bytes);
   EXPECT_EQ(a.temp_bytes, b.temp_bytes);
   EXPECT_EQ(a.total_allocation_bytes, b.total_allocation_bytes);
-  EXPECT_EQ(a.allocation_count, 4);  // SOURCES.md: 4 buffer_allocations, 1 heap simulator trace
+  EXPECT_EQ(a.allocation_count, 4);  // tests/data/README.md: 4 buffer allocations, 1 heap-simulator trace
   EXPECT_EQ(a.heap_trace_count, 1);
   EXPECT_EQ(side.hlo->buffer_assignment().logical_buffers_size(), 8);
 }

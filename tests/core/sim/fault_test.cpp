@@ -1,4 +1,4 @@
-// Defect 1 of specs/bisector.md: a catch-everything handler turns a real bug into silent data loss.
+// Defect 1 of docs/simulator-model.md: a catch-everything handler turns a real bug into silent data loss.
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The seven real snapshots against torch-snapshot-format.md §5.1 and the invariants of §2.11.
+// The seven real snapshots against docs/snapshot-format.md section 5 and the invariants of section 2.
 
 #include <gtest/gtest.h>
 

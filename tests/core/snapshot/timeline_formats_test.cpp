@@ -1,5 +1,5 @@
-// Kineto traces, the HTA raw memory timeline and the JAX pprof profile against torch-snapshot-format.md
-// §5.2-5.3 and SOURCES.md; recognising every format by content.
+// Kineto traces, the HTA raw memory timeline and the JAX pprof profile against docs/snapshot-format.md
+// section 5 and tests/data/README.md; recognising every format by content.
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 """Independent figures for the captures in tests/data, to check oomscope's reader against.
 
 Uses only Debian's python3-protobuf and a schema built here from the field numbers of
-shared/specs/xplane-format.md (not oomscope's .proto files), parses every file as a whole message (the
+docs/capture-format.md (not oomscope's .proto files), parses every file as a whole message (the
 opposite of the C++ reader's in-place scan) and computes, per capture:
   planes (merged by name: lines, events), hostnames, modules of /host:metadata (program id by the
   spec's rules, plan totals of colour 0), allocators (MemoryAllocation/MemoryDeallocation on

@@ -2,7 +2,7 @@
 """Independent heap-peak computation for oomscope's plan tests.
 
 Replays the heap-simulator trace of every module in a capture (.xplane.pb) or a bare serialized
-xla.HloProto (.hlo_proto.pb) with the rules of shared/specs/xplane-format.md section 4, and prints the
+xla.HloProto (.hlo_proto.pb) with the rules of docs/capture-format.md section 6, and prints the
 heap peak, its position and the buffers live there. The C++ tests pin the numbers it prints.
 
 It shares no code with oomscope's C++: python classes are generated at run time from core/proto/*.proto
