@@ -1,5 +1,5 @@
 #pragma once
-// The diagnosis lines of the report (docs/report-rules.md, "Diagnosis lines"): each finding labelled measured,
+// The diagnosis lines of the report (docs/report-rules.md, its table): each finding labelled measured,
 // read or derived, with its cause and the fixes to propose, each fix with an estimated saving and cost and
 // checked against the pool's capacity. Inputs are plain numbers so that each rule can be tested alone.
 

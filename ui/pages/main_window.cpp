@@ -361,7 +361,7 @@ void MainWindow::removeAnalysisTabs() {
 void MainWindow::syncAnalysisTabs() {
   if (m_tabs->indexOf(m_overview) < 0) return;  // nothing open
   QWidget* current = m_tabs->currentWidget();
-  // Design order (docs/architecture.md): Timeline, Plan, Buffers, Diagnosis; the diagnosis leads here, after Overview,
+  // Design order (docs/architecture.md): Timeline, Plan, Buffers, Diagnosis; Diagnosis leads, after Overview,
   // because it is what a user whose run just died reads first.
   auto pages = m_analysis->pages();
   std::reverse(pages.begin(), pages.end());

@@ -91,7 +91,7 @@ INSTANTIATE_TEST_SUITE_P(AllCaptures, CaptureFigures, ::testing::Range<std::size
                            return n;
                          });
 
-// The allocation/deallocation counts of the capture descriptions (tests/data/README.md; a human-made reading).
+// The allocation/deallocation counts of the capture descriptions (tests/data/README.md), a human reading.
 TEST(CaptureFigures, AllocatorEventCountsMatchSourcesMd) {
   const std::vector<std::tuple<std::string, int, int>> counts = {
       {"tf2_gpu_v100x8_bert_multiworker.xplane.pb", 1859, 634},
