@@ -20,11 +20,25 @@ if(EXISTS ${OOMSCOPE_AGENT_DIR}/__init__.py OR EXISTS ${OOMSCOPE_AGENT_DIR}/__ma
   list(APPEND components agent)
 endif()
 
+# Debian wants a copyright file in /usr/share/doc/<package>/ of every package.
+foreach(component ${components})
+  set(package_name oomscope)
+  if(component STREQUAL "trainer")
+    set(package_name oomscope-trainer)
+  elseif(component STREQUAL "agent")
+    set(package_name python3-oomscope-agent)
+  endif()
+  install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION share/doc/${package_name} RENAME copyright
+          COMPONENT ${component})
+endforeach()
+
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME oomscope)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_VENDOR "oomscope")
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+# Each package's description below starts with its own summary line. CPackDeb prepends the summary to every
+# package unless it is CPack's default text, so it is set to that (it appears nowhere).
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${CMAKE_PROJECT_NAME} built using CMake")
 set(CPACK_PACKAGE_CONTACT "oomscope developers <noreply@oomscope.invalid>")
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_STRIP_FILES ON)
@@ -43,7 +57,8 @@ set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 # hicolor-icon-theme: no maintainer scripts needed.
 set(CPACK_DEBIAN_OOMSCOPE_PACKAGE_NAME oomscope)
 set(CPACK_DEBIAN_OOMSCOPE_PACKAGE_DEPENDS "qt6-qpa-plugins")
-set(CPACK_DEBIAN_OOMSCOPE_PACKAGE_RECOMMENDS "shared-mime-info, desktop-file-utils, hicolor-icon-theme")
+set(CPACK_DEBIAN_OOMSCOPE_PACKAGE_RECOMMENDS
+    "shared-mime-info, desktop-file-utils, hicolor-icon-theme, bash-completion")
 set(CPACK_DEBIAN_OOMSCOPE_PACKAGE_SUGGESTS "python3-oomscope-agent, oomscope-trainer")
 set(CPACK_DEBIAN_OOMSCOPE_DESCRIPTION "Desktop debugger for GPU out-of-memory failures in ML training
 oomscope opens what a failed training run left behind (JAX/XLA profiler

@@ -11,6 +11,8 @@ PACKAGES=(
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev libgl-dev qt6-qpa-plugins
   # protobuf 3.21 + protoc
   libprotobuf-dev protobuf-compiler
+  # zlib: reading .xplane.pb.gz
+  zlib1g-dev
   # JSON, tests
   nlohmann-json3-dev libgtest-dev googletest
   # headless display for the GUI tests and screenshots; fonts so text renders

@@ -33,13 +33,13 @@ def run(program, *args, must=True):
 
 
 def listed_names(text, heading):
-    """Names listed as '  NAME<TAB>synopsis' under a line 'heading:'."""
+    """Names listed as '  NAME  synopsis' (a tab or two spaces between) under a line 'heading:'."""
     names, inside = [], False
     for line in text.split("\n"):
         if line.strip() == heading + ":":
             inside = True
-        elif inside and re.match(r"  \S+\t", line):
-            names.append(line.split("\t")[0].strip())
+        elif inside and re.match(r"  \S+(\t|  )", line):
+            names.append(line.split()[0])
         elif inside and line.strip() == "" and names:
             break
     return names

@@ -60,13 +60,13 @@ def usage_lines(help_text):
 
 
 def commands(help_text):
-    """The command names listed under 'commands:' in oomscope-cli --help ('  NAME<TAB>synopsis')."""
+    """The command names listed under 'commands:' in oomscope-cli --help ('  NAME  synopsis')."""
     names, inside = [], False
     for line in help_text.split("\n"):
         if line.strip() == "commands:":
             inside = True
-        elif inside and re.match(r"  \S+\t", line):
-            names.append(line.split("\t")[0].strip())
+        elif inside and re.match(r"  \S+(\t|  )", line):
+            names.append(line.split()[0])
         elif inside and line.strip() == "":
             if names:
                 break

@@ -86,13 +86,17 @@ log "bash completion"
 COMPLETION=/usr/share/bash-completion/completions/oomscope-cli
 [ -f "$COMPLETION" ] || fail "no bash completion installed"
 words=$(bash -c 'compopt() { :; }; source "$1"; COMP_WORDS=(oomscope-cli ""); COMP_CWORD=1; _oomscope_cli; echo "${COMPREPLY[*]}"' _ "$COMPLETION")
-for c in $(/usr/bin/oomscope-cli --help | awk -F'\t' '/^  [a-z]/ {gsub(/ /, "", $1); print $1}'); do
+for c in $(/usr/bin/oomscope-cli --help | awk '/^  [a-z]/ {print $1}'); do
   grep -qw -- "$c" <<<"$words" || fail "completion does not offer the command $c (it offers: $words)"
 done
 
 if [[ " ${PACKAGES[*]} " == *" python3-oomscope-agent "* ]]; then
   log "python3 -m oomscope_agent --help (system Python)"
-  /usr/bin/python3 -m oomscope_agent --help >agent-help.txt || fail "python3 -m oomscope_agent --help"
+  # With byte-code writing on (as for most users), so that purging must also remove the __pycache__ it leaves.
+  env -u PYTHONDONTWRITEBYTECODE /usr/bin/python3 -m oomscope_agent --help >agent-help.txt \
+    || fail "python3 -m oomscope_agent --help"
+  [ -d /usr/lib/python3/dist-packages/oomscope_agent/__pycache__ ] \
+    || fail "the agent ran, but wrote no __pycache__ (expected one, to test its removal)"
 fi
 
 log "desktop file and MIME types"

@@ -73,23 +73,26 @@ def main():
     c = header["config"]
     p = c["policy"]
 
+    # The scenes as the header lists them (drawn or read), so the simulator takes exactly these sizes.
+    sizes = os.path.join(work, "sizes.txt")
+    with open(sizes, "w") as f:
+        f.write("\n".join(str(n) for n in c["scenes"]["sizes"]) + "\n")
     sim_args = [cli, "simulate", "--seed", str(c["seed"]), "--batch", str(c["batch"]), "--epochs", str(c["epochs"]),
-                "--budget", str(c["memory"]["budget"] or (1 << 62)), "--frag-penalty", "0",
                 "--catch", p["catch"], "--grad", p["grad"], "--split", p["split"], "--axis", p["axis"],
-                "--floor", str(p["floor"]), "--trace", sim]
-    if c["scenes"]["dist"] == "file":
-        sim_args += ["--dist", c["scenes"]["sizes_file"], "--scenes", str(c["scenes"]["count"])]
-    else:
-        sim_args += ["--dist", c["scenes"]["dist"], "--scenes", str(c["scenes"]["count"])]
-    if c["fault"]["kind"] != "none":
-        sim_args += ["--bug-kind", c["fault"]["kind"], "--bug-scene", str(c["fault"]["scene"])]
+                "--floor", str(p["floor"]), "--trace", sim, "--dist", sizes]
     help_text = subprocess.run([cli, "help", "simulate"], capture_output=True, text=True).stdout
     if "--model" in help_text:
         sim_args += ["--model", model]
     else:
         sim_args += ["--fixed-bytes", str(m["fixed_bytes"]), "--bytes-per-point", str(round(m["bytes_per_point"]))]
-    if "--on-floor" in help_text:
+    # After --model, so that these win: the run's budget, and no fragmentation (the CPU allocator has none).
+    sim_args += ["--budget", str(c["memory"]["budget"]), "--frag-penalty", "0"]
+    if "--on-floor" in help_text and "on_floor" in p:
         sim_args += ["--on-floor", p["on_floor"]]
+    if "--max-batches" in help_text and c.get("max_batches"):
+        sim_args += ["--max-batches", str(c["max_batches"])]
+    if c.get("fault", {}).get("kind", "none") != "none":
+        sim_args += ["--bug-kind", c["fault"]["kind"], "--bug-scene", str(c["fault"]["scene"])]
     if p["catch"] == "runtime-error" and "runtime-error" not in help_text:
         print("note: this simulator has no runtime-error catch mode; simulating with everything")
         sim_args[sim_args.index("runtime-error")] = "everything"

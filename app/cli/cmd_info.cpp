@@ -11,6 +11,7 @@
 #include "app/cli/info_format.h"
 #include "app/cli/other_formats.h"
 #include "core/capture/reader.h"
+#include "core/util/safe_text.h"
 
 namespace oomscope::cli {
 
@@ -60,10 +61,12 @@ int run_info(const std::vector<std::string>& args) {
   } else {
     cap = capture::read_capture(path);
   }
+  // Names in a capture are bytes: invalid UTF-8 becomes U+FFFD in JSON; in text, control characters and
+  // invalid bytes are shown as escapes so that a crafted name cannot drive the terminal.
   if (json)
-    std::cout << info_json(*cap).dump(2) << "\n";
+    std::cout << info_json(*cap).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
   else
-    std::cout << info_text(*cap);
+    std::cout << terminal_safe(info_text(*cap));
   return 0;
 }
 

@@ -1,12 +1,14 @@
 // `oomscope-cli report CAPTURE...`: explain the peak. Plan, runtime and diagnosis of each capture file (one
 // host per file), as text for people and optionally as JSON (docs/report-json.md).
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cmath>
 #include <charconv>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "app/cli/command.h"
 #include "app/cli/other_formats.h"
@@ -14,7 +16,9 @@
 #include "core/analysis/report.h"
 #include "core/analysis/report_text.h"
 #include "core/capture/reader.h"
+#include "core/util/atomic_file.h"
 #include "core/util/error.h"
+#include "core/util/safe_text.h"
 
 namespace oomscope::cli {
 
@@ -38,7 +42,11 @@ const char* kUsage =
     "  --capacity BYTES check the plan against a pool of this size (integer bytes, or with a unit: 2.79GiB,\n"
     "                   512MiB, 16GB)\n"
     "  --json FILE|-    also write the report as JSON to FILE, or only JSON to stdout with '-'; the file may\n"
-    "                   not be inside a capture's folder\n";
+    "                   not be inside a capture's folder (symbolic links followed); it is written whole to a\n"
+    "                   temporary file first, then renamed over FILE\n"
+    "\n"
+    "Exit codes: 0 every capture reported; 1 none could be read (bad input); 2 bad arguments; 5 some captures\n"
+    "were reported and others could not be read (each is named on stderr and in the report).\n";
 
 std::int64_t parse_bytes(const std::string& text) {
   double value = 0;
@@ -96,16 +104,32 @@ bool within(const fs::path& inner, const fs::path& outer) {
 }
 
 // The report never goes into a capture's folder or below it (XProf's own converters litter it; we do not).
+// Both sides have every symbolic link resolved, dangling ones included, so no link leads the file there.
 void refuse_capture_folder(const std::string& json_path, const std::vector<std::string>& captures) {
-  std::error_code ec;
-  const fs::path target = fs::weakly_canonical(fs::absolute(json_path), ec).parent_path();
+  const fs::path target = resolve_all_links(json_path).parent_path();
   for (const std::string& c : captures) {
-    std::error_code cec;
-    const fs::path folder = fs::weakly_canonical(fs::absolute(c), cec).parent_path();
-    if (!cec && within(target, folder))
+    const fs::path folder = resolve_all_links(c).parent_path();
+    if (within(target, folder))
       throw Error(ErrorKind::InvalidArgument, json_path,
                   "will not write into the capture's folder " + folder.string() + "; choose another path");
   }
+}
+
+struct Failure {
+  std::string file;
+  std::string message;
+};
+
+// One report per input; a file that cannot be read is a Failure and the others are still reported.
+analysis::HostReport report_one(const std::string& f, const analysis::ReportOptions& options) {
+  if (f.ends_with(".hlo_proto.pb")) {
+    const capture::Module module = capture::read_hlo_proto_file(f);
+    std::error_code ec;
+    const auto size = fs::file_size(f, ec);
+    return analysis::build_plan_report(module, f, ec ? 0 : size, options);
+  }
+  auto capture = capture::read_capture(f);
+  return analysis::build_host_report(*capture, options);
 }
 
 int run_report(const std::vector<std::string>& args) {
@@ -130,6 +154,7 @@ int run_report(const std::vector<std::string>& args) {
       options.capacity = parse_bytes(value());
     } else if (a == "--json") {
       json_path = value();
+      if (json_path->empty()) throw UsageError{"--json needs a file name, or '-' for standard output"};
     } else if (a.starts_with("--")) {
       throw UsageError{"unknown option " + a};
     } else {
@@ -142,31 +167,59 @@ int run_report(const std::vector<std::string>& args) {
   if (auto rc = report_other_formats(files, json_path, options.top)) return *rc;  // snapshots, traces, ... (by content)
 
   std::vector<analysis::HostReport> reports;
+  std::vector<Failure> failures;
+  std::vector<std::pair<dev_t, ino_t>> seen;  // the same file given twice (or through a link) is read once
   for (const std::string& f : files) {
-    if (f.ends_with(".hlo_proto.pb")) {
-      const capture::Module module = capture::read_hlo_proto_file(f);
-      std::error_code ec;
-      const auto size = fs::file_size(f, ec);
-      reports.push_back(analysis::build_plan_report(module, f, ec ? 0 : size, options));
-      continue;
+    struct stat st {};
+    if (::stat(f.c_str(), &st) == 0) {
+      const auto key = std::pair(st.st_dev, st.st_ino);
+      const auto it = std::find(seen.begin(), seen.end(), key);
+      if (it != seen.end()) {
+        const auto first = static_cast<std::size_t>(it - seen.begin());
+        for (analysis::HostReport& r : reports)
+          if (r.path == files[first])
+            r.problems.push_back("the same file was given again as " + f + "; it is reported once");
+        seen.emplace_back(0, 0);
+        continue;
+      }
+      seen.push_back(key);
+    } else {
+      seen.emplace_back(0, 0);
     }
-    auto capture = capture::read_capture(f);
-    reports.push_back(analysis::build_host_report(*capture, options));
+    try {
+      reports.push_back(report_one(f, options));
+    } catch (const Cancelled&) {
+      throw;
+    } catch (const Error& e) {
+      if (files.size() == 1) throw;
+      failures.push_back({f, e.message()});
+      std::cerr << "oomscope-cli: error: " << terminal_safe(e.what()) << "\n";
+    }
   }
+  if (reports.empty()) return 1;  // every file failed; each was named on stderr
   analysis::add_multi_host_limits(reports);
+  const int code = failures.empty() ? 0 : 5;
 
+  const auto json_text = [&] {
+    nlohmann::json j = report_to_json(reports, options);
+    j["failed"] = nlohmann::json::array();
+    for (const Failure& f : failures) j["failed"].push_back({{"file", f.file}, {"error", f.message}});
+    // Names in a capture are bytes, not always UTF-8: invalid bytes become U+FFFD instead of failing.
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  };
   if (json_path && *json_path == "-") {
-    std::cout << report_to_json(reports, options).dump(2) << "\n";
-    return 0;
+    std::cout << json_text();
+    return code;
   }
-  analysis::write_report_text(std::cout, reports, options.top);
+  std::ostringstream text;
+  analysis::write_report_text(text, reports, options.top);
+  for (const Failure& f : failures) text << "\n== " << f.file << "\nnot reported: " << f.message << "\n";
+  std::cout << terminal_safe(text.str()) << std::flush;
   if (json_path) {
-    std::ofstream out(*json_path, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error(ErrorKind::Io, *json_path, "cannot open the JSON file for writing");
-    out << report_to_json(reports, options).dump(2) << "\n";
-    if (!out.flush()) throw Error(ErrorKind::Io, *json_path, "cannot write the JSON file");
+    const WriteResult written = write_file_atomically(*json_path, json_text());
+    if (written.replaced) std::cerr << "oomscope-cli: replaced the existing " << terminal_safe(*json_path) << "\n";
   }
-  return 0;
+  return code;
 }
 
 }  // namespace

@@ -93,6 +93,11 @@ std::string info_text(const Capture& c) {
       << count_kind(c, ExecutionKind::PjitFunction) << " pjit calls, " << count_kind(c, ExecutionKind::DeviceModule)
       << " device module spans)\n";
   out << "device events tagged with a program: " << c.device_program_events().size() << "\n";
+  if (!c.errors().empty() || !c.reader_notes().empty()) {
+    out << "\nproblems:\n";
+    for (const auto& e : c.errors()) out << "  capture error: " << e << "\n";
+    for (const auto& n : c.reader_notes()) out << "  " << n << "\n";
+  }
   return out.str();
 }
 
@@ -131,6 +136,8 @@ nlohmann::ordered_json info_json(const Capture& c) {
                             {"heap_trace_count", t.heap_trace_count}});
   }
   j["module_problems"] = c.module_problems();
+  j["capture_errors"] = c.errors();
+  j["reader_notes"] = c.reader_notes();
 
   j["allocators"] = nlohmann::ordered_json::array();
   for (const auto& a : c.allocators())

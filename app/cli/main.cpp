@@ -4,9 +4,12 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <new>
+#include <string>
 
 #include "app/cli/command.h"
 #include "core/util/error.h"
+#include "core/util/safe_text.h"
 #include "oomscope_version.h"  // generated: cmake/OomscopeVersion.cmake
 
 namespace oomscope::cli {
@@ -32,7 +35,10 @@ namespace {
 void print_help() {
   std::cout << "oomscope-cli: explain GPU out-of-memory failures from captures, headless.\n\n"
                "usage: oomscope-cli COMMAND [ARGS...]\n\ncommands:\n";
-  for (const auto& c : oomscope::cli::commands()) std::cout << "  " << c.name << "\t" << c.synopsis << "\n";
+  std::size_t width = 0;
+  for (const auto& c : oomscope::cli::commands()) width = std::max(width, c.name.size());
+  for (const auto& c : oomscope::cli::commands())
+    std::cout << "  " << c.name << std::string(width - c.name.size() + 2, ' ') << c.synopsis << "\n";
   std::cout << "\n`oomscope-cli help COMMAND` shows a command's options.\n";
 }
 
@@ -80,16 +86,20 @@ int main(int argc, char** argv) {
   try {
     return command->run(rest);
   } catch (const oomscope::cli::UsageError& e) {
-    std::cerr << "oomscope-cli " << command->name << ": " << e.message << "\n\n" << command->usage_text();
+    std::cerr << "oomscope-cli " << command->name << ": " << oomscope::terminal_safe(e.message) << "\n\n"
+              << command->usage_text();
     return 2;
   } catch (const oomscope::Cancelled&) {
     std::cerr << "oomscope-cli: cancelled\n";
     return 130;
   } catch (const oomscope::Error& e) {
-    std::cerr << "oomscope-cli: error: " << e.what() << "\n";
+    std::cerr << "oomscope-cli: error: " << oomscope::terminal_safe(e.what()) << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "oomscope-cli: error: out of memory\n";
     return 1;
   } catch (const std::exception& e) {
-    std::cerr << "oomscope-cli: internal error: " << e.what() << "\n";
+    std::cerr << "oomscope-cli: internal error: " << oomscope::terminal_safe(e.what()) << "\n";
     return 3;
   }
 }

@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
     std::cout << demo::kUsage;
     return 0;
   }
-  if (!opt.calibrate_out.empty()) {
+  if (opt.calibrate) {
     try {
       train::ModelConfig mc = opt.trainer.model;
       mc.init_seed = mc.scene_seed = opt.trainer.seed;

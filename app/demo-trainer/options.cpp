@@ -15,13 +15,14 @@ c10::OutOfMemoryError past --budget.
   --budget BYTES        memory budget, e.g. 64MiB; 0: none (default 192MiB: scenes fit up to ~218,000 points)
   --trace FILE          write every attempt in the simulator's trace format (JSON lines)
   --seed S              scenes, order and initial weights (default 1)
-  --policy NAME         original | corrected (default original)
+  --policy NAME         original | corrected (default original): the simulator's presets; options after it
+                        change single toggles
   --catch MODE          oom-only | runtime-error | everything
   --grad MODE           last-fragment | accumulate
   --split MODE          midpoint | median
   --axis MODE           alternate-xy | longest
   --floor N             spatial halves with <= N points are dropped (default 500)
-  --on-floor MODE       drop | keep | raise
+  --on-floor MODE       drop (the reference) | keep (train it anyway) | raise (stop, exit 4)
   --sizes FILE          scene sizes, one per line (or CSV with a size column), as the simulator reads them
   --dist NAME           uniform | heavy-tailed, when no --sizes (default uniform)
   --scenes N            scenes per epoch (default 8; with --sizes: the first N)
@@ -38,6 +39,11 @@ c10::OutOfMemoryError past --budget.
   --hold-per-step BYTES keep this much allocated after every step (memory that only a restart frees)
   --weights-out FILE    write the final weights (raw float32)
   --calibrate FILE      measure fixed bytes, bytes and time per point; write the simulator's model file
+                        (docs/sim-model-format.md); also --calibrate --out FILE
+  --model FILE          a calibrated model file: its figures go into the trace header for the simulator's
+                        prediction (default: memory figures measured at start-up)
+  --norm MODE           batchnorm | frozen | groupnorm: recorded in the trace header only (this model has no
+                        normalisation layer)
   --quiet               print steps only
   --serve PORT|unix:PATH  serve live stats for `oomscope-cli watch` or the GUI's Live page (127.0.0.1 by
                         default; HOST:PORT elsewhere needs $OOMSCOPE_TOKEN)
@@ -87,6 +93,11 @@ Options parse_options(const std::vector<std::string>& args) {
     if (a == "--resume") { t.resume = true; continue; }
     if (a == "--quiet") { o.quiet = true; continue; }
     if (a == "--no-pool") { t.model.scene_pool = false; continue; }
+    if (a == "--calibrate") {
+      o.calibrate = true;
+      if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) o.calibrate_out = args[++i];
+      continue;
+    }
     if (a.rfind("--", 0) != 0) throw UsageError{"unexpected argument '" + a + "'"};
     if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
     const std::string& v = args[++i];
@@ -98,12 +109,15 @@ Options parse_options(const std::vector<std::string>& args) {
       const auto p = train::policy_by_name(v);
       if (!p) throw UsageError{"--policy expects original or corrected, got '" + v + "'"};
       t.policy = *p;
-    } else if (a == "--catch") t.policy.catch_mode = choice<train::CatchMode>(a, v, train::parse_catch, "oom-only, runtime-error or everything");
+    } else if (a == "--catch") t.policy.catch_mode = choice<sim::CatchMode>(a, v, sim::parse_catch_mode, "oom-only, runtime-error or everything");
     else if (a == "--grad") t.policy.grad = choice<sim::GradMode>(a, v, sim::parse_grad_mode, "last-fragment or accumulate");
     else if (a == "--split") t.policy.split = choice<sim::SplitPoint>(a, v, sim::parse_split_point, "midpoint or median");
     else if (a == "--axis") t.policy.axis = choice<sim::AxisRule>(a, v, sim::parse_axis_rule, "alternate-xy or longest");
     else if (a == "--floor") t.policy.floor = to_int(a, v, 0);
-    else if (a == "--on-floor") t.policy.on_floor = choice<train::OnFloor>(a, v, train::parse_on_floor, "drop, keep or raise");
+    else if (a == "--on-floor") t.policy.on_floor = choice<sim::FloorAction>(a, v, sim::parse_floor_action, "drop, keep or raise");
+    else if (a == "--norm") t.policy.norm = choice<sim::NormMode>(a, v, sim::parse_norm_mode, "batchnorm, frozen or groupnorm");
+    else if (a == "--model") t.model_file = v;
+    else if (a == "--out") o.calibrate_out = v;
     else if (a == "--sizes") t.sizes_file = v, t.dist = sim::SizeDist::File, t.scenes = 0;
     else if (a == "--dist") {
       if (v == "uniform") t.dist = sim::SizeDist::Uniform;
@@ -129,7 +143,6 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (a == "--restart-above") t.restart_above = to_bytes(a, v);
     else if (a == "--hold-per-step") t.hold_per_step = to_bytes(a, v);
     else if (a == "--weights-out") t.weights_out = v;
-    else if (a == "--calibrate") o.calibrate_out = v;
     else if (a == "--serve") o.serve = v;
     else throw UsageError{"unknown option '" + a + "'"};
   }
@@ -137,6 +150,7 @@ Options parse_options(const std::vector<std::string>& args) {
   if (bug_kind_given && t.bug != sim::BugKind::None && t.bug_scene < 0) throw UsageError{"--bug-kind needs --bug-scene K"};
   if (bug_kind_given && t.bug == sim::BugKind::None && t.bug_scene >= 0)
     throw UsageError{"--bug-kind none with --bug-scene: no bug would be planted"};
+  if (o.calibrate && o.calibrate_out.empty()) throw UsageError{"--calibrate needs a file: --calibrate FILE or --out FILE"};
   if (t.resume && t.checkpoint_path.empty()) throw UsageError{"--resume needs --checkpoint FILE"};
   if ((t.checkpoint_every > 0 || t.restart_above > 0) && t.checkpoint_path.empty())
     throw UsageError{"--checkpoint-every and --restart-above need --checkpoint FILE"};

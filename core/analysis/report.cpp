@@ -1,5 +1,7 @@
 #include "core/analysis/report.h"
 
+#include "core/analysis/consistency_checks.h"
+
 #include <algorithm>
 #include <charconv>
 #include <map>
@@ -212,6 +214,7 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
     if (auto v = s->value.as_int(); v && *v > 0) r.device_memory_bytes = *v;
   for (const std::string& e : c.errors()) r.problems.push_back("capture error: " + e);
   for (const std::string& p : c.module_problems()) r.problems.push_back(p);
+  for (const std::string& n : c.reader_notes()) r.problems.push_back(n);
 
   std::vector<PlanAnalysis> plans;
   std::vector<ModuleRef> refs;
@@ -276,6 +279,7 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
     r.diagnosis = diagnose(in);
   }
   add_limits(r, c);
+  for (std::string& p : consistency_problems(c, r.runtime)) r.problems.push_back(std::move(p));
   return r;
 }
 
@@ -305,6 +309,16 @@ HostReport build_plan_report(const capture::Module& module, const std::string& p
 
 void add_multi_host_limits(std::vector<HostReport>& hosts) {
   if (hosts.size() < 2) return;
+  // Files that name the same host are several captures of one host, not a multi-host run.
+  std::map<std::string, int> per_host;
+  for (const HostReport& h : hosts) ++per_host[h.hostnames.empty() ? std::string() : h.hostnames.front()];
+  if (per_host.size() == 1 && !per_host.begin()->first.empty()) {
+    for (HostReport& h : hosts)
+      h.limits.push_back("one host: the " + std::to_string(hosts.size()) + " files read together all name host " +
+                         per_host.begin()->first + ", so they are separate captures of one host, not a multi-host "
+                         "run; each is reported on its own");
+    return;
+  }
   for (HostReport& h : hosts)
     h.limits.push_back("multi-host: this is one of " + std::to_string(hosts.size()) + " files read together, "
                        "reported per host; device ordinals and allocator names are local to each host");

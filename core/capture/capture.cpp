@@ -1,5 +1,7 @@
 // Capture and Plane accessors, and the on-demand decoding of one event's stats.
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <charconv>
 
@@ -11,6 +13,18 @@ namespace oomscope::capture {
 
 Capture::Capture() = default;
 Capture::~Capture() = default;
+
+bool Capture::file_shrank() const {
+  if (!mapping_) return false;
+  if (mapping_->shrank()) return true;
+  if (!mapping_->mapped()) return false;
+  // The same file (a replaced or removed one leaves the mapping intact), now shorter than what was read.
+  struct stat st {};
+  if (::stat(path_.c_str(), &st) != 0) return false;
+  return static_cast<std::uint64_t>(st.st_dev) == mapping_->device() &&
+         static_cast<std::uint64_t>(st.st_ino) == mapping_->inode() &&
+         static_cast<std::uint64_t>(st.st_size) < mapping_->size();
+}
 
 std::size_t Plane::event_count() const {
   std::size_t n = 0;

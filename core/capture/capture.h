@@ -204,8 +204,10 @@ class Capture {
   std::uint64_t file_size() const { return file_size_; }
 
   const std::vector<std::string>& hostnames() const { return hostnames_; }
-  const std::vector<std::string>& errors() const { return errors_; }      // XSpace.errors
-  const std::vector<std::string>& warnings() const { return warnings_; }  // XSpace.warnings
+  // XSpace.errors / warnings / hostnames: each distinct text once, in first-seen order, at most 100 of each
+  // (repeats and the rest are counted in reader_notes()).
+  const std::vector<std::string>& errors() const { return errors_; }
+  const std::vector<std::string>& warnings() const { return warnings_; }
   const std::vector<Plane>& planes() const { return planes_; }
   const Plane* find_plane(std::string_view name) const;
   std::size_t event_count() const;
@@ -215,6 +217,13 @@ class Capture {
   const Module* find_module(std::string_view name_or_id) const;  // by name, metadata name or program id
   // Problems met while reading modules (an HloProto that does not parse, say); the rest still loads.
   const std::vector<std::string>& module_problems() const { return module_problems_; }
+  // What the reader noticed and summarised instead of keeping: repeated errors or hostnames (with counts),
+  // byte-identical copies of planes that were ignored (a capture joined to itself), empty events or lines.
+  const std::vector<std::string>& reader_notes() const { return reader_notes_; }
+
+  // True when the file became shorter after it was read (while the capture is open): the events' stats
+  // (event_stats) then read as zeros and cannot be trusted; reopen the file.
+  bool file_shrank() const;
 
   // Runtime, all sorted by time.
   const std::vector<AllocatorSummary>& allocators() const { return allocators_; }
@@ -240,6 +249,7 @@ class Capture {
   std::vector<Plane> planes_;
   std::vector<Module> modules_;
   std::vector<std::string> module_problems_;
+  std::vector<std::string> reader_notes_;
   std::vector<AllocatorSummary> allocators_;
   std::vector<MemoryEvent> memory_events_;
   std::vector<RetryEvent> retries_;

@@ -45,6 +45,8 @@ struct LineShape {
   std::int64_t id = 0;
   std::uint32_t events = 0;
   std::uint32_t memory_events = 0;  // an estimate: events whose first field names allocator metadata
+  std::uint32_t empty_events = 0;   // events with no bytes at all: counted, never stored
+  bool named = false;               // the entry has a name or display name
   bool ok = false;
 };
 
@@ -172,6 +174,29 @@ class CaptureBuilder {
   // hlo_modules.cpp
   void finish_modules();
 
+  // reader_limits.cpp: what keeps memory and output bounded on hostile input.
+  // Counts `bytes` of memory the reader is about to keep; throws oomscope::Error (TooLarge) naming the file
+  // and `what` once the total passes the budget (kBudgetTimesFile x the file size + kBudgetFloor).
+  void charge(std::uint64_t bytes, const char* what);
+  void refund(std::uint64_t bytes) { charged_ -= std::min(charged_, bytes); }
+  // XSpace errors, warnings and hostnames: each distinct text kept once (up to kMaxDistinct), repeats counted.
+  struct RepeatedText {
+    std::vector<std::string>* kept = nullptr;
+    std::unordered_map<std::string_view, std::uint64_t> counts;  // views into the mapping
+    std::uint64_t total = 0, dropped = 0;
+  };
+  void add_text(RepeatedText& list, std::string_view text);
+  // True when this plane entry is byte for byte a copy of an earlier entry of the same plane (then skipped).
+  bool repeated_plane_entry(std::uint32_t plane, std::string_view name, std::string_view payload);
+  void finish_notes();  // the reader's notes (capture.h) from the counts above
+
+ public:
+  static constexpr std::uint64_t kBudgetTimesFile = 8;
+  static constexpr std::uint64_t kBudgetFloor = 64ull << 20;
+  static constexpr std::size_t kMaxDistinct = 100;
+
+ private:
+
   std::shared_ptr<const MappedFile> file_;
   std::string path_;
   ProgressSink& progress_;
@@ -194,6 +219,21 @@ class CaptureBuilder {
   std::vector<std::string> allocator_names_;  // provisional, in first-seen order
   StringIndex allocator_index_;
   std::vector<std::pair<std::int64_t, std::uint64_t>> device_ordinal_allocators_;  // provisional idx, ordinal
+
+  std::uint64_t budget_ = 0, charged_ = 0;
+  RepeatedText errors_, warnings_, hostnames_;
+  std::uint64_t empty_events_ = 0, empty_lines_ = 0;
+  struct EntryKey {
+    std::uint32_t plane;
+    std::uint64_t size;
+    std::size_t sample;  // hash of a few hundred bytes at the start, middle and end
+    bool operator==(const EntryKey&) const = default;
+  };
+  struct EntryKeyHash {
+    std::size_t operator()(const EntryKey& k) const { return k.sample ^ (k.size * 1000003u + k.plane); }
+  };
+  std::unordered_map<EntryKey, std::vector<const std::uint8_t*>, EntryKeyHash> plane_entries_;
+  std::map<std::string, std::uint64_t, std::less<>> repeated_planes_;  // plane name -> identical copies skipped
 
   // Last, so that it stops before the tables it may be warming are freed.
   PageWarmer warmer_;

@@ -49,6 +49,7 @@ void CaptureBuilder::finish_modules() {
     progress_.report(0.95 + 0.05 * static_cast<double>(i) / static_cast<double>(pending_modules_.size()), "parsing HLO");
     const PendingModule& pm = pending_modules_[i];
     auto hlo = parse_hlo_proto(pm.hlo_bytes);
+    if (hlo) charge(static_cast<std::uint64_t>(hlo->SpaceUsedLong()), "HLO modules");
     if (!hlo) {
       c.module_problems_.push_back(pm.metadata_name + ": its HloProto (" + std::to_string(pm.hlo_bytes.size()) +
                                    " bytes) is damaged and was skipped");

@@ -49,16 +49,51 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path, std:
   Fd fd;
   fd.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd.fd < 0) throw Error(ErrorKind::Io, path, "cannot open the file: " + errno_text(errno));
-  void* addr = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd.fd, 0);
+  // Not populated here: the reader first checks that the file starts like a capture (a 2 GiB file of zeros
+  // is refused after reading one page), then prefetch()es.
+  void* addr = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE, fd.fd, 0);
   if (addr == MAP_FAILED) throw Error(ErrorKind::Io, path, "cannot map the file into memory: " + errno_text(errno));
-  // The scan reads front to back once; the kernel may read ahead aggressively.
-  ::madvise(addr, static_cast<std::size_t>(size), MADV_SEQUENTIAL);
-
   std::shared_ptr<MappedFile> file(new MappedFile());
   file->mapping_ = addr;
   file->data_ = static_cast<const std::uint8_t*>(addr);
   file->size_ = size;
+  file->device_ = static_cast<std::uint64_t>(st.st_dev);
+  file->inode_ = static_cast<std::uint64_t>(st.st_ino);
+  if (!BusGuard::guard(addr, static_cast<std::size_t>(size), file->guard_)) {
+    // Every guard slot is taken (hundreds of captures open at once): read the bytes into memory instead,
+    // where a shrinking file shows up as a short read.
+    ::munmap(addr, static_cast<std::size_t>(size));
+    file->mapping_ = nullptr;
+    std::string bytes(static_cast<std::size_t>(size), '\0');
+    std::size_t got = 0;
+    while (got < bytes.size()) {
+      const ssize_t n = ::pread(fd.fd, bytes.data() + got, bytes.size() - got, static_cast<off_t>(got));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw Error(ErrorKind::Io, path, "cannot read the file: " + errno_text(errno));
+      if (n == 0)
+        throw Error(ErrorKind::Io, path,
+                    "the file shrank while it was being read (from " + format_bytes_exact(static_cast<std::int64_t>(size)) +
+                        " to " + format_bytes_exact(static_cast<std::int64_t>(got)) + " bytes); read it again once it is complete");
+      got += static_cast<std::size_t>(n);
+    }
+    file->owned_ = std::move(bytes);
+    file->data_ = reinterpret_cast<const std::uint8_t*>(file->owned_.data());
+  }
   return file;
+}
+
+void MappedFile::prefetch() const {
+  if (!mapping_) return;
+  // The scan reads front to back once; the kernel may read ahead aggressively. MADV_POPULATE_READ (Linux
+  // 5.14) maps every page now, as MAP_POPULATE did; where it is missing, or the file shrank meanwhile (it
+  // then fails instead of faulting), the pages come in as the scan reaches them.
+#ifdef MADV_POPULATE_READ
+  constexpr int kPopulateRead = MADV_POPULATE_READ;
+#else
+  constexpr int kPopulateRead = 22;  // Linux uapi value, for older libc headers
+#endif
+  ::madvise(mapping_, static_cast<std::size_t>(size_), MADV_SEQUENTIAL);
+  ::madvise(mapping_, static_cast<std::size_t>(size_), kPopulateRead);
 }
 
 std::shared_ptr<const MappedFile> MappedFile::from_bytes(std::string bytes) {
@@ -77,7 +112,9 @@ void MappedFile::release_prefix(std::uint64_t end) const {
 }
 
 MappedFile::~MappedFile() {
-  if (mapping_) ::munmap(mapping_, static_cast<std::size_t>(size_));
+  if (!mapping_) return;
+  guard_.release();  // stop guarding before the range can be reused by another mapping
+  ::munmap(mapping_, static_cast<std::size_t>(size_));
 }
 
 }  // namespace oomscope::capture

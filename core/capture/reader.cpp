@@ -4,11 +4,15 @@
 #include "core/capture/reader.h"
 
 #include <cstring>
+#include <new>
 
 #include "core/capture/capture_builder.h"
+#include "core/capture/input_checks.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
 #include "hlo.pb.h"
+
+#include <sys/stat.h>
 
 namespace oomscope::capture {
 
@@ -18,9 +22,10 @@ constexpr unsigned char kRiegeliMagic[8] = {0x83, 0xaf, 0x70, 0xd1, 0x0d, 0x88, 
 
 void reject_other_formats(const MappedFile& file, const std::string& path) {
   const std::string_view bytes = file.view();
-  if (bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f && static_cast<unsigned char>(bytes[1]) == 0x8b)
+  if (is_gzip(bytes))
     throw Error(ErrorKind::Gzip, path,
-                "this is gzip-compressed, probably a .trace.json.gz trace-viewer export; open the .xplane.pb beside it");
+                "this is gzip-compressed data inside a capture that was already decompressed; a .trace.json.gz "
+                "trace-viewer export is not a capture: open the .xplane.pb beside it");
   if ((bytes.size() >= 8 && std::memcmp(bytes.data(), kRiegeliMagic, 8) == 0) || path.ends_with(".riegeli"))
     throw Error(ErrorKind::Riegeli, path,
                 "this is a Riegeli chunked capture (.xplane.riegeli), which oomscope cannot read; export the "
@@ -32,6 +37,7 @@ std::string at_byte(std::uint64_t offset) { return "at byte " + format_bytes_exa
 // A binary file pushed through a text conversion has every invalid UTF-8 byte replaced by U+FFFD
 // (EF BF BD); many of them explain the damage better than any offset.
 std::string text_mangling_hint(std::string_view bytes) {
+  bytes = bytes.substr(0, 64u << 20);  // enough to tell, and a huge damaged file is not read through
   std::size_t count = 0;
   for (std::size_t at = bytes.find("\xef\xbf\xbd"); at != std::string_view::npos; at = bytes.find("\xef\xbf\xbd", at + 3))
     ++count;
@@ -40,34 +46,120 @@ std::string text_mangling_hint(std::string_view bytes) {
          " U+FFFD replacement characters (EF BF BD), so it was probably mangled by a text-mode copy or an editor";
 }
 
+[[noreturn]] void throw_shrank(const MappedFile& file, const std::string& path) {
+  std::string now;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) now = ", " + format_bytes_exact(static_cast<std::int64_t>(st.st_size)) + " now";
+  throw Error(ErrorKind::Io, path,
+              "the file shrank while it was being read (it was " + format_bytes_exact(static_cast<std::int64_t>(file.size())) +
+                  " bytes" + now + "); it is probably still being written or replaced: read it again once it is complete");
+}
+
+// `where` names the bytes in errors: "" for a plain file, " of the decompressed data" for a .gz.
 std::shared_ptr<const Capture> read_mapped(std::shared_ptr<const MappedFile> file, const std::string& path,
-                                           ProgressSink& progress, std::stop_token stop) {
+                                           ProgressSink& progress, std::stop_token stop,
+                                           const std::string& where = "") {
   if (file->size() == 0) throw Error(ErrorKind::Empty, path, "the file is empty (0 bytes); the capture was not written");
   reject_other_formats(*file, path);
+  // The start is checked before the rest of the file is read in: a big file of zeros or of something else
+  // is refused after one page.
+  if (auto why = xspace_start_problem(file->view())) {
+    if (file->shrank()) throw_shrank(*file, path);
+    throw Error(ErrorKind::NotACapture, path, "this is not an XSpace capture: " + *why + text_mangling_hint(file->view()));
+  }
+  file->prefetch();
   const std::uint64_t size = file->size();
   const std::shared_ptr<const MappedFile> keep = file;
   try {
     CaptureBuilder builder(std::move(file), path, progress, std::move(stop));
-    return builder.build();
+    auto capture = builder.build();
+    if (keep->shrank()) throw_shrank(*keep, path);
+    return capture;
   } catch (const wire::WireError& e) {
+    if (keep->shrank()) throw_shrank(*keep, path);
     if (e.truncated)
       throw Error(ErrorKind::Truncated, path,
-                  "the capture is truncated: it ends in the middle of a field (" + e.what + ", " + at_byte(e.offset) +
-                      " of " + format_bytes_exact(static_cast<std::int64_t>(size)) +
+                  "the capture is truncated: it starts as a valid XSpace but ends in the middle of a field (" + e.what +
+                      ", " + at_byte(e.offset) + " of " + format_bytes_exact(static_cast<std::int64_t>(size)) + where +
                       "); the file was probably cut short while being written or copied");
     throw Error(ErrorKind::Damaged, path,
-                "the capture is damaged and is not valid protobuf: " + at_byte(e.offset) + ", " + e.what +
-                    text_mangling_hint(keep->view()));
+                "the capture starts as a valid XSpace but is damaged " + at_byte(e.offset) + where + ": " + e.what +
+                    " (the bytes there are not valid protobuf)" + text_mangling_hint(keep->view()));
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorKind::TooLarge, path,
+                "there is not enough memory to read this " + format_bytes(size) + " capture");
+  } catch (const Error&) {
+    if (keep->shrank()) throw_shrank(*keep, path);
+    throw;
   }
 }
 
 }  // namespace
+
+std::optional<std::string> xspace_start_problem(std::string_view bytes) {
+  if (bytes.empty()) return "it is empty";
+  std::size_t zeros = 0;
+  while (zeros < bytes.size() && zeros < (1u << 20) && bytes[zeros] == '\0') ++zeros;
+  if (zeros == bytes.size())
+    return "it holds nothing but zero bytes (" + format_bytes_exact(static_cast<std::int64_t>(zeros)) + ")";
+  if (zeros == (1u << 20)) return "its first 1 MiB is all zero bytes, where an XSpace field must begin";
+  if (zeros > 0)
+    return "it starts with " + format_bytes_exact(static_cast<std::int64_t>(zeros)) +
+           " zero bytes, where an XSpace field must begin";
+  const auto* p = reinterpret_cast<const std::uint8_t*>(bytes.data());
+  const auto hex = [&] {
+    static const char digits[] = "0123456789abcdef";
+    std::string out = "first bytes";
+    for (std::size_t i = 0; i < bytes.size() && i < 8; ++i) {
+      out += ' ';
+      out += digits[p[i] >> 4];
+      out += digits[p[i] & 15];
+    }
+    return out;
+  };
+  std::uint64_t tag = 0;
+  std::size_t i = 0;
+  for (int shift = 0;; shift += 7) {
+    if (i >= bytes.size()) return std::nullopt;  // cut inside the first tag: the scan says "truncated"
+    if (shift >= 64) return "its first field's tag is longer than 10 bytes (" + hex() + ")";
+    tag |= static_cast<std::uint64_t>(p[i] & 0x7f) << shift;
+    if (p[i++] < 0x80) break;
+  }
+  const std::uint64_t number = tag >> 3, type = tag & 7;
+  if (number == 1 && type == 2) {
+    // A plane: its first field must be one of XPlane's (id a number; name, lines, metadata, stats
+    // length-delimited), else this is something else that happens to begin with byte 0A (a newline).
+    std::uint64_t length = 0;
+    for (int shift = 0;; shift += 7) {
+      if (i >= bytes.size() || shift >= 64) return std::nullopt;  // cut or odd: left to the scan
+      length |= static_cast<std::uint64_t>(p[i] & 0x7f) << shift;
+      if (p[i++] < 0x80) break;
+    }
+    if (length == 0 || i >= bytes.size()) return std::nullopt;
+    const std::uint8_t inner = p[i];
+    const unsigned inner_number = inner >> 3, inner_type = inner & 7;
+    const bool plane_field = (inner_number == 1 && inner_type == 0) ||
+                             (inner_number >= 2 && inner_number <= 6 && inner_type == 2);
+    if (!plane_field && inner < 0x80)
+      return "it begins like an XSpace plane, but the plane's first field is not one a plane has (" + hex() + ")";
+    return std::nullopt;
+  }
+  if (number >= 2 && number <= 4 && type == 2) return std::nullopt;
+  if (number == 0 || number > 0x1fffffff || type == 3 || type == 4 || type > 5)
+    return "its first bytes are not even a protobuf field (" + hex() + ")";
+  return "its first field is number " + std::to_string(number) + " of wire type " + std::to_string(type) +
+         ", while an XSpace starts with a plane, error, warning or hostname (fields 1 to 4, length-delimited; " +
+         hex() + ")";
+}
 
 CaptureBuilder::CaptureBuilder(std::shared_ptr<const MappedFile> file, std::string path, ProgressSink& progress,
                                std::stop_token stop)
     : file_(std::move(file)), path_(std::move(path)), progress_(progress), stop_(std::move(stop)),
       capture_(new Capture()), internals_(new CaptureInternals()) {
   capture_->strings_.emplace_back();
+  errors_.kept = &capture_->errors_;
+  warnings_.kept = &capture_->warnings_;
+  hostnames_.kept = &capture_->hostnames_;
 }
 
 std::shared_ptr<const Capture> CaptureBuilder::build() {
@@ -83,6 +175,7 @@ std::shared_ptr<const Capture> CaptureBuilder::build() {
   }
   finish_modules();
   finish_runtime();
+  finish_notes();
   capture_->path_ = path_;
   capture_->file_size_ = file_->size();
   capture_->mapping_ = file_;
@@ -92,7 +185,27 @@ std::shared_ptr<const Capture> CaptureBuilder::build() {
 }
 
 std::shared_ptr<const Capture> read_capture(const std::string& path, ProgressSink& progress, std::stop_token stop) {
-  return read_mapped(MappedFile::open(path, wire::kMaxMessageBytes), path, progress, std::move(stop));
+  // A .gz may be bigger than 2 GiB only if it decompresses to more, which gunzip_capture() refuses.
+  auto file = MappedFile::open(path, 2 * wire::kMaxMessageBytes);
+  if (is_gzip(file->view())) {
+    std::string bytes;
+    try {
+      bytes = gunzip_capture(file->view(), path, wire::kMaxMessageBytes, progress, stop);
+    } catch (const std::bad_alloc&) {
+      throw Error(ErrorKind::TooLarge, path, "there is not enough memory to decompress this capture");
+    } catch (const Error&) {
+      if (file->shrank()) throw_shrank(*file, path);
+      throw;
+    }
+    if (file->shrank()) throw_shrank(*file, path);
+    file.reset();
+    return read_mapped(MappedFile::from_bytes(std::move(bytes)), path, progress, std::move(stop),
+                       " of the decompressed data");
+  }
+  if (file->size() > wire::kMaxMessageBytes)
+    throw Error(ErrorKind::TooLarge, path,
+                "the file is " + format_bytes(file->size()) + ", larger than the 2 GiB a protobuf capture can hold");
+  return read_mapped(std::move(file), path, progress, std::move(stop));
 }
 
 std::shared_ptr<const Capture> read_capture_from_memory(std::string bytes, const std::string& name,
@@ -105,6 +218,7 @@ std::shared_ptr<const Capture> read_capture_from_memory(std::string bytes, const
 Module read_hlo_proto_file(const std::string& path) {
   auto file = MappedFile::open(path, wire::kMaxMessageBytes);
   reject_other_formats(*file, path);
+  file->prefetch();
   auto hlo = parse_hlo_proto(file->view());
   if (!hlo || !hlo->has_hlo_module())
     throw Error(ErrorKind::Damaged, path, "the file is not a valid serialized xla.HloProto");
@@ -117,6 +231,7 @@ Module read_hlo_proto_file(const std::string& path) {
     id = split->second;
     metadata_name = stem;
   }
+  if (file->shrank()) throw_shrank(*file, path);
   const std::size_t size = file->size();
   return make_module(std::move(hlo), id, std::move(metadata_name), size);
 }

@@ -86,6 +86,7 @@ std::optional<std::pair<std::string_view, std::uint64_t>> split_program_suffix(s
 std::uint32_t CaptureBuilder::intern(std::string_view s) {
   if (s.empty()) return 0;
   if (const auto it = string_index_.find(s); it != string_index_.end()) return it->second;
+  charge(s.size() + 96, "interned strings");
   const auto index = static_cast<std::uint32_t>(capture_->strings_.size());
   string_index_.emplace(std::string(s), index);
   capture_->strings_.emplace_back(s);
@@ -140,6 +141,7 @@ void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const Even
       return;
     }
     case EventClass::Retry:
+      charge(sizeof(RetryEvent), "AllocatorRetry events");
       capture_->retries_.push_back(RetryEvent{ev.start_ps, ev.duration_ps, line});
       return;
     case EventClass::XlaModule:
@@ -156,6 +158,7 @@ void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const Even
       } else {
         span.kind = ExecutionKind::ExecuteHelper;
       }
+      charge(sizeof(ExecutionSpan) + name.size(), "execution spans");
       span.name = std::string(name);
       if (!seg.stat_keys.empty()) span.program_id = decode(file_->data(), ev, seg.stat_keys, *seg.stat_names).program_id;
       span.time_ps = ev.start_ps;
@@ -171,6 +174,7 @@ void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const Even
 
 void CaptureBuilder::on_device_module(const Segment& seg, std::uint32_t line, const EventRecord& ev) {
   const std::string_view full = capture_->planes_[seg.plane].event_name(ev.metadata_id);
+  charge(sizeof(ExecutionSpan) + full.size(), "execution spans");
   ExecutionSpan span;
   span.kind = ExecutionKind::DeviceModule;
   if (auto split = split_program_suffix(full)) {
@@ -201,6 +205,7 @@ void CaptureBuilder::on_device_event(const Segment& seg, const EventRecord& ev) 
       }
   }
   if (!program && module.empty()) return;
+  charge(sizeof(DeviceProgramEvent), "device events");
   capture_->device_events_.push_back(DeviceProgramEvent{ev.start_ps, program.value_or(0), intern(module), seg.plane});
 }
 

@@ -1,6 +1,7 @@
 // Sizing the scan's tables before they are filled: a cheap first walk over a plane's XLine entries
 // (line_shape) and exact reservations that the page warmer faults in (reserve_table).
 
+#include <algorithm>
 #include <cstdint>
 
 #include "core/capture/capture_builder.h"
@@ -21,7 +22,9 @@ void reserve_table(std::vector<T>& table, std::size_t extra, PageWarmer& warmer)
   const std::size_t needed = table.size() + extra;
   if (needed <= table.capacity()) return;
   if (table.capacity() != 0) warmer.wait();  // the old block is freed below: the warmer must be done with it
-  table.reserve(needed);
+  // Exact the first time; a table that grows again (a line continued in a later plane entry, as in a capture
+  // joined to itself) grows by half at least, so that N entries cost O(N) copying, not O(N^2).
+  table.reserve(table.capacity() == 0 ? needed : std::max(needed, table.capacity() + table.capacity() / 2));
   constexpr std::uintptr_t kAlign = 2u << 20;  // the warmer works in slices of this size
   const auto begin = reinterpret_cast<std::uintptr_t>(table.data());
   const std::uintptr_t end = begin + table.capacity() * sizeof(T);
@@ -44,7 +47,12 @@ LineShape line_shape(const WireReader& parent, std::string_view payload,
     if (number == 1) shape.id = wire::as_int64(value);
   };
   const auto on_len = [&](std::uint32_t number, std::string_view event) {
+    if ((number == 2 || number == 11) && !event.empty()) shape.named = true;
     if (number != 4) return;
+    if (event.empty()) {
+      ++shape.empty_events;
+      return;
+    }
     ++shape.events;
     if (!classes.empty() && event.size() >= 2 && event[0] == 0x08) {
       const auto* p = reinterpret_cast<const std::uint8_t*>(event.data()) + 1;

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/capture/capture_builder.h"
+#include "core/util/bytes.h"
 #include "core/util/error.h"
 
 namespace oomscope::capture {
@@ -89,16 +90,18 @@ void CaptureBuilder::tick() {
 void CaptureBuilder::scan_space() {
   WireReader r(file_->data(), file_->data(), file_->data() + file_->size(), /*outermost=*/true);
   while (!r.done()) {
+    const std::uint64_t at = r.offset();
     const Field f = r.field();
     if (f.number >= 1 && f.number <= 4 && f.type != WireType::Len)
       throw Error(ErrorKind::NotACapture, path_,
-                  "the file is a protobuf message but not an XSpace capture (field " + std::to_string(f.number) +
-                      " has the wrong type)");
+                  "this is protobuf data but not an XSpace capture, or one damaged at byte " +
+                      format_bytes_exact(static_cast<std::int64_t>(at)) + " (field " + std::to_string(f.number) +
+                      " there has the wrong wire type)");
     switch (f.number) {
       case 1: scan_plane(r, r.bytes()); break;
-      case 2: capture_->errors_.emplace_back(r.bytes()); break;
-      case 3: capture_->warnings_.emplace_back(r.bytes()); break;
-      case 4: capture_->hostnames_.emplace_back(r.bytes()); break;
+      case 2: add_text(errors_, r.bytes()); break;
+      case 3: add_text(warnings_, r.bytes()); break;
+      case 4: add_text(hostnames_, r.bytes()); break;
       default: r.skip(f.type);
     }
     if (stop_.stop_requested()) throw Cancelled(path_);
@@ -111,26 +114,58 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
   std::int64_t id = 0;
   std::string_view name;
   std::vector<std::string_view> lines, event_md, stat_md, stats;
+  // The views below are charged as they are taken (twice their size: a growing vector may hold that), so
+  // a plane of millions of entries is refused before they are held; handed back once the entry is scanned.
+  // A small line that holds nothing (no name, no events with bytes) is only counted.
+  std::uint64_t transient = 0;
+  const auto take = [&](std::vector<std::string_view>& into, std::string_view bytes, std::uint64_t each,
+                        const char* what) {
+    charge(2 * each, what);
+    transient += 2 * each;
+    into.push_back(bytes);
+  };
+  const auto take_line = [&](std::string_view bytes) {
+    if (bytes.size() <= 16) {
+      std::uint32_t empty_events = 0;
+      bool content = false;
+      const auto* b = reinterpret_cast<const std::uint8_t*>(bytes.data());
+      const auto* stopped = quick_walk(b, b + bytes.size(), [](std::uint32_t, std::uint64_t) {},
+                                       [&](std::uint32_t number, std::string_view v) {
+                                         if (number == 4 && v.empty()) ++empty_events;
+                                         else if ((number == 4 || number == 2 || number == 11) && !v.empty()) content = true;
+                                       });
+      if (!content && stopped == b + bytes.size()) {
+        ++empty_lines_;
+        empty_events_ += empty_events;
+        return;
+      }
+    }
+    take(lines, bytes, sizeof(std::string_view) + sizeof(LineShape), "lines");
+  };
   while (!r.done()) {
+    const std::uint64_t at = r.offset();
     const Field f = r.field();
     const WireType want = f.number == 1 ? WireType::Varint : WireType::Len;
     if (f.number >= 1 && f.number <= 6 && f.type != want)
       throw Error(ErrorKind::NotACapture, path_,
-                  "the file is a protobuf message but not an XSpace capture (a plane's field " +
-                      std::to_string(f.number) + " has the wrong type)");
+                  "this is protobuf data but not an XSpace capture, or one damaged at byte " +
+                      format_bytes_exact(static_cast<std::int64_t>(at)) + " (a plane's field " +
+                      std::to_string(f.number) + " there has the wrong wire type)");
     switch (f.number) {
       case 1: id = wire::as_int64(r.varint()); break;
       case 2: name = r.bytes(); break;
-      case 3: lines.push_back(r.bytes()); break;
-      case 4: event_md.push_back(r.bytes()); break;
-      case 5: stat_md.push_back(r.bytes()); break;
-      case 6: stats.push_back(r.bytes()); break;
+      case 3: take_line(r.bytes()); break;
+      case 4: take(event_md, r.bytes(), sizeof(std::string_view), "event metadata"); break;
+      case 5: take(stat_md, r.bytes(), sizeof(std::string_view), "stat metadata"); break;
+      case 6: take(stats, r.bytes(), sizeof(std::string_view), "plane stats"); break;
       default: r.skip(f.type);
     }
   }
 
   auto [it, created] = plane_by_name_.try_emplace(std::string(name), static_cast<std::uint32_t>(capture_->planes_.size()));
   if (created) {
+    // The Plane (twice: the table grows by doubling) and the reader's per-plane books.
+    charge(2 * sizeof(Plane) + 512 + 2 * name.size(), "planes");
     capture_->planes_.emplace_back();
     capture_->planes_.back().id = id;
     capture_->planes_.back().name = std::string(name);
@@ -140,6 +175,10 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
     unsorted_lines_.emplace_back();
   }
   const std::uint32_t plane_idx = it->second;
+  if (repeated_plane_entry(plane_idx, name, payload)) {
+    refund(transient);
+    return;
+  }
   Plane& plane = capture_->planes_[plane_idx];
   auto& segments = internals_->segments[plane_idx];
   PlaneSegment& pseg = segments.emplace_back();
@@ -160,6 +199,7 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
   for (auto entry : event_md) read_event_metadata(r, entry, seg, plane);
   seg.classes.freeze();
   for (auto s : stats) {
+    charge(sizeof(Stat) + 64, "plane stats");
     const RawStat raw = read_raw_stat(r.sub(s));
     Stat stat = to_stat(raw, pseg.stat_names);
     if (seg.kind == PlaneKind::TaskEnvironment && stat.name == "profile_start_time")
@@ -172,15 +212,27 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
   shapes.reserve(lines.size());
   std::unordered_map<std::int64_t, std::uint64_t> to_reserve;
   std::size_t memory_events = 0;
+  std::uint64_t events = 0;
   for (auto line : lines) {
     shapes.push_back(line_shape(r, line, seg.classes));
     if (!shapes.back().ok) continue;
     to_reserve[shapes.back().id] += shapes.back().events;
     memory_events += shapes.back().memory_events;
+    events += shapes.back().events;
   }
+  charge(events * sizeof(EventRecord), "events");
+  charge(memory_events * sizeof(MemoryEvent), "allocator events");
   reserve_table(capture_->memory_events_, memory_events, warmer_);
-  for (std::size_t i = 0; i < lines.size(); ++i)
-    scan_line(r, lines[i], shapes[i], to_reserve, seg, plane, line_index_[plane_idx]);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const LineShape& shape = shapes[i];
+    if (shape.ok && shape.events == 0 && !shape.named) {  // nothing to show: no name, no events
+      ++empty_lines_;
+      empty_events_ += shape.empty_events;
+      continue;
+    }
+    scan_line(r, lines[i], shape, to_reserve, seg, plane, line_index_[plane_idx]);
+  }
+  refund(transient);
 }
 
 void CaptureBuilder::read_stat_metadata(const WireReader& parent, std::string_view entry, PlaneSegment& seg,
@@ -206,6 +258,7 @@ void CaptureBuilder::read_stat_metadata(const WireReader& parent, std::string_vi
     }
   }
   const std::int64_t sid = key.value_or(value_id);
+  charge(2 * (96 + name.size()), "stat metadata");
   seg.stat_names.emplace(sid, std::string(name));
   plane.stat_metadata.emplace(sid, std::string(name));
 }
@@ -248,6 +301,8 @@ void CaptureBuilder::read_event_metadata(const WireReader& parent, std::string_v
       }
     }
   }
+  charge(sizeof(EventMetadata) + 128 + md.name.size() + md.display_name.size() + md.stats.size() * (sizeof(Stat) + 64),
+         "event metadata");
   const std::int64_t wire_id = key.value_or(md.id);
   std::int64_t merged_id = wire_id;
   if (auto existing = plane.event_metadata.find(wire_id); existing != plane.event_metadata.end()) {
@@ -280,7 +335,10 @@ void CaptureBuilder::scan_line(const WireReader& parent, std::string_view payloa
     const auto [it, fresh] = line_index.try_emplace(shape.id, static_cast<std::uint32_t>(plane.lines.size()));
     line_idx = it->second;
     created = fresh;
-    if (fresh) plane.lines.emplace_back().id = shape.id;
+    if (fresh) {
+      charge(sizeof(Line) + 96, "lines");
+      plane.lines.emplace_back().id = shape.id;
+    }
     out = &plane.lines[line_idx].events;
     if (auto want = to_reserve.find(shape.id); want != to_reserve.end() && want->second != 0) {
       reserve_table(*out, static_cast<std::size_t>(want->second), warmer_);
@@ -300,8 +358,10 @@ void CaptureBuilder::scan_line(const WireReader& parent, std::string_view payloa
     else if (number == 9) header.duration_ps = wire::as_int64(value);
   };
   const auto on_len = [&](std::uint32_t number, std::string_view bytes) {
-    if (number == 4) scan_event(parent, bytes, seg, *out);
-    else if (number == 2) header.name = std::string(bytes);
+    if (number == 4) {
+      if (bytes.empty()) ++empty_events_;  // nothing to keep: no metadata, no time, no stats
+      else scan_event(parent, bytes, seg, *out);
+    } else if (number == 2) header.name = std::string(bytes);
     else if (number == 11) header.display_name = std::string(bytes);
   };
   const auto* begin_bytes = reinterpret_cast<const std::uint8_t*>(payload.data());
@@ -332,6 +392,7 @@ void CaptureBuilder::scan_line(const WireReader& parent, std::string_view payloa
   const auto begin = line.events.begin() + static_cast<std::ptrdiff_t>(first), end = line.events.end();
   for (auto ev = begin; ev != end; ++ev) ev->start_ps = absolute_ps(header.timestamp_ns, ev->start_ps);
   if (created) {
+    charge(header.name.size() + header.display_name.size(), "line names");
     line.display_id = header.display_id;
     line.name = std::move(header.name);
     line.display_name = std::move(header.display_name);

@@ -31,6 +31,7 @@ struct HostFragment {
   float split_value = 0;
   bool split_on_x = true;           // the reference's flag for the next alternate-xy split
   bool stalled = false;             // made by a split that separated nothing
+  bool under_floor = false;         // a half at or under the floor kept under on-floor `keep`
 
   std::int64_t points() const;
   // The box of its points (all-zero when empty).

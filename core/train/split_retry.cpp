@@ -23,56 +23,6 @@ std::int64_t now_ns() {
 
 }  // namespace
 
-RetryPolicy policy_original() { return RetryPolicy{}; }
-
-RetryPolicy policy_corrected() {
-  RetryPolicy p;
-  p.catch_mode = CatchMode::OomOnly;
-  p.grad = sim::GradMode::Accumulate;
-  p.split = sim::SplitPoint::Median;
-  p.axis = sim::AxisRule::Longest;
-  p.on_floor = OnFloor::Raise;
-  return p;
-}
-
-std::optional<RetryPolicy> policy_by_name(std::string_view name) {
-  if (name == "original") return policy_original();
-  if (name == "corrected") return policy_corrected();
-  return std::nullopt;
-}
-
-const char* to_string(CatchMode v) {
-  switch (v) {
-    case CatchMode::OomOnly: return "oom-only";
-    case CatchMode::RuntimeError: return "runtime-error";
-    case CatchMode::Everything: return "everything";
-  }
-  return "?";
-}
-
-const char* to_string(OnFloor v) {
-  switch (v) {
-    case OnFloor::Drop: return "drop";
-    case OnFloor::Keep: return "keep";
-    case OnFloor::Raise: return "raise";
-  }
-  return "?";
-}
-
-std::optional<CatchMode> parse_catch(std::string_view s) {
-  if (s == "oom-only") return CatchMode::OomOnly;
-  if (s == "runtime-error") return CatchMode::RuntimeError;
-  if (s == "everything") return CatchMode::Everything;
-  return std::nullopt;
-}
-
-std::optional<OnFloor> parse_on_floor(std::string_view s) {
-  if (s == "drop") return OnFloor::Drop;
-  if (s == "keep") return OnFloor::Keep;
-  if (s == "raise") return OnFloor::Raise;
-  return std::nullopt;
-}
-
 struct SplitRetryLoop::Batch {
   std::int64_t index = 0, epoch = 0, points = 0;
   std::deque<HostFragment> queue;
@@ -114,7 +64,8 @@ void SplitRetryLoop::emit(const HostFragment& f, sim::Outcome outcome, Batch& b,
   e.bbox = f.bbox();
   e.bytes_needed = outcome == sim::Outcome::Dropped ? 0 : r.bytes_needed;
   e.budget = budget_;
-  e.available = budget_;  // the CPU budget has no fragmentation: all of it is usable for every attempt
+  e.available = r.available;
+  e.loss_scale = outcome == sim::Outcome::Ok ? r.loss_scale : 0.0;
   e.duration_ns = r.duration_ns;
   e.start_ns = now_ns() - clock_origin_ns_ - r.duration_ns;
   if (trace_) trace_->write_event(e, scratch_);
@@ -148,27 +99,41 @@ void SplitRetryLoop::requeue_split(HostFragment&& failed, std::int64_t event_id,
     return;
   }
   const bool was_stalled = failed.stalled;
-  const bool at_floor = failed.points() <= policy_.floor;  // only under on-floor keep
+  const bool was_under_floor = failed.under_floor;
   SpatialSplit s = split_spatial(std::move(failed), event_id, policy_.axis, policy_.split);
   int queued = 0, dropped = 0;
   for (HostFragment* h : {&s.low, &s.high}) {
     const std::int64_t n = h->points();
-    // A split that separated nothing twice in a row would loop forever: drop as unsplittable.
-    const bool unsplittable = was_stalled && !s.separated;
-    const bool small = n <= policy_.floor;
-    if (unsplittable || (small && (policy_.on_floor != OnFloor::Keep || at_floor))) {
-      if (policy_.on_floor == OnFloor::Raise && n > 0) {
-        drop(*h, b, unsplittable);
-        throw FloorError("a fragment of " + std::to_string(n) + " points of scene " +
-                         std::to_string(h->chunks.at(0).scene) + " is at the floor (" +
-                         std::to_string(policy_.floor) +
-                         " points) and its parent still failed: stopping instead of dropping it (on-floor raise)");
-      }
-      drop(*h, b, unsplittable && !small);
+    if (was_stalled && !s.separated) {
+      // A split that separated nothing twice in a row would loop forever: dropped as unsplittable.
+      drop(*h, b, n > policy_.floor);
       ++dropped;
-    } else {
+    } else if (n > policy_.floor) {
       b.queue.push_back(std::move(*h));
       ++queued;
+    } else if (n == 0 || policy_.on_floor == sim::FloorAction::Drop || was_under_floor) {
+      // keep: the half of a fragment that was itself kept under the floor and still failed is dropped
+      // (keeping it again would recurse to single points), as the simulator does.
+      drop(*h, b, false);
+      ++dropped;
+    } else if (policy_.on_floor == sim::FloorAction::Keep) {
+      h->under_floor = true;
+      state_.totals.floor_kept_fragments++;
+      b.queue.push_back(std::move(*h));
+      ++queued;
+    } else {
+      // raise: the half is not attempted; the loop raises and nothing catches it.
+      AttemptReport r;
+      r.error = "a fragment of " + std::to_string(n) + " points of scene " + std::to_string(h->chunks.at(0).scene) +
+                " is at the floor (" + std::to_string(policy_.floor) +
+                " points): stopping instead of dropping it (on-floor raise)";
+      auto& t = state_.totals;
+      t.crashes++;
+      t.floor_raised = 1;
+      t.crash_scene = h->chunks.at(0).scene;
+      t.crash_event = state_.next_event;
+      emit(*h, sim::Outcome::Crash, b, r);
+      throw FloorError(r.error);
     }
   }
   if (observer_) observer_->split(event_id, "spatial", queued, dropped);
@@ -196,11 +161,13 @@ StepReport SplitRetryLoop::run_batch(HostFragment batch, std::int64_t batch_inde
     const double scale = accumulate && b.points > 0 ? double(n) / double(b.points) : 1.0;
 
     const std::int64_t t0 = now_ns();
-    const std::int64_t ooms_before = allocator_stats().oom_count;
+    const AllocatorStats before = allocator_stats();
     reset_peak();
     sim::Outcome outcome = sim::Outcome::Ok;
     std::exception_ptr uncaught;
     AttemptReport r;
+    r.available = std::max<std::int64_t>(budget_ - before.live_bytes, 0);
+    r.loss_scale = scale;
     auto classify = [&](bool caught) {
       outcome = caught ? sim::Outcome::Bug : sim::Outcome::Crash;
       if (!caught) uncaught = std::current_exception();
@@ -216,18 +183,18 @@ StepReport SplitRetryLoop::run_batch(HostFragment batch, std::int64_t batch_inde
       r.error = e.what_without_backtrace();
     } catch (const c10::Error& e) {
       r.error = e.what_without_backtrace();
-      classify(policy_.catch_mode != CatchMode::OomOnly);
+      classify(policy_.catch_mode != sim::CatchMode::OomOnly);
     } catch (const std::runtime_error& e) {
       r.error = e.what();
-      classify(policy_.catch_mode != CatchMode::OomOnly);
+      classify(policy_.catch_mode != sim::CatchMode::OomOnly);
     } catch (const std::exception& e) {
       r.error = e.what();
-      classify(policy_.catch_mode == CatchMode::Everything);
+      classify(policy_.catch_mode == sim::CatchMode::Everything);
     }
     // Here the handler has returned: the attempt's tensors were destroyed during unwinding.
     const AllocatorStats st = allocator_stats();
     r.peak_bytes = st.peak_bytes;
-    r.bytes_needed = outcome == sim::Outcome::Oom && st.oom_count > ooms_before
+    r.bytes_needed = outcome == sim::Outcome::Oom && st.oom_count > before.oom_count
                          ? st.last_oom_live + st.last_oom_request
                          : st.peak_bytes;
     t.attempts++;
@@ -262,6 +229,7 @@ StepReport SplitRetryLoop::run_batch(HostFragment batch, std::int64_t batch_inde
         emit(f, outcome, b, r);
         std::rethrow_exception(uncaught);
       }
+      t.empty_cache_calls++;  // the reference empties the cache after every caught failure (a no-op on the CPU)
       if (outcome == sim::Outcome::Oom) {
         t.oom_attempts++;
         b.report.ooms++;
@@ -284,7 +252,9 @@ StepReport SplitRetryLoop::run_batch(HostFragment batch, std::int64_t batch_inde
   if (policy_.grad == sim::GradMode::Accumulate) {
     const std::int64_t kept = b.points - b.dropped_points;
     // Renormalised: the kept fragments' shares add up to 1 again when fragments were dropped.
-    runner_.load_accumulated(kept > 0 && b.dropped_points > 0 ? double(b.points) / double(kept) : 1.0);
+    const bool renormalise = kept > 0 && b.dropped_points > 0;
+    runner_.load_accumulated(renormalise ? double(b.points) / double(kept) : 1.0);
+    t.renormalised_steps += renormalise;
     for (const auto& [scene, ok] : b.scene_ok) {
       applied += ok;
       t.scenes_applied += ok > 0;

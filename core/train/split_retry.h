@@ -6,8 +6,9 @@
 //
 // Catch modes are typed, never string matching: `oom-only` catches c10::OutOfMemoryError only,
 // `runtime-error` catches what Python reports as RuntimeError (c10::Error and std::runtime_error; the
-// reference's earlier `except RuntimeError`, which still swallows a shape mismatch), `everything` catches
-// any std::exception (the reference's `except Exception`). The failed fragment's tensors are locals of the
+// reference's earlier `except RuntimeError`, which still swallows a shape mismatch but not the NaN-loss
+// check, a NonFiniteLoss like Python's FloatingPointError), `everything` catches any std::exception (the
+// reference's `except Exception`). The failed fragment's tensors are locals of the
 // attempt, destroyed while the exception unwinds, so they are freed before the handler runs; the split and
 // re-queue happen after the handler has returned, outside its frame.
 //
@@ -28,28 +29,14 @@
 
 namespace oomscope::train {
 
-enum class CatchMode : std::uint8_t { OomOnly, RuntimeError, Everything };
-// At the floor: a spatial half with <= floor points is dropped (the reference), attempted anyway (and
-// dropped only if it fails), or the run stops with FloorError instead of dropping data silently.
-enum class OnFloor : std::uint8_t { Drop, Keep, Raise };
+// The simulator's toggles, with the simulator's presets (sim::preset_original / preset_corrected):
+// catch, grad, split, axis, floor, on_floor. `norm` is carried into the trace header only: the demo model
+// has no normalisation layer.
+using RetryPolicy = sim::Policy;
 
-struct RetryPolicy {
-  CatchMode catch_mode = CatchMode::Everything;
-  sim::GradMode grad = sim::GradMode::LastFragment;
-  sim::SplitPoint split = sim::SplitPoint::Midpoint;
-  sim::AxisRule axis = sim::AxisRule::AlternateXY;
-  std::int64_t floor = 500;
-  OnFloor on_floor = OnFloor::Drop;
-};
-
-RetryPolicy policy_original();   // except Exception, zero_grad per fragment, bbox midpoint, x/y, drop
-RetryPolicy policy_corrected();  // oom-only, accumulate, median, longest, raise at the floor
-std::optional<RetryPolicy> policy_by_name(std::string_view name);  // "original" | "corrected"
-
-const char* to_string(CatchMode v);  // "oom-only" | "runtime-error" | "everything"
-const char* to_string(OnFloor v);    // "drop" | "keep" | "raise"
-std::optional<CatchMode> parse_catch(std::string_view s);
-std::optional<OnFloor> parse_on_floor(std::string_view s);
+inline RetryPolicy policy_original() { return sim::preset_original(); }
+inline RetryPolicy policy_corrected() { return sim::preset_corrected(); }
+inline std::optional<RetryPolicy> policy_by_name(std::string_view name) { return sim::preset_by_name(name); }
 
 // The model side of an attempt. Implementations throw whatever the model throws.
 class AttemptRunner {
@@ -67,10 +54,22 @@ class AttemptRunner {
   virtual void optimizer_step() = 0;
 };
 
-// Thrown under on-floor `raise` when a fragment at the floor would be dropped.
+// Thrown under on-floor `raise` when a half at or under the floor would be dropped (written as a `crash`
+// event for that half, as the simulator does).
 class FloorError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// The loss check's error: not a RuntimeError (Python raises FloatingPointError), so only `everything`
+// swallows it.
+class NonFiniteLoss : public std::exception {
+ public:
+  explicit NonFiniteLoss(std::string what) : what_(std::move(what)) {}
+  const char* what() const noexcept override { return what_.c_str(); }
+
+ private:
+  std::string what_;
 };
 
 // What survives a restart: counters and clocks of the loop (saved in checkpoints).

@@ -97,7 +97,9 @@ class Model final : public TorchModel {
     const torch::Tensor logits = net_->forward(feat, ranges);
     const torch::Tensor loss = torch::nn::functional::cross_entropy(logits, label);
     const double value = loss.item<double>();
-    TORCH_CHECK(std::isfinite(value), "loss is not finite (", value, ") on a fragment of ", n, " points");
+    if (!std::isfinite(value))
+      throw NonFiniteLoss("loss is not finite (" + std::to_string(value) + ") on a fragment of " + std::to_string(n) +
+                          " points");
     (loss * loss_scale).backward();
     return value;
   }

@@ -1,5 +1,7 @@
 #include "core/train/trainer.h"
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -8,6 +10,7 @@
 #include "core/sim/json_fields.h"
 #include "core/sim/trace_io.h"
 #include "core/train/atomic_file.h"
+#include "core/train/calibrate.h"
 #include "core/train/budget_allocator.h"
 #include "core/train/fragment.h"
 #include "core/util/bytes.h"
@@ -17,6 +20,7 @@ namespace oomscope::train {
 
 namespace {
 
+constexpr std::int64_t kNoBudget = std::int64_t{1} << 60;  // what the header says for "no budget"
 constexpr const char* kStateMagic = "OOMSCOPE-TRAIN-STATE 1\n";
 
 struct Checkpoint {
@@ -27,9 +31,12 @@ struct Checkpoint {
   std::string torch_state;
 };
 
+// What must match for --resume: everything that decides the training, not the steps (a resumed run may go
+// further), the calibrated figures or the free-form notes.
 nlohmann::json signature_of(const nlohmann::json& config) {
   nlohmann::json s = config;
-  s.erase("steps");  // a resumed run may go further than the first one
+  for (const char* k : {"max_batches", "time", "model", "trainer"}) s.erase(k);
+  s["memory"] = {{"budget", config.at("memory").at("budget")}};
   return s;
 }
 
@@ -94,47 +101,41 @@ std::vector<std::int64_t> trainer_scene_sizes(const TrainerOptions& o) {
   return sizes;
 }
 
-nlohmann::json trainer_config_json(const TrainerOptions& o, const std::string& model_description) {
-  nlohmann::json c;
-  const auto& p = o.policy;
-  c["preset"] = p.catch_mode == policy_original().catch_mode && p.grad == policy_original().grad &&
-                        p.split == policy_original().split && p.axis == policy_original().axis
-                    ? "original"
-                : p.catch_mode == policy_corrected().catch_mode && p.grad == policy_corrected().grad &&
-                        p.split == policy_corrected().split && p.axis == policy_corrected().axis
-                    ? "corrected"
-                    : "custom";
-  c["policy"] = {{"catch", to_string(p.catch_mode)}, {"grad", sim::to_string(p.grad)},
-                 {"split", sim::to_string(p.split)}, {"axis", sim::to_string(p.axis)},
-                 {"floor", p.floor},                 {"on_floor", to_string(p.on_floor)}};
-  nlohmann::json scenes = {{"dist", sim::to_string(o.sizes_file.empty() ? o.dist : sim::SizeDist::File)},
-                           {"count", o.scenes}};
-  if (!o.sizes_file.empty()) {
-    const auto sizes = trainer_scene_sizes(o);
-    scenes["count"] = sizes.size();
-    scenes["sizes_file"] = o.sizes_file;
-    scenes["sizes"] = sizes;
-  }
-  c["scenes"] = scenes;
-  c["batch"] = o.batch;
-  c["epochs"] = o.epochs;
-  c["steps"] = o.steps;
-  c["seed"] = o.seed;
-  c["memory"] = {{"budget", o.budget}, {"fragmentation_penalty", 0}};
-  c["fault"] = {{"kind", sim::to_string(o.bug)}, {"scene", o.bug_scene}};
-  c["model"] = model_description;
-  c["torch_version"] = torch_version();
-  c["device"] = "cpu";
-  c["threads"] = o.model.threads;
+nlohmann::json trainer_config_json(const TrainerOptions& o, const std::vector<std::int64_t>& sizes,
+                                   const sim::CalibratedModel& figures, const std::string& model_description) {
+  sim::SimConfig sc;
+  sc.policy = o.policy;
+  sc.scenes.dist = sim::SizeDist::File;  // always the sizes themselves, drawn or read
+  sc.scenes.count = static_cast<std::int64_t>(sizes.size());
+  sc.scenes.sizes_file = o.sizes_file;
+  sc.scenes.sizes = sizes;
+  sc.batch = o.batch;
+  sc.epochs = o.epochs;
+  sc.max_batches = o.steps;
+  sc.seed = o.seed;
+  sim::apply_model(figures, sc);
+  sc.memory.budget = o.budget > 0 ? o.budget : kNoBudget;
+  sc.memory.fragmentation_penalty = 0;
+  sc.fault.kind = o.bug;
+  sc.fault.scene = o.bug == sim::BugKind::None ? -1 : o.bug_scene;
+  nlohmann::json c = sim::config_to_json(sc);
+  c["model"] = sim::model_to_json(figures);
+  c["trainer"] = {{"device", "cpu"},
+                  {"torch_version", torch_version()},
+                  {"model", model_description},
+                  {"normalisation", "none (the policy's norm toggle has no layer to act on)"},
+                  {"steps", o.steps},
+                  {"threads", o.model.threads},
+                  {"budget", o.budget > 0 ? "the budgeted CPU allocator's limit" : "none (1 EiB written)"},
+                  {"scene_source", o.sizes_file.empty() ? sim::to_string(o.dist) : "file"}};
   return c;
 }
 
 TrainerResult run_trainer(const TrainerOptions& o, TrainObserver* observer, std::ostream& log,
                           const RestartFn& restart) {
   TrainerResult result;
+  const auto started = std::chrono::steady_clock::now();
   try {
-    install_budget_allocator();
-    set_budget(o.budget);
     const auto sizes = trainer_scene_sizes(o);
     const auto count = static_cast<std::int64_t>(sizes.size());
     if (count == 0) throw Error(ErrorKind::InvalidArgument, o.sizes_file, "no scenes to train on");
@@ -147,10 +148,26 @@ TrainerResult run_trainer(const TrainerOptions& o, TrainObserver* observer, std:
     ModelConfig mc = o.model;
     mc.init_seed = o.seed;
     mc.scene_seed = o.seed;
+    // The figures the simulator predicts this run with: the calibrated file, or measured here (memory is
+    // exactly linear in the points for this model, so two small attempts give it).
+    sim::CalibratedModel figures;
+    if (!o.model_file.empty()) {
+      figures = sim::read_model_file(o.model_file);
+    } else {
+      std::ostringstream quiet;
+      const Calibration c = calibrate(mc, {500, 1500}, 1, quiet);
+      figures.fixed_bytes = c.fixed_bytes;
+      figures.bytes_per_point = c.bytes_per_point;
+      figures.time_fixed_s = c.time_fixed_s;
+      figures.time_per_point_s = std::clamp(c.time_per_point_s, 0.0, 0.001);
+      figures.extra = {{"measured", "at start-up, 500 and 1,500 points"}};
+    }
+    install_budget_allocator();
+    set_budget(o.budget);
     mc.fault = o.bug;
     mc.fault_scene = o.bug_scene;
     auto model = TorchModel::create(mc);
-    const nlohmann::json config = trainer_config_json(o, model->describe());
+    const nlohmann::json config = trainer_config_json(o, sizes, figures, model->describe());
 
     Checkpoint ck;
     if (o.resume) {
@@ -167,9 +184,12 @@ TrainerResult run_trainer(const TrainerOptions& o, TrainObserver* observer, std:
         << "scenes: " << count << " (" << (o.sizes_file.empty() ? sim::to_string(o.dist) : o.sizes_file)
         << "), batch " << o.batch << ", " << total << " step(s); budget "
         << (o.budget > 0 ? format_bytes(o.budget) + " (" + fmt_int(o.budget) + " bytes)" : std::string("none"))
-        << "; policy catch " << to_string(o.policy.catch_mode) << ", grad " << sim::to_string(o.policy.grad)
+        << "; policy catch " << sim::to_string(o.policy.catch_mode) << ", grad " << sim::to_string(o.policy.grad)
         << ", split " << sim::to_string(o.policy.split) << ", axis " << sim::to_string(o.policy.axis) << ", floor "
-        << o.policy.floor << " (" << to_string(o.policy.on_floor) << ")\n";
+        << o.policy.floor << " (" << sim::to_string(o.policy.on_floor) << ")\n"
+        << "memory model: " << format_bytes_exact(figures.fixed_bytes) << " bytes + "
+        << figures.bytes_per_point << " bytes/point" << (o.model_file.empty() ? " (measured)" : " (" + o.model_file + ")")
+        << "\n";
 
     // The trace: a fresh one with its header, or on resume the old one cut back to the checkpoint.
     std::ofstream trace_file;
@@ -195,7 +215,12 @@ TrainerResult run_trainer(const TrainerOptions& o, TrainObserver* observer, std:
       trace_stream.rdbuf(trace_file.rdbuf());
     }
 
-    SplitRetryLoop loop(o.policy, *model, writer.get(), observer, o.budget, ck.loop);
+    SplitRetryLoop loop(o.policy, *model, writer.get(), observer, o.budget > 0 ? o.budget : kNoBudget, ck.loop);
+    log << "ready: start-up took "
+        << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count()
+        << " ms (scene sizes, " << (o.model_file.empty() ? "memory measurement, " : "model file, ")
+        << "allocator, model" << (o.resume ? ", checkpoint" : "") << (writer ? ", trace" : "")
+        << ")\n";
     auto save = [&](std::int64_t next_batch) {
       Checkpoint c;
       c.next_batch = next_batch;

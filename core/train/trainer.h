@@ -13,6 +13,7 @@
 
 #include "core/sim/config.h"
 #include "core/sim/event.h"
+#include "core/sim/model_file.h"
 #include "core/train/split_retry.h"
 #include "core/train/torch_model.h"
 #include "core/train/train_observer.h"
@@ -42,6 +43,9 @@ struct TrainerOptions {
   std::int64_t restart_above = 0;     // live bytes at a step boundary; 0: never
   std::int64_t hold_per_step = 0;     // bytes held after every step until the process ends
   std::string weights_out;            // the final weights as raw float32 (for bitwise comparison)
+  // The calibrated model file (docs/sim-model-format.md) whose figures go into the trace header for the
+  // simulator's prediction; without one the trainer measures its memory figures at start-up.
+  std::string model_file;
 };
 
 // Exit codes as the CLI's: 0 done, 1 bad input, 4 the run crashed (an exception the policy did not catch,
@@ -61,8 +65,10 @@ using RestartFn = std::function<void()>;
 TrainerResult run_trainer(const TrainerOptions& options, TrainObserver* observer, std::ostream& log,
                           const RestartFn& restart);
 
-// The trace header's `config` for these options (sim-compatible keys plus model, torch_version, device).
-nlohmann::json trainer_config_json(const TrainerOptions& options, const std::string& model_description);
+// The trace header's `config` (docs/sim-trace-format.md, "Writing one from a real trainer"): the run as a
+// simulator configuration (config_to_json), the calibrated figures as `model`, and free-form `trainer`.
+nlohmann::json trainer_config_json(const TrainerOptions& options, const std::vector<std::int64_t>& sizes,
+                                   const sim::CalibratedModel& figures, const std::string& model_description);
 
 // Scene sizes for the options: generated or read (throws oomscope::Error naming the sizes file).
 std::vector<std::int64_t> trainer_scene_sizes(const TrainerOptions& options);

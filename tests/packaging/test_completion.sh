@@ -22,7 +22,7 @@ expect() {  # expect DESCRIPTION EXPECTED ACTUAL
   if [ "$2" = "$3" ]; then echo "ok: $1"; else echo "FAIL: $1: expected [$2], got [$3]"; failures=$((failures + 1)); fi
 }
 
-commands=$("$PROGRAM" --help | awk -F'\t' '/^  [a-z]/ {gsub(/ /, "", $1); print $1}')
+commands=$("$PROGRAM" --help | awk '/^  [a-z]/ {print $1}')
 [ -n "$commands" ] || { echo "FAIL: no commands in $PROGRAM --help"; exit 1; }
 
 expect "first word: the commands of --help, help, --help, --version" \
@@ -31,7 +31,7 @@ expect "help COMMAND: the commands" "$(sorted $commands)" "$(complete_line help 
 
 for command in $commands; do
   usage=$("$PROGRAM" help "$command")
-  benchmarks=$(awk -F'\t' '/^benchmarks:/ {on=1; next} on && /^  [a-z]/ {gsub(/ /, "", $1); print $1}' <<<"$usage")
+  benchmarks=$(awk '/^benchmarks:/ {on=1; next} on && /^  [a-z]/ {print $1}' <<<"$usage")
   if [ -n "$benchmarks" ]; then
     expect "$command: its names" "$(sorted $benchmarks --help)" "$(complete_line "$command" "")"
     continue

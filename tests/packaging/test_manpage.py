@@ -40,7 +40,7 @@ def main():
 
     texts = {f"{name} --help": run(program, name, "--help"), f"{name} --version": run(program, name, "--version")}
     if subcommands:
-        commands = re.findall(r"^  (\S+)\t", texts[f"{name} --help"], re.M)
+        commands = re.findall(r"^  (\S+)(?:\t|  )", texts[f"{name} --help"], re.M)
         if not commands:
             print(f"FAIL: no commands listed in {name} --help")
             return 1

@@ -28,6 +28,7 @@
 #include "ui/pages/overview_page.h"
 #include "ui/pages/recent_files.h"
 #include "ui/pages/table_page.h"
+#include "ui/snapshot/snapshot_window.h"
 
 namespace oomscope::ui {
 
@@ -230,6 +231,7 @@ void MainWindow::connectSession() {
 
 void MainWindow::openFile(const QString& path) {
   if (path.isEmpty()) return;
+  if (SnapshotWindow::openIfNotCapture(path)) return;  // PyTorch snapshots, Kineto traces, ... (by content)
   m_session->open(path);
 }
 

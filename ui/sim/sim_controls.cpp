@@ -1,20 +1,25 @@
+// SimControls: the widgets and their layout. Reading and writing a SimConfig is in sim_controls_config.cpp.
 #include "ui/sim/sim_controls.h"
 
 #include <QButtonGroup>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
-#include <QFileInfo>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpressionValidator>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QToolButton>
 
+#include <charconv>
 #include <cmath>
+#include <utility>
 
 namespace oomscope::ui {
 
@@ -50,15 +55,24 @@ QHBoxLayout* inlineRow(QWidget*& container, int spacing) {
   return layout;
 }
 
+QDoubleSpinBox* doubleSpin(double lo, double hi, int decimals, const QString& suffix, double step) {
+  auto* s = new QDoubleSpinBox;
+  s->setRange(lo, hi);
+  s->setDecimals(decimals);
+  s->setSuffix(suffix);
+  s->setSingleStep(step);
+  return s;
+}
+
 }  // namespace
 
-QWidget* SimControls::makeToggle(const QString& a, const QString& b, QButtonGroup*& group) {
+QWidget* SimControls::makeToggle(const QStringList& options, QButtonGroup*& group) {
   QWidget* w = nullptr;
   auto* h = inlineRow(w, 0);
   group = new QButtonGroup(w);
   group->setExclusive(true);
   int id = 0;
-  for (const QString& text : {a, b}) {
+  for (const QString& text : options) {
     auto* btn = new QToolButton;
     btn->setText(text);
     btn->setCheckable(true);
@@ -76,43 +90,93 @@ QWidget* SimControls::makeToggle(const QString& a, const QString& b, QButtonGrou
 
 SimControls::SimControls(QWidget* parent) : QWidget(parent) {
   setStyleSheet(QStringLiteral(
-      "QToolButton#segment { padding: 2px 8px; border: 1px solid #b8bfc7; background: #f7f8fa; }"
+      "QToolButton#segment { padding: 2px 6px; border: 1px solid #b8bfc7; background: #f7f8fa; }"
       "QToolButton#segment:checked { background: #1f6feb; color: white; border-color: #1f6feb; }"));
   auto* row = new QHBoxLayout(this);
   row->setContentsMargins(0, 0, 0, 0);
   row->setSpacing(8);
+  row->addWidget(buildPolicy(), 4);
+  row->addWidget(buildWorkload(), 3);
+  // Memory and time share one column as tabs, so that every option fits a 1600-pixel window.
+  auto* models = new QTabWidget;
+  models->setObjectName(QStringLiteral("modelTabs"));
+  models->setDocumentMode(true);
+  for (auto [w, name] : {std::pair{buildMemory(), tr("Memory")}, std::pair{buildTime(), tr("Time model")}}) {
+    auto* box = static_cast<QGroupBox*>(w);
+    box->setTitle({});
+    box->setFlat(true);
+    models->addTab(box, name);
+  }
+  row->addWidget(models, 3);
 
+  setConfig(sim::default_config());
+  setCompare(Compare::Corrected);
+  connectEdits();
+}
+
+QWidget* SimControls::buildPolicy() {
   QGridLayout* g = nullptr;
-  auto* policy = group(tr("Policy"), g);
+  auto* box = group(tr("Policy"), g);
   m_preset = new QComboBox;
   m_preset->addItems({tr("original"), tr("corrected"), tr("custom")});
   addRow(g, 0, 0, tr("Preset"), m_preset, tr("original: the reference's handler; corrected: every defect fixed"));
-  addRow(g, 1, 0, tr("Catch"), makeToggle(tr("OOM only"), tr("everything"), m_catch),
-         tr("everything: a real bug is split and dropped silently, like an OOM"));
-  addRow(g, 2, 0, tr("Gradient"), makeToggle(tr("last fragment"), tr("accumulate"), m_grad),
-         tr("last fragment: zero_grad() per fragment, only the last one reaches optimizer.step()"));
-  addRow(g, 0, 1, tr("Split"), makeToggle(tr("midpoint"), tr("median"), m_split),
+  addRow(g, 1, 0, tr("Catch"), makeToggle({tr("OOM only"), tr("everything"), tr("RuntimeError")}, m_catch),
+         tr("everything: a real bug is split and dropped silently, like an OOM. RuntimeError (the reference's "
+            "earlier handler) still swallows a shape mismatch, but not a NaN-loss check"));
+  addRow(g, 2, 0, tr("Gradient"), makeToggle({tr("last fragment"), tr("accumulate")}, m_grad),
+         tr("last fragment: zero_grad() before every attempt, only the last attempt's gradient reaches "
+            "optimizer.step() (none if it failed). accumulate: each fragment's loss scaled by its share of the "
+            "batch, renormalised when points were dropped"));
+  m_norm = new QComboBox;
+  m_norm->addItems({tr("BatchNorm"), tr("frozen statistics"), tr("GroupNorm")});
+  addRow(g, 3, 0, tr("Norm"), m_norm,
+         tr("BatchNorm takes its statistics from each fragment (biased on spatial halves, degenerate on small "
+            "ones); frozen running statistics or GroupNorm take none from the fragment"));
+  addRow(g, 0, 1, tr("Split"), makeToggle({tr("midpoint"), tr("median")}, m_split),
          tr("midpoint of the bounding box (uneven halves) or median (equal point counts)"));
-  addRow(g, 1, 1, tr("Axis"), makeToggle(tr("alternate x/y"), tr("longest"), m_axis),
+  addRow(g, 1, 1, tr("Axis"), makeToggle({tr("alternate x/y"), tr("longest")}, m_axis),
          tr("alternate x/y (never z) or the longest extent of the fragment's box"));
+  QWidget* floorRow = nullptr;
+  auto* fh = inlineRow(floorRow, 4);
   m_floor = new QSpinBox;
   m_floor->setRange(0, 10'000'000);
   m_floor->setSingleStep(100);
   m_floor->setSuffix(tr(" pts"));
-  addRow(g, 2, 1, tr("Floor"), m_floor, tr("a spatial half with this many points or fewer is dropped"));
-  row->addWidget(policy, 3);
+  m_onFloor = new QComboBox;
+  m_onFloor->addItems({tr("drop"), tr("keep"), tr("raise")});
+  m_onFloor->setToolTip(tr("a half at the floor: dropped (the reference), trained anyway (if it still fails, "
+                           "its halves are dropped and counted), or an error that stops the run"));
+  fh->addWidget(m_floor, 1);
+  fh->addWidget(m_onFloor);
+  addRow(g, 2, 1, tr("Floor"), floorRow, tr("a spatial half with this many points or fewer is at the floor"));
+  m_axisNote = new QLabel;
+  m_axisNote->setWordWrap(true);
+  m_axisNote->setStyleSheet(QStringLiteral("color:#8a5a00"));
+  m_axisNote->setText(tr("Median split: the axis rule changes no outcome (measured)."));
+  m_axisNote->setToolTip(tr("Each median half holds half the points whatever the axis, so every attempt needs the "
+                            "same memory: longest vs alternate x/y changes only the boxes (docs/simulator.md)."));
+  g->addWidget(m_axisNote, 3, 2, 1, 2);
+  return box;
+}
 
-  auto* work = group(tr("Workload"), g);
+QWidget* SimControls::buildWorkload() {
+  QGridLayout* g = nullptr;
+  auto* box = group(tr("Workload"), g);
   m_scenes = new QSpinBox;
   m_scenes->setRange(1, 10'000'000);
   m_scenes->setGroupSeparatorShown(true);
   addRow(g, 0, 0, tr("Scenes"), m_scenes, tr("scenes per epoch"));
   m_batch = new QSpinBox;
-  m_batch->setRange(1, 4096);
+  m_batch->setRange(1, 65'536);
   addRow(g, 1, 0, tr("Batch"), m_batch, tr("scenes stacked per batch"));
-  m_seed = new QSpinBox;
-  m_seed->setRange(0, 2'000'000'000);
-  addRow(g, 2, 0, tr("Seed"), m_seed, tr("scene sizes, order and point layout are a pure function of the seed"));
+  m_epochs = new QSpinBox;
+  m_epochs->setRange(1, 1'000'000);
+  addRow(g, 2, 0, tr("Epochs"), m_epochs, tr("passes over the scenes, each in its own order"));
+  m_maxBatches = new QSpinBox;
+  m_maxBatches->setRange(0, 100'000'000);
+  m_maxBatches->setSpecialValueText(tr("all"));
+  m_maxBatches->setGroupSeparatorShown(true);
+  addRow(g, 3, 0, tr("Batches"), m_maxBatches, tr("stop after this many batches (a trainer's --steps); all: every batch"));
   QWidget* distRow = nullptr;
   auto* dh = inlineRow(distRow, 4);
   m_dist = new QComboBox;
@@ -122,60 +186,127 @@ SimControls::SimControls(QWidget* parent) : QWidget(parent) {
   dh->addWidget(m_dist, 1);
   dh->addWidget(m_sizesButton);
   addRow(g, 0, 1, tr("Sizes"), distRow, tr("points per scene: uniform, heavy-tailed, or one size per line from a file"));
-  row->addWidget(work, 2);
-
-  auto* mem = group(tr("Memory and faults"), g);
-  QWidget* budgetRow = nullptr;
-  auto* bh = inlineRow(budgetRow, 4);
-  m_budgetSlider = new QSlider(Qt::Horizontal);
-  m_budgetSlider->setRange(kSliderStepsPerGiB, 80 * kSliderStepsPerGiB);
-  m_budgetSlider->setMinimumWidth(110);
-  m_budget = new QDoubleSpinBox;
-  m_budget->setRange(0.125, 1024);
-  m_budget->setDecimals(2);
-  m_budget->setSingleStep(0.25);
-  m_budget->setSuffix(tr(" GiB"));
-  bh->addWidget(m_budgetSlider, 1);
-  bh->addWidget(m_budget);
-  addRow(g, 0, 0, tr("Budget"), budgetRow, tr("usable GPU memory per attempt"));
-  m_frag = new QSpinBox;
-  m_frag->setRange(0, 65'536);
-  m_frag->setSingleStep(64);
-  m_frag->setSuffix(tr(" MiB"));
-  addRow(g, 1, 0, tr("Fragmentation"), m_frag, tr("budget left unusable after an OOM until an attempt succeeds"));
-  QWidget* bugRow = nullptr;
-  auto* bugh = inlineRow(bugRow, 4);
+  m_seed = new QLineEdit;
+  m_seed->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{1,20}")), m_seed));
+  addRow(g, 1, 1, tr("Seed"), m_seed,
+         tr("0 to 18446744073709551615: scene sizes, order and point layout are a pure function of the seed"));
+  m_compare = new QComboBox;
+  m_compare->addItems({tr("nothing"), tr("B: corrected"), tr("B: original")});
+  addRow(g, 2, 1, tr("Compare"), m_compare, tr("run B: the same scenes and memory with another policy, stepping together"));
   m_bugKind = new QComboBox;
   m_bugKind->addItems({tr("no bug"), tr("shape mismatch"), tr("NaN loss")});
   m_bugScene = new QSpinBox;
   m_bugScene->setRange(0, 10'000'000);
-  m_bugScene->setPrefix(tr("in scene "));
+  m_bugScene->setPrefix(tr("scene "));
+  QWidget* bugRow = nullptr;
+  auto* bugh = inlineRow(bugRow, 4);
   bugh->addWidget(m_bugKind, 1);
   bugh->addWidget(m_bugScene);
-  addRow(g, 2, 0, tr("Bug"), bugRow, tr("a bug planted in one scene, raised by every attempt holding any of its points"));
-  row->addWidget(mem, 3);
+  addRow(g, 3, 1, tr("Bug"), bugRow, tr("a bug planted in one scene, raised by every attempt holding any of its points"));
+  return box;
+}
 
-  auto* cmp = group(tr("Compare"), g);
-  m_compare = new QComboBox;
-  m_compare->addItems({tr("nothing"), tr("B: corrected"), tr("B: original")});
-  addRow(g, 0, 0, tr("With"), m_compare, tr("run B: the same scenes and memory with another policy, stepping together"));
-  g->setRowStretch(3, 1);
-  row->addWidget(cmp, 1);
+QWidget* SimControls::buildMemory() {
+  QGridLayout* g = nullptr;
+  auto* box = group(tr("Memory"), g);
+  QWidget* budgetRow = nullptr;
+  auto* bh = inlineRow(budgetRow, 4);
+  m_budgetSlider = new QSlider(Qt::Horizontal);
+  m_budgetSlider->setRange(kSliderStepsPerGiB, 80 * kSliderStepsPerGiB);
+  m_budgetSlider->setMinimumWidth(90);
+  m_budget = doubleSpin(0.001, 1024, 3, tr(" GiB"), 0.25);
+  bh->addWidget(m_budgetSlider, 1);
+  bh->addWidget(m_budget);
+  addRow(g, 0, 0, tr("Budget"), budgetRow, tr("usable GPU memory per attempt"));
+  QWidget* perRow = nullptr;
+  auto* ph = inlineRow(perRow, 4);
+  m_bytesPerPoint = doubleSpin(0.001, 1024, 3, tr(" KiB/pt"), 1);
+  m_fixed = doubleSpin(0, 1'048'576, 1, tr(" MiB fixed"), 64);
+  ph->addWidget(m_bytesPerPoint, 1);
+  ph->addWidget(m_fixed, 1);
+  addRow(g, 1, 0, tr("Model"), perRow,
+         tr("an attempt on n points needs fixed + n × bytes per point (activations and gradients per point; "
+            "weights, optimizer state and workspace fixed)"));
+  QWidget* fragRow = nullptr;
+  auto* frh = inlineRow(fragRow, 4);
+  m_frag = new QSpinBox;
+  m_frag->setRange(0, 1'048'576);
+  m_frag->setSingleStep(64);
+  m_frag->setSuffix(tr(" MiB"));
+  m_relief = new QSpinBox;
+  m_relief->setRange(0, 100);
+  m_relief->setPrefix(tr("relief "));
+  m_relief->setSuffix(tr(" %"));
+  frh->addWidget(m_frag, 1);
+  frh->addWidget(m_relief, 1);
+  addRow(g, 2, 0, tr("Fragmented"), fragRow,
+         tr("left unusable by an OOM after a success; each empty_cache() (after every caught failure) returns "
+            "the relief share of it. Relief 0: the retries may never fit again"));
+  m_modelButton = new QToolButton;
+  m_modelButton->setText(tr("Load calibrated model…"));
+  m_modelButton->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+  addRow(g, 3, 0, tr("From"), m_modelButton,
+         tr("a model file written by oomscope-demo-trainer --calibrate (docs/sim-model-format.md): fills bytes "
+            "per point, fixed bytes and the time model"));
+  return box;
+}
 
-  setConfig(sim::default_config());
-  setCompare(Compare::Corrected);
+QWidget* SimControls::buildTime() {
+  QGridLayout* g = nullptr;
+  auto* box = group(tr("Time model"), g);
+  QWidget* passRow = nullptr;
+  auto* h = inlineRow(passRow, 4);
+  m_forward = doubleSpin(0, 1'000'000, 3, tr(" ns"), 0.05);
+  m_backward = doubleSpin(0, 1'000'000, 3, tr(" ns"), 0.05);
+  h->addWidget(m_forward, 1);
+  h->addWidget(m_backward, 1);
+  addRow(g, 0, 0, tr("Fwd, bwd /pt"), passRow, tr("forward and backward pass per point; an OOM stops the forward "
+                                                   "pass where memory ran out"));
+  m_attempt = doubleSpin(0, 100'000, 3, tr(" ms"), 0.5);
+  addRow(g, 1, 0, tr("Per attempt"), m_attempt, tr("fixed cost of every attempt"));
+  QWidget* retryRow = nullptr;
+  auto* rh = inlineRow(retryRow, 4);
+  m_hostCopy = doubleSpin(0, 1'000'000, 3, tr(" ns/pt"), 0.01);
+  m_flush = doubleSpin(0, 100'000, 3, tr(" ms"), 0.5);
+  rh->addWidget(m_hostCopy, 1);
+  rh->addWidget(m_flush, 1);
+  addRow(g, 2, 0, tr("Retry"), retryRow, tr("per retry: copying the fragment back to the host (per point), and "
+                                            "empty_cache()"));
+  m_shapeAt = doubleSpin(0, 100, 1, tr(" % of fwd"), 5);
+  addRow(g, 3, 0, tr("Shape bug"), m_shapeAt, tr("how far into the forward pass a shape mismatch raises"));
+  return box;
+}
 
+void SimControls::connectEdits() {
   connect(m_preset, &QComboBox::activated, this, [this](int i) {
     if (i == 0) applyPolicy(sim::preset_original());
     else if (i == 1) applyPolicy(sim::preset_corrected());
     edited();
   });
   connect(m_floor, &QSpinBox::valueChanged, this, [this] { policyEdited(); });
-  for (QSpinBox* s : {m_scenes, m_batch, m_seed, m_frag, m_bugScene})
+  for (QComboBox* c : {m_onFloor, m_norm}) connect(c, &QComboBox::activated, this, [this] { policyEdited(); });
+  for (QSpinBox* s : {m_scenes, m_batch, m_epochs, m_maxBatches, m_frag, m_relief, m_bugScene})
     connect(s, &QSpinBox::valueChanged, this, [this] { edited(); });
-  connect(m_dist, &QComboBox::activated, this, [this](int i) {
-    if (i == 2 && m_sizesFile.isEmpty()) {
-      const QString path = QFileDialog::getOpenFileName(this, tr("Scene sizes"), {}, tr("Sizes (*.txt *.csv);;All files (*)"));
+  for (QDoubleSpinBox* s : {m_bytesPerPoint, m_fixed, m_forward, m_backward, m_attempt, m_hostCopy, m_flush, m_shapeAt})
+    connect(s, &QDoubleSpinBox::valueChanged, this, [this] { edited(); });
+  connect(m_seed, &QLineEdit::editingFinished, this, [this] {
+    const std::string t = m_seed->text().toStdString();
+    std::uint64_t v = 0;
+    const auto r = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (r.ec != std::errc() || r.ptr != t.data() + t.size()) {
+      m_seed->setText(QString::number(m_seedValue));  // out of the 64-bit range: back to the last good seed
+      return;
+    }
+    if (v == m_seedValue) return;
+    m_seedValue = v;
+    edited();
+  });
+  auto pickSizes = [this] {
+    return QFileDialog::getOpenFileName(this, tr("Scene sizes"), {}, tr("Sizes (*.txt *.csv);;All files (*)"));
+  };
+  connect(m_dist, &QComboBox::activated, this, [this, pickSizes](int i) {
+    if (i == 2 && m_sizesFile.isEmpty() && m_inlineSizes.empty()) {
+      const QString path = pickSizes();
       if (path.isEmpty()) {
         m_dist->setCurrentIndex(0);
         return;
@@ -186,9 +317,13 @@ SimControls::SimControls(QWidget* parent) : QWidget(parent) {
     m_scenes->setEnabled(i != 2);
     edited();
   });
-  connect(m_sizesButton, &QToolButton::clicked, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Scene sizes"), {}, tr("Sizes (*.txt *.csv);;All files (*)"));
+  connect(m_sizesButton, &QToolButton::clicked, this, [this, pickSizes] {
+    const QString path = pickSizes();
     if (!path.isEmpty()) setSizesFile(path);
+  });
+  connect(m_modelButton, &QToolButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Calibrated model"), {}, tr("Model (*.json);;All files (*)"));
+    if (!path.isEmpty()) loadModelFile(path);
   });
   connect(m_budgetSlider, &QSlider::valueChanged, this, [this](int v) {
     if (m_updating) return;
@@ -212,105 +347,5 @@ SimControls::SimControls(QWidget* parent) : QWidget(parent) {
 void SimControls::edited() {
   if (!m_updating) emit configChanged();
 }
-
-void SimControls::applyPolicy(const sim::Policy& p) {
-  m_updating = true;
-  m_catch->button(p.catch_mode == sim::CatchMode::OomOnly ? 0 : 1)->setChecked(true);
-  m_grad->button(p.grad == sim::GradMode::LastFragment ? 0 : 1)->setChecked(true);
-  m_split->button(p.split == sim::SplitPoint::Midpoint ? 0 : 1)->setChecked(true);
-  m_axis->button(p.axis == sim::AxisRule::AlternateXY ? 0 : 1)->setChecked(true);
-  m_floor->setValue(int(p.floor));
-  m_updating = false;
-  updatePresetLabel();
-}
-
-void SimControls::policyEdited() {
-  if (m_updating) return;
-  updatePresetLabel();
-  edited();
-}
-
-void SimControls::updatePresetLabel() {
-  const std::string name = sim::preset_name(config().policy);
-  const QSignalBlocker b(m_preset);
-  m_preset->setCurrentIndex(name == "original" ? 0 : name == "corrected" ? 1 : 2);
-}
-
-sim::SimConfig SimControls::config() const {
-  sim::SimConfig c = sim::default_config();
-  c.policy.catch_mode = m_catch->checkedId() == 0 ? sim::CatchMode::OomOnly : sim::CatchMode::Everything;
-  c.policy.grad = m_grad->checkedId() == 0 ? sim::GradMode::LastFragment : sim::GradMode::Accumulate;
-  c.policy.split = m_split->checkedId() == 0 ? sim::SplitPoint::Midpoint : sim::SplitPoint::Median;
-  c.policy.axis = m_axis->checkedId() == 0 ? sim::AxisRule::AlternateXY : sim::AxisRule::Longest;
-  c.policy.floor = m_floor->value();
-  c.scenes.dist = m_dist->currentIndex() == 0 ? sim::SizeDist::Uniform
-                  : m_dist->currentIndex() == 1 ? sim::SizeDist::HeavyTailed
-                                                : sim::SizeDist::File;
-  c.scenes.count = c.scenes.dist == sim::SizeDist::File ? 0 : m_scenes->value();
-  c.scenes.sizes_file = c.scenes.dist == sim::SizeDist::File ? m_sizesFile.toStdString() : std::string();
-  c.batch = m_batch->value();
-  c.seed = std::uint64_t(m_seed->value());
-  c.memory.budget = std::int64_t(std::llround(m_budget->value() * kGiB));
-  c.memory.fragmentation_penalty = std::int64_t(m_frag->value()) << 20;
-  const int kind = m_bugKind->currentIndex();
-  c.fault.kind = kind == 1 ? sim::BugKind::ShapeMismatch : kind == 2 ? sim::BugKind::NanLoss : sim::BugKind::None;
-  c.fault.scene = kind == 0 ? -1 : m_bugScene->value();
-  return c;
-}
-
-void SimControls::setConfig(const sim::SimConfig& c) {
-  applyPolicy(c.policy);
-  m_updating = true;
-  m_scenes->setValue(int(std::min<std::int64_t>(c.scenes.count > 0 ? c.scenes.count : 64, m_scenes->maximum())));
-  m_batch->setValue(int(c.batch));
-  m_seed->setValue(int(c.seed));
-  m_dist->setCurrentIndex(c.scenes.dist == sim::SizeDist::Uniform ? 0 : c.scenes.dist == sim::SizeDist::HeavyTailed ? 1 : 2);
-  if (c.scenes.dist == sim::SizeDist::File) setSizesFile(QString::fromStdString(c.scenes.sizes_file));
-  m_sizesButton->setEnabled(c.scenes.dist == sim::SizeDist::File);
-  m_scenes->setEnabled(c.scenes.dist != sim::SizeDist::File);
-  m_budget->setValue(double(c.memory.budget) / kGiB);
-  m_budgetSlider->setValue(int(std::lround(double(c.memory.budget) / kGiB * kSliderStepsPerGiB)));
-  m_frag->setValue(int(c.memory.fragmentation_penalty >> 20));
-  m_bugKind->setCurrentIndex(c.fault.kind == sim::BugKind::ShapeMismatch ? 1 : c.fault.kind == sim::BugKind::NanLoss ? 2 : 0);
-  m_bugScene->setValue(int(std::max<std::int64_t>(c.fault.scene, 0)));
-  m_bugScene->setEnabled(c.fault.kind != sim::BugKind::None);
-  m_updating = false;
-}
-
-std::optional<sim::SimConfig> SimControls::compareConfig() const {
-  if (compare() == Compare::None) return std::nullopt;
-  sim::SimConfig c = config();
-  c.policy = compare() == Compare::Corrected ? sim::preset_corrected() : sim::preset_original();
-  return c;
-}
-
-SimControls::Compare SimControls::compare() const { return Compare(m_compare->currentIndex()); }
-
-void SimControls::setCompare(Compare c) {
-  m_compare->setCurrentIndex(int(c));
-  edited();
-}
-
-void SimControls::setPreset(const QString& name) {
-  if (auto p = sim::preset_by_name(name.toStdString())) {
-    applyPolicy(*p);
-    edited();
-  }
-}
-
-void SimControls::setSizesFile(const QString& path) {
-  m_sizesFile = path;
-  m_sizesButton->setText(path.isEmpty() ? tr("File…") : QFileInfo(path).fileName());
-  m_sizesButton->setToolTip(path);
-  if (!path.isEmpty() && m_dist->currentIndex() != 2) {
-    const QSignalBlocker b(m_dist);
-    m_dist->setCurrentIndex(2);
-    m_sizesButton->setEnabled(true);
-    m_scenes->setEnabled(false);
-  }
-  edited();
-}
-
-void SimControls::setBudgetGiB(double gib) { m_budget->setValue(gib); }
 
 }  // namespace oomscope::ui

@@ -68,6 +68,14 @@ SimulatorPage::SimulatorPage(QWidget* parent) : QWidget(parent) {
   m_error->setStyleSheet(QStringLiteral("background:#fdecea; color:#8a1c12; border:1px solid #f5c2bd; padding:4px 8px;"));
   m_error->hide();
   root->addWidget(m_error);
+  m_notice = new QLabel;
+  m_notice->setObjectName(QStringLiteral("simNotice"));
+  m_notice->setWordWrap(true);
+  m_notice->setTextFormat(Qt::RichText);
+  m_notice->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_notice->setStyleSheet(QStringLiteral("background:#fff8e1; color:#5c4400; border:1px solid #f0d68a; padding:4px 8px;"));
+  m_notice->hide();
+  root->addWidget(m_notice);
 
   auto* trees = new QWidget;
   auto* treesLayout = new QVBoxLayout(trees);
@@ -126,9 +134,11 @@ SimulatorPage::SimulatorPage(QWidget* parent) : QWidget(parent) {
   m_debounce->setSingleShot(true);
   m_debounce->setInterval(200);
   connect(m_debounce, &QTimer::timeout, this, &SimulatorPage::startJobs);
+  connect(m_controls, &SimControls::modelError, this, &SimulatorPage::jobFailed);
   connect(m_controls, &SimControls::configChanged, this, [this] {
-    // Any edit of the inputs means "simulate this": a trace shown in A gives way to the simulation.
-    m_slots[0].tracePath.clear();
+    // Any edit of the inputs means "simulate this": a trace shown in A gives way to the simulation, except
+    // a real run, whose prediction (B) the edit changes.
+    if (!m_predict) m_slots[0].tracePath.clear();
     if (m_controls->compare() != SimControls::Compare::None) m_slots[1].tracePath.clear();
     m_debounce->start();
   });
@@ -221,7 +231,7 @@ QWidget* SimulatorPage::buildSidePanel() {
   table->setShowGrid(false);
   table->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  table->setMinimumHeight(20 * (SimTotalsModel::RowCount + 1) + 6);
+  table->setMinimumHeight(20 * 16 + 6);  // scrolls past 15 rows
   cv->addWidget(table);
   m_alternatives = new QLabel;
   m_alternatives->setTextFormat(Qt::RichText);
@@ -254,11 +264,14 @@ QWidget* SimulatorPage::buildSidePanel() {
 QString SimulatorPage::errorText() const { return m_error->isVisible() || !m_error->isHidden() ? m_error->text() : QString(); }
 QString SimulatorPage::detailsText() const { return m_details->toPlainText(); }
 QString SimulatorPage::alternativesText() const { return m_alternatives->text(); }
+QString SimulatorPage::noticeText() const { return m_notice->isHidden() ? QString() : m_notice->text(); }
 
 void SimulatorPage::chooseTrace(int slot) {
   const QString path = QFileDialog::getOpenFileName(this, tr("Open a split-and-retry trace"), {},
                                                     tr("Traces (*.jsonl *.json);;All files (*)"));
-  if (!path.isEmpty()) openTrace(path, slot);
+  if (path.isEmpty()) return;
+  if (slot == 2) openRealRunWithPrediction(path);
+  else openTrace(path, slot);
 }
 
 }  // namespace oomscope::ui

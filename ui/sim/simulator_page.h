@@ -47,6 +47,8 @@ class SimulatorPage : public QWidget {
   QString errorText() const;
   QString detailsText() const;
   QString alternativesText() const;
+  // The notice above the trees: a run too large to keep whole, and a real run's agreement with its prediction.
+  QString noticeText() const;
 
   std::int64_t step() const { return m_step; }
   std::int64_t lastStep() const;
@@ -63,6 +65,10 @@ class SimulatorPage : public QWidget {
   void simulateNow();
   // Reads a trace into run A (slot 0) or B (slot 1); errors show in the page's banner.
   void openTrace(const QString& path, int slot);
+  // Reads a real trainer's trace (docs/sim-trace-format.md) into run A, sets the controls to the config in
+  // its header and simulates that as run B, the prediction; editing the controls re-predicts B.
+  void openRealRunWithPrediction(const QString& path);
+  bool predicting() const { return m_predict; }
   void selectEvent(int slot, std::int64_t eventId);
 
  signals:
@@ -93,6 +99,7 @@ class SimulatorPage : public QWidget {
   void refreshSlot(int slot);
   void refreshDetails();
   void refreshAlternatives();
+  void refreshNotice();
   void tick();
   std::int64_t slotStep(int slot) const;
   void chooseTrace(int slot);
@@ -105,6 +112,7 @@ class SimulatorPage : public QWidget {
   QTextBrowser* m_details = nullptr;
   QLabel* m_detailsTitle = nullptr;
   QLabel* m_error = nullptr;
+  QLabel* m_notice = nullptr;
   QLabel* m_status = nullptr;
   QLabel* m_alternatives = nullptr;
   QTimer* m_debounce = nullptr;
@@ -113,6 +121,8 @@ class SimulatorPage : public QWidget {
   std::int64_t m_step = 0;
   bool m_playing = false;
   bool m_endPending = false;
+  bool m_predict = false;         // A is a real run, B the simulator's prediction from the controls
+  bool m_predictPending = false;  // A's trace is loading: set the controls from its header when it arrives
   double m_playCarry = 0;
   qint64 m_lastTickMs = 0;
   int m_detailSlot = 0;

@@ -32,6 +32,11 @@ void SimulatorPage::simulateNow() {
 
 void SimulatorPage::startJobs() {
   m_debounce->stop();
+  if (m_predict) {
+    // A stays the real run; B is the prediction of the controls' config.
+    if (!m_predictPending) startSimulation(1, m_controls->config(), tr("prediction"));
+    return;
+  }
   const sim::SimConfig a = m_controls->config();
   if (m_slots[0].tracePath.isEmpty())
     startSimulation(0, a, QString::fromStdString(sim::preset_name(a.policy)));
@@ -51,7 +56,19 @@ void SimulatorPage::startSimulation(int s, const sim::SimConfig& config, const Q
       [this, s](const RunPtr& run) { runArrived(s, run); });
 }
 
+void SimulatorPage::openRealRunWithPrediction(const QString& path) {
+  m_predict = true;
+  m_predictPending = true;
+  m_slots[1].jobs->cancel();
+  runArrived(1, nullptr);
+  m_slots[0].tracePath = path;
+  m_slots[0].jobs->start<RunPtr>(
+      path, [path](ProgressSink& progress, std::stop_token stop) { return loadTraceRun(path, progress, stop); },
+      [this](const RunPtr& run) { runArrived(0, run); });
+}
+
 void SimulatorPage::openTrace(const QString& path, int s) {
+  m_predict = m_predictPending = false;
   m_slots[std::size_t(s)].tracePath = path;
   m_slots[std::size_t(s)].jobs->start<RunPtr>(
       path, [path](ProgressSink& progress, std::stop_token stop) { return loadTraceRun(path, progress, stop); },
@@ -62,6 +79,17 @@ void SimulatorPage::runArrived(int s, const RunPtr& run) {
   auto& slot = m_slots[std::size_t(s)];
   slot.run = run;
   if (s == 0 || run) m_error->hide();
+  if (s == 0 && m_predictPending && run) {
+    m_predictPending = false;
+    if (run->config) {
+      m_controls->setConfig(*run->config);  // no configChanged: the prediction starts here
+      startSimulation(1, *run->config, tr("prediction"));
+    } else {
+      m_predict = false;
+      jobFailed(tr("%1 cannot be predicted: its header has no simulator config (%2)")
+                    .arg(m_slots[0].tracePath, run->configError));
+    }
+  }
   slot.tree->setRun(run);
   slot.events->setRun(run, slotStep(s));
   slot.pane->setVisible(s == 0 || run != nullptr);
@@ -79,9 +107,10 @@ void SimulatorPage::runArrived(int s, const RunPtr& run) {
                        simfmt::count(std::int64_t(r->layout.nodeCount())))
                   .arg(r->computeSeconds * 1e3, 0, 'f', 0)
                   .arg(r->layoutSeconds * 1e3, 0, 'f', 0)
-                  .arg(r->truncated ? tr(" — truncated at %1 steps").arg(simfmt::count(kMaxSteps)) : QString());
+                  .arg(r->truncated ? tr(" — only the first %1 steps kept").arg(simfmt::count(kMaxSteps)) : QString());
   }
   m_status->setText(status.join(QStringLiteral("   ·   ")));
+  refreshNotice();
   if (!isBusy()) {
     if (m_endPending) {
       m_endPending = false;

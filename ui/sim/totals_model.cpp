@@ -18,33 +18,44 @@ struct RowSpec {
   const char* how;
   Kind kind;
   bool lowerIsBetter;
-  bool needsModel;  // needs the time model or the gradient policy, unknown in some traces
+  // What a trace must carry for the row to be known at every step: nothing (derived from the events), the
+  // gradient policy, the time model, or the simulator's own counters (known at a trace's totals line only).
+  enum Need { None, Grad, Model, Sim } need;
 };
 
 // Order matches SimTotalsModel::Row.
 constexpr RowSpec kRows[] = {
-    {"Attempts", "Forward passes started: ok + OOM + bug + crash.", Kind::Count, true, false},
-    {"Retries", "Attempts on a fragment that is not a whole batch.", Kind::Count, true, false},
-    {"Wasted passes", "Failed attempts (OOM + bug + crash): compute thrown away.", Kind::Count, true, false},
-    {"OOMs caught", "Attempts that ran out of memory and were split and re-queued.", Kind::Count, true, false},
-    {"Bugs swallowed", "Non-OOM exceptions caught by `except Exception` and treated as OOM.", Kind::Count, true, false},
-    {"Crashes", "A bug under oom-only: the run stops loudly (good: the bug is visible).", Kind::Count, false, false},
-    {"Optimizer steps", "Batches whose queue emptied and ended in optimizer.step().", Kind::Count, false, false},
-    {"Fragments dropped", "Spatial halves with <= floor points, never trained.", Kind::Count, true, false},
-    {"Points dropped", "Points in dropped fragments.", Kind::Count, true, false},
-    {"Scenes dropped", "Scenes of which no point was trained.", Kind::Count, true, false},
+    {"Attempts", "Forward passes started: ok + OOM + bug + crash.", Kind::Count, true, RowSpec::None},
+    {"Retries", "Attempts on a fragment that is not a whole batch.", Kind::Count, true, RowSpec::None},
+    {"Wasted passes", "Failed attempts (OOM + bug + crash): compute thrown away.", Kind::Count, true, RowSpec::None},
+    {"OOMs caught", "Attempts that ran out of memory and were split and re-queued.", Kind::Count, true, RowSpec::None},
+    {"Bugs swallowed", "Non-OOM exceptions caught by `except Exception` and treated as OOM.", Kind::Count, true, RowSpec::None},
+    {"Crashes", "A bug under oom-only: the run stops loudly (good: the bug is visible).", Kind::Count, false, RowSpec::None},
+    {"Optimizer steps", "Batches whose queue emptied and ended in optimizer.step().", Kind::Count, false, RowSpec::None},
+    {"Fragments dropped", "Spatial halves with <= floor points, never trained.", Kind::Count, true, RowSpec::None},
+    {"Points dropped", "Points in dropped fragments.", Kind::Count, true, RowSpec::None},
+    {"Scenes dropped", "Scenes of which no point was trained.", Kind::Count, true, RowSpec::None},
     {"Gradient in step: points", "Points whose gradient reached optimizer.step(), over points in the batches started.",
-     Kind::Fraction, false, true},
+     Kind::Fraction, false, RowSpec::Grad},
     {"Gradient in step: scenes", "Scenes with at least one point in the step, over scenes started.", Kind::Fraction,
-     false, true},
+     false, RowSpec::Grad},
     {"Gradients discarded", "Ok attempts whose gradient the next zero_grad() cleared (last-fragment policy).",
-     Kind::Count, true, true},
-    {"Points in spatial halves", "Points trained in spatially split fragments: biased BatchNorm statistics.",
-     Kind::Count, true, false},
+     Kind::Count, true, RowSpec::Grad},
+    {"Steps renormalised", "Accumulate: steps whose loss scales (each fragment's share of the batch) summed to under "
+     "1 because points were dropped, and were renormalised.", Kind::Count, true, RowSpec::Grad},
+    {"Points in spatial halves", "Points trained in spatially split fragments.", Kind::Count, true, RowSpec::None},
+    {"BatchNorm from a half", "Points normalised with a spatial half's BatchNorm statistics (biased); 0 with frozen "
+     "statistics or GroupNorm.", Kind::Count, true, RowSpec::Sim},
+    {"BatchNorm on ≤ 2× floor", "Successful attempts on at most twice the floor's points with BatchNorm statistics "
+     "of their own (degenerate).", Kind::Count, true, RowSpec::Sim},
+    {"Kept at the floor", "--on-floor keep: halves at or under the floor trained instead of dropped.", Kind::Count,
+     false, RowSpec::Sim},
+    {"empty_cache() calls", "One per caught failure; each returns part of the fragmented memory.", Kind::Count, true,
+     RowSpec::None},
     {"Simulated time", "Simulated wall clock, including failed attempts, host copies and cache flushes.",
-     Kind::Duration, true, false},
+     Kind::Duration, true, RowSpec::None},
     {"Overhead vs OOM-free", "(time - OOM-free time) / OOM-free time, the same batches with unlimited memory.",
-     Kind::Fraction, true, true},
+     Kind::Fraction, true, RowSpec::Model},
 };
 static_assert(std::size(kRows) == SimTotalsModel::RowCount);
 
@@ -63,7 +74,12 @@ double rawValue(int row, const sim::Totals& t) {
     case SimTotalsModel::GradientPoints: return t.applied_point_fraction();
     case SimTotalsModel::GradientScenes: return t.applied_scene_fraction();
     case SimTotalsModel::DiscardedGradients: return double(t.discarded_gradients);
+    case SimTotalsModel::Renormalised: return double(t.renormalised_steps);
     case SimTotalsModel::SpatialPoints: return double(t.points_spatial);
+    case SimTotalsModel::NormBiased: return double(t.norm_biased_points);
+    case SimTotalsModel::NormSmall: return double(t.norm_small_fragments);
+    case SimTotalsModel::FloorKept: return double(t.floor_kept_fragments);
+    case SimTotalsModel::EmptyCache: return double(t.empty_cache_calls);
     case SimTotalsModel::SimTime: return double(t.time_ns);
     case SimTotalsModel::Overhead: return t.overhead();
     default: return std::numeric_limits<double>::quiet_NaN();
@@ -106,12 +122,13 @@ double SimTotalsModel::value(int row, int run) const {
   const auto& r = m_runs[std::size_t(run)];
   if (!r || row < 0 || row >= RowCount) return std::numeric_limits<double>::quiet_NaN();
   const auto step = m_steps[std::size_t(run)];
-  if (kRows[row].needsModel) {
-    if (!r->modelCountersKnownAt(step)) return std::numeric_limits<double>::quiet_NaN();
-    const bool gradRow = row == GradientPoints || row == GradientScenes || row == DiscardedGradients;
-    if (gradRow && !r->gradMode && !(r->hasFinalTotals && step == r->steps()))
-      return std::numeric_limits<double>::quiet_NaN();
-  }
+  const bool atFinalTotals = r->hasFinalTotals && step == r->steps();
+  const auto need = kRows[row].need;
+  const bool known = need == RowSpec::None || atFinalTotals ||
+                     (need == RowSpec::Grad && r->gradMode) ||
+                     (need == RowSpec::Model && r->modelCountersKnownAt(step)) ||
+                     (need == RowSpec::Sim && !r->fromTrace);
+  if (!known) return std::numeric_limits<double>::quiet_NaN();
   return rawValue(row, r->stepTotals[std::size_t(step)]);
 }
 

@@ -23,8 +23,8 @@ class SimTotalsModel : public QAbstractTableModel {
   enum Role { ValueRole = Qt::UserRole + 1 };
   enum Row {
     Attempts, Retries, Wasted, Ooms, BugsSwallowed, Crashes, OptimizerSteps, DroppedFragments, PointsDropped,
-    ScenesDropped, GradientPoints, GradientScenes, DiscardedGradients, SpatialPoints, SimTime, Overhead,
-    RowCount
+    ScenesDropped, GradientPoints, GradientScenes, DiscardedGradients, Renormalised, SpatialPoints, NormBiased,
+    NormSmall, FloorKept, EmptyCache, SimTime, Overhead, RowCount
   };
 
   explicit SimTotalsModel(QObject* parent = nullptr);

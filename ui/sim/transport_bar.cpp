@@ -80,6 +80,7 @@ SimTransportBar::SimTransportBar(QWidget* parent) : QWidget(parent) {
   auto* menu = new QMenu(open);
   menu->addAction(tr("Open as run A…"), this, [this] { emit openTraceRequested(0); });
   menu->addAction(tr("Open as run B (compare)…"), this, [this] { emit openTraceRequested(1); });
+  menu->addAction(tr("Open a real run as A, predicted as B…"), this, [this] { emit openTraceRequested(2); });
   open->setMenu(menu);
   h->addWidget(open);
 

@@ -35,7 +35,7 @@ class SimTransportBar : public QWidget {
   void nextRequested();
   void endRequested();
   void fitRequested();
-  void openTraceRequested(int slot);  // 0: as run A, 1: as run B
+  void openTraceRequested(int slot);  // 0: as run A, 1: as run B, 2: a real run as A and its prediction as B
   void cancelRequested();
 
  private:

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <filesystem>
 #include <fstream>
@@ -58,8 +59,16 @@ TEST_F(ReaderErrors, Directory) { EXPECT_EQ(kind_of(dir_.string()), ErrorKind::I
 TEST_F(ReaderErrors, EmptyFile) { EXPECT_EQ(kind_of(write("empty.xplane.pb", "")), ErrorKind::Empty); }
 
 TEST_F(ReaderErrors, GzipSaysWhatToOpenInstead) {
-  const std::string path = write("host.trace.json.gz", std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00", 8) + "xx");
+  // A .trace.json.gz: gzip, but not of an XSpace (a .xplane.pb.gz is read: reader_hostile_test.cpp).
+  const std::string path = (dir_ / "host.trace.json.gz").string();
+  gzFile gz = gzopen(path.c_str(), "wb");
+  const std::string json = "{\"displayTimeUnit\": \"ns\", \"traceEvents\": []}";
+  gzwrite(gz, json.data(), static_cast<unsigned>(json.size()));
+  gzclose(gz);
   EXPECT_EQ(kind_of(path), ErrorKind::Gzip);
+  // Broken gzip data is a clear error too.
+  EXPECT_EQ(kind_of(write("cut.xplane.pb.gz", std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00", 8) + "xx")),
+            ErrorKind::Truncated);
   try {
     read_capture(path);
   } catch (const oomscope::Error& e) {
@@ -103,9 +112,12 @@ TEST_F(ReaderErrors, RandomGarbageNeverCrashesOrLoads) {
   }
 }
 
-TEST_F(ReaderErrors, BadWireTypeIsDamaged) {
-  EXPECT_EQ(kind_of(write("wt7.xplane.pb", "\x0f\x01")), ErrorKind::Damaged);         // field 1, wire type 7
-  EXPECT_EQ(kind_of(write("group.xplane.pb", std::string("\x0b\x00", 2))), ErrorKind::Damaged);  // wire type 3
+TEST_F(ReaderErrors, BadWireTypeIsNotAnXSpaceAtTheStartAndDamagedLater) {
+  // Nothing at the start reads as an XSpace field: not a capture (no offset to give but 0).
+  EXPECT_EQ(kind_of(write("wt7.xplane.pb", "\x0f\x01")), ErrorKind::NotACapture);         // field 1, wire type 7
+  EXPECT_EQ(kind_of(write("group.xplane.pb", std::string("\x0b\x00", 2))), ErrorKind::NotACapture);  // wire type 3
+  // A valid plane, then the same bad field: damaged, at byte 4.
+  EXPECT_EQ(kind_of(write("late.xplane.pb", std::string("\x0a\x02\x12\x00\x0f\x01", 6))), ErrorKind::Damaged);
 }
 
 TEST_F(ReaderErrors, NestedLengthPastItsParentIsDamaged) {

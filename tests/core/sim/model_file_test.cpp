@@ -86,3 +86,38 @@ TEST(ModelFile, FileErrorsNameTheFile) {
 
 }  // namespace
 }  // namespace oomscope::sim
+
+#include <algorithm>
+
+#include "core/sim/agreement.h"
+#include "core/sim/simulator.h"
+
+namespace oomscope::sim {
+namespace {
+
+TEST(Agreement, IdenticalRunsAgreeAndADifferentBudgetDiverges) {
+  SimConfig c = default_config();
+  c.scenes.count = 16;
+  Simulator a(c), b(c);
+  a.run_to_end();
+  b.run_to_end();
+  const Agreement same = compare_outcomes(a.log(), b.log());
+  EXPECT_EQ(same.first_divergence, -1);
+  EXPECT_DOUBLE_EQ(same.fraction(), 1.0);
+  c.memory.budget = 3LL << 30;
+  Simulator d(c);
+  d.run_to_end();
+  const Agreement diff = compare_outcomes(a.log(), d.log());
+  EXPECT_GE(diff.first_divergence, 0);
+  EXPECT_LT(diff.fraction(), 1.0);
+  EXPECT_LE(diff.same, std::min(diff.events_a, diff.events_b));
+  EXPECT_EQ(diff.same, diff.first_divergence + [&] {  // everything before the first divergence agrees
+    std::int64_t after = 0;
+    for (std::size_t i = std::size_t(diff.first_divergence); i < std::min(a.log().events.size(), d.log().events.size()); ++i)
+      after += a.log().events[i].outcome == d.log().events[i].outcome;
+    return after;
+  }());
+}
+
+}  // namespace
+}  // namespace oomscope::sim

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/sim/simulator.h"
 #include "core/sim/trace_io.h"
 #include "core/train/atomic_file.h"
 
@@ -75,6 +76,30 @@ TEST_F(Trainer, ResumeIsBitwiseIdenticalToAnUninterruptedRun) {
   }
   EXPECT_EQ(a.totals->attempts, b.totals->attempts);
   EXPECT_EQ(a.totals->points_applied, b.totals->points_applied);
+
+  // The header is a simulator configuration, and every batch holds the scenes the simulator puts in it
+  // (what lets the GUI predict this run beside it).
+  const sim::SimConfig sc = sim::config_from_json(a.header.config, path("full.jsonl"));
+  EXPECT_EQ(sc.memory.fragmentation_penalty, 0);
+  EXPECT_EQ(sc.policy.catch_mode, sim::CatchMode::OomOnly);
+  sim::Simulator predicted(sc);
+  std::size_t batches = 0;
+  for (const auto& e : a.log.events) {
+    if (e.parent != -1) continue;
+    ++batches;
+    const auto scenes = a.log.scenes(e);
+    const auto expected = predicted.batch_scenes(e.batch);
+    ASSERT_EQ(scenes.size(), expected.size()) << "batch " << e.batch;
+    for (std::size_t i = 0; i < scenes.size(); ++i) EXPECT_EQ(std::int64_t(scenes[i]), expected[i]) << "batch " << e.batch;
+  }
+  EXPECT_EQ(batches, 4u);
+  // With the figures the trainer measured, the simulator predicts the same tree.
+  predicted.run_to_end();
+  ASSERT_EQ(predicted.log().events.size(), a.log.events.size());
+  for (std::size_t i = 0; i < a.log.events.size(); ++i) {
+    EXPECT_EQ(predicted.log().events[i].outcome, a.log.events[i].outcome) << "event " << i;
+    EXPECT_EQ(predicted.log().events[i].points, a.log.events[i].points) << "event " << i;
+  }
   for (const auto& e : a.log.events) EXPECT_GT(e.outcome == sim::Outcome::Dropped ? 1 : e.duration_ns, 0);
 }
 

@@ -1,0 +1,171 @@
+// `oomscope-cli bench hostile`: peak memory and time of `report` on crafted inputs (tests/hostile/
+// make_hostile.py), against the reader's documented bound (8x the file + 64 MiB for its tables), and the
+// time per GB of a capture joined to itself N times (every plane repeated) and of one whose copies differ
+// (merged as one plane written in parts), to show that every stage is linear in planes.
+//
+// Each run happens in a forked child, so its max RSS (wait4) is its own.
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include "app/cli/bench.h"
+#include "core/analysis/report.h"
+#include "core/analysis/report_text.h"
+#include "core/capture/reader.h"
+#include "core/util/error.h"
+
+namespace oomscope::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kUsage =
+    "usage: oomscope-cli bench hostile [--size BYTES] [--copies N,N,...] [--source CAPTURE]\n"
+    "\n"
+    "Makes crafted inputs with tests/hostile/make_hostile.py in a fresh folder under /tmp (deleted afterwards)\n"
+    "and runs `report` on each in a child process: outcome (loaded, or the error), time and max RSS against\n"
+    "the bound 8 x file + 64 MiB (+ the program). --size: bytes of each crafted file (default 64M).\n"
+    "--copies: the joined captures, made of the source (default tests/data/tf2_gpu_v100x8_bert_multiworker\n"
+    ".xplane.pb) repeated N times (default 10,40,160), byte-identical and with varied plane ids.\n";
+
+struct Outcome {
+  bool loaded = false;
+  double seconds = 0;
+  long max_rss_kib = 0;
+  std::string message;
+};
+
+Outcome report_in_child(const std::string& file) {
+  int fds[2];
+  if (pipe(fds) != 0) return {false, 0, 0, "pipe failed"};
+  const auto t0 = std::chrono::steady_clock::now();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    std::string msg = "loaded";
+    int code = 0;
+    try {
+      const auto capture = capture::read_capture(file);
+      std::ostringstream text;
+      analysis::write_report_text(text, analysis::build_host_report(*capture, {}), 25);
+    } catch (const Error& e) {
+      msg = e.message();
+      code = 1;
+    } catch (const std::exception& e) {
+      msg = std::string("internal error: ") + e.what();
+      code = 3;
+    }
+    [[maybe_unused]] auto n = write(fds[1], msg.data(), msg.size());
+    close(fds[1]);
+    _exit(code);
+  }
+  close(fds[1]);
+  Outcome o;
+  char buf[512];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) o.message.append(buf, static_cast<std::size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  rusage ru{};
+  wait4(pid, &status, 0, &ru);
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  o.max_rss_kib = ru.ru_maxrss;
+  o.loaded = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (!WIFEXITED(status)) o.message = "the process died (signal " + std::to_string(WTERMSIG(status)) + ")";
+  return o;
+}
+
+fs::path source_tree() {
+  if (const char* env = std::getenv("OOMSCOPE_SOURCE_DIR")) return env;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  for (fs::path p = exe.parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path())
+    if (fs::exists(p / "tests/hostile/make_hostile.py", ec)) return p;
+  return fs::current_path();
+}
+
+std::uint64_t parse_size(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  const std::string unit = end ? std::string(end) : "";
+  const double scale = unit == "G" ? 1 << 30 : unit == "M" ? 1 << 20 : unit == "K" ? 1 << 10 : 1;
+  if (v <= 0) throw UsageError{"--size: '" + text + "' is not a size"};
+  return static_cast<std::uint64_t>(v * scale);
+}
+
+void print_row(const std::string& what, std::uint64_t size, const Outcome& o) {
+  const double mib = static_cast<double>(size) / (1 << 20);
+  const double rss = static_cast<double>(o.max_rss_kib) / 1024.0;
+  const double bound = 8 * mib + 64;
+  std::string msg = o.message.substr(0, 70);
+  std::printf("%-26s %8.1f MiB  %7.2f s  %8.2f s/GB  RSS %7.1f MiB (%5.2fx, bound %6.0f MiB: %s)  %s%s\n",
+              what.c_str(), mib, o.seconds, mib > 0 ? o.seconds / (mib / 1024.0) : 0.0, rss, mib > 0 ? rss / mib : 0.0,
+              bound, rss <= bound + 64 ? "within" : "OVER", o.loaded ? "loaded" : "refused: ", o.loaded ? "" : msg.c_str());
+  std::fflush(stdout);
+}
+
+int run_bench_hostile(const std::vector<std::string>& args) {
+  std::uint64_t size = 64ull << 20;
+  std::vector<int> copies = {10, 40, 160};
+  const fs::path src = source_tree();
+  std::string source = (src / "tests/data/tf2_gpu_v100x8_bert_multiworker.xplane.pb").string();
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (i + 1 >= args.size()) throw UsageError{"unknown option or missing value: " + a};
+    const std::string& v = args[++i];
+    if (a == "--size") {
+      size = parse_size(v);
+    } else if (a == "--source") {
+      source = v;
+    } else if (a == "--copies") {
+      copies.clear();
+      std::istringstream in(v);
+      for (std::string n; std::getline(in, n, ',');) copies.push_back(std::atoi(n.c_str()));
+    } else {
+      throw UsageError{"unknown option " + a};
+    }
+  }
+  char folder[] = "/tmp/oomscope-hostile-XXXXXX";
+  if (!mkdtemp(folder)) throw Error(ErrorKind::Io, "/tmp", "cannot create a folder for the crafted inputs");
+  const std::string script = (src / "tests/hostile/make_hostile.py").string();
+  const auto make = [&](const std::string& kind, const fs::path& out, const std::string& extra) {
+    const std::string cmd = "/usr/bin/python3 '" + script + "' " + kind + " '" + out.string() + "' " + extra +
+                            " --source '" + source + "'";
+    if (std::system(cmd.c_str()) != 0) throw Error(ErrorKind::Io, out.string(), "make_hostile.py failed");
+  };
+  std::printf("%-26s %12s  %9s  %11s  %s\n", "input", "size", "time", "time per GB", "peak memory, outcome");
+  for (const char* kind : {"empty-events", "tiny-events", "empty-lines", "hostnames", "empty-hostnames",
+                           "empty-errors", "errors", "metadata", "planes", "zeros", "random"}) {
+    const fs::path file = fs::path(folder) / (std::string(kind) + ".xplane.pb");
+    make(kind, file, "--size " + std::to_string(size));
+    std::error_code ec;
+    print_row(kind, fs::file_size(file, ec), report_in_child(file.string()));
+    fs::remove(file, ec);
+  }
+  for (const char* kind : {"joined", "joined-varied"}) {
+    for (const int n : copies) {
+      const fs::path file = fs::path(folder) / (std::string(kind) + ".xplane.pb");
+      make(kind, file, "--copies " + std::to_string(n));
+      std::error_code ec;
+      print_row(std::string(kind) + " x" + std::to_string(n), fs::file_size(file, ec), report_in_child(file.string()));
+      fs::remove(file, ec);
+    }
+  }
+  std::error_code ec;
+  fs::remove_all(folder, ec);
+  return 0;
+}
+
+}  // namespace
+
+OOMSCOPE_BENCH(Command{"hostile", "peak memory and time of `report` on crafted inputs and joined captures", kUsage,
+                       run_bench_hostile});
+
+}  // namespace oomscope::cli

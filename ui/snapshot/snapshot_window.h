@@ -1,0 +1,106 @@
+#pragma once
+// A window for one PyTorch allocator snapshot, Kineto trace, raw memory timeline or JAX memory profile
+// (the main window hands these over: openIfNotCapture). Loading runs on a worker thread with progress and
+// Cancel. Pages for a snapshot: Timeline (Active Memory Timeline; clicking selects an event), Allocator
+// State at the selected event, Top Allocations at the peak with their frames, Diagnosis (the report),
+// and Diff against another open snapshot. It opens on the OOM entry when the trace has one, else on the
+// peak. The other formats get a memory-over-time chart and their report.
+
+#include <QMainWindow>
+#include <QPointer>
+#include <memory>
+#include <stop_token>
+
+#include "ui/snapshot/snapshot_document.h"
+
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTabWidget;
+class QTableView;
+
+namespace oomscope::ui {
+
+class AllocatorStateWidget;
+class DiffModel;
+class MemoryTimelineWidget;
+class SegmentStateModel;
+class SeriesWidget;
+class TopAllocationsModel;
+
+class SnapshotWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit SnapshotWindow(QWidget* parent = nullptr);
+  ~SnapshotWindow() override;
+
+  // When `path` is not an XSpace capture (by content), opens it in a new SnapshotWindow and returns true.
+  static bool openIfNotCapture(const QString& path);
+  // Every open window (for the Diff page's list).
+  static QList<SnapshotWindow*> openWindows();
+
+  void load(const QString& path);  // on a worker; emits loaded or failed
+  void cancel();
+  void setDocument(std::shared_ptr<const SnapshotDocument> doc);  // shows it now (tests)
+  const std::shared_ptr<const SnapshotDocument>& document() const { return m_doc; }
+
+  // Selects a raw trace index: the Allocator State page follows.
+  void selectEvent(std::int64_t index);
+  std::int64_t selectedEvent() const { return m_selected; }
+  // Compares with another window's snapshot on the Diff page (nullptr clears).
+  void compareWith(SnapshotWindow* other);
+
+  QTabWidget* tabs() const { return m_tabs; }
+  MemoryTimelineWidget* timeline() const { return m_timeline; }
+  AllocatorStateWidget* stateWidget() const { return m_state; }
+  TopAllocationsModel* topModel() const { return m_topModel; }
+  SegmentStateModel* segmentModel() const { return m_segmentModel; }
+  DiffModel* diffModel() const { return m_diffModel; }
+  QLabel* stateHeader() const { return m_stateHeader; }
+  QPlainTextEdit* diffText() const { return m_diffText; }
+  QComboBox* diffChoice() const { return m_diffChoice; }
+
+ signals:
+  void loaded();
+  void failed(const QString& message);
+
+ private:
+  QWidget* buildTimelinePage();
+  QWidget* buildStatePage();
+  QWidget* buildTopPage();
+  QWidget* buildDiffPage();
+  void refreshDiffChoices();
+
+  std::shared_ptr<const SnapshotDocument> m_doc;
+  std::stop_source m_stop;
+  std::int64_t m_selected = -1;
+  QTabWidget* m_tabs = nullptr;
+  QLabel* m_status = nullptr;
+  QProgressBar* m_progress = nullptr;
+  QPushButton* m_cancel = nullptr;
+  QLabel* m_timelineHeader = nullptr;
+  MemoryTimelineWidget* m_timeline = nullptr;
+  QSpinBox* m_drawn = nullptr;
+  QLabel* m_stateHeader = nullptr;
+  AllocatorStateWidget* m_state = nullptr;
+  SegmentStateModel* m_segmentModel = nullptr;
+  TopAllocationsModel* m_topModel = nullptr;
+  QTableView* m_topView = nullptr;
+  QPlainTextEdit* m_frames = nullptr;
+  QPlainTextEdit* m_report = nullptr;
+  SeriesWidget* m_series = nullptr;
+  QComboBox* m_diffChoice = nullptr;
+  DiffModel* m_diffModel = nullptr;
+  QPlainTextEdit* m_diffText = nullptr;
+  QWidget* m_timelinePage = nullptr;
+  QWidget* m_statePage = nullptr;
+  QWidget* m_topPage = nullptr;
+  QWidget* m_diffPage = nullptr;
+  QWidget* m_seriesPage = nullptr;
+};
+
+}  // namespace oomscope::ui
