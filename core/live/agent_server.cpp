@@ -306,7 +306,31 @@ void AgentServer::run(std::stop_token stop) {
     }
     counters_.clients.store(clients.size(), std::memory_order_relaxed);
   }
-  for (auto& c : clients) ::close(c->fd);
+  // Stopping (the trainer is done): a last sample and whatever was posted, one best-effort send each.
+  Sample last;
+  last.t = now_unix_ns();
+  if (const auto st = step_.load(std::memory_order_relaxed); st >= 0) last.set(Field::Step, st);
+  if (const auto mi = micro_.load(std::memory_order_relaxed); mi >= 0) last.set(Field::Micro, mi);
+  for (std::size_t i = 0; i < sources_.size(); ++i) {
+    try {
+      sources_[i]->fill(last);
+    } catch (const std::exception&) {
+    }
+  }
+  std::string tail;
+  {
+    std::lock_guard lock(pending_mutex_);
+    for (const auto& line : pending_) tail += line;
+    pending_.clear();
+  }
+  tail += write_line(last);
+  for (auto& c : clients) {
+    if (c->hello_sent) {
+      queue(*c, tail);
+      if (!c->out.empty()) [[maybe_unused]] const auto n = ::send(c->fd, c->out.data(), c->out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    }
+    ::close(c->fd);
+  }
 }
 
 }  // namespace oomscope::live

@@ -52,3 +52,16 @@ def check(cond, message):
     if not cond:
         raise SystemExit("FAILED: " + message)
     print("ok:", message)
+
+
+def wait_until_stepping(cli, endpoint, timeout=120):
+    """Waits until the agent's samples carry an optimizer step (torch imported, the loop running): on a
+    loaded machine torch's import alone takes seconds, during which the agent thread barely runs."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        out = subprocess.run([cli, "watch", endpoint, "--json", "--duration", "1.5"], capture_output=True,
+                             text=True, timeout=60).stdout
+        for line in out.splitlines():
+            if '"sample"' in line and '"step"' in line:
+                return
+    raise SystemExit("FAILED: the trainer under %s never reported a step within %d s" % (endpoint, timeout))

@@ -13,7 +13,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from live_util import SKIP, check, lines, start_agent, torch_python  # noqa: E402
+from live_util import SKIP, check, lines, start_agent, torch_python, wait_until_stepping  # noqa: E402
 
 
 def main():
@@ -25,6 +25,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="oomscope-live-")
     agent, ep = start_agent(python, tmp, "a1")
     try:
+        wait_until_stepping(cli, ep)
         # 1. Samples from the unchanged trainer.
         out = os.path.join(tmp, "watch1.json")
         with open(out, "w") as f:
@@ -34,10 +35,10 @@ def main():
         samples = [x for x in got if x["type"] == "sample"]
         check(hello and hello[-1]["backend"] == "cpu" and hello[-1]["framework"].startswith("torch"),
               "the last hello names the cpu backend and torch")
-        check(len(samples) >= 25, "at least 25 samples in 8 s at 10 Hz, torch's import included (got %d)" % len(samples))
+        check(len(samples) >= 25, "at least 25 samples in 8 s at 10 Hz (got %d)" % len(samples))
         check(all(x.get("rss", 0) > 0 for x in samples), "every sample has the process RSS")
         steps = [x["step"] for x in samples if "step" in x]
-        check(len(steps) >= 10 and steps == sorted(steps) and steps[-1] > steps[0],
+        check(len(steps) >= 20 and steps == sorted(steps) and steps[-1] > steps[0],
               "optimizer steps are counted without touching the script (%s..%s)" % (steps[:1], steps[-1:]))
         check(any("micro" in x for x in samples), "micro-batches (backward calls) are counted")
         shapes = [x for x in got if x["type"] == "shapes"]
@@ -51,7 +52,7 @@ def main():
         out2 = os.path.join(tmp, "watch2.json")
         rec2 = os.path.join(tmp, "reattach.oomlive")
         with open(out2, "w") as f:
-            watch = subprocess.Popen([cli, "watch", ep, "--json", "--duration", "14", "--record", rec2], stdout=f)
+            watch = subprocess.Popen([cli, "watch", ep, "--json", "--duration", "20", "--record", rec2], stdout=f)
             time.sleep(3)
             agent.kill()
             agent.wait()
@@ -59,7 +60,7 @@ def main():
             time.sleep(1)
             agent, ep2 = start_agent(python, tmp, "a2", port=int(port))
             check(ep2 == ep, "restarted agent serves the same endpoint")
-            watch.wait(timeout=60)
+            watch.wait(timeout=120)
         got = lines(out2)
         status = [x for x in got if x["type"] == "status"]
         connects = [x for x in status if x["connected"]]
@@ -68,11 +69,12 @@ def main():
         check(drops and "closed the connection" in drops[0]["message"], "the drop says why: " +
               (drops[0]["message"] if drops else "none"))
         after = [x for x in got if x["type"] == "sample" and x["t"] > killed_at]
-        check(len(after) >= 5, "samples again after the restart (%d)" % len(after))
+        check(len(after) >= 3, "samples again after the restart (%d)" % len(after))
         rep = subprocess.run([cli, "replay", rec2], capture_output=True, text=True, check=True).stdout
         check("gap at +" in rep, "the recording shows the gap:\n" + rep)
 
         # 3. Kill the client (SIGKILL) while it records: at most the last second is lost.
+        wait_until_stepping(cli, ep)
         out3 = os.path.join(tmp, "watch3.json")
         rec3 = os.path.join(tmp, "killed.oomlive")
         with open(out3, "w") as f:
