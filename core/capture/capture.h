@@ -214,7 +214,8 @@ class Capture {
   Capture& operator=(const Capture&) = delete;
 
   const std::string& path() const { return path_; }
-  std::uint64_t file_size() const { return file_size_; }
+  std::uint64_t file_size() const { return file_size_; }  // of the XSpace: decompressed, for a .gz
+  bool decompressed() const { return decompressed_; }     // read from a gzip file
 
   const std::vector<std::string>& hostnames() const { return hostnames_; }
   // XSpace.errors / warnings / hostnames: each distinct text once, in first-seen order, at most 100 of each
@@ -258,6 +259,7 @@ class Capture {
   friend class CaptureBuilder;
   std::string path_;
   std::uint64_t file_size_ = 0;
+  bool decompressed_ = false;
   std::shared_ptr<const MappedFile> mapping_;
   std::vector<std::string> hostnames_, errors_, warnings_;
   std::vector<Plane> planes_;

@@ -129,6 +129,7 @@ class CaptureBuilder {
   CaptureBuilder(std::shared_ptr<const MappedFile> file, std::string path, ProgressSink& progress,
                  std::stop_token stop);
   std::shared_ptr<const Capture> build();
+  void set_decompressed() { capture_->decompressed_ = true; }
 
  private:
   // Per plane entry, while it is scanned.
