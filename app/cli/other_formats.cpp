@@ -3,11 +3,13 @@
 #include "app/cli/other_formats.h"
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "app/cli/command.h"
+#include "core/capture/input_checks.h"
 #include "core/snapshot/file_kind.h"
 #include "core/snapshot/snapshot_json.h"
 #include "core/snapshot/snapshot_reader.h"
@@ -79,10 +81,23 @@ nlohmann::json to_json(const OtherFile& f, std::size_t top, bool full) {
   return nullptr;
 }
 
+// The capture reader's file: an XSpace, or a file of unknown kind that starts like one (a damaged or cut
+// capture) or with zero bytes; the reader then says precisely what is wrong and where.
+FileKindInfo detect(const std::string& path) {
+  FileKindInfo kind = detect_file_kind(path);
+  if (kind.kind != FileKind::Unknown) return kind;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  if (!head.empty() && (head[0] == '\0' || !capture::xspace_start_problem(head))) kind.kind = FileKind::XSpace;
+  return kind;
+}
+
 }  // namespace
 
 std::optional<int> info_other_format(const std::string& path, bool json) {
-  const FileKindInfo kind = detect_file_kind(path);
+  const FileKindInfo kind = detect(path);
   if (kind.kind == FileKind::XSpace) return std::nullopt;
   const OtherFile f = load(path, kind);
   // As for captures: invalid UTF-8 becomes U+FFFD in JSON; text shows control characters as escapes.
@@ -101,7 +116,7 @@ std::optional<int> report_other_formats(const std::vector<std::string>& files, c
   std::vector<FileKindInfo> kinds;
   std::size_t xspace = 0;
   for (const std::string& f : files) {
-    kinds.push_back(detect_file_kind(f));
+    kinds.push_back(detect(f));
     xspace += kinds.back().kind == FileKind::XSpace;
   }
   if (xspace == files.size()) return std::nullopt;

@@ -3,6 +3,8 @@
 
 #include "core/capture/reader.h"
 
+#include <algorithm>
+#include <climits>
 #include <cstring>
 #include <new>
 
@@ -80,12 +82,14 @@ std::shared_ptr<const Capture> read_mapped(std::shared_ptr<const MappedFile> fil
     if (keep->shrank()) throw_shrank(*keep, path);
     if (e.truncated)
       throw Error(ErrorKind::Truncated, path,
-                  "the capture is truncated: it starts as a valid XSpace but ends in the middle of a field (" + e.what +
+                  "the capture is truncated: it reads as an XSpace capture but ends in the middle of a field (" + e.what +
                       ", " + at_byte(e.offset) + " of " + format_bytes_exact(static_cast<std::int64_t>(size)) + where +
                       "); the file was probably cut short while being written or copied");
     throw Error(ErrorKind::Damaged, path,
-                "the capture starts as a valid XSpace but is damaged " + at_byte(e.offset) + where + ": " + e.what +
-                    " (the bytes there are not valid protobuf)" + text_mangling_hint(keep->view()));
+                "the capture is damaged " + at_byte(e.offset) + where + ", after " +
+                    (e.offset == 1 ? std::string("a first byte that reads") : "bytes that read") +
+                    " as an XSpace capture: " + e.what + " (the bytes there are not valid protobuf)" +
+                    text_mangling_hint(keep->view()));
   } catch (const std::bad_alloc&) {
     throw Error(ErrorKind::TooLarge, path,
                 "there is not enough memory to read this " + format_bytes(size) + " capture");
