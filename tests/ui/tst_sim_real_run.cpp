@@ -158,6 +158,20 @@ class TestSimRealRun : public QObject {
     QVERIFY2(page.noticeText().contains(QStringLiteral("first divergence at event #")), qPrintable(page.noticeText()));
   }
 
+  // A trace the real LibTorch trainer wrote (tests/data/sim/libtorch_default.jsonl): the prediction from its
+  // header has the same outcome at every attempt.
+  void realTrainerTraceMatchesItsPrediction() {
+    auto& page = *m_page;
+    page.openRealRunWithPrediction(QStringLiteral(OOMSCOPE_TEST_DATA "/sim/libtorch_default.jsonl"));
+    QTRY_VERIFY_WITH_TIMEOUT(settled(page, true) && page.run(0)->realRun && page.run(1) &&
+                                 page.run(1)->title == QStringLiteral("prediction"), 60000);
+    QCOMPARE(page.run(0)->log.events.size(), std::size_t(20));
+    QVERIFY2(page.noticeText().contains(QStringLiteral("the same outcome for 20 of 20 events (100.0 %); no divergence")),
+             qPrintable(page.noticeText()));
+    page.stepTo(8);
+    shoot(page, QStringLiteral("simulator_libtorch_vs_prediction.png"));
+  }
+
   void aRunTooLargeToKeepSaysSo() {
     auto& page = *m_page;
     sim::SimConfig c = page.controls()->config();

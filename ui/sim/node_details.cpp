@@ -58,6 +58,10 @@ QString nodeDetailsHtml(const RunData& run, std::int64_t id, std::int64_t step) 
     html += row(QStringLiteral("Budget"), budget);
   }
   html += row(QStringLiteral("Time"), QStringLiteral("starts at %1, takes %2").arg(simfmt::duration(e.start_ns), simfmt::duration(e.duration_ns)));
+  if (e.outcome == sim::Outcome::Ok)
+    html += row(QStringLiteral("Loss scale"),
+                e.loss_scale < 1.0 ? QStringLiteral("%1 (its share of the batch's points)").arg(e.loss_scale, 0, 'g', 4)
+                                   : QStringLiteral("1"));
 
   const auto& L = run.layout;
   if (std::size_t(id) < L.nodeCount()) {
