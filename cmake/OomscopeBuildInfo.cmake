@@ -4,14 +4,18 @@
 find_program(OOMSCOPE_GIT git)
 mark_as_advanced(OOMSCOPE_GIT)
 
-# NVML support is loaded with dlopen, so it needs nothing at build time; it is "built in" when core has the
-# code for it. A build can say otherwise with -DOOMSCOPE_WITH_NVML=ON|OFF.
+# NVML is loaded with dlopen, so it needs nothing at build time: it is built in when the live code that loads
+# it is (core/live). A build can say otherwise with -DOOMSCOPE_WITH_NVML=ON|OFF.
 if(NOT DEFINED OOMSCOPE_WITH_NVML)
-  file(GLOB_RECURSE _oomscope_nvml_sources ${PROJECT_SOURCE_DIR}/core/*nvml*.cpp)
-  if(_oomscope_nvml_sources)
-    set(OOMSCOPE_WITH_NVML ON)
-  else()
-    set(OOMSCOPE_WITH_NVML OFF)
+  set(OOMSCOPE_WITH_NVML OFF)
+  if(TARGET oomscope_live)
+    file(GLOB _oomscope_live_sources ${PROJECT_SOURCE_DIR}/core/live/*.cpp)
+    foreach(_oomscope_source ${_oomscope_live_sources})
+      file(STRINGS ${_oomscope_source} _oomscope_nvml REGEX "libnvidia-ml\\.so")
+      if(_oomscope_nvml)
+        set(OOMSCOPE_WITH_NVML ON)
+      endif()
+    endforeach()
   endif()
 endif()
 
@@ -32,12 +36,19 @@ set(_oomscope_cuda_version "")
 if(CUDAToolkit_FOUND)
   set(_oomscope_cuda_version "${CUDAToolkit_VERSION}")
 endif()
+set(_oomscope_cudart OFF)
+if(CUDAToolkit_FOUND AND TARGET oomscope_live)
+  get_target_property(_oomscope_live_links oomscope_live LINK_LIBRARIES)
+  if("CUDA::cudart_static" IN_LIST _oomscope_live_links)
+    set(_oomscope_cudart ON)
+  endif()
+endif()
 
 set(OOMSCOPE_GENERATED_DIR ${PROJECT_BINARY_DIR}/generated)
 add_custom_target(oomscope_version_header
   COMMAND ${CMAKE_COMMAND} -DOUTPUT=${OOMSCOPE_GENERATED_DIR}/oomscope_version.h
           -DSOURCE_DIR=${PROJECT_SOURCE_DIR} -DVERSION=${PROJECT_VERSION} -DGIT=${OOMSCOPE_GIT}
-          -DCUDA_VERSION=${_oomscope_cuda_version} -DNVML=${OOMSCOPE_WITH_NVML}
+          -DCUDA_VERSION=${_oomscope_cuda_version} -DCUDART=${_oomscope_cudart} -DNVML=${OOMSCOPE_WITH_NVML}
           -DTORCH_VERSION=${_oomscope_torch_version}
           -P ${PROJECT_SOURCE_DIR}/cmake/OomscopeVersion.cmake
   BYPRODUCTS ${OOMSCOPE_GENERATED_DIR}/oomscope_version.h

@@ -2,7 +2,8 @@
 # Writes OUTPUT, the header behind `oomscope --version` and `oomscope-cli --version`, and touches it only when
 # its text changes, so a build after a new commit recompiles the two main.cpp files and nothing else.
 #
-# Inputs (-D): OUTPUT, SOURCE_DIR, VERSION, GIT (may be empty), CUDA_VERSION (empty: not found),
+# Inputs (-D): OUTPUT, SOURCE_DIR, VERSION, GIT (may be empty), CUDA_VERSION (empty: not found), CUDART (ON when
+#              cudart_static is linked),
 #              NVML (ON/OFF), TORCH_VERSION (empty: no LibTorch, so no demo trainer).
 
 set(commit "unknown")
@@ -28,7 +29,9 @@ if(GIT)
   endif()
 endif()
 
-if(CUDA_VERSION)
+if(CUDA_VERSION AND CUDART)
+  set(cuda_line "CUDA toolkit: ${CUDA_VERSION} (cudart_static built in: cudaMemGetInfo for live device figures)")
+elseif(CUDA_VERSION)
   set(cuda_line "CUDA toolkit: ${CUDA_VERSION} (found at build time)")
 else()
   set(cuda_line "CUDA toolkit: not built in (not found at build time)")

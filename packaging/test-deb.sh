@@ -103,21 +103,27 @@ log "desktop file and MIME types"
 desktop-file-validate /usr/share/applications/oomscope.desktop || fail "desktop-file-validate"
 grep -q '^Exec=oomscope %F$' /usr/share/applications/oomscope.desktop || fail "desktop Exec line"
 xmllint --noout /usr/share/mime/packages/oomscope.xml || fail "xmllint oomscope.xml"
-# The system database, as rebuilt by shared-mime-info's trigger: by name and by content.
+# The system database, as rebuilt by shared-mime-info's trigger: every type, by name or by content.
 python3 -c "import pickle; pickle.dump({'segments': [], 'device_traces': [], 'allocator_settings': {}}, open('snapshot.bin', 'wb'), protocol=4)"
 cp "$DEMO" capture.xplane.pb
-for pair in "capture.xplane.pb application/x-xplane-protobuf" "snapshot.bin application/x-pytorch-memory-snapshot"; do
+gzip -c "$DEMO" >capture.xplane.pb.gz
+printf 'OOMSCOPE-LIVE-RECORDING 1\n' | gzip >session.oomrec
+for pair in "capture.xplane.pb application/x-xplane-protobuf" "capture.xplane.pb.gz application/x-xplane-protobuf-gzip" \
+            "snapshot.bin application/x-pytorch-memory-snapshot" "session.oomrec application/x-oomscope-recording"; do
   set -- $pair
   got=$(env -u XDG_DATA_HOME XDG_DATA_DIRS=/usr/local/share:/usr/share HOME="$WORK" mimetype -b "$1")
   [ "$got" = "$2" ] || fail "MIME type of $1 is $got, expected $2"
 done
-# The association, for root with no desktop session: the system defaults only (mimeinfo.cache, built by the
-# desktop-file-utils trigger), not a user's mimeapps.list.
-for type in application/x-xplane-protobuf application/x-xplane-protobuf-gzip application/x-pytorch-memory-snapshot application/x-oomscope-recording; do
+# The association of every type the desktop file lists, for root with no desktop session: the system
+# defaults only (mimeinfo.cache, built by the desktop-file-utils trigger), not a user's mimeapps.list.
+TYPES=$(sed -n 's/^MimeType=//p' /usr/share/applications/oomscope.desktop | tr ';' ' ')
+[ -n "$TYPES" ] || fail "the desktop file lists no MIME type"
+for type in $TYPES; do
   got=$(env -u XDG_CURRENT_DESKTOP -u DESKTOP_SESSION -u KDE_FULL_SESSION -u GNOME_DESKTOP_SESSION_ID \
         -u XDG_CONFIG_HOME -u XDG_DATA_HOME XDG_DATA_DIRS=/usr/local/share:/usr/share HOME="$WORK" \
         xdg-mime query default "$type")
   [ "$got" = "oomscope.desktop" ] || fail "xdg-mime query default $type gives '$got', expected oomscope.desktop"
+  log "xdg-mime query default $type: $got"
 done
 INSTALLED=$(date +%s)
 
