@@ -158,7 +158,13 @@ FileKindInfo classify(std::string_view s, bool gz, bool complete) {
   bool text = true;
   for (char c : s.substr(0, 256))
     if (!std::isprint(static_cast<unsigned char>(c)) && !std::isspace(static_cast<unsigned char>(c))) text = false;
-  k.looks_like = (text ? "text starting '" + printable_start(s) + "'" : "binary data starting with bytes " + hex_start(s)) + post;
+  if (text) {
+    k.looks_like = "text starting '" + printable_start(s) + "'" + post;
+    return k;
+  }
+  // Other binary data: most likely a damaged or cut capture; the capture reader says where it breaks.
+  k.kind = FileKind::XSpace;
+  k.looks_like = "binary data starting with bytes " + hex_start(s) + post;
   return k;
 }
 

@@ -18,8 +18,9 @@ struct FileKindInfo {
   std::string looks_like;  // "gzip-compressed Chrome trace JSON (torch.profiler / Kineto)"
 };
 
-// Reads the first 256 KiB. An unreadable or empty file is reported as XSpace so that the capture reader's
-// own wording ("no such file", "empty") reaches the user.
+// Reads the first 256 KiB. An unreadable or empty file, and binary data that is no known format, are
+// reported as XSpace so that the capture reader's own wording ("no such file", "empty", "damaged at byte
+// N", "truncated") reaches the user; text, ZIP, HTML and other JSON are Unknown.
 FileKindInfo detect_file_kind(const std::string& path);
 // complete: `bytes` is the whole file.
 FileKindInfo detect_kind_of_bytes(std::string_view bytes, bool complete);

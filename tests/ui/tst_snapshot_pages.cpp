@@ -6,6 +6,8 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QElapsedTimer>
+#include <QImage>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
@@ -201,6 +203,36 @@ class TestSnapshotPages : public QObject {
     bad.load(data("README.md"));
     QVERIFY(failed.wait(20000));
     QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("looks like text")));
+  }
+
+  // Frame time of the timeline while zooming and panning (printed, not asserted: speed is a benchmark).
+  // Set OOMSCOPE_BIG_SNAPSHOT to a big file (tests/bench/make_big_snapshot.py) to measure at scale.
+  void timelineFrameTime() {
+    const QString big = qEnvironmentVariable("OOMSCOPE_BIG_SNAPSHOT");
+    NullProgress none;
+    const auto doc = big.isEmpty() ? load("torch_snapshot_decomfl_windows_with_trace.pickle") : loadSnapshotDocument(big, none);
+    MemoryTimelineWidget t;
+    t.resize(1280, 600);
+    t.setDocument(doc);
+    QImage image(t.size(), QImage::Format_ARGB32);
+    QElapsedTimer timer;
+    double worst = 0, total = 0;
+    const int frames = 12;
+    for (int i = 0; i < frames; ++i) {
+      if (i < 6) t.zoomAt((t.rangeLo() + t.rangeHi()) / 2, 0.5);   // zoom in
+      else t.setRange(t.rangeLo() + (t.rangeHi() - t.rangeLo()) * 0.3, t.rangeHi() + (t.rangeHi() - t.rangeLo()) * 0.3);  // pan
+      timer.start();
+      t.render(&image);
+      const double ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+      worst = std::max(worst, ms);
+      total += ms;
+    }
+    t.resetZoom();
+    timer.start();
+    t.render(&image);
+    const double all = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+    qInfo("timeline frame time on %s (%zu trace entries): zoom/pan mean %.1f ms, worst %.1f ms; whole trace %.1f ms",
+          qPrintable(doc->path), doc->snap->trace_entries(), total / frames, worst, all);
   }
 
   void mainWindowDispatchesByContent() {
