@@ -34,8 +34,9 @@ const char* kUsage =
     "runtime (allocators, executions, AllocatorRetry, growth per execution, what was live when the last\n"
     "execution started) and diagnosis lines with fixes, each figure labelled read, measured or derived.\n"
     "\n"
-    "  CAPTURE          a .xplane.pb file, or a folder searched for them; several files of one multi-host\n"
-    "                   run are reported per host. A bare <module>(<id>).hlo_proto.pb gets the plan only\n"
+    "  CAPTURE          a .xplane.pb or .xplane.pb.gz file, or a folder searched for them; several files of\n"
+    "                   one multi-host run are reported per host. A bare <module>(<id>).hlo_proto.pb gets\n"
+    "                   the plan only\n"
     "  --module NAME|ID the module to analyse: name, name(id) or program id (default: the module whose last\n"
     "                   execution never started, else the largest executed module, else the largest)\n"
     "  --top N          rows per list (default 25)\n"
@@ -88,9 +89,10 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
     std::vector<std::string> found;
     for (auto it = fs::recursive_directory_iterator(in, fs::directory_options::skip_permission_denied, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-      if (it->is_regular_file(ec) && it->path().filename().string().ends_with(".xplane.pb"))
+      if (const std::string name = it->path().filename().string();
+          it->is_regular_file(ec) && (name.ends_with(".xplane.pb") || name.ends_with(".xplane.pb.gz")))
         found.push_back(it->path().string());
-    if (found.empty()) throw Error(ErrorKind::NotFound, in, "the folder holds no .xplane.pb capture");
+    if (found.empty()) throw Error(ErrorKind::NotFound, in, "the folder holds no .xplane.pb or .xplane.pb.gz capture");
     std::sort(found.begin(), found.end());
     files.insert(files.end(), found.begin(), found.end());
   }

@@ -22,7 +22,7 @@ using namespace oomscope::sim;
 // The exit code of a run that a real trainer would not survive (a bug under --catch oom-only).
 constexpr int kExitCrash = 4;
 // A run in which no attempt succeeded, under --catch oom-only (elsewhere a warning only).
-constexpr int kExitDroppedAll = 5;
+constexpr int kExitDroppedAll = 6;
 
 const char* const kUsage =
     "usage: oomscope-cli simulate [OPTIONS]\n"
@@ -30,7 +30,7 @@ const char* const kUsage =
     "Simulates split-and-retry training under a GPU memory budget: the batch is tried whole, split per scene\n"
     "when it fails, then bisected in space, and the totals show what that costs and what reached the\n"
     "optimizer step. Exit code 4 when the run crashes (a bug its --catch mode does not catch, or a fragment\n"
-    "at the floor under --on-floor raise); 5 when no attempt succeeded under --catch oom-only.\n"
+    "at the floor under --on-floor raise); 6 when no attempt succeeded under --catch oom-only.\n"
     "\n"
     "policy (a preset, then any toggle overrides it):\n"
     "  --preset original|corrected   original: the reference's loop (default); corrected: every fix on\n"

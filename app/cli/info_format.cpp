@@ -49,7 +49,7 @@ std::size_t count_kind(const Capture& c, ExecutionKind kind) {
 
 std::string info_text(const Capture& c) {
   std::ostringstream out;
-  out << "file: " << c.path() << " (" << format_bytes(c.file_size()) << ")\n";
+  out << "file: " << c.path() << " (" << format_bytes(c.file_size()) << (c.decompressed() ? " decompressed" : "") << ")\n";
   out << "hosts: ";
   if (c.hostnames().empty()) out << "(none recorded)";
   for (std::size_t i = 0; i < c.hostnames().size(); ++i) out << (i ? ", " : "") << c.hostnames()[i];
@@ -105,6 +105,7 @@ nlohmann::ordered_json info_json(const Capture& c) {
   nlohmann::ordered_json j;
   j["file"] = c.path();
   j["file_size_bytes"] = c.file_size();
+  j["decompressed"] = c.decompressed();
   j["hostnames"] = c.hostnames();
   if (auto start = c.profile_start_time_ns()) j["profile_start_time_ns"] = *start;
   else j["profile_start_time_ns"] = nullptr;

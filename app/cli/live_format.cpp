@@ -109,7 +109,8 @@ std::string live_summary(const live::Store& store, const live::AlertEngine& aler
       }
     }
     for (const auto& e : r.events)
-      out += "  event " + e.kind + " at +" + seconds(e.t - r.samples.front().t) + ": " + e.message +
+      out += "  event " + e.kind + " at " + (e.t >= r.samples.front().t ? "+" : "") +
+             seconds(e.t - r.samples.front().t) + ": " + e.message +
              (e.path.empty() ? "" : " [" + e.path + "]") + "\n";
     for (const auto& g : r.gaps)
       out += "  gap at +" + seconds(g.from - r.samples.front().t) + ": " +

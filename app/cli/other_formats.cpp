@@ -3,8 +3,8 @@
 #include "app/cli/other_formats.h"
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "app/cli/command.h"
@@ -13,8 +13,10 @@
 #include "core/snapshot/snapshot_reader.h"
 #include "core/snapshot/snapshot_text.h"
 #include "core/snapshot/timeline_reports.h"
+#include "core/util/atomic_file.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
+#include "core/util/safe_text.h"
 
 namespace oomscope::cli {
 
@@ -83,8 +85,14 @@ std::optional<int> info_other_format(const std::string& path, bool json) {
   const FileKindInfo kind = detect_file_kind(path);
   if (kind.kind == FileKind::XSpace) return std::nullopt;
   const OtherFile f = load(path, kind);
-  if (json) std::cout << to_json(f, 10, false).dump(2) << "\n";
-  else write_text(std::cout, f, 10, false);
+  // As for captures: invalid UTF-8 becomes U+FFFD in JSON; text shows control characters as escapes.
+  if (json) {
+    std::cout << to_json(f, 10, false).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  } else {
+    std::ostringstream text;
+    write_text(text, f, 10, false);
+    std::cout << terminal_safe(text.str());
+  }
   return 0;
 }
 
@@ -103,19 +111,23 @@ std::optional<int> report_other_formats(const std::vector<std::string>& files, c
   for (std::size_t i = 0; i < files.size(); ++i) loaded.push_back(load(files[i], kinds[i]));
   nlohmann::json doc = nlohmann::json::array();
   if (json_path) for (const OtherFile& f : loaded) doc.push_back(to_json(f, top, true));
+  const auto json_text = [&] {
+    return (doc.size() == 1 ? doc[0] : doc).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  };
   if (json_path && *json_path == "-") {
-    std::cout << (doc.size() == 1 ? doc[0] : doc).dump(2) << "\n";
+    std::cout << json_text();
     return 0;
   }
+  std::ostringstream text;
   for (std::size_t i = 0; i < loaded.size(); ++i) {
-    if (i) std::cout << "\n";
-    write_text(std::cout, loaded[i], top, true);
+    if (i) text << "\n";
+    write_text(text, loaded[i], top, true);
   }
+  std::cout << terminal_safe(text.str()) << std::flush;
   if (json_path) {
-    std::ofstream out(*json_path, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error(ErrorKind::Io, *json_path, "cannot open the JSON file for writing");
-    out << (doc.size() == 1 ? doc[0] : doc).dump(2) << "\n";
-    if (!out.flush()) throw Error(ErrorKind::Io, *json_path, "cannot write the JSON file");
+    // Written whole to a temporary file in the target's folder, then renamed over it (atomic_file.h).
+    const WriteResult written = write_file_atomically(*json_path, json_text());
+    if (written.replaced) std::cerr << "oomscope-cli: replaced the existing " << terminal_safe(*json_path) << "\n";
   }
   return 0;
 }

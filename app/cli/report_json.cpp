@@ -120,7 +120,8 @@ json runtime_json(const RuntimeAnalysis& rt) {
     runs.push_back({{"number", e.number}, {"start_ps", e.start_ps}, {"end_ps", e.end_ps},
                     {"bytes_in_use_at_start", e.bytes_in_use_at_start}, {"launched", opt(e.launched)},
                     {"has_module_span", e.has_module_span}, {"module_from_pjit", e.module_from_pjit},
-                    {"retry_wait_ps", e.retry_wait_ps}, {"line", e.line}});
+                    {"retry_wait_ps", e.retry_wait_ps}, {"line", e.line},
+                    {"matched_by", e.matched_by_program_id ? "program_id" : "name"}});
   json between = json::array();
   for (const NameCount& n : m.host_events_between) between.push_back({{"name", n.name}, {"count", n.count}});
   json live = json::array();
@@ -162,7 +163,8 @@ json report_to_json(std::span<const HostReport> reports, const ReportOptions& op
     for (const ModuleRow& m : r.modules)
       modules.push_back({{"name", m.name}, {"program_id", id(m.program_id)}, {"status", to_string(m.status)},
                          {"peak_bytes", m.peak_bytes}, {"temp_bytes", m.temp_bytes}, {"parameters_bytes", m.parameters_bytes},
-                         {"donated_bytes", m.donated_bytes}, {"outputs_bytes", m.outputs_bytes}, {"executions", m.executions}});
+                         {"donated_bytes", m.donated_bytes}, {"outputs_bytes", m.outputs_bytes}, {"executions", m.executions},
+                         {"executions_by_program_id", m.executions_by_program_id}});
     json h{{"file", r.path}, {"file_size", r.file_size}, {"hostnames", r.hostnames}, {"platform", r.platform},
            {"device_memory_bytes", opt(r.device_memory_bytes)}, {"modules", modules},
            {"capacity", {{"bytes", opt(r.capacity_bytes)}, {"source", r.capacity_source},

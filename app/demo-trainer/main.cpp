@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <memory>
 #include <iostream>
 #include <vector>
 
+#include "app/demo-trainer/live_serve.h"
 #include "app/demo-trainer/options.h"
 #include "core/train/atomic_file.h"
 #include "core/train/calibrate.h"
@@ -48,6 +50,16 @@ int main(int argc, char** argv) {
   train::PrintObserver printer(std::cout, !opt.quiet);
   train::FanoutObserver observers;
   observers.add(&printer);
+  std::unique_ptr<demo::LiveServe> live;
+  if (!opt.serve.empty()) {
+    try {
+      live = std::make_unique<demo::LiveServe>(opt.serve, opt.trainer.budget, args);
+    } catch (const Error& e) {
+      std::cerr << "oomscope-demo-trainer: cannot serve live stats: " << e.what() << "\n";
+      return 1;
+    }
+    observers.add(live.get());
+  }
 
   // --restart-above: re-execute this binary with the same arguments plus --resume.
   const train::RestartFn restart = [&] {

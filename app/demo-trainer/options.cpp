@@ -45,6 +45,8 @@ c10::OutOfMemoryError past --budget.
   --norm MODE           batchnorm | frozen | groupnorm: recorded in the trace header only (this model has no
                         normalisation layer)
   --quiet               print steps only
+  --serve PORT|unix:PATH  serve live stats for `oomscope-cli watch` or the GUI's Live page (127.0.0.1 by
+                        default; HOST:PORT elsewhere needs $OOMSCOPE_TOKEN)
 Exit codes: 0 done, 1 bad input, 2 bad arguments, 4 the run crashed (an uncaught exception, on-floor raise).
 )";
 
@@ -141,6 +143,7 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (a == "--restart-above") t.restart_above = to_bytes(a, v);
     else if (a == "--hold-per-step") t.hold_per_step = to_bytes(a, v);
     else if (a == "--weights-out") t.weights_out = v;
+    else if (a == "--serve") o.serve = v;
     else throw UsageError{"unknown option '" + a + "'"};
   }
   if (t.bug_scene >= 0 && !bug_kind_given) t.bug = sim::BugKind::ShapeMismatch;

@@ -41,6 +41,29 @@ QString findExample() {
   return {};
 }
 
+// The LibTorch demo trainer (its own package): next to this program when installed, or in the build tree.
+QString findDemoTrainer() {
+  const QString appDir = QCoreApplication::applicationDirPath();
+  for (const QString& candidate : {appDir + QStringLiteral("/oomscope-demo-trainer"),
+                                   appDir + QStringLiteral("/../demo-trainer/oomscope-demo-trainer")}) {
+    const QFileInfo info(candidate);
+    if (info.isFile() && info.isExecutable()) return QDir::cleanPath(info.absoluteFilePath());
+  }
+  return {};
+}
+
+// A run that shows what the Live page is for: OOMs and splits under a 64 MiB budget, memory held per step
+// until a restart from a checkpoint frees it.
+QStringList demoTrainerArgs() {
+  const QString checkpoint =
+      QDir::temp().filePath(QStringLiteral("oomscope-demo-%1.ckpt").arg(QCoreApplication::applicationPid()));
+  return {QStringLiteral("--steps"), QStringLiteral("200"), QStringLiteral("--scenes"), QStringLiteral("64"),
+          QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--width"), QStringLiteral("8"),
+          QStringLiteral("--budget"), QStringLiteral("64MiB"), QStringLiteral("--hold-per-step"), QStringLiteral("4MiB"),
+          QStringLiteral("--restart-above"), QStringLiteral("40MiB"), QStringLiteral("--checkpoint"), checkpoint,
+          QStringLiteral("--quiet")};
+}
+
 void selectPage(oomscope::ui::MainWindow& window, const QString& title) {
   auto* tabs = window.tabs();
   for (int i = 0; i < tabs->count(); ++i) {
@@ -161,8 +184,10 @@ int main(int argc, char** argv) {
     return oomscope::ui::createSimulatorPage(&w);
   });
   oomscope::ui::LivePage* livePage = nullptr;
-  oomscope::ui::MainWindow::registerPage(QObject::tr("Live"), [&livePage](oomscope::ui::MainWindow& w) {
+  const QString demoTrainer = findDemoTrainer();
+  oomscope::ui::MainWindow::registerPage(QObject::tr("Live"), [&livePage, demoTrainer](oomscope::ui::MainWindow& w) {
     auto* page = new oomscope::ui::LivePage(&w);
+    if (!demoTrainer.isEmpty()) page->setDemoTrainer(demoTrainer, demoTrainerArgs());
     if (!livePage) livePage = page;
     return page;
   });

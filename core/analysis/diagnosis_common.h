@@ -24,6 +24,7 @@ inline std::string percent(std::int64_t part, std::int64_t whole) {
 // other_phase_saving: what the fix also removes from the other phase's peak (parameters, outputs: all of
 // it; a fix of the peak phase's temporaries: nothing). The need never drops below that other peak.
 inline Fix checked(Fix f, const DiagnosisInput& in, std::int64_t need, std::int64_t other_phase_saving = 0) {
+  f.other_phase_saving_bytes = other_phase_saving;
   if (f.saving_bytes) {
     std::int64_t after = need - *f.saving_bytes;
     if (in.other_phase_peak_bytes) {

@@ -52,8 +52,7 @@ std::optional<DiagnosisLine> rule_mostly_transient(const DiagnosisInput& in) {
             "the transients scale with the batch: half of them", "twice the steps per update; lower device "
             "utilisation", {}, {}};
   l.fixes.push_back(checked(std::move(micro), in, in.plan_peak_bytes));
-  Fix look{"see the pattern lines below for the ops that make them", std::nullopt, "-", "-", {}, {}};
-  if (!in.patterns.empty()) l.fixes.push_back(std::move(look));
+  if (!in.patterns.empty()) l.cause += "; the pattern lines below name the ops that make them";
   l.confirm = detail::kConfirm;
   return l;
 }
@@ -68,8 +67,13 @@ std::optional<DiagnosisLine> rule_mostly_parameters(const DiagnosisInput& in) {
   l.finding = "mostly parameters and outputs: " + mib(bytes) + " (" + percent(bytes, in.plan_peak_bytes) +
               " of the peak); the temp heap is " + mib(in.plan_peak_bytes - bytes);
   l.cause = "the inputs and results of the program themselves; temporaries are not the problem";
-  Fix shard{"shard the parameters over the devices (or keep them in bf16)", bytes / 2,
-            "with 2 devices (or f32 -> bf16): half of them", "communication per step (or precision)", {}, {}};
+  const bool f32 = std::any_of(in.peak_buffers.begin(), in.peak_buffers.end(), [](const PeakBuffer& b) {
+    return (b.role == "parameter" || b.role == "output") && b.shape.starts_with("f32[");
+  });
+  Fix shard{f32 ? "shard the parameters over the devices, or keep the f32 ones in bf16"
+                : "shard the parameters over the devices",
+            bytes / 2, f32 ? "with 2 devices, or f32 -> bf16: half of them" : "with 2 devices: half of them",
+            f32 ? "communication per step, or precision" : "communication per step", {}, {}};
   l.fixes.push_back(checked(std::move(shard), in, in.plan_peak_bytes, bytes / 2));
   l.confirm = detail::kConfirm;
   return l;
@@ -152,6 +156,61 @@ std::optional<DiagnosisLine> rule_temp_unseen(const DiagnosisInput& in) {
                                    "capture records, so the runtime figures do not include it"
                                  : "the temp block came from an allocator that records no events (or it was "
                                    "allocated before the capture started)";
+  return l;
+}
+
+std::optional<DiagnosisLine> rule_fix_sets(const DiagnosisInput& in, const std::vector<DiagnosisLine>& lines) {
+  if (!in.has_plan || !in.capacity_bytes || in.plan_peak_bytes <= *in.capacity_bytes) return std::nullopt;
+  struct Candidate {
+    const Fix* fix;
+    std::string rule;
+  };
+  std::vector<Candidate> candidates;
+  for (const DiagnosisLine& l : lines) {
+    const Fix* best = nullptr;
+    for (const Fix& f : l.fixes)
+      if (f.saving_bytes && *f.saving_bytes > 0 && (!best || *f.saving_bytes > *best->saving_bytes)) best = &f;
+    if (best) candidates.push_back({best, l.rule});
+  }
+  if (candidates.empty()) return std::nullopt;
+  DiagnosisLine l;
+  l.rule = "fix-sets";
+  l.provenance = Provenance::Derived;
+  // Greedy: add the fix that lowers the need most (the larger saving on a tie); stop when it fits or when
+  // no fix lowers it any more (the peak no remaining fix touches decides).
+  std::int64_t peak = in.plan_peak_bytes, other = in.other_phase_peak_bytes.value_or(0);
+  std::int64_t need = std::max(peak, other);
+  std::string sets, names;
+  bool fits = false;
+  std::vector<bool> used(candidates.size(), false);
+  for (std::size_t step = 0; step < candidates.size() && !fits; ++step) {
+    std::optional<std::size_t> best;
+    std::int64_t best_need = need;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      if (used[i]) continue;
+      const std::int64_t n = std::max(peak - *candidates[i].fix->saving_bytes,
+                                      other - candidates[i].fix->other_phase_saving_bytes);
+      if (n < best_need || (best && n == best_need && *candidates[i].fix->saving_bytes > *candidates[*best].fix->saving_bytes)) {
+        best = i;
+        best_need = n;
+      }
+    }
+    if (!best) break;
+    used[*best] = true;
+    peak -= *candidates[*best].fix->saving_bytes;
+    other -= candidates[*best].fix->other_phase_saving_bytes;
+    need = best_need;
+    names += (step ? " + " : "") + candidates[*best].rule;
+    fits = need <= *in.capacity_bytes;
+    sets += (step ? "; " : "") + names + " -> needs " + mib(need) + (fits ? " (fits)" : "");
+  }
+  if (sets.empty()) return std::nullopt;
+  l.finding = fits ? "fixes that together make the step fit " + mib(*in.capacity_bytes) + ": " + sets
+                   : "no set of the fixes above makes the step fit " + mib(*in.capacity_bytes) + ": " + sets;
+  l.cause = "the best fix of each line, the one that lowers the need most first; savings are assumed to add up (fixes of the same "
+            "buffers overlap, so treat each need as a lower bound) and each phase's peak falls only by what a fix "
+            "removes from it";
+  l.confirm = detail::kConfirm;
   return l;
 }
 

@@ -36,6 +36,10 @@ std::string pool_fraction_note(const DiagnosisInput& in);
 // the same, "first call +A, then +B per execution", or "not consistent (...)"; "" without steps.
 std::string growth_wording(const std::vector<std::int64_t>& steps);
 
+// When the plan does not fit: the smallest greedy sets of fixes (the best of each line, largest saving
+// first) with the need after each set, each phase's peak lowered only by what the fixes remove from it.
+std::optional<DiagnosisLine> rule_fix_sets(const DiagnosisInput& in, const std::vector<DiagnosisLine>& lines);
+
 std::vector<DiagnosisLine> diagnose(const DiagnosisInput& in);
 
 // The role with the largest share of the plan's peak, parameters and outputs included ("" when none).

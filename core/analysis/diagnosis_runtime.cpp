@@ -172,6 +172,7 @@ std::vector<DiagnosisLine> diagnose(const DiagnosisInput& in) {
   for (auto rule : {rule_host_offload, rule_temp_unseen, rule_growth, rule_no_donation, rule_other_live_arrays,
                     rule_allocator_retry, rule_xla_remat})
     if (auto l = rule(in)) out.push_back(std::move(*l));
+  if (auto l = rule_fix_sets(in, out)) out.push_back(std::move(*l));
   return out;
 }
 

@@ -30,6 +30,8 @@ struct Fix {
   std::optional<std::int64_t> checked_against_device_bytes = {};
   // The highest peak this fix does not lower (another phase's), when it bounds needed_after_bytes.
   std::optional<std::int64_t> floor_bytes = {};
+  // What the fix also removes from the other phase's peak (checked() records it for fix sets).
+  std::int64_t other_phase_saving_bytes = 0;
 };
 
 struct DiagnosisLine {

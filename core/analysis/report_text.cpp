@@ -149,7 +149,15 @@ void write_runtime(std::ostream& o, const HostReport& r, std::size_t top) {
     if (m.program_id) o << "(" << *m.program_id << ")";
     o << ": " << m.executions.size();
     if (m.allocator && *m.allocator < rt.allocators.size()) o << " on " << rt.allocators[*m.allocator].name;
-    o << " [measured]\n";
+    const auto by_id = std::count_if(m.executions.begin(), m.executions.end(),
+                                     [](const RuntimeExecution& e) { return e.matched_by_program_id; });
+    o << " [measured]";
+    if (!m.executions.empty())
+      o << (by_id == static_cast<std::ptrdiff_t>(m.executions.size())
+                ? "; matched by program id (the kernels each one launched)"
+            : by_id == 0 ? "; matched by name and order: no launch in the capture names its program"
+                         : "; " + std::to_string(by_id) + " matched by program id, the rest by name");
+    o << "\n";
     const std::size_t n = m.executions.size();
     for (std::size_t i = 0; i < n; ++i) {
       if (n > top && i == top / 2) o << "    ... " << n - top << " executions\n";
@@ -252,7 +260,13 @@ void write_report_text(std::ostream& o, const HostReport& r, std::size_t top) {
     const ModuleRow& m = *rows[i];
     o << "  " << pad(m.name + "(" + std::to_string(m.program_id) + ")", 40) << " peak " << pad(b(m.peak_bytes), 10)
       << " temp " << pad(b(m.temp_bytes), 10) << " params " << pad(b(m.parameters_bytes), 10) << " outputs "
-      << pad(b(m.outputs_bytes), 10) << " executions " << m.executions << "\n";
+      << pad(b(m.outputs_bytes), 10) << " executions " << m.executions;
+    if (m.executions > 0)
+      o << (m.executions_by_program_id == m.executions ? " (by program id)"
+            : m.executions_by_program_id == 0          ? " (by name)"
+                                                       : " (" + std::to_string(m.executions_by_program_id) + " by program id, " +
+                                                             std::to_string(m.executions - m.executions_by_program_id) + " by name)");
+    o << "\n";
   }
   if (rows.size() > top) o << "  ... " << rows.size() - top << " more modules\n";
   if (r.runtime.module) {

@@ -43,13 +43,17 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
   out.executions_total = static_cast<std::int64_t>(executions.size());
 
   out.executions_per_module.assign(ex.modules.size(), 0);
+  out.executions_by_program_id.assign(ex.modules.size(), 0);
   {
     std::map<std::string_view, std::vector<std::size_t>> by_name;
     for (std::size_t i = 0; i < ex.modules.size(); ++i) by_name[ex.modules[i].name].push_back(i);
     for (const RuntimeExecution& e : executions)
       if (auto it = by_name.find(e.module); it != by_name.end())
         for (std::size_t i : it->second)
-          if (execution_of(e, ex.modules[i])) ++out.executions_per_module[i];
+          if (execution_of(e, ex.modules[i])) {
+            ++out.executions_per_module[i];
+            if (e.matched_by_program_id) ++out.executions_by_program_id[i];
+          }
   }
 
   ModuleSelection sel;
@@ -117,6 +121,7 @@ RuntimeAnalysis analyze_runtime(const capture::Capture& capture, std::span<const
   ExecutionInput& ex = in.executions;
   ex.spans = capture.executions();
   ex.device_events = capture.device_program_events();
+  ex.launches = capture.launch_events();
   ex.strings = capture.strings();
   ex.memory = capture.memory_events();
   ex.retries = capture.allocator_retries();

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include "core/analysis/runtime_allocators.h"
@@ -128,6 +129,45 @@ std::vector<RuntimeExecution> device_module_executions(std::span<const Execution
   return out;
 }
 
+// The program of each host execution from the kernels it launched: the driver-API launches inside its
+// span carry program_id themselves (roctracer) or name, by correlation_id, a device event that does
+// (CUPTI). Several programs in one window (parallel executions) are settled by majority. Found ids
+// replace the name-and-order guess and may name an execution whose module span is missing; such an
+// execution did launch a kernel.
+void match_by_program_id(const ExecutionInput& in, std::vector<RuntimeExecution>& out) {
+  if (in.launches.empty()) return;
+  std::unordered_map<std::uint64_t, std::uint64_t> program_of_correlation;
+  for (const capture::DeviceProgramEvent& d : in.device_events)
+    if (d.correlation_id != 0 && d.program_id != 0) program_of_correlation.emplace(d.correlation_id, d.program_id);
+  std::unordered_map<std::uint64_t, const ModuleRef*> module_of_id;
+  for (const ModuleRef& m : in.modules) module_of_id.emplace(m.program_id, &m);
+  for (RuntimeExecution& e : out) {
+    if (e.plane != in.host_plane) continue;
+    std::map<std::uint64_t, int> votes;
+    auto it = std::lower_bound(in.launches.begin(), in.launches.end(), e.start_ps,
+                               [](const capture::LaunchEvent& l, std::int64_t t) { return l.time_ps < t; });
+    for (; it != in.launches.end() && it->time_ps <= e.end_ps; ++it) {
+      std::optional<std::uint64_t> id = it->program_id;
+      if (!id || *id == 0) {
+        auto found = program_of_correlation.find(it->correlation_id);
+        if (found != program_of_correlation.end()) id = found->second;
+      }
+      if (id && *id != 0 && module_of_id.count(*id)) ++votes[*id];
+    }
+    if (votes.empty()) continue;
+    const std::uint64_t id = std::max_element(votes.begin(), votes.end(), [](const auto& a, const auto& b) {
+                               return a.second < b.second;
+                             })->first;
+    const ModuleRef& m = *module_of_id.at(id);
+    if (!e.module.empty() && e.module != m.name) continue;  // the span names another module: keep the span's word
+    e.module = m.name;
+    e.program_id = id;
+    e.matched_by_program_id = true;
+    e.module_from_pjit = false;
+    e.launched = true;  // a driver-API launch of its program inside its span
+  }
+}
+
 }  // namespace
 
 bool execution_of(const RuntimeExecution& e, const ModuleRef& m) {
@@ -140,6 +180,7 @@ std::vector<RuntimeExecution> build_executions(const ExecutionInput& in) {
   if (out.empty()) out = device_module_executions(in.spans);
   std::stable_sort(out.begin(), out.end(),
                    [](const RuntimeExecution& a, const RuntimeExecution& b) { return a.start_ps < b.start_ps; });
+  match_by_program_id(in, out);
 
   // Window of each execution for device events: until the next execution of the same module on the same
   // line. The GPU runs behind the host, so a kernel often starts after other modules were already enqueued.

@@ -23,6 +23,7 @@ struct ModuleRef {
 struct ExecutionInput {
   std::span<const capture::ExecutionSpan> spans;
   std::span<const capture::DeviceProgramEvent> device_events;  // sorted by time
+  std::span<const capture::LaunchEvent> launches;               // host launches, sorted by time
   std::span<const std::string> strings;                        // Capture::strings()
   std::span<const capture::MemoryEvent> memory;                // sorted by time
   std::span<const capture::RetryEvent> retries;                // sorted by time

@@ -51,6 +51,9 @@ struct RuntimeExecution {
   std::optional<std::uint64_t> program_id; // from device events or the span; nullopt when unknown
   bool module_from_pjit = false;           // module name guessed as "jit_<function>" from PjitFunction(...)
   bool program_id_inferred = false;        // program id chosen among modules of the same name
+  // True when program_id came from the kernels it launched (host launch -> program_id, directly or through
+  // the device event of the same correlation_id); false = matched to its module by name and order.
+  bool matched_by_program_id = false;
   std::int64_t start_ps = 0;
   std::int64_t end_ps = 0;
   std::uint32_t plane = 0;
@@ -123,6 +126,7 @@ struct RuntimeAnalysis {
   RetrySummary retries;
   std::int64_t executions_total = 0;
   std::vector<std::int64_t> executions_per_module;  // index = the ModuleRef given, measured
+  std::vector<std::int64_t> executions_by_program_id;  // of those, matched by program id (the rest: by name)
   bool has_device_program_events = false;
   ModuleChoice choice = ModuleChoice::None;
   std::optional<ModuleRuntime> module;  // the analysed module (absent when the capture has none)

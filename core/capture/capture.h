@@ -189,6 +189,19 @@ struct DeviceProgramEvent {
   std::uint64_t program_id = 0;   // 0 when only hlo_module is known
   std::uint32_t module_name = 0;  // index into Capture::strings() (0 = none)
   std::uint32_t plane = 0;
+  std::uint64_t correlation_id = 0;  // joins it to the host launch (0 = none)
+};
+
+// A host-side launch (CUPTI/roctracer driver-API callback: hipModuleLaunchKernel, cuLaunchKernel, a
+// memcpy/memset call) that carries a correlation_id. The device event with the same correlation_id is
+// what it launched; device_id names the device; program_id is set when the launch itself carries it.
+struct LaunchEvent {
+  std::int64_t time_ps = 0;
+  std::uint64_t correlation_id = 0;
+  std::optional<std::int64_t> device_id;
+  std::optional<std::uint64_t> program_id;
+  std::uint32_t plane = 0;
+  std::uint32_t line = 0;
 };
 
 // ---- the capture ----------------------------------------------------------------------------------
@@ -201,7 +214,8 @@ class Capture {
   Capture& operator=(const Capture&) = delete;
 
   const std::string& path() const { return path_; }
-  std::uint64_t file_size() const { return file_size_; }
+  std::uint64_t file_size() const { return file_size_; }  // of the XSpace: decompressed, for a .gz
+  bool decompressed() const { return decompressed_; }     // read from a gzip file
 
   const std::vector<std::string>& hostnames() const { return hostnames_; }
   // XSpace.errors / warnings / hostnames: each distinct text once, in first-seen order, at most 100 of each
@@ -231,6 +245,7 @@ class Capture {
   const std::vector<RetryEvent>& allocator_retries() const { return retries_; }
   const std::vector<ExecutionSpan>& executions() const { return executions_; }
   const std::vector<DeviceProgramEvent>& device_program_events() const { return device_events_; }
+  const std::vector<LaunchEvent>& launch_events() const { return launches_; }
   // Interned strings referenced by index from the tables above; strings()[0] == "".
   const std::vector<std::string>& strings() const { return strings_; }
 
@@ -244,6 +259,7 @@ class Capture {
   friend class CaptureBuilder;
   std::string path_;
   std::uint64_t file_size_ = 0;
+  bool decompressed_ = false;
   std::shared_ptr<const MappedFile> mapping_;
   std::vector<std::string> hostnames_, errors_, warnings_;
   std::vector<Plane> planes_;
@@ -255,6 +271,7 @@ class Capture {
   std::vector<RetryEvent> retries_;
   std::vector<ExecutionSpan> executions_;
   std::vector<DeviceProgramEvent> device_events_;
+  std::vector<LaunchEvent> launches_;
   std::vector<std::string> strings_;
   std::optional<std::int64_t> profile_start_ns_;
   std::unique_ptr<const CaptureInternals> internals_;

@@ -28,12 +28,13 @@
 namespace oomscope::capture {
 
 // What the reader does with an event, decided once per event-metadata entry.
-enum class EventClass : std::uint8_t { None, MemAlloc, MemDealloc, Retry, XlaModule, ExecuteHelper, Pjit };
+enum class EventClass : std::uint8_t { None, MemAlloc, MemDealloc, Retry, XlaModule, ExecuteHelper, Pjit, Launch };
 
 // The stats the reader decodes while scanning, resolved once per plane entry from stat_metadata.
 enum class StatKey : std::uint8_t {
   Other, AllocatorName, BytesAllocated, BytesAvailable, BytesReserved, PeakBytesInUse, RequestedBytes,
   AllocationBytes, Addr, Fragmentation, StepId, TfOp, Shape, ProgramId, HloModule, IndexOnHost, DeviceOrdinal,
+  CorrelationId, DeviceId,
 };
 
 enum class PlaneKind : std::uint8_t { HostCpu, HostMetadata, Device, TaskEnvironment, Other };
@@ -128,6 +129,7 @@ class CaptureBuilder {
   CaptureBuilder(std::shared_ptr<const MappedFile> file, std::string path, ProgressSink& progress,
                  std::stop_token stop);
   std::shared_ptr<const Capture> build();
+  void set_decompressed() { capture_->decompressed_ = true; }
 
  private:
   // Per plane entry, while it is scanned.

@@ -72,6 +72,7 @@ std::shared_ptr<const Capture> read_mapped(std::shared_ptr<const MappedFile> fil
   const std::shared_ptr<const MappedFile> keep = file;
   try {
     CaptureBuilder builder(std::move(file), path, progress, std::move(stop));
+    if (!where.empty()) builder.set_decompressed();
     auto capture = builder.build();
     if (keep->shrank()) throw_shrank(*keep, path);
     return capture;
@@ -210,6 +211,12 @@ std::shared_ptr<const Capture> read_capture(const std::string& path, ProgressSin
 
 std::shared_ptr<const Capture> read_capture_from_memory(std::string bytes, const std::string& name,
                                                         ProgressSink& progress, std::stop_token stop) {
+  if (is_gzip(bytes)) {
+    std::string inflated = gunzip_capture(bytes, name, wire::kMaxMessageBytes, progress, stop);
+    bytes = std::string();
+    return read_mapped(MappedFile::from_bytes(std::move(inflated)), name, progress, std::move(stop),
+                       " of the decompressed data");
+  }
   if (bytes.size() > wire::kMaxMessageBytes)
     throw Error(ErrorKind::TooLarge, name, "the data is larger than the 2 GiB a protobuf capture can hold");
   return read_mapped(MappedFile::from_bytes(std::move(bytes)), name, progress, std::move(stop));

@@ -1,9 +1,12 @@
 #pragma once
-// Reading capture files. read_capture() maps the file (up to 2 GiB), scans the XSpace wire format in place
-// (never a full message parse of the whole file), parses the small HloProtos of /host:metadata as full
-// messages, and returns the immutable model. It reports progress, honours the stop_token (throws
-// oomscope::Cancelled) and throws oomscope::Error naming the file for every problem: missing, empty, gzip,
-// riegeli, truncated or damaged protobuf, not an XSpace.
+// Reading capture files. read_capture() maps the file (up to 2 GiB), checks that it starts like an XSpace,
+// scans the XSpace wire format in place (never a full message parse of the whole file), parses the small
+// HloProtos of /host:metadata as full messages, and returns the immutable model. A gzip file (.xplane.pb.gz)
+// is decompressed into memory first (its content checked to be an XSpace before the rest is inflated). It
+// reports progress, honours the stop_token (throws oomscope::Cancelled) and throws oomscope::Error naming
+// the file for every problem: missing, empty, a gzip file of something else, riegeli, not an XSpace, damaged
+// after a valid start (with the offset), truncated, shrank while read, or so implausible that loading it
+// would take more memory than the bound (8 x its size + 64 MiB, reader_limits.cpp).
 
 #include <memory>
 #include <stop_token>

@@ -14,7 +14,8 @@ struct DecodedStats {
   std::string_view allocator_name, tf_op, shape, hlo_module;
   std::optional<std::int64_t> bytes_allocated, bytes_available, bytes_reserved, peak, requested, allocation;
   std::optional<std::int64_t> addr, step_id, index_on_host, device_ordinal;
-  std::optional<std::uint64_t> program_id;
+  std::optional<std::uint64_t> program_id, correlation_id;
+  std::optional<std::int64_t> device_id;
   std::optional<double> fragmentation;
 };
 
@@ -43,6 +44,10 @@ DecodedStats decode(const std::uint8_t* base, const EventRecord& ev, const IdTab
       case StatKey::ProgramId:
         if (auto v = raw_stat_int(s)) d.program_id = static_cast<std::uint64_t>(*v);
         break;
+      case StatKey::CorrelationId:
+        if (auto v = raw_stat_int(s)) d.correlation_id = static_cast<std::uint64_t>(*v);
+        break;
+      case StatKey::DeviceId: d.device_id = raw_stat_int(s); break;
       case StatKey::Other: break;
     }
   });
@@ -68,6 +73,9 @@ EventClass classify_event_name(PlaneKind plane, std::string_view name) {
   if (name == "LocalExecutable::Execute" || name == "TfrtTpuLoadedExecutable::Execute") return EventClass::ExecuteHelper;
   if (name.starts_with("PjRt") && (ends_with(name, "::ExecuteHelper"))) return EventClass::ExecuteHelper;
   if (name.find("LoadedExecutable::ExecuteHelper") != std::string_view::npos) return EventClass::ExecuteHelper;
+  // Driver-API callbacks merged onto the host plane (roctracer: hipModuleLaunchKernel, hipMemsetAsync...;
+  // CUPTI: cuLaunchKernel, cudaLaunchKernel...). Only those with a correlation_id are kept.
+  if (name.starts_with("hip") || name.starts_with("cu")) return EventClass::Launch;
   return EventClass::None;
 }
 
@@ -168,6 +176,14 @@ void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const Even
       capture_->executions_.push_back(std::move(span));
       return;
     }
+    case EventClass::Launch: {
+      if (seg.stat_keys.empty()) return;
+      const DecodedStats d = decode(file_->data(), ev, seg.stat_keys, *seg.stat_names);
+      if (!d.correlation_id) return;
+      charge(sizeof(LaunchEvent), "launch events");
+      capture_->launches_.push_back(LaunchEvent{ev.start_ps, *d.correlation_id, d.device_id, d.program_id, seg.plane, line});
+      return;
+    }
     case EventClass::None: return;
   }
 }
@@ -206,7 +222,8 @@ void CaptureBuilder::on_device_event(const Segment& seg, const EventRecord& ev) 
   }
   if (!program && module.empty()) return;
   charge(sizeof(DeviceProgramEvent), "device events");
-  capture_->device_events_.push_back(DeviceProgramEvent{ev.start_ps, program.value_or(0), intern(module), seg.plane});
+  capture_->device_events_.push_back(
+      DeviceProgramEvent{ev.start_ps, program.value_or(0), intern(module), seg.plane, d.correlation_id.value_or(0)});
 }
 
 }  // namespace oomscope::capture

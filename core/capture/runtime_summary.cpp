@@ -83,6 +83,7 @@ void CaptureBuilder::finish_runtime() {
   sort_by_time(c.retries_);
   sort_by_time(c.executions_);
   sort_by_time(c.device_events_);
+  sort_by_time(c.launches_);
 
   std::vector<bool> seen(c.allocators_.size(), false);
   for (const MemoryEvent& m : c.memory_events_) {

@@ -36,6 +36,7 @@ StatKey stat_key(std::string_view name) {
       {"fragmentation", StatKey::Fragmentation}, {"id", StatKey::StepId}, {"tf_op", StatKey::TfOp},
       {"shape", StatKey::Shape}, {"program_id", StatKey::ProgramId}, {"hlo_module", StatKey::HloModule},
       {"index_on_host", StatKey::IndexOnHost}, {"device_ordinal", StatKey::DeviceOrdinal},
+      {"correlation_id", StatKey::CorrelationId}, {"device_id", StatKey::DeviceId},
   };
   auto it = keys.find(name);
   return it == keys.end() ? StatKey::Other : it->second;

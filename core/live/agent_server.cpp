@@ -114,6 +114,8 @@ void AgentServer::post_event(Event event) {
   std::string line = write_line(event);
   {
     std::lock_guard lock(pending_mutex_);
+    recent_events_.push_back(line);
+    if (recent_events_.size() > 64) recent_events_.erase(recent_events_.begin());
     if (pending_.size() < 1024) pending_.push_back(std::move(line));
     else counters_.dropped_lines.fetch_add(1, std::memory_order_relaxed);
   }
@@ -127,6 +129,11 @@ void AgentServer::post_shapes(Shapes shapes) {
   if (shapes.t == 0) shapes.t = now_unix_ns();
   std::string line = write_line(shapes);
   std::lock_guard lock(pending_mutex_);
+  shapes_so_far_.t = shapes.t;
+  shapes_so_far_.distinct = shapes.distinct;
+  shapes_so_far_.last = shapes.last;
+  for (auto& f : shapes.fresh)
+    if (shapes_so_far_.fresh.size() < 4096) shapes_so_far_.fresh.push_back(f);
   if (pending_.size() < 1024) pending_.push_back(std::move(line));
   else counters_.dropped_lines.fetch_add(1, std::memory_order_relaxed);
 }
@@ -136,6 +143,13 @@ void AgentServer::run(std::stop_token stop) {
   std::vector<pollfd> fds;
   const std::string hello_line = write_line(options_.hello);
   const bool need_token = !options_.token.empty();
+  auto history = [&] {
+    std::lock_guard lock(pending_mutex_);
+    std::string h;
+    if (shapes_so_far_.t != 0) h += write_line(shapes_so_far_);
+    for (const auto& e : recent_events_) h += e;
+    return h;
+  };
 
   auto queue = [&](Client& c, const std::string& line) {
     if (c.out.size() + line.size() > options_.max_queue_bytes) {
@@ -257,7 +271,7 @@ void AgentServer::run(std::stop_token stop) {
         c.close = true;
       }
       if (!c.close && c.authed && !c.hello_sent) {
-        c.out.insert(0, hello_line);
+        c.out.insert(0, hello_line + history());
         c.hello_sent = true;
         c.next_due = Clock::now();
       }
@@ -282,7 +296,7 @@ void AgentServer::run(std::stop_token stop) {
         c->interval_ms = options_.interval_ms;
         c->accepted = Clock::now();
         if (!need_token) {
-          c->out = hello_line;
+          c->out = hello_line + history();
           c->hello_sent = true;
           c->next_due = c->accepted;
         }

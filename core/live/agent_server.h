@@ -69,6 +69,7 @@ class AgentServer {
   // From the trainer's thread; cheap (atomics or a short lock).
   void set_step(std::int64_t step, std::int64_t micro = -1);
   void post_event(Event event);   // t is filled in when 0
+  // t is filled in when 0. The shapes in `fresh` are also kept (up to 4,096) for clients that attach later.
   void post_shapes(Shapes shapes);
   const AgentCounters& counters() const { return counters_; }
 
@@ -87,6 +88,9 @@ class AgentServer {
   std::atomic<std::int64_t> step_{-1}, micro_{-1};
   std::mutex pending_mutex_;
   std::vector<std::string> pending_;  // event/shapes lines to send
+  // What a client that connects later gets after the hello: the last 64 events and the shapes so far.
+  std::vector<std::string> recent_events_;
+  Shapes shapes_so_far_;
   AgentCounters counters_;
   std::jthread thread_;
 };

@@ -100,7 +100,7 @@ AlertRule parse_alert_rule(std::string_view text) {
 
 std::vector<AlertRule> default_alert_rules() {
   std::vector<AlertRule> rules;
-  for (const char* t : {"driver>22000MB", "moves:ooms", "moves:alloc_retries", "shapes-rising", "event:oom"})
+  for (const char* t : {"driver>22000MB", "moves:ooms", "moves:alloc_retries", "shapes-rising"})
     rules.push_back(parse_alert_rule(t));
   return rules;
 }

@@ -31,7 +31,7 @@ struct AlertRule {
 // Throws oomscope::Error(InvalidArgument) saying what is wrong with the rule text.
 AlertRule parse_alert_rule(std::string_view text);
 // The rules a GUI session starts with: driver>22000MB (the reference's restart threshold), moves:ooms,
-// moves:alloc_retries, shapes-rising, event:oom.
+// moves:alloc_retries, shapes-rising. (event:oom would repeat moves:ooms for agents that send both.)
 std::vector<AlertRule> default_alert_rules();
 
 struct Alert {

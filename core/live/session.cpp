@@ -23,7 +23,13 @@ void LiveSession::on_endpoint(int rank, const std::string& endpoint) {
 }
 void LiveSession::on_hello(int rank, const Hello& hello) { apply([&](LiveSink& s) { s.on_hello(rank, hello); }); }
 void LiveSession::on_sample(int rank, const Sample& sample) { apply([&](LiveSink& s) { s.on_sample(rank, sample); }); }
-void LiveSession::on_event(int rank, const Event& event) { apply([&](LiveSink& s) { s.on_event(rank, event); }); }
+void LiveSession::on_event(int rank, const Event& event) {
+  {
+    std::lock_guard lock(mutex_);
+    if (store_.has_event(rank, event)) return;  // repeated by the agent after a reconnect
+  }
+  apply([&](LiveSink& s) { s.on_event(rank, event); });
+}
 void LiveSession::on_shapes(int rank, const Shapes& shapes) { apply([&](LiveSink& s) { s.on_shapes(rank, shapes); }); }
 void LiveSession::on_disconnected(int rank, std::int64_t t, const std::string& reason) {
   apply([&](LiveSink& s) { s.on_disconnected(rank, t, reason); });

@@ -94,13 +94,19 @@ ShapeChurn analyse_shape_churn(std::vector<Shape> shapes, std::int64_t reported)
     p.name = std::move(name);
     for (const auto& dim : c.dims) p.boundaries.push_back(bounds_for(dim));
     std::set<Shape> after;
+    std::vector<std::set<std::int64_t>> used(c.dims.size());
     double padded = 0;
     for (Shape s : same) {
-      for (std::size_t i = 0; i < c.dims.size(); ++i)
-        s[std::size_t(c.dims[i].index)] = round_up(s[std::size_t(c.dims[i].index)], p.boundaries[i]);
+      for (std::size_t i = 0; i < c.dims.size(); ++i) {
+        auto& v = s[std::size_t(c.dims[i].index)];
+        v = round_up(v, p.boundaries[i]);
+        used[i].insert(v);
+      }
       padded += elements(s);
       after.insert(std::move(s));
     }
+    // Report the sizes shapes are padded to (the bucket set to configure), not every candidate.
+    for (std::size_t i = 0; i < c.dims.size(); ++i) p.boundaries[i].assign(used[i].begin(), used[i].end());
     p.distinct_after = std::int64_t(after.size());
     p.waste = observed > 0 ? padded / observed - 1 : 0;
     c.plans.push_back(std::move(p));

@@ -37,7 +37,18 @@ void Store::on_sample(int rank, const Sample& sample) {
   r.fields_seen = static_cast<std::uint16_t>(r.fields_seen | sample.present);
 }
 
-void Store::on_event(int rank, const Event& event) { at(rank).events.push_back(event); }
+bool Store::has_event(int rank, const Event& event) const {
+  if (rank < 0 || static_cast<std::size_t>(rank) >= ranks_.size()) return false;
+  const auto& events = ranks_[static_cast<std::size_t>(rank)].events;
+  const std::size_t from = events.size() > 256 ? events.size() - 256 : 0;
+  for (std::size_t i = from; i < events.size(); ++i)
+    if (events[i].t == event.t && events[i].kind == event.kind && events[i].message == event.message) return true;
+  return false;
+}
+
+void Store::on_event(int rank, const Event& event) {
+  if (!has_event(rank, event)) at(rank).events.push_back(event);
+}
 
 void Store::on_shapes(int rank, const Shapes& shapes) { at(rank).shapes.push_back(shapes); }
 

@@ -58,6 +58,8 @@ class Store final : public LiveSink {
   std::int64_t first_t() const;  // earliest sample over all ranks (0 when none)
   std::int64_t last_t() const;
   std::size_t sample_count() const;
+  // True when the rank already holds this event (agents repeat recent events to a client that reconnects).
+  bool has_event(int rank, const Event& event) const;
 
   // Min/max/last of `field` over [t0, t1) in `buckets` equal buckets; buckets without samples are left out.
   std::vector<Bucket> downsample(int rank, Field field, std::int64_t t0, std::int64_t t1, int buckets) const;

@@ -149,6 +149,11 @@ bool Simulator::Impl::step() {
   const EventLog& out = target();
   const std::size_t first = out.events.size();
   if (queue_empty()) begin_batch(batch + 1);
+  if (head >= 65536 && head * 2 >= queue.size()) {
+    // Consumed fragments go: the queue holds what waits, not the batch's history.
+    queue.erase(queue.begin(), queue.begin() + static_cast<std::ptrdiff_t>(head));
+    head = 0;
+  }
   const Frag f = queue[head++];
   attempt(f);
   if (queue_empty() && totals.crashes == 0) end_batch();
@@ -215,6 +220,7 @@ void Simulator::keep_events(std::int64_t n) { impl_->keep = n; }
 void Simulator::set_event_sink(EventSink sink) { impl_->sink = std::move(sink); }
 bool Simulator::log_complete() const { return !impl_->sealed; }
 std::int64_t Simulator::events_made() const { return impl_->next_id; }
+void Simulator::set_queue_limit(std::size_t fragments) { impl_->max_queued = fragments; }
 bool Simulator::finished() const { return impl_->finished(); }
 bool Simulator::crashed() const { return impl_->totals.crashes > 0; }
 std::int64_t Simulator::steps_taken() const { return impl_->steps; }

@@ -48,6 +48,11 @@ struct MemoryGauge {
   Outcome last_outcome = Outcome::Ok;
 };
 
+// The most fragments one batch may have waiting in the queue (about 600 MiB). A batch that needs more (a
+// bug or a budget below the fixed bytes bisecting 100,000,000-point scenes down to a floor of 0) stops the
+// run with an oomscope::Error that says so, instead of exhausting memory.
+inline constexpr std::size_t kMaxQueuedFragments = 8'000'000;
+
 // Receives every event once, when the step that made it is complete (for streaming a trace).
 using EventSink = std::function<void(const Event& event, std::span<const std::uint32_t> scenes)>;
 
@@ -86,6 +91,8 @@ class Simulator {
   bool log_complete() const;
   // Events made so far, kept or not.
   std::int64_t events_made() const;
+  // Lowers (or raises) kMaxQueuedFragments for this simulator (tests).
+  void set_queue_limit(std::size_t fragments);
 
   bool finished() const;
   bool crashed() const;

@@ -6,6 +6,7 @@
 
 #include "core/sim/simulator_impl.h"
 #include "core/sim/split.h"
+#include "core/util/error.h"
 
 namespace oomscope::sim {
 
@@ -47,6 +48,16 @@ void Simulator::Impl::drop(const Frag& f, bool unsplittable) {
   totals.unsplittable_fragments += unsplittable;
   totals.points_dropped += f.points;
   slot_dropped[f.slot_begin] += f.points;
+}
+
+void Simulator::Impl::enqueue(const Frag& f) {
+  if (queue.size() - head >= max_queued)
+    throw Error(ErrorKind::InvalidArgument, config.scenes.sizes_file,
+                "batch " + std::to_string(batch) + " was split into more than " +
+                    std::to_string(max_queued) + " waiting fragments; the simulator stops here rather than "
+                    "run out of memory. Raise --floor (now " + std::to_string(config.policy.floor) +
+                    ") or the budget, or use smaller scenes");
+  queue.push_back(f);
 }
 
 void Simulator::Impl::raise_at_floor(const Frag& f) {
@@ -164,7 +175,7 @@ void Simulator::Impl::attempt(Frag f) {
       c.box = scene_room(slot_scene[s], config.seed);
       c.origin = Origin::Scene;
       c.split_on_x = f.split_on_x;
-      queue.push_back(c);
+      enqueue(c);
     }
     return;
   }
@@ -201,7 +212,7 @@ void Simulator::Impl::split_spatial(const Frag& parent, std::int64_t event_id) {
     if (f.stalled && !separated) {
       drop(c, c.points > config.policy.floor);
     } else if (c.points > config.policy.floor) {
-      queue.push_back(c);
+      enqueue(c);
     } else if (c.points == 0 || config.policy.on_floor == FloorAction::Drop || f.under_floor) {
       // drop: the reference. keep: a half of a fragment that was itself under the floor and still failed
       // cannot be kept again (that would recurse to single points): it is dropped, and reported.
@@ -209,7 +220,7 @@ void Simulator::Impl::split_spatial(const Frag& parent, std::int64_t event_id) {
     } else if (config.policy.on_floor == FloorAction::Keep) {
       c.under_floor = true;
       totals.floor_kept_fragments++;
-      queue.push_back(c);
+      enqueue(c);
     } else {
       raise_at_floor(c);
       return;

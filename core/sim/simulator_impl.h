@@ -84,6 +84,7 @@ struct Simulator::Impl {
   std::int64_t last_attempt_scenes = 0;
   std::vector<Frag> queue;
   std::size_t head = 0;
+  std::size_t max_queued = kMaxQueuedFragments;
 
   explicit Impl(SimConfig c);
   void init_run();
@@ -101,6 +102,7 @@ struct Simulator::Impl {
   Event& emit(const Frag& f, Outcome outcome);
   void drop(const Frag& f, bool unsplittable);
   void raise_at_floor(const Frag& f);
+  void enqueue(const Frag& f);
 };
 
 }  // namespace oomscope::sim

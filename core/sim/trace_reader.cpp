@@ -104,6 +104,32 @@ void parse_event(const json& j, EventLog& log, std::int64_t expected) {
   log.events.push_back(e);
 }
 
+// One line without its '\n', of at most kMaxLineBytes: a damaged file (a binary, one giant line) is refused
+// rather than read into memory whole. Returns false at the end of the input with nothing read.
+constexpr std::size_t kMaxLineBytes = 64u << 20;
+
+bool read_line(std::istream& in, std::string& line) {
+  line.clear();
+  bool any = false;
+  char buf[1 << 14];
+  for (;;) {
+    in.get(buf, sizeof buf, '\n');  // stops before '\n'; failbit when it extracted nothing
+    const auto n = in.gcount();
+    if (n > 0) {
+      any = true;
+      line.append(buf, static_cast<std::size_t>(n));
+      if (line.size() > kMaxLineBytes)
+        throw FieldError{"line longer than 64 MiB: not a trace (each event is one short line)"};
+    }
+    if (in.eof()) return any;
+    if (in.fail() && !in.bad()) in.clear();
+    const int c = in.get();
+    if (c == '\n') return true;
+    if (c == std::char_traits<char>::eof()) return any;
+    in.unget();  // the buffer was full: the line goes on
+  }
+}
+
 }  // namespace
 
 Trace read_trace(std::istream& in, const std::string& name, std::int64_t max_events) {
@@ -113,7 +139,12 @@ Trace read_trace(std::istream& in, const std::string& name, std::int64_t max_eve
   std::string line;
   std::size_t line_no = 0;
   bool have_header = false;
-  while (std::getline(in, line)) {
+  for (;;) {
+    try {
+      if (!read_line(in, line)) break;
+    } catch (const FieldError& e) {
+      throw Error(ErrorKind::Damaged, name, "line " + std::to_string(line_no + 1) + ": " + e.message);
+    }
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;

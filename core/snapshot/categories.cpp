@@ -40,27 +40,47 @@ const char* to_string(Category c) noexcept {
 
 bool is_python_frame(const Frame& f) { return f.filename.size() > 3 && f.filename.ends_with(".py"); }
 
-Categorised categorise(const Snapshot& snap, FramesId frames, std::int64_t lifetime_events) {
-  const auto& ids = snap.frames_of(frames);
-  // Outermost-in order matters little; the first rule that any frame satisfies wins, rules in this order.
-  bool optim = false, backward = false, params = false, forward = false;
-  std::string optim_name, params_name;
-  for (std::uint32_t id : ids) {
-    const Frame& f = snap.frames[id];
+namespace {
+constexpr std::uint8_t kOptim = 1, kBackward = 2, kParams = 4, kForward = 8;
+}  // namespace
+
+FrameTraits frame_traits(const Snapshot& snap) {
+  FrameTraits t;
+  t.bits.resize(snap.frames.size());
+  for (std::size_t i = 0; i < snap.frames.size(); ++i) {
+    const Frame& f = snap.frames[i];
     const std::string file = normalised(f.filename);
-    if (contains(file, "/torch/optim/") && f.name != "zero_grad") optim = true, optim_name = f.name;
+    std::uint8_t b = 0;
+    if (contains(file, "/torch/optim/") && f.name != "zero_grad") b |= kOptim;
     if (f.name == "backward" || f.name == "_engine_run_backward" || f.name == "run_backward" ||
         contains(file, "/torch/autograd/__init__.py") || contains(file, "/torch/autograd/graph.py"))
-      backward = true;
+      b |= kBackward;
     if (f.name == "_apply" || f.name == "reset_parameters" || f.name == "load_state_dict" ||
         f.name == "_load_from_state_dict" || f.name.starts_with("init_weight") || contains(file, "/torch/nn/init.py") ||
         (contains(file, "/torch/nn/modules/module.py") && (f.name == "to" || f.name == "cuda" || f.name == "convert")))
-      params = true, params_name = f.name;
-    if (f.name == "forward" || f.name == "_call_impl" || f.name == "_wrapped_call_impl") forward = true;
+      b |= kParams;
+    if (f.name == "forward" || f.name == "_call_impl" || f.name == "_wrapped_call_impl") b |= kForward;
+    t.bits[i] = b;
   }
-  if (optim) return {Category::OptimizerState, "a frame in torch/optim/ (" + optim_name + ")"};
+  return t;
+}
+
+Categorised categorise(const Snapshot& snap, const FrameTraits& traits, FramesId frames, std::int64_t lifetime_events) {
+  const auto& ids = snap.frames_of(frames);
+  // The first rule that any frame satisfies wins, rules in this order.
+  const Frame* optim = nullptr;
+  const Frame* params = nullptr;
+  bool backward = false, forward = false;
+  for (std::uint32_t id : ids) {
+    const std::uint8_t b = id < traits.bits.size() ? traits.bits[id] : 0;
+    if ((b & kOptim) && !optim) optim = &snap.frames[id];
+    if ((b & kParams) && !params) params = &snap.frames[id];
+    backward |= (b & kBackward) != 0;
+    forward |= (b & kForward) != 0;
+  }
+  if (optim) return {Category::OptimizerState, "a frame in torch/optim/ (" + optim->name + ")"};
   if (backward) return {Category::Gradients, "allocated inside backward() (a torch.autograd frame)"};
-  if (params) return {Category::Parameters, "allocated while building or moving the model (" + params_name + ")"};
+  if (params) return {Category::Parameters, "allocated while building or moving the model (" + params->name + ")"};
   if (forward) {
     if (lifetime_events >= 0 && lifetime_events <= 16)
       return {Category::Temporaries, "in forward() and freed within 16 allocator events"};

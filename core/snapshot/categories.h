@@ -19,8 +19,17 @@ struct Categorised {
   std::string rule;  // "a frame in torch/optim/ (optimizer.step)", "no stack recorded", ...
 };
 
+// What each distinct frame says (computed once per snapshot: paths are normalised once, not per allocation).
+struct FrameTraits {
+  std::vector<std::uint8_t> bits;  // per frame: kOptim | kBackward | kParams | kForward
+};
+FrameTraits frame_traits(const Snapshot& snap);
+
 // frames: the allocation's stack. lifetime_events: trace entries between alloc and free (-1: unknown or never freed).
-Categorised categorise(const Snapshot& snap, FramesId frames, std::int64_t lifetime_events = -1);
+Categorised categorise(const Snapshot& snap, const FrameTraits& traits, FramesId frames, std::int64_t lifetime_events = -1);
+inline Categorised categorise(const Snapshot& snap, FramesId frames, std::int64_t lifetime_events = -1) {
+  return categorise(snap, frame_traits(snap), frames, lifetime_events);
+}
 
 // "file.py:123 in name" for the innermost frame that is user Python code (not torch internals, not C++),
 // else the innermost Python frame, else the innermost frame; "" without frames.

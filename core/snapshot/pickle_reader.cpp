@@ -6,7 +6,6 @@
 #include <cstring>
 #include <string_view>
 
-#include "core/capture/mapped_file.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
 
@@ -82,16 +81,18 @@ const char* pickle_opcode_name(std::uint8_t op) {
 
 class PickleParser {
  public:
-  PickleParser(std::shared_ptr<const capture::MappedFile> file, const std::string& name, ProgressSink& progress,
-               std::stop_token stop)
-      : tree_(std::make_shared<PickleTree>()), name_(name), progress_(progress), stop_(std::move(stop)) {
-    tree_->file_ = std::move(file);
-    data_ = tree_->file_->data();
-    size_ = tree_->file_->size();
+  PickleParser(PickleSource source, const std::string& name, ProgressSink& progress, std::stop_token stop, DictRecordSink* sink)
+      : tree_(std::make_shared<PickleTree>()), name_(name), progress_(progress), stop_(std::move(stop)), sink_(sink) {
+    tree_->keep_ = std::move(source.keep);
+    release_ = std::move(source.release);
+    data_ = source.data;
+    size_ = source.size;
     tree_->data_ = reinterpret_cast<const char*>(data_);
-    // Rough first sizes from what real snapshots hold per byte (one node per ~30 bytes, one item per ~6).
-    tree_->nodes_.reserve(static_cast<std::size_t>(size_ / 32));
-    tree_->pool_.reserve(static_cast<std::size_t>(size_ / 8));
+    // Generous first sizes (real snapshots hold about one node per 60 bytes, one item or memo entry per
+    // 20): reserved address space costs no memory until it is written, and no vector is copied to grow.
+    tree_->nodes_.reserve(static_cast<std::size_t>(size_ / 24 + 64));
+    tree_->pool_.reserve(static_cast<std::size_t>(size_ / 12 + 64));
+    memo_.reserve(static_cast<std::size_t>(size_ / 24 + 64));
   }
 
   std::shared_ptr<const PickleTree> run();
@@ -178,6 +179,7 @@ class PickleParser {
       return;
     }
     Node& node = tree_->nodes_[PickleTree::index(target)];
+    if (node.a & PickleTree::kRecordBit) damaged(op_at_, "a dict gets more items after its first batch was complete");
     if (static_cast<std::uint64_t>(node.b) + n > 0xffffffffull) damaged(op_at_, "a container holds more than 4 billion items");
     auto& pool = tree_->pool_;
     auto& segs = tree_->segments_;
@@ -244,6 +246,8 @@ class PickleParser {
   const std::string& name_;
   ProgressSink& progress_;
   std::stop_token stop_;
+  DictRecordSink* sink_ = nullptr;
+  std::function<void(std::uint64_t)> release_;
   const std::uint8_t* data_ = nullptr;
   std::uint64_t size_ = 0;
   std::uint64_t pos_ = 0;
@@ -262,6 +266,7 @@ std::shared_ptr<const PickleTree> PickleParser::run() {
       if (stop_.stop_requested()) throw Cancelled(name_);
       progress_.report(static_cast<double>(pos_) / static_cast<double>(size_), "reading pickle");
       next_progress = pos_ + kProgressStep;
+      if (release_ && pos_ > (2u << 20)) release_(pos_ - (1u << 20));  // parsed bytes leave memory
     }
     op_at_ = pos_;
     if (pos_ >= size_)
@@ -351,6 +356,15 @@ std::shared_ptr<const PickleTree> PickleParser::run() {
         const std::size_t m = pop_mark("SETITEMS");
         if (m == 0 || m <= floor() || stack_[m - 1].tag() != Tag::Dict) damaged(op_at_, "SETITEMS without a dict below its MARK");
         if ((stack_.size() - m) % 2) damaged(op_at_, "SETITEMS with an odd number of keys and values");
+        if (sink_ && stack_.size() > m && tree_->nodes_[PickleTree::index(stack_[m - 1])].b == 0 &&
+            !(tree_->nodes_[PickleTree::index(stack_[m - 1])].a & PickleTree::kRecordBit)) {
+          std::uint32_t record = 0;
+          if (sink_->take(*tree_, stack_.data() + m, stack_.size() - m, record)) {
+            tree_->nodes_[PickleTree::index(stack_[m - 1])].a = PickleTree::kRecordBit | record;
+            stack_.resize(m);
+            break;
+          }
+        }
         extend(stack_[m - 1], m);
         break;
       }
@@ -382,10 +396,16 @@ std::shared_ptr<const PickleTree> PickleParser::run() {
   }
 }
 
-std::shared_ptr<const PickleTree> parse_pickle(std::shared_ptr<const capture::MappedFile> file, const std::string& name,
-                                               ProgressSink& progress, std::stop_token stop) {
-  PickleParser parser(std::move(file), name, progress, std::move(stop));
+std::shared_ptr<const PickleTree> parse_pickle(PickleSource source, const std::string& name, ProgressSink& progress,
+                                               std::stop_token stop, DictRecordSink* sink) {
+  PickleParser parser(std::move(source), name, progress, std::move(stop), sink);
   return parser.run();
+}
+
+std::shared_ptr<const PickleTree> parse_pickle(std::shared_ptr<const capture::MappedFile> file, const std::string& name,
+                                               ProgressSink& progress, std::stop_token stop, DictRecordSink* sink) {
+  PickleSource source{file->data(), file->size(), file, {}};
+  return parse_pickle(std::move(source), name, progress, std::move(stop), sink);
 }
 
 }  // namespace oomscope::snapshot

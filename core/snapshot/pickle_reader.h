@@ -8,9 +8,12 @@
 // open MARKs against a nesting limit; a cut file is a Truncated error saying where it ends.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stop_token>
 #include <string>
+
+#include "core/capture/mapped_file.h"
 
 #include "core/snapshot/pickle_tree.h"
 #include "core/util/progress.h"
@@ -20,10 +23,29 @@ namespace oomscope::snapshot {
 // Open MARKs allowed at once (real snapshots need 9 at most).
 inline constexpr std::size_t kMaxPickleNesting = 64;
 
+// Optional: lets the caller keep small dicts as its own compact records instead of generic items (the
+// snapshot reader turns the millions of trace entries into its model this way, so that a big trace is
+// not held twice). Offered at the first SETITEMS of an empty dict with its key/value refs (2n of them).
+class DictRecordSink {
+ public:
+  virtual ~DictRecordSink() = default;
+  // True when the sink took the pairs as record `record` (then PickleTree::record_of gives it back).
+  virtual bool take(const PickleTree& tree, const Ref* pairs, std::size_t count, std::uint32_t& record) = 0;
+};
+
+struct PickleSource {
+  const std::uint8_t* data = nullptr;
+  std::uint64_t size = 0;
+  std::shared_ptr<const void> keep;                    // owns the bytes for the tree's lifetime
+  std::function<void(std::uint64_t end)> release;      // may drop [0, end) from memory (it is faulted back if read)
+};
+
 // Parses the whole stream up to STOP (bytes after STOP, such as memory_viz's NUL padding, are ignored).
 // Throws oomscope::Error naming `name` (Truncated, Damaged, NotACapture) or oomscope::Cancelled.
+std::shared_ptr<const PickleTree> parse_pickle(PickleSource source, const std::string& name, ProgressSink& progress,
+                                               std::stop_token stop = {}, DictRecordSink* sink = nullptr);
 std::shared_ptr<const PickleTree> parse_pickle(std::shared_ptr<const capture::MappedFile> file, const std::string& name,
-                                               ProgressSink& progress, std::stop_token stop = {});
+                                               ProgressSink& progress, std::stop_token stop = {}, DictRecordSink* sink = nullptr);
 
 // The opcode's name as pickletools spells it ("GLOBAL", "SHORT_BINUNICODE"), or "" for a byte that is no opcode.
 const char* pickle_opcode_name(std::uint8_t op);

@@ -5,7 +5,7 @@
 
 namespace oomscope::snapshot {
 
-std::optional<std::int64_t> PickleTree::as_int(Ref r) const {
+std::optional<std::int64_t> PickleTree::as_int_slow(Ref r) const {
   switch (r.tag()) {
     case Tag::Int: return static_cast<std::int64_t>(r.bits) >> 3;
     case Tag::Bool: return static_cast<std::int64_t>(r.bits >> 3);

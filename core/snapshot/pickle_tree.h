@@ -12,10 +12,6 @@
 #include <string_view>
 #include <vector>
 
-namespace oomscope::capture {
-class MappedFile;
-}
-
 namespace oomscope::snapshot {
 
 enum class Tag : std::uint8_t { None = 0, Bool = 1, Int = 2, Str = 3, List = 4, Dict = 5, Tuple = 6, Other = 7 };
@@ -51,7 +47,10 @@ class PickleTree {
   bool is_list(Ref r) const { return r.tag() == Tag::List || r.tag() == Tag::Tuple; }
 
   // Integers (bools count as 0/1). nullopt for anything else, or an unsigned value above INT64_MAX.
-  std::optional<std::int64_t> as_int(Ref r) const;
+  std::optional<std::int64_t> as_int(Ref r) const {
+    if (r.tag() == Tag::Int) return static_cast<std::int64_t>(r.bits) >> 3;
+    return as_int_slow(r);
+  }
   std::optional<double> as_number(Ref r) const;  // int or float
   std::optional<bool> as_bool(Ref r) const;
   // nullopt unless a str.
@@ -82,6 +81,15 @@ class PickleTree {
         }
       }
   }
+  // A dict that a DictRecordSink took as a record (pickle_reader.h): the sink's record index.
+  std::optional<std::uint32_t> record_of(Ref r) const {
+    if (r.tag() != Tag::Dict) return std::nullopt;
+    const Node& n = nodes_[index(r)];
+    if (!(n.a & kRecordBit)) return std::nullopt;
+    return static_cast<std::uint32_t>(n.a);
+  }
+  static constexpr std::uint64_t kRecordBit = 1ull << 63;
+
   // The value of a str key in a dict (the last one when repeated); nullopt when absent or not a dict.
   std::optional<Ref> get(Ref dict, std::string_view key) const;
 
@@ -91,11 +99,11 @@ class PickleTree {
   std::size_t memory_bytes() const {
     return nodes_.capacity() * sizeof(Node) + segments_.capacity() * sizeof(ItemRun) + pool_.capacity() * sizeof(Ref);
   }
-  const std::shared_ptr<const capture::MappedFile>& file() const { return file_; }
 
  private:
   friend class PickleParser;
-  std::shared_ptr<const capture::MappedFile> file_;
+  std::optional<std::int64_t> as_int_slow(Ref r) const;
+  std::shared_ptr<const void> keep_;  // owns the bytes strings point into
   const char* data_ = nullptr;
   std::vector<Node> nodes_;
   std::vector<ItemRun> segments_;

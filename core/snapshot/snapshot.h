@@ -67,10 +67,11 @@ struct TraceEntry {
   std::uint64_t addr = 0;         // for Oom: the device_free figure (the file replaces addr by it)
   std::int64_t size = 0;
   std::int64_t time_us = -1;      // -1: not recorded (2.0/2.1)
-  std::int64_t stream = 0;
   FramesId frames = 0;
+  std::uint16_t stream = 0;       // index into Snapshot::streams (0 is the default stream)
   Action action = Action::Other;
 };
+static_assert(sizeof(TraceEntry) == 32, "a trace entry stays 32 bytes: big snapshots hold millions");
 
 struct Annotation {
   std::string name, stage;  // "Optimizer.zero_grad#SGD.zero_grad", "START"
@@ -101,6 +102,7 @@ struct Snapshot {
   bool has_allocator_settings = false;
   bool expandable_segments = false;
   std::vector<Annotation> annotations;
+  std::vector<std::int64_t> streams{0};  // the cudaStream_t values trace entries refer to, [0] = 0
   std::vector<std::string> notes;  // oddities found while reading (never silent)
 
   std::int64_t reserved_bytes() const;   // Σ total_size

@@ -48,6 +48,7 @@ DeviceAnalysis analyse_device(const Snapshot& snap, std::int64_t device, std::si
   std::int64_t cat_bytes[kCategoryCount] = {};
   std::size_t cat_count[kCategoryCount] = {};
   std::string cat_rule[kCategoryCount];
+  const FrameTraits traits = frame_traits(snap);
   std::int64_t cat_largest[kCategoryCount] = {};
   for (std::uint32_t i : live_elements(t, t.peak_index)) {
     const TimelineElement& el = t.elements[i];
@@ -59,7 +60,7 @@ DeviceAnalysis analyse_device(const Snapshot& snap, std::int64_t device, std::si
     p.ghost = el.ghost;
     p.frames = el.frames;
     const std::int64_t life = el.start >= 0 && el.end >= 0 ? el.end - el.start : -1;
-    p.category = categorise(snap, el.frames, life);
+    p.category = categorise(snap, traits, el.frames, life);
     const int c = static_cast<int>(p.category.category);
     cat_bytes[c] += el.size;
     ++cat_count[c];

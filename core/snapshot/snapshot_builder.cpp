@@ -14,8 +14,8 @@ namespace {
 
 class Builder {
  public:
-  Builder(const PickleTree& t, Snapshot& s, ProgressSink& progress, std::stop_token stop)
-      : t_(t), s_(s), progress_(progress), stop_(std::move(stop)) {
+  Builder(const PickleTree& t, Snapshot& s, ProgressSink& progress, std::stop_token stop, TraceEntrySink* sink)
+      : t_(t), s_(s), progress_(progress), stop_(std::move(stop)), sink_(sink) {
     s_.frame_lists.emplace_back();  // id 0: no frames
   }
 
@@ -196,16 +196,31 @@ class Builder {
 
   Action action_of(Ref v) {
     auto [it, added] = actions_.try_emplace(PickleTree::index(v), Action::Other);
-    if (!added) return it->second;
-    static const std::pair<const char*, Action> kNames[] = {
-        {"alloc", Action::Alloc}, {"free_requested", Action::FreeRequested}, {"free_completed", Action::FreeCompleted},
-        {"segment_alloc", Action::SegmentAlloc}, {"segment_free", Action::SegmentFree}, {"segment_map", Action::SegmentMap},
-        {"segment_unmap", Action::SegmentUnmap}, {"snapshot", Action::Snapshot}, {"oom", Action::Oom},
-        {"annotate", Action::Annotate}};
-    const auto s = t_.as_str(v).value_or("");
-    for (const auto& [n, a] : kNames)
-      if (s == n) it->second = a;
+    if (added) it->second = action_named(t_.as_str(v).value_or(""));
     return it->second;
+  }
+
+  // A record's frames field holds the list's node index + 1; map it to a FramesId.
+  void fix_frames(TraceEntry& te) {
+    if (te.frames == 0) return;
+    const std::uint32_t node = te.frames - 1;
+    if (node != last_node_) {
+      last_node_ = node;
+      last_id_ = frames(Ref{(static_cast<std::uint64_t>(node) << 3) | static_cast<std::uint64_t>(Tag::List)});
+    }
+    te.frames = last_id_;
+  }
+
+  // True when the device's list is exactly the sink's records, in order (then they are moved, not copied).
+  bool list_is_all_records(Ref dev) const {
+    if (!sink_ || t_.size(dev) != sink_->records.size() || sink_->records.empty()) return false;
+    std::uint32_t expected = 0;
+    bool ok = true;
+    t_.for_each(dev, [&](Ref e) {
+      const auto r = t_.record_of(e);
+      ok = ok && r && *r == expected++;
+    });
+    return ok;
   }
 
   void read_traces(Ref traces) {
@@ -214,9 +229,26 @@ class Builder {
     t_.for_each(traces, [&](Ref dev) {
       auto& out = s_.device_traces.emplace_back();
       if (!t_.is_list(dev)) damaged("'device_traces' holds " + kind(dev) + ", not a list per device");
+      if (list_is_all_records(dev)) {
+        out = std::move(sink_->records);
+        sink_->records = {};
+        for (TraceEntry& te : out) {
+          tick();
+          fix_frames(te);
+          if (te.action == Action::Other) ++others;
+        }
+        return;
+      }
       out.reserve(t_.size(dev));
       t_.for_each(dev, [&](Ref e) {
         tick();
+        if (auto rec = t_.record_of(e); rec && sink_ && *rec < sink_->records.size()) {
+          TraceEntry te = sink_->records[*rec];
+          fix_frames(te);
+          if (te.action == Action::Other) ++others;
+          out.push_back(te);
+          return;
+        }
         if (!t_.is_dict(e)) damaged("a trace entry of device " + std::to_string(s_.device_traces.size() - 1) + " is " + kind(e));
         TraceEntry te;
         bool have_action = false;
@@ -230,7 +262,7 @@ class Builder {
               break;
             case 's':
               if (*key == "size") te.size = int_of(v, "trace entry", out.size());
-              else if (*key == "stream") te.stream = t_.as_int(v).value_or(0);
+              else if (*key == "stream") te.stream = stream_index(s_, t_.as_int(v).value_or(0));
               break;
             case 't':
               if (*key == "time_us") te.time_us = t_.as_int(v).value_or(-1);
@@ -307,12 +339,105 @@ class Builder {
   std::unordered_map<std::uint64_t, FramesId> list_ids_;
   std::unordered_map<std::uint64_t, std::uint32_t> frame_ids_;
   std::unordered_map<std::uint64_t, Action> actions_;
+  TraceEntrySink* sink_ = nullptr;
+  std::uint32_t last_node_ = 0xffffffffu;
+  FramesId last_id_ = 0;
 };
+
+enum Field { kAction, kAddr, kSize, kStream, kTime, kFrames, kDeviceFree, kIgnored, kUnknown };
 
 }  // namespace
 
-void build_snapshot(const PickleTree& tree, Snapshot& out, ProgressSink& progress, std::stop_token stop) {
-  Builder(tree, out, progress, std::move(stop)).build();
+Action action_named(std::string_view s) {
+  static const std::pair<const char*, Action> kNames[] = {
+      {"alloc", Action::Alloc}, {"free_requested", Action::FreeRequested}, {"free_completed", Action::FreeCompleted},
+      {"segment_alloc", Action::SegmentAlloc}, {"segment_free", Action::SegmentFree}, {"segment_map", Action::SegmentMap},
+      {"segment_unmap", Action::SegmentUnmap}, {"snapshot", Action::Snapshot}, {"oom", Action::Oom},
+      {"annotate", Action::Annotate}};
+  for (const auto& [n, a] : kNames)
+    if (s == n) return a;
+  return Action::Other;
+}
+
+std::uint16_t stream_index(Snapshot& snap, std::int64_t stream) {
+  for (std::size_t i = 0; i < snap.streams.size(); ++i)
+    if (snap.streams[i] == stream) return static_cast<std::uint16_t>(i);
+  if (snap.streams.size() >= 65536) return 0;
+  snap.streams.push_back(stream);
+  return static_cast<std::uint16_t>(snap.streams.size() - 1);
+}
+
+int TraceEntrySink::field_of(const PickleTree& tree, Ref key) {
+  if (key.tag() != Tag::Str) return kUnknown;
+  const std::uint64_t node = PickleTree::index(key);
+  for (const auto& [n, f] : keys_)
+    if (n == node) return f;
+  const std::string_view k = *tree.as_str(key);
+  int f = kUnknown;
+  if (k == "action") f = kAction;
+  else if (k == "addr") f = kAddr;
+  else if (k == "size") f = kSize;
+  else if (k == "stream") f = kStream;
+  else if (k == "time_us") f = kTime;
+  else if (k == "frames") f = kFrames;
+  else if (k == "device_free") f = kDeviceFree;
+  else if (k == "compile_context" || k == "user_metadata" || k == "internal_metadata" || k == "pool_id" || k == "cpp_frames")
+    f = kIgnored;
+  if (keys_.size() < 64) keys_.emplace_back(node, f);
+  return f;
+}
+
+bool TraceEntrySink::take(const PickleTree& tree, const Ref* pairs, std::size_t count, std::uint32_t& record) {
+  if (count > 32 || records.size() >= 0xfffffff0u) return false;
+  TraceEntry te;
+  bool have_action = false, have_device_free = false;
+  std::uint64_t device_free = 0;
+  for (std::size_t i = 0; i + 1 < count; i += 2) {
+    const Ref v = pairs[i + 1];
+    switch (field_of(tree, pairs[i])) {
+      case kAction: {
+        if (v.tag() != Tag::Str) return false;
+        const std::uint64_t node = PickleTree::index(v);
+        Action a = Action::Other;
+        bool found = false;
+        for (const auto& [n, act] : actions_)
+          if (n == node) a = act, found = true;
+        if (!found) {
+          a = action_named(*tree.as_str(v));
+          if (actions_.size() < 64) actions_.emplace_back(node, a);
+        }
+        te.action = a;
+        have_action = true;
+        break;
+      }
+      case kAddr: case kSize: case kStream: case kTime: case kDeviceFree: {
+        const auto x = tree.as_int(v);
+        if (!x) return false;
+        const int f = field_of(tree, pairs[i]);
+        if (f == kAddr) te.addr = static_cast<std::uint64_t>(*x);
+        else if (f == kSize) te.size = *x;
+        else if (f == kStream) te.stream = stream_index(snap_, *x);
+        else if (f == kTime) te.time_us = *x;
+        else device_free = static_cast<std::uint64_t>(*x), have_device_free = true;
+        break;
+      }
+      case kFrames:
+        if (v.tag() != Tag::List || PickleTree::index(v) >= 0xfffffffeull) return false;
+        te.frames = static_cast<FramesId>(PickleTree::index(v) + 1);
+        break;
+      case kIgnored: break;
+      default: return false;
+    }
+  }
+  if (!have_action) return false;
+  if (have_device_free) te.addr = device_free;
+  record = static_cast<std::uint32_t>(records.size());
+  records.push_back(te);
+  return true;
+}
+
+void build_snapshot(const PickleTree& tree, Snapshot& out, ProgressSink& progress, std::stop_token stop, TraceEntrySink* sink) {
+  Builder(tree, out, progress, std::move(stop), sink).build();
 }
 
 }  // namespace oomscope::snapshot

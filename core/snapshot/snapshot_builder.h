@@ -2,14 +2,37 @@
 // Turns a parsed pickle into the Snapshot model (every version of torch-snapshot-format.md §2).
 
 #include <stop_token>
+#include <vector>
 
+#include "core/snapshot/pickle_reader.h"
 #include "core/snapshot/pickle_tree.h"
 #include "core/snapshot/snapshot.h"
 #include "core/util/progress.h"
 
 namespace oomscope::snapshot {
 
+// Takes trace-entry dicts (those with an 'action' and only known keys) straight into TraceEntry records
+// while the pickle is parsed. `frames` holds the frames list's node index + 1 until build_snapshot maps it.
+class TraceEntrySink final : public DictRecordSink {
+ public:
+  explicit TraceEntrySink(Snapshot& snap) : snap_(snap) {}
+  bool take(const PickleTree& tree, const Ref* pairs, std::size_t count, std::uint32_t& record) override;
+  std::vector<TraceEntry> records;
+
+ private:
+  int field_of(const PickleTree& tree, Ref key);
+  Snapshot& snap_;
+  std::vector<std::pair<std::uint64_t, int>> keys_;       // str node -> field
+  std::vector<std::pair<std::uint64_t, Action>> actions_;  // str node -> action
+};
+
+// The index of `stream` in snap.streams, added when new (at most 65,536 streams).
+std::uint16_t stream_index(Snapshot& snap, std::int64_t stream);
+Action action_named(std::string_view name);
+
 // out.path must be set (errors name it). Throws oomscope::Error (NotACapture, Damaged) or Cancelled.
-void build_snapshot(const PickleTree& tree, Snapshot& out, ProgressSink& progress, std::stop_token stop = {});
+// `sink`: the one given to parse_pickle, if any (its records are moved into the model).
+void build_snapshot(const PickleTree& tree, Snapshot& out, ProgressSink& progress, std::stop_token stop = {},
+                    TraceEntrySink* sink = nullptr);
 
 }  // namespace oomscope::snapshot

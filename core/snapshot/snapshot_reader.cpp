@@ -1,22 +1,79 @@
+// Reading a snapshot: the file is mapped without populating it (pages come in as the parser reaches them
+// and are dropped behind it), parsed with trace entries going straight into the model, then built.
+
 #include "core/snapshot/snapshot_reader.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include "core/capture/mapped_file.h"
 #include "core/snapshot/pickle_reader.h"
 #include "core/snapshot/snapshot_builder.h"
+#include "core/util/bytes.h"
+#include "core/util/error.h"
 
 namespace oomscope::snapshot {
 
 namespace {
 
-std::shared_ptr<const Snapshot> read_mapped(std::shared_ptr<const capture::MappedFile> file, const std::string& name,
-                                            ProgressSink& progress, std::stop_token stop) {
+struct Mapping {
+  void* addr = nullptr;
+  std::size_t size = 0;
+  ~Mapping() {
+    if (addr) ::munmap(addr, size);
+  }
+};
+
+PickleSource map_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    const int err = errno;
+    if (err == ENOENT || err == ENOTDIR) throw Error(ErrorKind::NotFound, path, "no such file");
+    throw Error(ErrorKind::Io, path, std::string("cannot read the file: ") + std::strerror(err));
+  }
+  if (S_ISDIR(st.st_mode)) throw Error(ErrorKind::Io, path, "is a directory, not a snapshot file");
+  if (!S_ISREG(st.st_mode)) throw Error(ErrorKind::Io, path, "is not a regular file");
+  const auto size = static_cast<std::uint64_t>(st.st_size);
+  if (size == 0) throw Error(ErrorKind::Empty, path, "the file is empty (0 bytes); the snapshot was not written");
+  if (size > kMaxSnapshotBytes)
+    throw Error(ErrorKind::TooLarge, path, "the file is " + format_bytes(size) + ", more than the " + format_bytes(kMaxSnapshotBytes) + " oomscope reads");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw Error(ErrorKind::Io, path, std::string("cannot open the file: ") + std::strerror(errno));
+  void* addr = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
+  const int map_err = errno;
+  ::close(fd);
+  if (addr == MAP_FAILED) throw Error(ErrorKind::Io, path, std::string("cannot map the file into memory: ") + std::strerror(map_err));
+  ::madvise(addr, static_cast<std::size_t>(size), MADV_SEQUENTIAL);
+  auto mapping = std::make_shared<Mapping>();
+  mapping->addr = addr;
+  mapping->size = static_cast<std::size_t>(size);
+  PickleSource src;
+  src.data = static_cast<const std::uint8_t*>(addr);
+  src.size = size;
+  src.keep = mapping;
+  src.release = [addr, size](std::uint64_t end) {
+    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    end = std::min(end, size) / page * page;
+    if (end > 0) ::madvise(addr, static_cast<std::size_t>(end), MADV_DONTNEED);
+  };
+  return src;
+}
+
+std::shared_ptr<const Snapshot> read_source(PickleSource source, const std::string& name, ProgressSink& progress, std::stop_token stop) {
   auto snap = std::make_shared<Snapshot>();
   snap->path = name;
-  snap->file_size = file->size();
-  snap->protocol = file->size() >= 2 ? file->data()[1] : 0;
+  snap->file_size = source.size;
+  snap->protocol = source.size >= 2 ? source.data[1] : 0;
   {
-    const auto tree = parse_pickle(std::move(file), name, progress, stop);
-    build_snapshot(*tree, *snap, progress, stop);
+    TraceEntrySink sink(*snap);
+    sink.records.reserve(static_cast<std::size_t>(source.size / 40 + 16));  // address space only until used
+    const auto tree = parse_pickle(std::move(source), name, progress, stop, &sink);
+    build_snapshot(*tree, *snap, progress, stop, &sink);
   }
   return snap;
 }
@@ -24,12 +81,14 @@ std::shared_ptr<const Snapshot> read_mapped(std::shared_ptr<const capture::Mappe
 }  // namespace
 
 std::shared_ptr<const Snapshot> read_snapshot(const std::string& path, ProgressSink& progress, std::stop_token stop) {
-  return read_mapped(capture::MappedFile::open(path, kMaxSnapshotBytes), path, progress, std::move(stop));
+  return read_source(map_file(path), path, progress, std::move(stop));
 }
 
 std::shared_ptr<const Snapshot> read_snapshot_from_memory(std::string bytes, const std::string& name, ProgressSink& progress,
                                                           std::stop_token stop) {
-  return read_mapped(capture::MappedFile::from_bytes(std::move(bytes)), name, progress, std::move(stop));
+  auto file = capture::MappedFile::from_bytes(std::move(bytes));
+  PickleSource src{file->data(), file->size(), file, {}};
+  return read_source(std::move(src), name, progress, std::move(stop));
 }
 
 }  // namespace oomscope::snapshot

@@ -8,6 +8,8 @@
 #include <exception>
 #include <map>
 
+#include <time.h>
+
 #include <c10/util/Exception.h>
 
 #include "core/train/budget_allocator.h"
@@ -19,6 +21,12 @@ namespace {
 std::int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
+}
+
+std::int64_t thread_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
 }
 
 }  // namespace
@@ -161,6 +169,7 @@ StepReport SplitRetryLoop::run_batch(HostFragment batch, std::int64_t batch_inde
     const double scale = accumulate && b.points > 0 ? double(n) / double(b.points) : 1.0;
 
     const std::int64_t t0 = now_ns();
+    const std::int64_t cpu0 = thread_cpu_ns();
     const AllocatorStats before = allocator_stats();
     reset_peak();
     sim::Outcome outcome = sim::Outcome::Ok;
@@ -205,6 +214,8 @@ StepReport SplitRetryLoop::run_batch(HostFragment batch, std::int64_t batch_inde
     if (outcome == sim::Outcome::Ok) {
       if (accumulate) runner_.keep_gradient();
       r.duration_ns = now_ns() - t0;
+      r.cpu_ns = thread_cpu_ns() - cpu0;
+      state_.ok_cpu_ns += r.cpu_ns;
       t.ok_attempts++;
       t.points_trained += n;
       t.ok_bytes_sum += r.bytes_needed;
@@ -223,6 +234,8 @@ StepReport SplitRetryLoop::run_batch(HostFragment batch, std::int64_t batch_inde
       t.wasted_forward_passes++;
       if (outcome == sim::Outcome::Crash) {
         r.duration_ns = now_ns() - t0;
+        r.cpu_ns = thread_cpu_ns() - cpu0;
+        state_.failed_cpu_ns += r.cpu_ns;
         t.crashes++;
         t.crash_event = event_id;
         t.crash_scene = f.chunks.size() == 1 ? f.chunks[0].scene : -1;
@@ -241,6 +254,8 @@ StepReport SplitRetryLoop::run_batch(HostFragment batch, std::int64_t batch_inde
       // duration covers the attempt and the clean-up up to here (the split's host work is counted in the
       // children's step).
       r.duration_ns = now_ns() - t0;
+      r.cpu_ns = thread_cpu_ns() - cpu0;
+      state_.failed_cpu_ns += r.cpu_ns;
       emit(f, outcome, b, r);
       requeue_split(std::move(f), event_id, b);
     }

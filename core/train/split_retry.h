@@ -77,6 +77,8 @@ struct LoopState {
   std::int64_t next_event = 0;
   std::int64_t next_step = 0;      // loop iterations (trace `step`)
   std::int64_t elapsed_ns = 0;     // measured run time before this process
+  std::int64_t ok_cpu_ns = 0;      // CPU time of the training thread in ok attempts
+  std::int64_t failed_cpu_ns = 0;  // ... in failed ones, including their clean-up (the retry overhead)
   sim::Totals totals;
 };
 

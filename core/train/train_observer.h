@@ -22,6 +22,7 @@ struct AttemptReport {
   std::int64_t bytes_needed = 0;  // ok: peak live bytes during the attempt; oom: live + refused request
   std::int64_t peak_bytes = 0;    // peak live bytes during the attempt (also for failures)
   std::int64_t duration_ns = 0;   // measured wall time, including the clean-up before a retry
+  std::int64_t cpu_ns = 0;        // CPU time of the training thread in the attempt (robust under load)
   std::int64_t available = 0;     // budget minus live bytes when the attempt started
   double loss_scale = 1;          // the factor its loss was scaled by (share of the batch under accumulate)
   double loss = 0;                // ok attempts only

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -46,6 +47,8 @@ std::string encode(const Checkpoint& c) {
   j["next_event"] = c.loop.next_event;
   j["next_step"] = c.loop.next_step;
   j["elapsed_ns"] = c.loop.elapsed_ns;
+  j["ok_cpu_ns"] = c.loop.ok_cpu_ns;
+  j["failed_cpu_ns"] = c.loop.failed_cpu_ns;
   j["totals"] = sim::totals_to_json(c.loop.totals);
   j["trace_bytes"] = c.trace_bytes;
   j["signature"] = c.signature;
@@ -67,6 +70,8 @@ Checkpoint decode(const std::string& path, const std::string& bytes) {
     c.loop.next_event = sim::detail::get_int(j, "next_event");
     c.loop.next_step = sim::detail::get_int(j, "next_step");
     c.loop.elapsed_ns = sim::detail::get_int(j, "elapsed_ns");
+    c.loop.ok_cpu_ns = sim::detail::get_int(j, "ok_cpu_ns");
+    c.loop.failed_cpu_ns = sim::detail::get_int(j, "failed_cpu_ns");
     c.loop.totals = sim::totals_from_json(sim::detail::field(j, "totals"));
     c.trace_bytes = sim::detail::get_int(j, "trace_bytes");
     c.signature = sim::detail::field(j, "signature");
@@ -270,8 +275,9 @@ TrainerResult run_trainer(const TrainerOptions& o, TrainObserver* observer, std:
         throw Error(ErrorKind::Io, "", "execv failed; the checkpoint is written, run again with --resume");
       }
     }
-    result.totals = loop.state().totals;
-    result.totals.time_ns = loop.state().elapsed_ns;
+    const LoopState end = loop.state();
+    result.totals = end.totals;
+    result.totals.time_ns = end.elapsed_ns;
     if (writer) {
       writer->write_totals(result.totals, nullptr);
       trace_stream.flush();
@@ -286,6 +292,12 @@ TrainerResult run_trainer(const TrainerOptions& o, TrainObserver* observer, std:
         << " fragment(s) dropped (" << fmt_int(t.points_dropped) << " points); " << fmt_int(t.points_applied)
         << " of " << fmt_int(t.points) << " points reached the optimizer; largest ok attempt " << format_bytes(t.peak_ok_bytes)
         << "\n";
+    char cpu[160];
+    std::snprintf(cpu, sizeof cpu, "CPU time in attempts: %.2f s ok, %.2f s failed (%.1f %% spent on failed attempts); wall %.2f s\n",
+                  double(end.ok_cpu_ns) / 1e9, double(end.failed_cpu_ns) / 1e9,
+                  end.ok_cpu_ns + end.failed_cpu_ns > 0 ? 100.0 * double(end.failed_cpu_ns) / double(end.ok_cpu_ns + end.failed_cpu_ns) : 0.0,
+                  double(end.elapsed_ns) / 1e9);
+    log << cpu;
   } catch (const Error& e) {
     result.exit_code = 1;
     result.error = e.what();

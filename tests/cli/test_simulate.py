@@ -84,12 +84,12 @@ p = run("--scenes", "8", "--bug-kind", "none", "--bug-scene", "3")
 check("bug-kind none warns", p.returncode == 0 and "--bug-kind none plants no bug" in p.stderr, p.stderr)
 
 # A budget that fragmentation leaves too small for the fixed bytes, with empty_cache() giving nothing
-# back: every point dropped. A warning, and exit 5 under --catch oom-only.
+# back: every point dropped. A warning, and exit 6 under --catch oom-only.
 args = ["--scenes", "8", "--budget", "1.7GiB", "--frag-penalty", "512MiB", "--empty-cache-relief", "0"]
 p = run(*args, "--preset", "original")
 check("drops everything warns", p.returncode == 0 and "no attempt succeeded" in p.stderr, p.stderr)
 p = run(*args, "--catch", "oom-only")
-check("drops everything oom-only", p.returncode == 5 and "no attempt succeeded" in p.stderr, (p.returncode, p.stderr))
+check("drops everything oom-only", p.returncode == 6 and "no attempt succeeded" in p.stderr, (p.returncode, p.stderr))
 p = run(*args[:-2], "--catch", "oom-only")  # default relief: the retries recover
 check("relief recovers", p.returncode == 0 and "no attempt succeeded" not in p.stderr, (p.returncode, p.stderr))
 

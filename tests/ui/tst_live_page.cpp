@@ -5,6 +5,8 @@
 // table, charts and alerts, records and reopens the session, takes screenshots, and prints the redraw time
 // with 64 ranks at 10 Hz (a figure, not an assertion).
 #include <QDir>
+#include <QFileInfo>
+#include <QPushButton>
 #include <QElapsedTimer>
 #include <QListWidget>
 #include <QProcess>
@@ -12,6 +14,7 @@
 #include <QtTest>
 
 #include "core/live/agent_server.h"
+#include "ui/live/attach_dialog.h"
 #include "ui/live/live_chart.h"
 #include "ui/live/live_page.h"
 #include "ui/live/rank_table_model.h"
@@ -168,6 +171,42 @@ class TestLivePage : public QObject {
       python.kill();
       python.waitForFinished(5000);
     }
+  }
+
+  void demoTrainerButton() {
+    const QString trainer =
+        QCoreApplication::applicationDirPath() + QStringLiteral("/../app/demo-trainer/oomscope-demo-trainer");
+    AttachDialog withDemo(true);
+    QVERIFY(withDemo.findChild<QPushButton*>(QStringLiteral("startDemo")));
+    AttachDialog without(false);
+    QVERIFY(!without.findChild<QPushButton*>(QStringLiteral("startDemo")));
+    if (!QFileInfo(trainer).isExecutable()) QSKIP("oomscope-demo-trainer was not built (no LibTorch)");
+    QTemporaryDir tmp;
+    LivePage page;
+    page.resize(1400, 800);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    page.setDemoTrainer(trainer, {QStringLiteral("--steps"), QStringLiteral("6"), QStringLiteral("--scenes"),
+                                  QStringLiteral("8"), QStringLiteral("--batch"), QStringLiteral("2"),
+                                  QStringLiteral("--width"), QStringLiteral("8"), QStringLiteral("--budget"),
+                                  QStringLiteral("64MiB"), QStringLiteral("--hold-per-step"), QStringLiteral("8MiB"),
+                                  QStringLiteral("--restart-above"), QStringLiteral("20MiB"), QStringLiteral("--checkpoint"),
+                                  tmp.filePath(QStringLiteral("ck")), QStringLiteral("--quiet")});
+    QVERIFY(page.startDemoTrainer());
+    auto ooms = [&] {
+      return page.rankModel()->rowCount() == 1
+                 ? page.rankModel()->data(page.rankModel()->index(0, RankTableModel::Ooms), Qt::DisplayRole).toString()
+                 : QString();
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(!ooms().isEmpty() && ooms() != QStringLiteral("\u2014") && ooms() != QStringLiteral("0"),
+                             120000);
+    // Wait for the restart (a gap) and the re-attachment, then for the run's end or enough to show.
+    QTRY_VERIFY_WITH_TIMEOUT(!page.charts()[0]->data().gaps.isEmpty(), 180000);
+    QTest::qWait(3000);
+    page.refreshNow();
+    QVERIFY(!page.charts()[0]->data().events.isEmpty());
+    shoot(page, QStringLiteral("live_demo_trainer.png"));
+    page.detach();
   }
 
   void sixtyFourRanksRedraw() {

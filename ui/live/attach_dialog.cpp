@@ -77,7 +77,7 @@ AttachDialog::AttachDialog(bool demoAvailable, QWidget* parent) : QDialog(parent
   m_rules = new QLineEdit(this);
   m_rules->setObjectName(QStringLiteral("rules"));
   m_rules->setText(settings.value(QStringLiteral("live/rules"),
-                                  QStringLiteral("driver>22000MB moves:ooms moves:alloc_retries shapes-rising event:oom"))
+                                  QStringLiteral("driver>22000MB moves:ooms moves:alloc_retries shapes-rising"))
                        .toString());
   m_rules->setToolTip(tr("FIELD>SIZE, growth:FIELD>SIZE (per 1,000 steps), moves:FIELD, gap>SIZE, "
                          "shapes-rising[:N], event:KIND"));

@@ -84,18 +84,21 @@ void LiveChart::paintEvent(QPaintEvent*) {
   const int lh = fm.height();
   const LiveChartData& d = m_data;
 
-  // Title row: rank, backend, connection state.
+  // Title row: rank, backend, connection state (each elided so they never overlap).
+  const QString state = d.connected ? (d.status == tr("recorded") ? d.status : tr("live"))
+                                    : (d.status.isEmpty() ? tr("waiting") : d.status);
+  const QString stateText = fm.elidedText(state, Qt::ElideRight, std::max(40, width() * 2 / 5));
+  const int stateWidth = fm.horizontalAdvance(stateText);
+  p.setPen(d.connected ? QColor(0x2c, 0xa0, 0x2c) : QColor(0xd6, 0x27, 0x28));
+  p.drawText(QRect(8, 2, width() - 16, lh), Qt::AlignRight | Qt::AlignVCenter, stateText);
   p.setPen(palette().text().color());
   QFont bold = font();
   bold.setBold(true);
   p.setFont(bold);
-  p.drawText(QRect(8, 2, width() - 16, lh), Qt::AlignLeft | Qt::AlignVCenter, d.title);
+  const QFontMetrics bfm(bold);
+  p.drawText(QRect(8, 2, std::max(10, width() - 32 - stateWidth), lh), Qt::AlignLeft | Qt::AlignVCenter,
+             bfm.elidedText(d.title, Qt::ElideRight, std::max(10, width() - 32 - stateWidth)));
   p.setFont(font());
-  const QString state = d.connected ? (d.status == tr("recorded") ? d.status : tr("live"))
-                                    : (d.status.isEmpty() ? tr("waiting") : d.status);
-  p.setPen(d.connected ? QColor(0x2c, 0xa0, 0x2c) : QColor(0xd6, 0x27, 0x28));
-  p.drawText(QRect(8, 2, width() - 16, lh), Qt::AlignRight | Qt::AlignVCenter,
-             fm.elidedText(state, Qt::ElideRight, width() / 2));
 
   const int left = fm.horizontalAdvance(QStringLiteral("999.9 GiB")) + 12;
   const int right = fm.horizontalAdvance(QStringLiteral("999,999")) + 10;
@@ -221,8 +224,10 @@ void LiveChart::paintEvent(QPaintEvent*) {
   hline(d.capacity, QColor(0x44, 0x44, 0x44), tr("capacity %1").arg(QString::fromStdString(format_bytes(d.capacity))));
   hline(d.recommended_max, QColor(0xff, 0x7f, 0x0e),
         tr("recommended max %1").arg(QString::fromStdString(format_bytes(d.recommended_max))));
-  // Event markers.
-  for (const auto& e : d.events) {
+  // Event markers (OOMs drawn last, on top of a split at the same moment).
+  QVector<LiveChartData::Mark> marks = d.events;
+  std::stable_partition(marks.begin(), marks.end(), [](const auto& m) { return m.kind != QLatin1String("oom"); });
+  for (const auto& e : marks) {
     const double x = X(e.t);
     const QColor c = e.kind == QLatin1String("oom") ? QColor(0xd6, 0x27, 0x28) : QColor(0x55, 0x55, 0x55);
     p.setPen(QPen(c, 1, Qt::SolidLine));

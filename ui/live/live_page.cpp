@@ -212,11 +212,12 @@ void LivePage::chooseAttach() {
   AttachDialog dialog(!m_demoProgram.isEmpty(), this);
   if (dialog.exec() != QDialog::Accepted) return;
   const AttachRequest& r = dialog.request();
-  if (r.startDemo) startDemo(r.rules);
+  if (r.startDemo) startDemoTrainer(r.rules);
   else attach(r.endpoints, r.token, r.rules);
 }
 
-void LivePage::startDemo(const std::vector<live::AlertRule>& rules) {
+bool LivePage::startDemoTrainer(std::vector<live::AlertRule> rules) {
+  if (m_demoProgram.isEmpty()) return false;
   const QString sock = QStringLiteral("/tmp/oomscope-demo-%1.sock").arg(QCoreApplication::applicationPid());
   if (m_demo) {
     m_demo->kill();
@@ -224,13 +225,15 @@ void LivePage::startDemo(const std::vector<live::AlertRule>& rules) {
     delete m_demo;
   }
   m_demo = new QProcess(this);
-  m_demo->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+  m_demo->setProcessChannelMode(QProcess::MergedChannels);
+  m_demo->setStandardOutputFile(QProcess::nullDevice());
   m_demo->start(m_demoProgram, m_demoArgs + QStringList{QStringLiteral("--serve"), QStringLiteral("unix:") + sock});
   if (!m_demo->waitForStarted(5000)) {
     m_status->setText(tr("Cannot start the demo trainer %1: %2").arg(m_demoProgram, m_demo->errorString()));
-    return;
+    return false;
   }
-  attach({live::parse_endpoint(("unix:" + sock).toStdString())}, {}, rules);
+  attach({live::parse_endpoint(("unix:" + sock).toStdString())}, {}, std::move(rules));
+  return true;
 }
 
 void LivePage::chooseRecording() {

@@ -44,8 +44,11 @@ class LivePage : public QWidget {
   void stopRecording();
   bool isRecording() const;
 
-  // A program that serves (`PROGRAM --serve PORT`): enables "Start the demo trainer and attach".
+  // A program that serves (`PROGRAM ARGS --serve unix:PATH`): enables "Start the demo trainer and attach".
   void setDemoTrainer(const QString& program, const QStringList& args = {});
+  bool hasDemoTrainer() const { return !m_demoProgram.isEmpty(); }
+  // Starts it and attaches (what the dialog's button does). False, with the status saying why, on failure.
+  bool startDemoTrainer(std::vector<live::AlertRule> rules = {});
 
   // Seconds shown (0 = everything). Live sessions start at 10 minutes, recordings at everything.
   void setWindowSeconds(int seconds);
@@ -66,7 +69,6 @@ class LivePage : public QWidget {
   void chooseAttach();
   void chooseRecording();
   void toggleRecording();
-  void startDemo(const std::vector<live::AlertRule>& rules);
   void refresh(bool force);
   void rebuildCharts(int count);
   void resetSession(std::vector<live::AlertRule> rules);

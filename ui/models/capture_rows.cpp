@@ -6,12 +6,15 @@
 #include <array>
 
 #include "core/util/bytes.h"
+#include "core/util/safe_text.h"
 
 namespace oomscope::ui {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+// Names from the capture shown in cells, titles and tooltips: control characters as visible escapes,
+// invalid UTF-8 bytes likewise (a crafted capture cannot put ESC or BEL into the window).
+QString qs(const std::string& s) { return QString::fromStdString(single_line_safe(s)); }
 QString bytes(qint64 n) { return QString::fromStdString(format_bytes(std::int64_t(n))); }
 
 }  // namespace

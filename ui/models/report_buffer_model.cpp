@@ -26,8 +26,9 @@ std::vector<RecordTableModel::ColumnSpec> bufferColumns() {
        {}},
       {QStringLiteral("Role"), QStringLiteral("Why the buffer exists."), K::Text, O::Derived,
        QStringLiteral(
-           "from the JAX name stack in op_name: jvp( = forward kept for backward, transpose( = "
-           "backward, s8 custom-call output = workspace; parameters/outputs/constants by allocation")},
+           "from the JAX name stack in op_name and the buffer's lifetime: jvp( and still live when the "
+           "backward starts = forward-kept, jvp( freed before it = forward-transient, transpose( = backward, "
+           "s8 custom-call output = workspace; parameters/outputs/constants by allocation")},
       {QStringLiteral("Instruction"),
        QStringLiteral("The HLO instruction that defines the buffer."),
        K::Text,

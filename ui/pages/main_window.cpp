@@ -19,6 +19,7 @@
 #include <QTableView>
 
 #include "core/util/bytes.h"
+#include "core/util/safe_text.h"
 #include "ui/models/capture_rows.h"
 #include "ui/models/capture_table_models.h"
 #include "ui/pages/analysis_pages.h"
@@ -36,7 +37,11 @@ namespace {
 
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 
-QString fileName(const QString& path) { return QFileInfo(path).fileName(); }
+// A file name as shown in titles and status lines: control characters (a crafted name could hold ESC or BEL)
+// are written as visible escapes.
+QString fileName(const QString& path) {
+  return QString::fromStdString(single_line_safe(QFileInfo(path).fileName().toStdString()));
+}
 
 struct RegisteredPage {
   QString title;
@@ -222,6 +227,14 @@ void MainWindow::connectSession() {
   connect(m_session, &CaptureSession::loadFailed, this, &MainWindow::onLoadFailed);
   connect(m_session, &CaptureSession::loadCancelled, this, &MainWindow::onLoadCancelled);
   connect(m_session, &CaptureSession::closed, this, &MainWindow::onClosed);
+  connect(m_session, &CaptureSession::fileShrank, this, [this](const QString& path, const QString& message) {
+    m_status->setText(tr("%1 shrank after loading: reload it once it is complete.").arg(fileName(path)));
+    QString problem = message;
+    if (problem.startsWith(path + QStringLiteral(": "))) problem = problem.mid(path.size() + 2);
+    if (!problem.isEmpty()) problem[0] = problem[0].toUpper();
+    tell(QMessageBox::Warning, tr("%1 changed on disk").arg(fileName(path)),
+         QStringLiteral("%1\n\n%2").arg(QDir::toNativeSeparators(path), problem));
+  });
   connect(m_session, &CaptureSession::busyChanged, this, [this](bool busy) {
     m_progress->setVisible(busy);
     m_cancel->setVisible(busy);

@@ -32,8 +32,8 @@ void MainWindow::chooseFile() {
   QSettings settings;
   const QString path = QFileDialog::getOpenFileName(
       this, tr("Open Capture"), settings.value(kLastDirKey).toString(),
-      tr("XProf captures (*.xplane.pb);;PyTorch snapshots and traces, JAX memory profiles (*.pickle *.json *.gz *.prof);;"
-         "Protocol buffers (*.pb);;All files (*)"));
+      tr("XProf captures (*.xplane.pb *.xplane.pb.gz);;PyTorch snapshots and traces, JAX memory profiles (*.pickle "
+         "*.json *.gz *.prof);;Protocol buffers (*.pb);;All files (*)"));
   if (path.isEmpty()) return;
   settings.setValue(kLastDirKey, QFileInfo(path).absolutePath());
   openFile(path);

@@ -77,8 +77,17 @@ void PlanPage::setResult(std::shared_ptr<const AnalysisResult> result) {
   m_roles->setSeries(s);
   m_curveView->setXAxis(m_curve->xAxis(), m_curve->xAxis()->min(), m_curve->xAxis()->max());
   const analysis::PlanAnalysis& p = *result->report->plan;
+  QString where;
+  if (p.peak_event_index >= 0)
+    where = p.peak_phase == analysis::Phase::NoBackward
+                ? tr(", a program without a backward pass")
+                : tr(", in the %1").arg(QString::fromLatin1(analysis::to_string(p.peak_phase)));
+  if (const auto other = p.other_phase_peak())
+    where += tr("; the %1 peaks at %2 at %3")
+                 .arg(QString::fromLatin1(analysis::to_string(other->phase)), bytesText(other->bytes),
+                      QString::fromStdString(other->instruction));
   m_summary->setText(
-      tr("Plan of %1: peak %2 at %3 (derived)").arg(s.module, bytesText(s.peakBytes), s.peakInstruction));
+      tr("Plan of %1: peak %2 at %3%4 (derived)").arg(s.module, bytesText(s.peakBytes), s.peakInstruction, where));
   m_summary->setToolTip(
       tr("Peak %1 at event %2 of %3").arg(bytesWithExact(s.peakBytes)).arg(s.peakIndex).arg(s.eventCount));
   QString note =
@@ -87,6 +96,27 @@ void PlanPage::setResult(std::shared_ptr<const AnalysisResult> result) {
           .arg(bytesText(p.temp_bytes), bytesText(p.parameters_bytes), bytesText(p.donation.donated_bytes),
                bytesText(p.outputs_bytes))
           .arg(p.remat_instructions);
+  for (const analysis::PlanPattern& pat : p.patterns) {
+    switch (pat.kind) {
+      case analysis::PatternKind::SplitKPartials:
+        note += tr("Split-K: %1 keeps %2 of f32 partial sums, %3x its result (a forward transient). ")
+                    .arg(QString::fromStdString(pat.instruction), bytesText(pat.bytes))
+                    .arg(pat.factor);
+        break;
+      case analysis::PatternKind::ConvOutputTwice:
+        note += tr("Convolution output held twice: %1 (%2) and its copy %3. ")
+                    .arg(QString::fromStdString(pat.instruction), bytesText(pat.bytes),
+                         QString::fromStdString(pat.other_instruction));
+        break;
+      case analysis::PatternKind::HostPrefetch:
+        note += tr("%1 host prefetch buffer(s) (copy-start), %2 at the peak. ").arg(pat.count).arg(bytesText(pat.bytes));
+        break;
+    }
+  }
+  for (const analysis::MemorySpaceTotals& t : p.other_memory_spaces)
+    if (t.color == 5 && t.parameters_bytes + t.outputs_bytes + t.temp_bytes > 0)
+      note += tr("Host offload (memory space 5): %1, not in this curve (read). ")
+                  .arg(bytesText(t.parameters_bytes + t.outputs_bytes + t.temp_bytes));
   note += m_curve->capacityNote().isEmpty() ? QString() : m_curve->capacityNote() + QLatin1Char(' ');
   note += tr("Wheel zooms, drag pans, double-click shows the whole plan.");
   m_note->setText(note);

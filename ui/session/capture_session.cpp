@@ -13,6 +13,21 @@ CaptureSession::CaptureSession(Loader loader, QObject* parent)
   connect(&m_jobs, &JobTracker::failed, this, &CaptureSession::loadFailed);
   connect(&m_jobs, &JobTracker::cancelled, this, &CaptureSession::loadCancelled);
   connect(&m_jobs, &JobTracker::busyChanged, this, &CaptureSession::busyChanged);
+  connect(&m_watcher, &QFileSystemWatcher::fileChanged, this, [this](const QString&) { checkCurrentFile(); });
+}
+
+void CaptureSession::checkCurrentFile() {
+  if (!m_current || m_shrinkReported || !m_current.capture->file_shrank()) return;
+  m_shrinkReported = true;
+  const QFileInfo info(m_current.path);
+  const QString now = info.exists() ? tr("%L1 bytes now").arg(info.size()) : tr("gone now");
+  emit fileShrank(m_current.path,
+                  tr("%1: the file shrank after it was loaded (it was %L2 bytes, %3); it is probably still being "
+                     "written or replaced. What is shown was read before and stays; details read from the file "
+                     "from now on would be zeros. Reload it once it is complete.")
+                      .arg(m_current.path)
+                      .arg(qint64(m_current.capture->file_size()))
+                      .arg(now));
 }
 
 CaptureSession::~CaptureSession() = default;
@@ -55,7 +70,10 @@ void CaptureSession::cancel() { m_jobs.cancel(); }
 
 void CaptureSession::replaceCurrent(LoadedCapture next) {
   auto old = std::move(m_current.capture);
+  if (!m_watcher.files().isEmpty()) m_watcher.removePaths(m_watcher.files());
   m_current = std::move(next);
+  m_shrinkReported = false;
+  if (m_current) m_watcher.addPath(m_current.path);
   // Freeing a large capture (unmapping, millions of records) must not stall the UI thread; if this was the
   // last reference, the destructor runs on a pool thread.
   if (old && old.use_count() == 1) {

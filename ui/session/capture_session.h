@@ -6,6 +6,7 @@
 // cancelled load leaves the previous capture in place, so the window stays usable.
 
 #include <QElapsedTimer>
+#include <QFileSystemWatcher>
 #include <QMetaType>
 #include <QObject>
 #include <QString>
@@ -63,6 +64,14 @@ class CaptureSession : public QObject {
   void loadFailed(const QString& path, const QString& message);
   void loadCancelled(const QString& path);
   void busyChanged(bool busy);
+  // The open capture's file became shorter after it was loaded (a profiler still writing it, a copy being
+  // replaced). The capture stays open: what was read stays valid, but details read from the file on demand
+  // (event stats) would be zeros. Emitted once per loaded capture.
+  void fileShrank(const QString& path, const QString& message);
+
+ public:
+  // Checks the open capture's file now (the watcher calls it on every change of the file).
+  void checkCurrentFile();
 
  private:
   void replaceCurrent(LoadedCapture next);
@@ -70,6 +79,8 @@ class CaptureSession : public QObject {
   Loader m_loader;
   JobTracker m_jobs;
   LoadedCapture m_current;
+  QFileSystemWatcher m_watcher;
+  bool m_shrinkReported = false;
 };
 
 // The default loader: capture::read_capture (in its own file, together with the constructor that uses it,

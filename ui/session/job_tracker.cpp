@@ -1,4 +1,5 @@
 #include "ui/session/job_tracker.h"
+#include "core/util/safe_text.h"
 
 #include <QMetaObject>
 #include <new>
@@ -94,8 +95,8 @@ QString describeFailure(const QString& subject, std::exception_ptr error) {
   try {
     std::rethrow_exception(error);
   } catch (const Error& e) {
-    if (!e.file().empty()) return QString::fromStdString(e.what());
-    return subject + QStringLiteral(": ") + QString::fromStdString(e.message());
+    if (!e.file().empty()) return QString::fromStdString(terminal_safe(e.what()));
+    return subject + QStringLiteral(": ") + QString::fromStdString(terminal_safe(e.message()));
   } catch (const std::bad_alloc&) {
     return subject + QStringLiteral(": not enough memory to load this file.");
   } catch (const std::exception& e) {

@@ -70,7 +70,14 @@ void SimControls::updatePresetLabel() {
   m_preset->setCurrentIndex(name == "original" ? 0 : name == "corrected" ? 1 : 2);
 }
 
-void SimControls::updateAxisNote() { m_axisNote->setVisible(m_split->checkedId() == 1); }
+void SimControls::updateAxisNote() {
+  // What the simulator's own numbers show (docs/simulator.md), not what the toggle promises.
+  if (m_split->checkedId() == 1)
+    m_axisNote->setText(tr("Median split: the axis rule changes no outcome (measured)."));
+  else
+    m_axisNote->setText(tr("Longest axis: measured no better than x/y (docs/simulator.md)."));
+  m_axisNote->setVisible(m_split->checkedId() == 1 || m_axis->checkedId() == 1);
+}
 
 sim::SimConfig SimControls::config() const {
   sim::SimConfig c = m_base;

@@ -6,6 +6,7 @@ connection and says so on stderr. Writes never block the trainer: each client ha
 line that does not fit is dropped and counted.
 """
 
+import collections
 import hmac
 import json
 import os
@@ -72,6 +73,7 @@ class Agent:
         self._shapes_sent = -1
         self._oom_seen = None
         self._hello_key = None
+        self._recent_events = collections.deque(maxlen=64)
         self._hello_line = None
         self._stop = False
         self._unix = unix
@@ -114,6 +116,8 @@ class Agent:
         except Exception:
             return
         with self._lock:
+            if obj.get("type") == "event":
+                self._recent_events.append(line)  # repeated to clients that attach later
             if len(self._pending) < MAX_PENDING:
                 self._pending.append(line)
             else:
@@ -261,6 +265,18 @@ class Agent:
 
     def _send_hello(self, c):
         c.out += self._hello_bytes()
+        tracker = self._shapes
+        if tracker is not None and tracker.distinct:
+            try:
+                seen = list(tracker.seen)[:4096]
+                msg = {"type": "shapes", "t": time.time_ns(), "distinct": tracker.distinct, "last": tracker.last,
+                       "new": [list(s) for s in seen]}
+                c.out += (json.dumps(msg, separators=(",", ":")) + "\n").encode()
+            except Exception:
+                pass
+        with self._lock:
+            for line in self._recent_events:
+                c.out += line
         c.hello_sent = True
         c.next_due = time.monotonic()
 

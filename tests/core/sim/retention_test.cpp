@@ -5,6 +5,8 @@
 
 #include <sstream>
 
+#include "core/util/error.h"
+
 #include "sim_test_helpers.h"
 
 namespace oomscope::sim {
@@ -72,6 +74,31 @@ TEST(Retention, StepBackWorksWhileTheLogIsComplete) {
   ASSERT_TRUE(sim.step_back());
   EXPECT_EQ(sim.totals(), before);
   EXPECT_TRUE(sim.log_complete());
+}
+
+}  // namespace
+}  // namespace oomscope::sim
+
+namespace oomscope::sim {
+namespace {
+
+// A 200,000-point scene in a budget where only single points fit, with a floor of 0: bisected level by
+// level, its queue passes the limit (8,000,000 by default, 10,000 here). The run stops with an error.
+TEST(Retention, ABatchThatWouldExhaustMemoryStopsWithAnError) {
+  SimConfig c = testing::sized_config({200'000}, 1, 1);
+  c.policy = preset_corrected();
+  c.policy.floor = 0;
+  c.policy.on_floor = FloorAction::Drop;
+  Simulator sim(c);
+  sim.keep_events(0);
+  sim.set_queue_limit(10'000);
+  try {
+    sim.run_to_end();
+    FAIL() << "expected the queue limit";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("more than 10000 waiting fragments"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Raise --floor (now 0)"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

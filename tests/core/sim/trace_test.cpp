@@ -169,3 +169,54 @@ TEST(Trace, ConfigFromJsonRejectsBadValues) {
 
 }  // namespace
 }  // namespace oomscope::sim
+
+namespace oomscope::sim {
+namespace {
+
+TEST(Trace, AGiantLineIsRefusedNotReadWhole) {
+  std::string text = "{\"type\":\"header\",\"format\":\"oomscope-split-trace\",\"version\":1,\"source\":\"x\",\"config\":{}}\n";
+  text += std::string((64u << 20) + 10, 'x');
+  std::istringstream in(text);
+  try {
+    read_trace(in, "big.jsonl");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "big.jsonl: line 2: line longer than 64 MiB: not a trace (each event is one short line)");
+  }
+}
+
+TEST(Trace, LinesLongerThanTheReadBufferAndCrlfStillRead) {
+  SimConfig c = default_config();
+  c.scenes.dist = SizeDist::File;
+  c.scenes.sizes_file = "many.txt";
+  c.scenes.sizes.assign(5000, 30000);  // a header line of about 35 KB
+  c.scenes.count = 5000;
+  Simulator sim(c);
+  sim.run(10);
+  std::string text = testing::trace_text(sim);
+  std::string crlf;
+  for (char ch : text) {
+    if (ch == '\n') crlf += '\r';
+    crlf += ch;
+  }
+  std::istringstream in(crlf);
+  const Trace t = read_trace(in, "crlf.jsonl");
+  EXPECT_EQ(t.log.events.size(), sim.log().events.size());
+  EXPECT_EQ(config_from_json(t.header.config, "crlf.jsonl").scenes.sizes.size(), 5000u);
+}
+
+TEST(Trace, MaxEventsKeepsTheFirstAndCountsTheRest) {
+  SimConfig c = default_config();
+  c.scenes.count = 16;
+  Simulator sim(c);
+  sim.run_to_end();
+  std::istringstream in(testing::trace_text(sim));
+  const Trace t = read_trace(in, "t.jsonl", 5);
+  EXPECT_EQ(t.log.events.size(), 5u);
+  EXPECT_EQ(t.events_not_kept, std::int64_t(sim.log().events.size()) - 5);
+  ASSERT_TRUE(t.totals);
+  EXPECT_EQ(*t.totals, sim.totals());
+}
+
+}  // namespace
+}  // namespace oomscope::sim

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/snapshot/allocator_state.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/snapshot/timeline.h"
 
@@ -150,6 +151,36 @@ TEST(SnapshotDetails, DiffusionHasTwoEmptyDevices) {
   const auto snap = read_snapshot(std::string(OOMSCOPE_TEST_DATA) + "/torch_snapshot_segments_only_diffusion_vit.pickle");
   EXPECT_EQ(snap->device_traces.size(), 2u);
   EXPECT_EQ(snap->trace_entries(), 0u);
+}
+
+}  // namespace
+}  // namespace oomscope::snapshot
+
+namespace oomscope::snapshot {
+namespace {
+
+// §3.5: the allocator state reconstructed backwards from the snapshot.
+TEST(AllocatorState, HeaderFiguresOfSection3_5) {
+  const auto decomfl = read_snapshot(std::string(OOMSCOPE_TEST_DATA) + "/torch_snapshot_decomfl_windows_with_trace.pickle");
+  const auto last = allocator_state_at(*decomfl, 0, static_cast<std::int64_t>(decomfl->device_traces[0].size()) - 1);
+  EXPECT_EQ(last.allocated, 1011485828);
+  EXPECT_EQ(last.reserved, 1897922560);
+  EXPECT_EQ(last.segments.size(), 61u);
+  EXPECT_EQ(last.free_bytes, 883492352);  // the inactive bytes of §5.1
+  EXPECT_EQ(last.largest_free, 155189248);
+  const auto first = allocator_state_at(*decomfl, 0, 0);
+  EXPECT_EQ(first.allocated, 0);
+  EXPECT_EQ(first.reserved, 155189248);
+  EXPECT_EQ(first.outside_segments, 0u);
+
+  const auto small = read_snapshot(std::string(OOMSCOPE_TEST_DATA) + "/torch_snapshot_cs336_small_peak.pickle");
+  const auto s0 = allocator_state_at(*small, 0, 0);
+  EXPECT_EQ(s0.allocated, 0);
+  EXPECT_EQ(s0.reserved, 20971520);
+  const auto flex = read_snapshot(std::string(OOMSCOPE_TEST_DATA) + "/torch2.0_snapshot_flexgen_oom.pickle");
+  const auto fs = allocator_state_at(*flex, 0, 0);
+  EXPECT_EQ(fs.free_bytes, 4554752);
+  EXPECT_EQ(fs.largest_free, 2080768);
 }
 
 }  // namespace

@@ -5,6 +5,10 @@
 
 #include <c10/util/Exception.h>
 
+#include <sstream>
+
+#include "core/sim/simulator.h"
+#include "core/sim/trace_io.h"
 #include "tests/core/train/train_test_helpers.h"
 
 namespace oomscope::train {
@@ -103,6 +107,66 @@ TEST(Catch, NothingLeaksAcrossARetry) {
     set_budget(0);
     EXPECT_GE(live.ooms, 4);
     EXPECT_EQ(allocator_stats().live_bytes, base) << sim::to_string(grad);
+  }
+}
+
+}  // namespace
+}  // namespace oomscope::train
+
+namespace oomscope::train {
+namespace {
+
+// A bug swallowed by `everything` is split down to the floor; what happens there follows --on-floor, and
+// the real loop makes the same tree as the simulator (median halves are exact in both).
+TEST(Catch, FloorActionsMatchTheSimulator) {
+  for (sim::FloorAction action : {sim::FloorAction::Drop, sim::FloorAction::Keep, sim::FloorAction::Raise}) {
+    SCOPED_TRACE(sim::to_string(action));
+    install_budget_allocator();
+    set_budget(0);
+    auto model = TorchModel::create(buggy(sim::BugKind::ShapeMismatch));
+    RetryPolicy p = policy_corrected();
+    p.catch_mode = sim::CatchMode::Everything;
+    p.on_floor = action;
+    std::ostringstream trace_text;
+    sim::TraceHeader h;
+    h.source = "libtorch";
+    sim::TraceWriter writer(trace_text, h);
+    SplitRetryLoop loop(p, *model, &writer, nullptr, std::int64_t{1} << 60);
+    const auto order = sim::epoch_order(3, 1, 0);  // the simulator's batch 0
+    if (action == sim::FloorAction::Raise)
+      EXPECT_THROW(loop.run_batch(batch_of(order), 0, 0), FloorError);
+    else
+      loop.run_batch(batch_of(order), 0, 0);
+    std::istringstream in(trace_text.str());
+    const sim::Trace real = sim::read_trace(in, "real");
+
+    sim::SimConfig sc;
+    sc.policy = p;
+    sc.scenes.dist = sim::SizeDist::File;
+    sc.scenes.sizes = {testing::kSizes[0], testing::kSizes[1], testing::kSizes[2]};
+    sc.scenes.count = 3;
+    sc.batch = 3;
+    sc.seed = 1;
+    sc.memory.budget = std::int64_t{1} << 60;
+    sc.memory.fragmentation_penalty = 0;
+    sc.fault = {sim::BugKind::ShapeMismatch, 1};
+    sim::Simulator s(sc);
+    s.run_to_end();
+    ASSERT_EQ(s.log().events.size(), real.log.events.size());
+    for (std::size_t i = 0; i < real.log.events.size(); ++i) {
+      EXPECT_EQ(real.log.events[i].outcome, s.log().events[i].outcome) << "event " << i;
+      EXPECT_EQ(real.log.events[i].points, s.log().events[i].points) << "event " << i;
+    }
+    const auto& t = loop.state().totals;
+    EXPECT_EQ(t.floor_kept_fragments, s.totals().floor_kept_fragments);
+    EXPECT_EQ(t.floor_raised, s.totals().floor_raised);
+    EXPECT_EQ(t.points_dropped, s.totals().points_dropped);
+    if (action == sim::FloorAction::Keep) {
+      EXPECT_GT(t.floor_kept_fragments, 0);
+    }
+    if (action == sim::FloorAction::Raise) {
+      EXPECT_EQ(t.floor_raised, 1);
+    }
   }
 }
 

@@ -1,0 +1,228 @@
+// `oomscope-cli bench snapshot`: opens PyTorch allocator snapshots (read + model + Active Memory Timeline
+// + analysis, what the GUI computes before it shows the first page) in a forked child, with its time and
+// max RSS, against Python's own pickle.load of the same file (restricted to data) in a subprocess.
+
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "app/cli/bench.h"
+#include "core/snapshot/snapshot_analysis.h"
+#include "core/snapshot/snapshot_reader.h"
+#include "core/util/bytes.h"
+
+extern char** environ;
+
+namespace oomscope::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kUsage =
+    "usage: oomscope-cli bench snapshot [FILES...] [--scale-to BYTES] [--source FILE] [--keep] [--no-python]\n"
+    "\n"
+    "Opens each FILE (default: the real snapshots in tests/data) as the GUI does: read + model + Active Memory\n"
+    "Timeline + analysis, in a forked child (time and max RSS). With --scale-to, first makes a snapshot of about\n"
+    "BYTES from --source (default tests/data/torch_snapshot_decomfl_windows_with_trace.pickle) with\n"
+    "tests/bench/make_big_snapshot.py (keeping its structure) in /tmp, deleted afterwards unless --keep.\n"
+    "Each file is also loaded by Python's pickle.load with an Unpickler that refuses globals\n"
+    "(tests/bench/python_pickle_load.py). Targets for a 1 GB snapshot: open under 10 s, max RSS under 1.5x the file.\n";
+
+struct Run {
+  bool ok = false;
+  double read_s = 0, total_s = 0;
+  double cpu_s = 0;  // user + system CPU of the child (the machine may be shared: wall time waits for a core)
+  long rss_kib = 0;
+  std::string error;
+};
+
+fs::path source_dir() {
+  if (const char* env = std::getenv("OOMSCOPE_SOURCE_DIR")) return env;
+  std::error_code ec;
+  if (fs::exists("tests/bench/python_pickle_load.py", ec)) return fs::current_path();
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  for (fs::path p = exe.parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path())
+    if (fs::exists(p / "tests/bench/python_pickle_load.py", ec)) return p;
+  return fs::current_path();
+}
+
+Run open_in_child(const std::string& file) {
+  int fds[2];
+  if (pipe(fds) != 0) {
+    Run r;
+    r.error = "pipe failed";
+    return r;
+  }
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    char msg[256];
+    int code = 0;
+    try {
+      const auto t0 = std::chrono::steady_clock::now();
+      const auto snap = snapshot::read_snapshot(file);
+      const auto t1 = std::chrono::steady_clock::now();
+      const auto report = snapshot::analyse_snapshot(*snap, 25);
+      const auto t2 = std::chrono::steady_clock::now();
+      std::snprintf(msg, sizeof msg, "%.6f %.6f %lld", std::chrono::duration<double>(t1 - t0).count(),
+                    std::chrono::duration<double>(t2 - t0).count(), static_cast<long long>(report.peak_bytes()));
+    } catch (const std::exception& e) {
+      std::snprintf(msg, sizeof msg, "error: %s", e.what());
+      code = 1;
+    }
+    [[maybe_unused]] auto n = write(fds[1], msg, std::strlen(msg));
+    close(fds[1]);
+    _exit(code);
+  }
+  close(fds[1]);
+  std::string msg;
+  char buf[512];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) msg.append(buf, static_cast<std::size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  rusage ru{};
+  wait4(pid, &status, 0, &ru);
+  Run r;
+  r.rss_kib = ru.ru_maxrss;
+  r.cpu_s = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+  r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (r.ok) std::sscanf(msg.c_str(), "%lf %lf", &r.read_s, &r.total_s);
+  else r.error = msg.empty() ? "the child died" : msg;
+  return r;
+}
+
+// Runs argv; its stdout, exit status and max RSS.
+std::string run_process(const std::vector<std::string>& argv, int& status, long& rss_kib, double* cpu_s = nullptr) {
+  int fds[2];
+  if (pipe(fds) != 0) return {};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  std::string out;
+  char buf[4096];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
+  close(fds[0]);
+  status = -1;
+  if (rc != 0) return out;
+  rusage ru{};
+  wait4(pid, &status, 0, &ru);
+  rss_kib = ru.ru_maxrss;
+  if (cpu_s)
+    *cpu_s = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+  return out;
+}
+
+void measure(const std::string& file, const fs::path& src, bool python) {
+  std::error_code ec;
+  const auto size = fs::file_size(file, ec);
+  const Run c = open_in_child(file);
+  std::printf("%s (%s)\n", file.c_str(), format_bytes(static_cast<std::uint64_t>(size)).c_str());
+  if (!c.ok) {
+    std::printf("  oomscope: FAILED: %s\n", c.error.c_str());
+    return;
+  }
+  const double rss = static_cast<double>(c.rss_kib) * 1024.0;
+  std::printf("  oomscope: read %.3f s, read + timeline + analysis %.3f s wall (%.3f s CPU), max RSS %s (%.2fx the file)\n",
+              c.read_s, c.total_s, c.cpu_s,
+              format_bytes(static_cast<std::int64_t>(rss)).c_str(), size ? rss / static_cast<double>(size) : 0.0);
+  if (!python) return;
+  int status = 0;
+  long py_rss = 0;
+  double py_cpu = 0;
+  const std::string out =
+      run_process({"/usr/bin/python3", (src / "tests/bench/python_pickle_load.py").string(), file}, status, py_rss, &py_cpu);
+  try {
+    const double s = nlohmann::json::parse(out).at("seconds").get<double>();
+    std::printf("  python pickle.load (globals refused): %.3f s wall (process %.3f s CPU), max RSS %s (%.2fx the file); oomscope open is %.1fx %s\n",
+                s, py_cpu,
+                format_bytes(static_cast<std::int64_t>(py_rss) * 1024).c_str(),
+                size ? static_cast<double>(py_rss) * 1024.0 / static_cast<double>(size) : 0.0,
+                c.total_s > s ? c.total_s / s : s / c.total_s, c.total_s > s ? "slower" : "faster");
+  } catch (const std::exception&) {
+    std::printf("  python pickle.load: failed (exit %d)\n", status);
+  }
+}
+
+std::uint64_t parse_size(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  const std::string unit(end ? end : "");
+  double k = 1;
+  if (unit == "K" || unit == "KiB") k = 1024.0;
+  else if (unit == "M" || unit == "MiB") k = 1024.0 * 1024;
+  else if (unit == "G" || unit == "GiB") k = 1024.0 * 1024 * 1024;
+  else if (unit == "MB") k = 1e6;
+  else if (unit == "GB") k = 1e9;
+  else if (!unit.empty()) throw UsageError{"--scale-to: unknown unit '" + unit + "'"};
+  if (!(v > 0)) throw UsageError{"--scale-to: '" + text + "' is not a size"};
+  return static_cast<std::uint64_t>(v * k);
+}
+
+int run_bench(const std::vector<std::string>& args) {
+  std::vector<std::string> files;
+  std::uint64_t scale_to = 0;
+  bool keep = false, python = true;
+  const fs::path src = source_dir();
+  std::string source = (src / "tests/data/torch_snapshot_decomfl_windows_with_trace.pickle").string();
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
+      return args[++i];
+    };
+    if (a == "--scale-to") scale_to = parse_size(value());
+    else if (a == "--source") source = value();
+    else if (a == "--keep") keep = true;
+    else if (a == "--no-python") python = false;
+    else if (a.starts_with("--")) throw UsageError{"unknown option " + a};
+    else files.push_back(a);
+  }
+  if (files.empty() && !scale_to)
+    for (const auto& e : fs::directory_iterator(src / "tests/data"))
+      if (e.path().extension() == ".pickle") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  for (const std::string& f : files) measure(f, src, python);
+  if (scale_to) {
+    const fs::path dir = fs::temp_directory_path() / ("oomscope-bench-snapshot-" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    const std::string big = (dir / "big.pickle").string();
+    std::printf("making a %s snapshot from %s (tests/bench/make_big_snapshot.py)...\n", format_bytes(scale_to).c_str(), source.c_str());
+    std::fflush(stdout);
+    int status = 0;
+    long rss = 0;
+    run_process({"/usr/bin/python3", (src / "tests/bench/make_big_snapshot.py").string(), source, big, std::to_string(scale_to)}, status, rss);
+    if (status != 0) {
+      std::printf("make_big_snapshot.py failed (exit %d)\n", status);
+    } else {
+      measure(big, src, python);
+    }
+    if (!keep) fs::remove_all(dir);
+    else std::printf("kept %s\n", big.c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
+OOMSCOPE_BENCH(Command{"snapshot", "open PyTorch snapshots (real ones, or one scaled up to --scale-to) vs Python's pickle.load", kUsage,
+                       run_bench});
+
+}  // namespace oomscope::cli
