@@ -99,6 +99,11 @@ if [[ " ${PACKAGES[*]} " == *" python3-oomscope-agent "* ]]; then
     || fail "the agent ran, but wrote no __pycache__ (expected one, to test its removal)"
 fi
 
+if [[ " ${PACKAGES[*]} " == *" oomscope-trainer "* ]]; then
+  log "oomscope-demo-trainer --help (LibTorch from Debian's packages)"
+  /usr/bin/oomscope-demo-trainer --help >trainer-help.txt || fail "oomscope-demo-trainer --help"
+fi
+
 log "desktop file and MIME types"
 desktop-file-validate /usr/share/applications/oomscope.desktop || fail "desktop-file-validate"
 grep -q '^Exec=oomscope %F$' /usr/share/applications/oomscope.desktop || fail "desktop Exec line"
@@ -107,9 +112,9 @@ xmllint --noout /usr/share/mime/packages/oomscope.xml || fail "xmllint oomscope.
 python3 -c "import pickle; pickle.dump({'segments': [], 'device_traces': [], 'allocator_settings': {}}, open('snapshot.bin', 'wb'), protocol=4)"
 cp "$DEMO" capture.xplane.pb
 gzip -c "$DEMO" >capture.xplane.pb.gz
-printf 'OOMSCOPE-LIVE-RECORDING 1\n' | gzip >session.oomrec
+printf 'OOMSCOPE-LIVE-RECORDING 1\n' | gzip >session.oomlive
 for pair in "capture.xplane.pb application/x-xplane-protobuf" "capture.xplane.pb.gz application/x-xplane-protobuf-gzip" \
-            "snapshot.bin application/x-pytorch-memory-snapshot" "session.oomrec application/x-oomscope-recording"; do
+            "snapshot.bin application/x-pytorch-memory-snapshot" "session.oomlive application/x-oomscope-recording"; do
   set -- $pair
   got=$(env -u XDG_DATA_HOME XDG_DATA_DIRS=/usr/local/share:/usr/share HOME="$WORK" mimetype -b "$1")
   [ "$got" = "$2" ] || fail "MIME type of $1 is $got, expected $2"
