@@ -187,6 +187,9 @@ int main(int argc, char** argv) {
   const QString demoTrainer = findDemoTrainer();
   oomscope::ui::MainWindow::registerPage(QObject::tr("Live"), [&livePage, demoTrainer](oomscope::ui::MainWindow& w) {
     auto* page = new oomscope::ui::LivePage(&w);
+    // A live session's OOM snapshot opens in this window's file path, which lands on the OOM entry.
+    QObject::connect(page, &oomscope::ui::LivePage::openSnapshotRequested, &w,
+                     [&w](const QString& path) { w.openFile(path); });
     if (!demoTrainer.isEmpty()) page->setDemoTrainer(demoTrainer, demoTrainerArgs());
     if (!livePage) livePage = page;
     return page;

@@ -209,6 +209,41 @@ class TestLivePage : public QObject {
     page.detach();
   }
 
+  void oomSnapshotOpensFromTheAlertList() {
+    // An agent that wrote a snapshot at an OOM names it in its `oom` event; the alert list offers it, and
+    // activating that line asks for the file (the main window opens it, landing on the OOM entry).
+    auto agent = mpsAgent(0);
+    const QString snapshot = QStringLiteral(OOMSCOPE_TEST_DATA "/torch_snapshot_cs336_small_peak.pickle");
+    LivePage page;
+    page.attach({agent->endpoint()}, {}, {});
+    QTRY_COMPARE_WITH_TIMEOUT(page.rankModel()->rowCount(), 1, 10000);
+    live::Event oom;
+    oom.kind = "oom";
+    oom.message = "CUDA out of memory";
+    oom.path = snapshot.toStdString();
+    agent->post_event(oom);
+    live::Event split;  // an event without a path adds no snapshot line
+    split.kind = "split";
+    agent->post_event(split);
+    auto snapshotItems = [&] {
+      QList<QListWidgetItem*> items;
+      for (int i = 0; i < page.alertList()->count(); ++i)
+        if (!page.alertList()->item(i)->data(Qt::UserRole).toString().isEmpty()) items << page.alertList()->item(i);
+      return items;
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(snapshotItems().size(), 1, 10000);
+    QListWidgetItem* item = snapshotItems().first();
+    QVERIFY(item->text().contains(QStringLiteral("rank 0: OOM")));
+    QVERIFY(item->text().contains(snapshot));
+    QSignalSpy requested(&page, &LivePage::openSnapshotRequested);
+    emit page.alertList()->itemActivated(item);
+    QCOMPARE(requested.size(), 1);
+    QCOMPARE(requested.first().first().toString(), snapshot);
+    page.refreshNow();  // scanned events are not offered twice
+    QCOMPARE(snapshotItems().size(), 1);
+    page.detach();
+  }
+
   void sixtyFourRanksRedraw() {
     std::vector<std::unique_ptr<live::AgentServer>> agents;
     std::vector<live::Endpoint> eps;

@@ -23,6 +23,7 @@
 
 #include "core/live/replay.h"
 #include "core/util/error.h"
+#include "core/util/safe_text.h"
 #include "ui/live/attach_dialog.h"
 #include "ui/live/live_chart.h"
 #include "ui/live/rank_table_model.h"
@@ -78,6 +79,11 @@ LivePage::LivePage(QWidget* parent) : QWidget(parent) {
   m_alerts = new QListWidget(alertBox);
   m_alerts->setObjectName(QStringLiteral("alertList"));
   m_alerts->setWordWrap(true);
+  m_alerts->setToolTip(tr("Double-click an OOM line that names a snapshot to open it at the OOM"));
+  connect(m_alerts, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+    const QString path = item->data(Qt::UserRole).toString();
+    if (!path.isEmpty()) emit openSnapshotRequested(path);
+  });
   alertLayout->addWidget(m_alerts);
   m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   split->setStretchFactor(0, 3);
@@ -131,6 +137,7 @@ void LivePage::resetSession(std::vector<live::AlertRule> rules) {
   for (auto& r : rules) m_session->add_rule(std::move(r));
   m_alerts->clear();
   m_seenAlerts = 0;
+  m_seenEvents.clear();
   m_seenVersion = ~0ull;
 }
 
@@ -282,6 +289,7 @@ void LivePage::refresh(bool force) {
   if (n > int(m_charts.size())) rebuildCharts(n);
   QVector<LiveRankRow> rows;
   QStringList newAlerts;
+  QVector<QPair<QString, QString>> snapshots;  // (line, path) of oom events that name a snapshot
   int up = 0;
   m_session->read([&](const live::Store& store, const live::AlertEngine& alerts) {
     rows = liveRankRows(store);
@@ -308,7 +316,21 @@ void LivePage::refresh(bool force) {
     const auto& all = alerts.alerts();
     for (std::size_t i = m_seenAlerts; i < all.size(); ++i) newAlerts << QString::fromStdString(all[i].message);
     m_seenAlerts = all.size();
-    for (const auto& r : store.ranks()) up += r.connected ? 1 : 0;
+    const auto& ranks = store.ranks();
+    if (m_seenEvents.size() < ranks.size()) m_seenEvents.resize(ranks.size(), 0);
+    for (std::size_t r = 0; r < ranks.size(); ++r) {
+      for (std::size_t e = m_seenEvents[r]; e < ranks[r].events.size(); ++e) {
+        const live::Event& ev = ranks[r].events[e];
+        if (ev.kind != "oom" || ev.path.empty()) continue;
+        const QString path = QString::fromStdString(ev.path);
+        snapshots.append({tr("rank %1: OOM, snapshot written to %2 (double-click to open it at the OOM)")
+                              .arg(r)
+                              .arg(QString::fromStdString(single_line_safe(ev.path))),
+                          path});
+      }
+      m_seenEvents[r] = ranks[r].events.size();
+    }
+    for (const auto& r : ranks) up += r.connected ? 1 : 0;
     return 0;
   });
   m_ranks->setRows(std::move(rows));
@@ -316,7 +338,12 @@ void LivePage::refresh(bool force) {
     auto* item = new QListWidgetItem(a, m_alerts);
     item->setForeground(QColor(0xc6, 0x28, 0x28));
   }
-  if (!newAlerts.isEmpty()) m_alerts->scrollToBottom();
+  for (const auto& [line, path] : snapshots) {
+    auto* item = new QListWidgetItem(line, m_alerts);
+    item->setData(Qt::UserRole, path);
+    item->setForeground(QColor(0x1f, 0x5f, 0xbf));
+  }
+  if (!newAlerts.isEmpty() || !snapshots.isEmpty()) m_alerts->scrollToBottom();
   if (!m_isRecording && m_client) {
     QString s = tr("%1 of %2 rank(s) live").arg(up).arg(m_client->endpoints().size());
     if (m_session->recording()) s += tr(" \u00b7 recording to %1").arg(QString::fromStdString(m_session->recording_path()));

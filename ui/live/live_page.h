@@ -64,6 +64,8 @@ class LivePage : public QWidget {
  signals:
   void recordingOpened(const QString& path, const QString& note);
   void failed(const QString& message);
+  // An `oom` event named the snapshot its agent wrote, and the user activated its line in the alert list.
+  void openSnapshotRequested(const QString& path);
 
  private:
   void chooseAttach();
@@ -77,6 +79,7 @@ class LivePage : public QWidget {
   std::unique_ptr<live::LiveClient> m_client;
   std::uint64_t m_seenVersion = ~0ull;
   std::size_t m_seenAlerts = 0;
+  std::vector<std::size_t> m_seenEvents;  // per rank: events already scanned for oom snapshots
   bool m_isRecording = false;  // a recording being viewed, not made
   int m_windowSeconds = 600;
   QString m_demoProgram;
