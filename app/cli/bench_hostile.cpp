@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "app/cli/bench.h"
+#include "app/cli/bench_support.h"
 #include "core/analysis/report.h"
 #include "core/analysis/report_text.h"
 #include "core/capture/reader.h"
@@ -80,29 +81,10 @@ Outcome report_in_child(const std::string& file) {
   wait4(pid, &status, 0, &ru);
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   o.max_rss_kib = ru.ru_maxrss;
-  const auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
-  o.cpu_seconds = secs(ru.ru_utime) + secs(ru.ru_stime);
+  o.cpu_seconds = cpu_seconds(ru);
   o.loaded = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   if (!WIFEXITED(status)) o.message = "the process died (signal " + std::to_string(WTERMSIG(status)) + ")";
   return o;
-}
-
-fs::path source_tree() {
-  if (const char* env = std::getenv("OOMSCOPE_SOURCE_DIR")) return env;
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  for (fs::path p = exe.parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path())
-    if (fs::exists(p / "tests/hostile/make_hostile.py", ec)) return p;
-  return fs::current_path();
-}
-
-std::uint64_t parse_size(const std::string& text) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  const std::string unit = end ? std::string(end) : "";
-  const double scale = unit == "G" ? 1 << 30 : unit == "M" ? 1 << 20 : unit == "K" ? 1 << 10 : 1;
-  if (v <= 0) throw UsageError{"--size: '" + text + "' is not a size"};
-  return static_cast<std::uint64_t>(v * scale);
 }
 
 void print_row(const std::string& what, std::uint64_t size, const Outcome& o) {
@@ -121,14 +103,14 @@ void print_row(const std::string& what, std::uint64_t size, const Outcome& o) {
 int run_bench_hostile(const std::vector<std::string>& args) {
   std::uint64_t size = 64ull << 20;
   std::vector<int> copies = {10, 40, 160};
-  const fs::path src = source_tree();
+  const fs::path src = find_source_tree("tests/hostile/make_hostile.py");
   std::string source = (src / "tests/data/tf2_gpu_v100x8_bert_multiworker.xplane.pb").string();
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (i + 1 >= args.size()) throw UsageError{"unknown option or missing value: " + a};
     const std::string& v = args[++i];
     if (a == "--size") {
-      size = parse_size(v);
+      size = parse_bench_size("--size", v);
     } else if (a == "--source") {
       source = v;
     } else if (a == "--copies") {

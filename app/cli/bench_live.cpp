@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "app/cli/bench.h"
+#include "app/cli/bench_support.h"
 #include "core/live/agent_server.h"
 #include "core/live/client.h"
 #include "core/live/recorder.h"
@@ -74,10 +75,10 @@ class TrainingLike final : public live::StatsSource {
   std::int64_t driver_ = 7'000'000'000;
 };
 
-double cpu_seconds() {
+double own_cpu_seconds() {
   rusage ru{};
   ::getrusage(RUSAGE_SELF, &ru);
-  return double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+  return cpu_seconds(ru);
 }
 
 int run_bench_live(const std::vector<std::string>& args) {
@@ -140,11 +141,11 @@ int run_bench_live(const std::vector<std::string>& args) {
   std::this_thread::sleep_for(std::chrono::seconds(2));  // connect and settle
   const std::size_t samples0 = session.read([](const live::Store& s, const live::AlertEngine&) { return s.sample_count(); });
   const auto bytes0 = std::filesystem::file_size(rec_path);
-  const double cpu0 = cpu_seconds();
+  const double cpu0 = own_cpu_seconds();
   const auto t0 = Clock::now();
   std::this_thread::sleep_for(std::chrono::seconds(seconds));
   const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
-  const double cpu = cpu_seconds() - cpu0;
+  const double cpu = own_cpu_seconds() - cpu0;
   const std::size_t samples = session.read([](const live::Store& s, const live::AlertEngine&) { return s.sample_count(); }) - samples0;
   client.stop();
   session.stop_recording();

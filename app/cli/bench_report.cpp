@@ -7,7 +7,6 @@
 
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <spawn.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -21,12 +20,12 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/bench.h"
+#include "app/cli/bench_support.h"
 #include "core/analysis/report.h"
 #include "core/analysis/report_text.h"
 #include "core/capture/reader.h"
 #include "core/util/error.h"
 
-extern char** environ;
 
 namespace oomscope::cli {
 
@@ -52,18 +51,6 @@ struct Run {
   long max_rss_kib = 0;
   std::string error;
 };
-
-// The source tree: $OOMSCOPE_SOURCE_DIR, the working folder, or three levels above the executable
-// (build/<dir>/app/cli/oomscope-cli).
-fs::path source_dir() {
-  if (const char* env = std::getenv("OOMSCOPE_SOURCE_DIR")) return env;
-  std::error_code ec;
-  if (fs::exists("tests/bench/python_reader.py", ec)) return fs::current_path();
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  for (fs::path p = exe.parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path())
-    if (fs::exists(p / "tests/bench/python_reader.py", ec)) return p;
-  return fs::current_path();
-}
 
 Run run_report_in_child(const std::string& file) {
   int fds[2];
@@ -108,33 +95,6 @@ Run run_report_in_child(const std::string& file) {
   if (r.ok) r.seconds = std::stod(msg);
   else r.error = msg.empty() ? "the report process died" : msg;
   return r;
-}
-
-// Runs argv, returns its stdout; max RSS and exit status through the out-parameters.
-std::string run_process(const std::vector<std::string>& argv, int& status, long& max_rss_kib) {
-  int fds[2];
-  if (pipe(fds) != 0) return {};
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-  posix_spawn_file_actions_addclose(&actions, fds[0]);
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(fds[1]);
-  std::string out;
-  char buf[4096];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
-  close(fds[0]);
-  status = -1;
-  if (rc != 0) return out;
-  rusage ru{};
-  wait4(pid, &status, 0, &ru);
-  max_rss_kib = ru.ru_maxrss;
-  return out;
 }
 
 Run run_python(const fs::path& script, const std::string& file) {
@@ -222,7 +182,7 @@ int run_bench_report(const std::vector<std::string>& args) {
       files.push_back(a);
     }
   }
-  const fs::path src = source_dir();
+  const fs::path src = find_source_tree("tests/bench/python_reader.py");
   const fs::path py_script = src / "tests/bench/python_reader.py";
   if (files.empty() && !scale_to) {
     std::error_code ec;

@@ -2,7 +2,6 @@
 // + analysis, what the GUI computes before it shows the first page) in a forked child, with its time and
 // max RSS, against Python's own pickle.load of the same file (restricted to data) in a subprocess.
 
-#include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,11 +15,11 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/bench.h"
+#include "app/cli/bench_support.h"
 #include "core/snapshot/snapshot_analysis.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/util/bytes.h"
 
-extern char** environ;
 
 namespace oomscope::cli {
 
@@ -45,16 +44,6 @@ struct Run {
   long rss_kib = 0;
   std::string error;
 };
-
-fs::path source_dir() {
-  if (const char* env = std::getenv("OOMSCOPE_SOURCE_DIR")) return env;
-  std::error_code ec;
-  if (fs::exists("tests/bench/python_pickle_load.py", ec)) return fs::current_path();
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  for (fs::path p = exe.parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path())
-    if (fs::exists(p / "tests/bench/python_pickle_load.py", ec)) return p;
-  return fs::current_path();
-}
 
 Run open_in_child(const std::string& file) {
   int fds[2];
@@ -94,40 +83,11 @@ Run open_in_child(const std::string& file) {
   wait4(pid, &status, 0, &ru);
   Run r;
   r.rss_kib = ru.ru_maxrss;
-  r.cpu_s = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+  r.cpu_s = cpu_seconds(ru);
   r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   if (r.ok) std::sscanf(msg.c_str(), "%lf %lf", &r.read_s, &r.total_s);
   else r.error = msg.empty() ? "the child died" : msg;
   return r;
-}
-
-// Runs argv; its stdout, exit status and max RSS.
-std::string run_process(const std::vector<std::string>& argv, int& status, long& rss_kib, double* cpu_s = nullptr) {
-  int fds[2];
-  if (pipe(fds) != 0) return {};
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-  posix_spawn_file_actions_addclose(&actions, fds[0]);
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(fds[1]);
-  std::string out;
-  char buf[4096];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
-  close(fds[0]);
-  status = -1;
-  if (rc != 0) return out;
-  rusage ru{};
-  wait4(pid, &status, 0, &ru);
-  rss_kib = ru.ru_maxrss;
-  if (cpu_s)
-    *cpu_s = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-  return out;
 }
 
 void measure(const std::string& file, const fs::path& src, bool python) {
@@ -161,26 +121,11 @@ void measure(const std::string& file, const fs::path& src, bool python) {
   }
 }
 
-std::uint64_t parse_size(const std::string& text) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  const std::string unit(end ? end : "");
-  double k = 1;
-  if (unit == "K" || unit == "KiB") k = 1024.0;
-  else if (unit == "M" || unit == "MiB") k = 1024.0 * 1024;
-  else if (unit == "G" || unit == "GiB") k = 1024.0 * 1024 * 1024;
-  else if (unit == "MB") k = 1e6;
-  else if (unit == "GB") k = 1e9;
-  else if (!unit.empty()) throw UsageError{"--scale-to: unknown unit '" + unit + "'"};
-  if (!(v > 0)) throw UsageError{"--scale-to: '" + text + "' is not a size"};
-  return static_cast<std::uint64_t>(v * k);
-}
-
 int run_bench(const std::vector<std::string>& args) {
   std::vector<std::string> files;
   std::uint64_t scale_to = 0;
   bool keep = false, python = true;
-  const fs::path src = source_dir();
+  const fs::path src = find_source_tree("tests/bench/python_pickle_load.py");
   std::string source = (src / "tests/data/torch_snapshot_decomfl_windows_with_trace.pickle").string();
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -188,7 +133,7 @@ int run_bench(const std::vector<std::string>& args) {
       if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
       return args[++i];
     };
-    if (a == "--scale-to") scale_to = parse_size(value());
+    if (a == "--scale-to") scale_to = parse_bench_size("--scale-to", value());
     else if (a == "--source") source = value();
     else if (a == "--keep") keep = true;
     else if (a == "--no-python") python = false;

@@ -1,0 +1,74 @@
+#include "app/cli/bench_support.h"
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "app/cli/command.h"
+
+extern char** environ;
+
+namespace oomscope::cli {
+
+namespace fs = std::filesystem;
+
+fs::path find_source_tree(const std::string& marker) {
+  if (const char* env = std::getenv("OOMSCOPE_SOURCE_DIR")) return env;
+  std::error_code ec;
+  if (fs::exists(marker, ec)) return fs::current_path();
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  for (fs::path p = exe.parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path())
+    if (fs::exists(p / marker, ec)) return p;
+  return fs::current_path();
+}
+
+double cpu_seconds(const rusage& ru) {
+  return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+std::string run_process(const std::vector<std::string>& argv, int& status, long& rss_kib, double* cpu_s) {
+  status = -1;
+  int fds[2];
+  if (pipe(fds) != 0) return {};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  std::string out;
+  char buf[4096];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
+  close(fds[0]);
+  if (rc != 0) return out;
+  rusage ru{};
+  wait4(pid, &status, 0, &ru);
+  rss_kib = ru.ru_maxrss;
+  if (cpu_s) *cpu_s = cpu_seconds(ru);
+  return out;
+}
+
+std::uint64_t parse_bench_size(const std::string& option, const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  const std::string unit(end ? end : "");
+  double k = 1;
+  if (unit == "K" || unit == "KiB") k = 1024.0;
+  else if (unit == "M" || unit == "MiB") k = 1024.0 * 1024;
+  else if (unit == "G" || unit == "GiB") k = 1024.0 * 1024 * 1024;
+  else if (unit == "MB") k = 1e6;
+  else if (unit == "GB") k = 1e9;
+  else if (!unit.empty()) throw UsageError{option + ": unknown unit '" + unit + "'"};
+  if (!(v > 0)) throw UsageError{option + ": '" + text + "' is not a size"};
+  return static_cast<std::uint64_t>(v * k);
+}
+
+}  // namespace oomscope::cli

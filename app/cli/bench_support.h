@@ -1,0 +1,29 @@
+#pragma once
+// What the benchmarks share: finding the source tree (for the Python comparison scripts), running a child
+// process with its output, exit status, max RSS and CPU time, CPU seconds from a rusage, and size options.
+
+#include <sys/resource.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace oomscope::cli {
+
+// The source tree: $OOMSCOPE_SOURCE_DIR, else the working folder or a folder above the executable
+// (build/<dir>/app/cli/oomscope-cli) that holds `marker` (a path relative to the tree's root).
+std::filesystem::path find_source_tree(const std::string& marker);
+
+// User + system CPU seconds of a rusage.
+double cpu_seconds(const rusage& ru);
+
+// Runs argv (argv[0] a full path) and returns its stdout; its wait status, max RSS and (when asked) CPU
+// seconds through the out-parameters. status is -1 when the program could not be started.
+std::string run_process(const std::vector<std::string>& argv, int& status, long& rss_kib, double* cpu_s = nullptr);
+
+// A size for a bench option: a number with an optional unit K/KiB, M/MiB, G/GiB (binary) or MB/GB
+// (decimal). Throws UsageError naming the option on a unit it does not know or a value that is not > 0.
+std::uint64_t parse_bench_size(const std::string& option, const std::string& text);
+
+}  // namespace oomscope::cli
