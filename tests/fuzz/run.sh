@@ -4,19 +4,9 @@
 # build/fuzz/fuzz-corpus and build/fuzz/fuzz-artifacts.
 #   usage: tests/fuzz/run.sh [SECONDS] [extra libFuzzer flags...]
 set -eu
-seconds=${1:-60}
+. "$(dirname "$0")/common.sh"
+fuzz_setup fuzz_reader reader "${1:-60}"
 [ $# -gt 0 ] && shift
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build="$root/build/fuzz"
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  (cd "$root" && cmake --preset fuzz)
-fi
-cmake --build "$build" --target fuzz_reader -j2
-
-corpus="$build/fuzz-corpus/reader"
-seeds="$build/fuzz-seeds/reader"
-artifacts="$build/fuzz-artifacts/"
-mkdir -p "$corpus" "$seeds" "$artifacts"
 # Seeds: every protobuf file in tests/data (captures, the damaged one, the bare HloProto).
 for f in "$root"/tests/data/*.pb; do
   cp -u "$f" "$seeds/"

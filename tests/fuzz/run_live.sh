@@ -3,19 +3,9 @@
 # with protocol lines written here (every message type, a bad line, a split line).
 #   usage: tests/fuzz/run_live.sh [SECONDS] [extra libFuzzer flags...]
 set -eu
-seconds=${1:-60}
+. "$(dirname "$0")/common.sh"
+fuzz_setup fuzz_live_protocol live "${1:-60}"
 [ $# -gt 0 ] && shift
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build="$root/build/fuzz"
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  (cd "$root" && cmake --preset fuzz)
-fi
-cmake --build "$build" --target fuzz_live_protocol -j2
-
-corpus="$build/fuzz-corpus/live"
-seeds="$build/fuzz-seeds/live"
-artifacts="$build/fuzz-artifacts/"
-mkdir -p "$corpus" "$seeds" "$artifacts"
 printf '%s\n' '{"type":"hello","protocol":1,"pid":7,"host":"h","rank":0,"world_size":2,"backend":"mps","command":["a"]}' \
   '{"type":"sample","t":1,"step":2,"allocated":1086000000,"driver":43254000000,"recommended_max":25559000000}' > "$seeds/hello_sample"
 printf '%s\n' '{"type":"event","t":3,"kind":"oom","message":"out of memory","path":"/tmp/x","step":6000}' \

@@ -3,19 +3,9 @@
 # with the real snapshots in tests/data and the hostile pickles of tests/data/tools/make_hostile_pickles.py.
 #   usage: tests/fuzz/run_pickle.sh [SECONDS] [extra libFuzzer flags...]
 set -eu
-seconds=${1:-60}
+. "$(dirname "$0")/common.sh"
+fuzz_setup fuzz_pickle pickle "${1:-60}"
 [ $# -gt 0 ] && shift
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build="$root/build/fuzz"
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  (cd "$root" && cmake --preset fuzz)
-fi
-cmake --build "$build" --target fuzz_pickle -j2
-
-corpus="$build/fuzz-corpus/pickle"
-seeds="$build/fuzz-seeds/pickle"
-artifacts="$build/fuzz-artifacts/"
-mkdir -p "$corpus" "$seeds" "$artifacts"
 for f in "$root"/tests/data/*.pickle; do
   cp -u "$f" "$seeds/"
 done
