@@ -10,6 +10,7 @@
 
 #include "core/capture/reader.h"
 #include "core/util/error.h"
+#include "tests/core/scratch_dir_test.h"
 
 namespace {
 
@@ -17,19 +18,8 @@ namespace fs = std::filesystem;
 using oomscope::ErrorKind;
 using oomscope::capture::read_capture;
 
-class ReaderErrors : public ::testing::Test {
+class ReaderErrors : public oomscope::testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("oomscope_reader_errors_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& bytes) {
-    const fs::path p = dir_ / name;
-    std::ofstream(p, std::ios::binary) << bytes;
-    return p.string();
-  }
   static std::string slurp(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), {});
@@ -47,7 +37,6 @@ class ReaderErrors : public ::testing::Test {
     ADD_FAILURE() << path << " was read without an error";
     return ErrorKind::Cancelled;
   }
-  fs::path dir_;
 };
 
 const std::string kData = OOMSCOPE_TEST_DATA;

@@ -12,6 +12,7 @@
 #include "core/capture/reader.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
+#include "tests/core/scratch_dir_test.h"
 
 namespace {
 
@@ -46,18 +47,8 @@ std::string plane(const std::string& name, const std::string& body) {
   return len_field(1, varint_field(1, 1) + len_field(2, name) + body);
 }
 
-class ReaderHostile : public ::testing::Test {
+class ReaderHostile : public oomscope::testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("oomscope_reader_hostile_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string write(const std::string& name, const std::string& bytes) {
-    const fs::path p = dir_ / name;
-    std::ofstream(p, std::ios::binary) << bytes;
-    return p.string();
-  }
   static oomscope::Error error_of(const std::string& path) {
     try {
       read_capture(path);
@@ -67,7 +58,6 @@ class ReaderHostile : public ::testing::Test {
     ADD_FAILURE() << path << " was read without an error";
     return oomscope::Error(ErrorKind::Cancelled, "", "");
   }
-  fs::path dir_;
 };
 
 // Truncates the file the first time the reader reports progress, i.e. after the start was checked and the
