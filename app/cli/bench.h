@@ -11,6 +11,6 @@ const std::vector<Command>& benches();
 
 }  // namespace oomscope::cli
 
-#define OOMSCOPE_BENCH(...) \
+#define OOMSCOPE_BENCH(...)                                                     \
   static const bool OOMSCOPE_CLI_CONCAT(oomscope_bench_registered_, __LINE__) = \
       ::oomscope::cli::register_bench(__VA_ARGS__)

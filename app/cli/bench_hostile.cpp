@@ -31,7 +31,8 @@ namespace {
 const char* kUsage =
     "usage: oomscope-cli bench hostile [--size BYTES] [--copies N,N,...] [--source CAPTURE]\n"
     "\n"
-    "Makes crafted inputs with tests/hostile/make_hostile.py in a fresh folder under /tmp (deleted afterwards)\n"
+    "Makes crafted inputs with tests/hostile/make_hostile.py in a fresh folder under /tmp (deleted "
+    "afterwards)\n"
     "and runs `report` on each in a child process: outcome (loaded, or the error), time and max RSS against\n"
     "the bound 8 x file + 64 MiB (+ the program; \"within\" allows 64 MiB for the program and the mapping).\n"
     "CPU is user + system time of the run, which a busy machine does not inflate as it does wall time.\n"
@@ -74,7 +75,8 @@ Outcome report_in_child(const std::string& file) {
   close(fds[1]);
   Outcome o;
   char buf[512];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) o.message.append(buf, static_cast<std::size_t>(n));
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;)
+    o.message.append(buf, static_cast<std::size_t>(n));
   close(fds[0]);
   int status = 0;
   rusage ru{};
@@ -93,10 +95,12 @@ void print_row(const std::string& what, std::uint64_t size, const Outcome& o) {
   const double bound = 8 * mib + 64;
   std::string msg = o.message.substr(0, 70);
   const double gb = mib / 1024.0;
-  std::printf("%-22s %7.1f MiB %6.2f s %6.2f s CPU %7.2f s/GB (CPU %6.2f)  RSS %6.1f MiB (%5.2fx, bound %5.0f: %s)  %s%s\n",
-              what.c_str(), mib, o.seconds, o.cpu_seconds, gb > 0 ? o.seconds / gb : 0.0, gb > 0 ? o.cpu_seconds / gb : 0.0,
-              rss, mib > 0 ? rss / mib : 0.0, bound, rss <= bound + 64 ? "within" : "OVER", o.loaded ? "loaded" : "refused: ",
-              o.loaded ? "" : msg.c_str());
+  std::printf(
+      "%-22s %7.1f MiB %6.2f s %6.2f s CPU %7.2f s/GB (CPU %6.2f)  RSS %6.1f MiB (%5.2fx, bound %5.0f: %s)  "
+      "%s%s\n",
+      what.c_str(), mib, o.seconds, o.cpu_seconds, gb > 0 ? o.seconds / gb : 0.0,
+      gb > 0 ? o.cpu_seconds / gb : 0.0, rss, mib > 0 ? rss / mib : 0.0, bound,
+      rss <= bound + 64 ? "within" : "OVER", o.loaded ? "loaded" : "refused: ", o.loaded ? "" : msg.c_str());
   std::fflush(stdout);
 }
 
@@ -129,7 +133,8 @@ int run_bench_hostile(const std::vector<std::string>& args) {
                             " --source '" + source + "'";
     if (std::system(cmd.c_str()) != 0) throw Error(ErrorKind::Io, out.string(), "make_hostile.py failed");
   };
-  std::printf("%-22s %11s %8s %10s %8s %14s  %s\n", "input", "size", "wall", "CPU", "wall/GB", "CPU/GB", "peak memory, outcome");
+  std::printf("%-22s %11s %8s %10s %8s %14s  %s\n", "input", "size", "wall", "CPU", "wall/GB", "CPU/GB",
+              "peak memory, outcome");
   for (const char* kind : {"empty-events", "tiny-events", "empty-lines", "hostnames", "empty-hostnames",
                            "empty-errors", "errors", "metadata", "planes", "zeros", "random"}) {
     const fs::path file = fs::path(folder) / (std::string(kind) + ".xplane.pb");
@@ -143,7 +148,8 @@ int run_bench_hostile(const std::vector<std::string>& args) {
       const fs::path file = fs::path(folder) / (std::string(kind) + ".xplane.pb");
       make(kind, file, "--copies " + std::to_string(n));
       std::error_code ec;
-      print_row(std::string(kind) + " x" + std::to_string(n), fs::file_size(file, ec), report_in_child(file.string()));
+      print_row(std::string(kind) + " x" + std::to_string(n), fs::file_size(file, ec),
+                report_in_child(file.string()));
       fs::remove(file, ec);
     }
   }
@@ -154,7 +160,7 @@ int run_bench_hostile(const std::vector<std::string>& args) {
 
 }  // namespace
 
-OOMSCOPE_BENCH(Command{"hostile", "peak memory and time of `report` on crafted inputs and joined captures", kUsage,
-                       run_bench_hostile});
+OOMSCOPE_BENCH(Command{"hostile", "peak memory and time of `report` on crafted inputs and joined captures",
+                       kUsage, run_bench_hostile});
 
 }  // namespace oomscope::cli

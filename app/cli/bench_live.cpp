@@ -88,13 +88,19 @@ int run_bench_live(const std::vector<std::string>& args) {
       if (i + 1 >= args.size()) throw UsageError{a + " needs a number"};
       return std::max(1, std::atoi(args[++i].c_str()));
     };
-    if (args[i] == "--ranks") ranks = num(args[i]);
-    else if (args[i] == "--seconds") seconds = num(args[i]);
-    else if (args[i] == "--hours") hours = num(args[i]);
-    else if (args[i] == "--quick") ranks = 8, seconds = 4, hours = 1;
-    else throw UsageError{"unknown option '" + args[i] + "'"};
+    if (args[i] == "--ranks")
+      ranks = num(args[i]);
+    else if (args[i] == "--seconds")
+      seconds = num(args[i]);
+    else if (args[i] == "--hours")
+      hours = num(args[i]);
+    else if (args[i] == "--quick")
+      ranks = 8, seconds = 4, hours = 1;
+    else
+      throw UsageError{"unknown option '" + args[i] + "'"};
   }
-  const auto dir = std::filesystem::temp_directory_path() / ("oomscope-bench-live-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("oomscope-bench-live-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
 
   // --- ingest: agents in a child process, the client here.
@@ -139,24 +145,30 @@ int run_bench_live(const std::vector<std::string>& args) {
   live::LiveClient client(eps, session);
   client.start();
   std::this_thread::sleep_for(std::chrono::seconds(2));  // connect and settle
-  const std::size_t samples0 = session.read([](const live::Store& s, const live::AlertEngine&) { return s.sample_count(); });
+  const std::size_t samples0 =
+      session.read([](const live::Store& s, const live::AlertEngine&) { return s.sample_count(); });
   const auto bytes0 = std::filesystem::file_size(rec_path);
   const double cpu0 = own_cpu_seconds();
   const auto t0 = Clock::now();
   std::this_thread::sleep_for(std::chrono::seconds(seconds));
   const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
   const double cpu = own_cpu_seconds() - cpu0;
-  const std::size_t samples = session.read([](const live::Store& s, const live::AlertEngine&) { return s.sample_count(); }) - samples0;
+  const std::size_t samples = session.read([](const live::Store& s, const live::AlertEngine&) {
+    return s.sample_count();
+  }) - samples0;
   client.stop();
   session.stop_recording();
   ::kill(child, SIGKILL);
   ::waitpid(child, nullptr, 0);
   const auto bytes = std::filesystem::file_size(rec_path) - bytes0;
-  std::printf("ingest: %d agents at 10 Hz over loopback for %.1f s: %zu samples (%.0f/s), client+store+alerts+recorder "
-              "CPU %.2f%% of one core\n",
-              ranks, wall, samples, double(samples) / wall, 100.0 * cpu / wall);
-  std::printf("record: %.0f bytes per rank-hour (%llu bytes for %d ranks over %.1f s, gzip-flushed every second)\n",
-              double(bytes) / ranks / (wall / 3600.0), static_cast<unsigned long long>(bytes), ranks, wall);
+  std::printf(
+      "ingest: %d agents at 10 Hz over loopback for %.1f s: %zu samples (%.0f/s), "
+      "client+store+alerts+recorder "
+      "CPU %.2f%% of one core\n",
+      ranks, wall, samples, double(samples) / wall, 100.0 * cpu / wall);
+  std::printf(
+      "record: %.0f bytes per rank-hour (%llu bytes for %d ranks over %.1f s, gzip-flushed every second)\n",
+      double(bytes) / ranks / (wall / 3600.0), static_cast<unsigned long long>(bytes), ranks, wall);
 
   // --- open: a 24 h recording of one rank at 10 Hz.
   const std::string day_path = (dir / "day.oomlive").string();
@@ -184,23 +196,25 @@ int run_bench_live(const std::vector<std::string>& args) {
   const auto o0 = Clock::now();
   const live::ReplayInfo info = live::replay_recording(day_path, opened);
   const double open_s = std::chrono::duration<double>(Clock::now() - o0).count();
-  std::printf("open: a %d h recording of one rank at 10 Hz (%llu samples, %.1f MB, %.0f bytes per rank-hour) opened "
-              "into the store and alerts in %.2f s\n",
-              hours, static_cast<unsigned long long>(info.samples), double(day_bytes) / 1e6,
-              double(day_bytes) / hours, open_s);
+  std::printf(
+      "open: a %d h recording of one rank at 10 Hz (%llu samples, %.1f MB, %.0f bytes per rank-hour) opened "
+      "into the store and alerts in %.2f s\n",
+      hours, static_cast<unsigned long long>(info.samples), double(day_bytes) / 1e6,
+      double(day_bytes) / hours, open_s);
   std::filesystem::remove_all(dir);
   return 0;
 }
 
 }  // namespace
 
-OOMSCOPE_BENCH(Command{"live", "live attach: ingest of N agents at 10 Hz, recording size, opening a day's recording",
-                       "usage: oomscope-cli bench live [--ranks N] [--seconds S] [--hours H] [--quick]\n"
-                       "Starts N C++ agents (default 64) in a child process serving a training-like series at\n"
-                       "10 Hz over loopback, attaches to all of them with the default alerts and a recorder for\n"
-                       "S seconds (default 20) and prints this process's CPU share of one core and the\n"
-                       "recording's bytes per rank-hour; then writes an H-hour (default 24) recording of one rank\n"
-                       "and times opening it. --quick: 8 agents, 4 s, 1 h.\n",
-                       run_bench_live});
+OOMSCOPE_BENCH(Command{
+    "live", "live attach: ingest of N agents at 10 Hz, recording size, opening a day's recording",
+    "usage: oomscope-cli bench live [--ranks N] [--seconds S] [--hours H] [--quick]\n"
+    "Starts N C++ agents (default 64) in a child process serving a training-like series at\n"
+    "10 Hz over loopback, attaches to all of them with the default alerts and a recorder for\n"
+    "S seconds (default 20) and prints this process's CPU share of one core and the\n"
+    "recording's bytes per rank-hour; then writes an H-hour (default 24) recording of one rank\n"
+    "and times opening it. --quick: 8 agents, 4 s, 1 h.\n",
+    run_bench_live});
 
 }  // namespace oomscope::cli

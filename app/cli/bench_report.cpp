@@ -9,15 +9,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <filesystem>
 #include <iostream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "app/cli/bench.h"
 #include "app/cli/bench_support.h"
@@ -25,7 +24,6 @@
 #include "core/analysis/report_text.h"
 #include "core/capture/reader.h"
 #include "core/util/error.h"
-
 
 namespace oomscope::cli {
 
@@ -37,11 +35,14 @@ const char* kUsage =
     "usage: oomscope-cli bench report [FILES...] [--scale-to BYTES] [--source FILE] [--repeat N] [--keep]\n"
     "                                 [--no-python]\n"
     "\n"
-    "Times `report` on each FILE (default: the real captures in tests/data) and, with --scale-to, on a capture\n"
+    "Times `report` on each FILE (default: the real captures in tests/data) and, with --scale-to, on a "
+    "capture\n"
     "of about BYTES made from --source (default tests/data/tf2_gpu_v100x8_bert_multiworker.xplane.pb) by\n"
     "tests/bench/make_big_capture.py in a fresh folder under /tmp (deleted afterwards unless --keep).\n"
-    "For each file it prints the C++ time and max RSS, and the time of tests/bench/python_reader.py (Debian's\n"
-    "python3-protobuf) doing the same decoding and totals, and their ratio. Targets for the scaled file: under\n"
+    "For each file it prints the C++ time and max RSS, and the time of tests/bench/python_reader.py "
+    "(Debian's\n"
+    "python3-protobuf) doing the same decoding and totals, and their ratio. Targets for the scaled file: "
+    "under\n"
     "5 s, max RSS under 2x the file, at least 20x the Python reader. Real captures: best of --repeat runs\n"
     "(default 3); the scaled capture: one run of each.\n";
 
@@ -92,8 +93,10 @@ Run run_report_in_child(const std::string& file) {
   Run r;
   r.max_rss_kib = ru.ru_maxrss;
   r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (r.ok) r.seconds = std::stod(msg);
-  else r.error = msg.empty() ? "the report process died" : msg;
+  if (r.ok)
+    r.seconds = std::stod(msg);
+  else
+    r.error = msg.empty() ? "the report process died" : msg;
   return r;
 }
 
@@ -148,9 +151,11 @@ void print(const Row& r) {
     return;
   }
   const double rss_mib = static_cast<double>(r.cpp.max_rss_kib) / 1024.0;
-  std::printf("C++ %8.3f s  RSS %8.1f MiB (%5.2fx file)", r.cpp.seconds, rss_mib, mib > 0 ? rss_mib / mib : 0.0);
+  std::printf("C++ %8.3f s  RSS %8.1f MiB (%5.2fx file)", r.cpp.seconds, rss_mib,
+              mib > 0 ? rss_mib / mib : 0.0);
   if (r.py.ok)
-    std::printf("  Python %8.3f s  ratio %6.1fx", r.py.seconds, r.cpp.seconds > 0 ? r.py.seconds / r.cpp.seconds : 0.0);
+    std::printf("  Python %8.3f s  ratio %6.1fx", r.py.seconds,
+                r.cpp.seconds > 0 ? r.py.seconds / r.cpp.seconds : 0.0);
   else if (!r.py.error.empty())
     std::printf("  Python failed: %s", r.py.error.c_str());
   std::printf("\n");
@@ -190,45 +195,55 @@ int run_bench_report(const std::vector<std::string>& args) {
       if (e.path().string().ends_with(".xplane.pb") && !e.path().filename().string().starts_with("CORRUPT"))
         files.push_back(e.path().string());
     std::sort(files.begin(), files.end());
-    if (files.empty()) throw UsageError{"no FILES given and no captures found in " + (src / "tests/data").string()};
+    if (files.empty())
+      throw UsageError{"no FILES given and no captures found in " + (src / "tests/data").string()};
   }
-  std::printf("%-56s %13s  %s\n", "capture", "size", "report (read+plan+runtime+diagnosis+text) / python_reader.py");
+  std::printf("%-56s %13s  %s\n", "capture", "size",
+              "report (read+plan+runtime+diagnosis+text) / python_reader.py");
   for (const std::string& f : files) print(measure(f, py_script, python, repeat));
   if (!scale_to) return 0;
 
   char folder_template[] = "/tmp/oomscope-bench-XXXXXX";
-  if (!mkdtemp(folder_template)) throw Error(ErrorKind::Io, "/tmp", "cannot create a folder for the big capture");
+  if (!mkdtemp(folder_template))
+    throw Error(ErrorKind::Io, "/tmp", "cannot create a folder for the big capture");
   const fs::path big = fs::path(folder_template) / "big.xplane.pb";
-  const std::string from = source ? *source : (src / "tests/data/tf2_gpu_v100x8_bert_multiworker.xplane.pb").string();
+  const std::string from =
+      source ? *source : (src / "tests/data/tf2_gpu_v100x8_bert_multiworker.xplane.pb").string();
   int status = 0;
   long rss = 0;
   const auto t0 = std::chrono::steady_clock::now();
-  const std::string made = run_process({"/usr/bin/python3", (src / "tests/bench/make_big_capture.py").string(),
-                                        big.string(), "--size", *scale_to, "--source", from},
-                                       status, rss);
+  const std::string made =
+      run_process({"/usr/bin/python3", (src / "tests/bench/make_big_capture.py").string(), big.string(),
+                   "--size", *scale_to, "--source", from},
+                  status, rss);
   if (status != 0) throw Error(ErrorKind::Io, big.string(), "make_big_capture.py failed: " + made);
-  std::printf("\nscaled capture (%.1f s to make): %s", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-              made.c_str());
+  std::printf("\nscaled capture (%.1f s to make): %s",
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), made.c_str());
   const Row row = measure(big.string(), py_script, python, 1);
   print(row);
   if (row.cpp.ok) {
     const double size = static_cast<double>(row.size);
     const double rss_bytes = static_cast<double>(row.cpp.max_rss_kib) * 1024.0;
-    std::printf("target: under 5 s ........................ %s (%.3f s)\n", row.cpp.seconds < 5 ? "PASS" : "FAIL", row.cpp.seconds);
-    std::printf("target: max RSS under 2x the file ........ %s (%.2fx)\n", rss_bytes < 2 * size ? "PASS" : "FAIL", rss_bytes / size);
+    std::printf("target: under 5 s ........................ %s (%.3f s)\n",
+                row.cpp.seconds < 5 ? "PASS" : "FAIL", row.cpp.seconds);
+    std::printf("target: max RSS under 2x the file ........ %s (%.2fx)\n",
+                rss_bytes < 2 * size ? "PASS" : "FAIL", rss_bytes / size);
     if (row.py.ok)
       std::printf("target: at least 20x the Python reader ... %s (%.1fx)\n",
                   row.py.seconds >= 20 * row.cpp.seconds ? "PASS" : "FAIL", row.py.seconds / row.cpp.seconds);
   }
   std::error_code ec;
-  if (keep) std::printf("kept %s\n", big.string().c_str());
-  else fs::remove_all(folder_template, ec);
+  if (keep)
+    std::printf("kept %s\n", big.string().c_str());
+  else
+    fs::remove_all(folder_template, ec);
   return 0;
 }
 
 }  // namespace
 
-OOMSCOPE_BENCH(Command{"report", "time `report` on real and scaled-up captures against a Python protobuf reader",
+OOMSCOPE_BENCH(Command{"report",
+                       "time `report` on real and scaled-up captures against a Python protobuf reader",
                        kUsage, run_bench_report});
 
 }  // namespace oomscope::cli

@@ -1,13 +1,13 @@
 // `oomscope-cli bench simulate`: headless simulator throughput (attempts per second) on three workloads,
 // from decision-tree-only to deep spatial recursion, plus the cost of one step back.
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <iostream>
 #include <string>
-
-#include <sys/resource.h>
 
 #include "app/cli/bench.h"
 #include "core/sim/simulator.h"
@@ -34,9 +34,10 @@ std::vector<Workload> workloads(double scale) {
     c.scenes.count = static_cast<std::int64_t>(2'000'000 * scale);
     c.batch = 16;
     c.memory.budget = 6LL << 30;
-    out.push_back({"scene-splits",
-                   std::to_string(c.scenes.count) + " uniform scenes, batch 16, 6 GiB: batch OOM + per-scene retries",
-                   c});
+    out.push_back(
+        {"scene-splits",
+         std::to_string(c.scenes.count) + " uniform scenes, batch 16, 6 GiB: batch OOM + per-scene retries",
+         c});
   }
   {
     SimConfig c;  // the defaults: a third of the scenes need a spatial split
@@ -50,8 +51,9 @@ std::vector<Workload> workloads(double scale) {
     c.scenes.count = 64;
     c.epochs = std::max<std::int64_t>(1, static_cast<std::int64_t>(1'000 * scale));
     c.fault = Fault{BugKind::ShapeMismatch, 5};
-    out.push_back({"bug-to-floor",
-                   "defaults + shape bug in scene 5, catch everything, " + std::to_string(c.epochs) + " epochs", c});
+    out.push_back(
+        {"bug-to-floor",
+         "defaults + shape bug in scene 5, catch everything, " + std::to_string(c.epochs) + " epochs", c});
   }
   {
     SimConfig c;  // the same, bisected at the median: each split searches the layout's quantile
@@ -60,7 +62,8 @@ std::vector<Workload> workloads(double scale) {
     c.fault = Fault{BugKind::ShapeMismatch, 5};
     c.policy.split = SplitPoint::Median;
     c.policy.axis = AxisRule::Longest;
-    out.push_back({"bug-median", "bug-to-floor with median split, longest axis, " + std::to_string(c.epochs) + " epochs",
+    out.push_back({"bug-median",
+                   "bug-to-floor with median split, longest axis, " + std::to_string(c.epochs) + " epochs",
                    c});
   }
   return out;
@@ -69,8 +72,10 @@ std::vector<Workload> workloads(double scale) {
 int run_bench_simulate(const std::vector<std::string>& args) {
   double scale = 1.0;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--quick") scale = 0.05;
-    else throw UsageError{"unknown option '" + args[i] + "'"};
+    if (args[i] == "--quick")
+      scale = 0.05;
+    else
+      throw UsageError{"unknown option '" + args[i] + "'"};
   }
   // Wall and process CPU time: on a shared machine the CPU figure is the one that compares across runs.
   std::printf("%-14s %10s %10s %8s %8s %14s %14s %14s\n", "workload", "attempts", "events", "wall s", "cpu s",
@@ -113,18 +118,21 @@ int run_bench_simulate(const std::vector<std::string>& args) {
   }
   struct rusage usage {};
   getrusage(RUSAGE_SELF, &usage);
-  std::printf("peak resident memory of the whole bench: %.0f MiB (every event kept in the second line of "
-              "each workload)\n", double(usage.ru_maxrss) / 1024.0);
+  std::printf(
+      "peak resident memory of the whole bench: %.0f MiB (every event kept in the second line of "
+      "each workload)\n",
+      double(usage.ru_maxrss) / 1024.0);
   return 0;
 }
 
 }  // namespace
 
-OOMSCOPE_BENCH(Command{"simulate", "split-and-retry simulator: attempts per second, headless",
-                       "usage: oomscope-cli bench simulate [--quick]\n"
-                       "Runs four workloads to the end, streamed (as `simulate` runs) and with every event\n"
-                       "kept (as the GUI does), and prints attempts per second (and points split per second),\n"
-                       "then the cost of stepping back. --quick: 5 % of the work (for CI smoke runs).\n",
-                       run_bench_simulate});
+OOMSCOPE_BENCH(Command{
+    "simulate", "split-and-retry simulator: attempts per second, headless",
+    "usage: oomscope-cli bench simulate [--quick]\n"
+    "Runs four workloads to the end, streamed (as `simulate` runs) and with every event\n"
+    "kept (as the GUI does), and prints attempts per second (and points split per second),\n"
+    "then the cost of stepping back. --quick: 5 % of the work (for CI smoke runs).\n",
+    run_bench_simulate});
 
 }  // namespace oomscope::cli

@@ -20,7 +20,6 @@
 #include "core/snapshot/snapshot_reader.h"
 #include "core/util/bytes.h"
 
-
 namespace oomscope::cli {
 
 namespace fs = std::filesystem;
@@ -28,14 +27,18 @@ namespace fs = std::filesystem;
 namespace {
 
 const char* kUsage =
-    "usage: oomscope-cli bench snapshot [FILES...] [--scale-to BYTES] [--source FILE] [--keep] [--no-python]\n"
+    "usage: oomscope-cli bench snapshot [FILES...] [--scale-to BYTES] [--source FILE] [--keep] "
+    "[--no-python]\n"
     "\n"
-    "Opens each FILE (default: the real snapshots in tests/data) as the GUI does: read + model + Active Memory\n"
-    "Timeline + analysis, in a forked child (time and max RSS). With --scale-to, first makes a snapshot of about\n"
+    "Opens each FILE (default: the real snapshots in tests/data) as the GUI does: read + model + Active "
+    "Memory\n"
+    "Timeline + analysis, in a forked child (time and max RSS). With --scale-to, first makes a snapshot of "
+    "about\n"
     "BYTES from --source (default tests/data/torch_snapshot_decomfl_windows_with_trace.pickle) with\n"
     "tests/bench/make_big_snapshot.py (keeping its structure) in /tmp, deleted afterwards unless --keep.\n"
     "Each file is also loaded by Python's pickle.load with an Unpickler that refuses globals\n"
-    "(tests/bench/python_pickle_load.py). Targets for a 1 GB snapshot: open under 10 s, max RSS under 1.5x the file.\n";
+    "(tests/bench/python_pickle_load.py). Targets for a 1 GB snapshot: open under 10 s, max RSS under 1.5x "
+    "the file.\n";
 
 struct Run {
   bool ok = false;
@@ -64,7 +67,8 @@ Run open_in_child(const std::string& file) {
       const auto report = snapshot::analyse_snapshot(*snap, 25);
       const auto t2 = std::chrono::steady_clock::now();
       std::snprintf(msg, sizeof msg, "%.6f %.6f %lld", std::chrono::duration<double>(t1 - t0).count(),
-                    std::chrono::duration<double>(t2 - t0).count(), static_cast<long long>(report.peak_bytes()));
+                    std::chrono::duration<double>(t2 - t0).count(),
+                    static_cast<long long>(report.peak_bytes()));
     } catch (const std::exception& e) {
       std::snprintf(msg, sizeof msg, "error: %s", e.what());
       code = 1;
@@ -85,8 +89,10 @@ Run open_in_child(const std::string& file) {
   r.rss_kib = ru.ru_maxrss;
   r.cpu_s = cpu_seconds(ru);
   r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (r.ok) std::sscanf(msg.c_str(), "%lf %lf", &r.read_s, &r.total_s);
-  else r.error = msg.empty() ? "the child died" : msg;
+  if (r.ok)
+    std::sscanf(msg.c_str(), "%lf %lf", &r.read_s, &r.total_s);
+  else
+    r.error = msg.empty() ? "the child died" : msg;
   return r;
 }
 
@@ -100,22 +106,26 @@ void measure(const std::string& file, const fs::path& src, bool python) {
     return;
   }
   const double rss = static_cast<double>(c.rss_kib) * 1024.0;
-  std::printf("  oomscope: read %.3f s, read + timeline + analysis %.3f s wall (%.3f s CPU), max RSS %s (%.2fx the file)\n",
-              c.read_s, c.total_s, c.cpu_s,
-              format_bytes(static_cast<std::int64_t>(rss)).c_str(), size ? rss / static_cast<double>(size) : 0.0);
+  std::printf(
+      "  oomscope: read %.3f s, read + timeline + analysis %.3f s wall (%.3f s CPU), max RSS %s (%.2fx the "
+      "file)\n",
+      c.read_s, c.total_s, c.cpu_s, format_bytes(static_cast<std::int64_t>(rss)).c_str(),
+      size ? rss / static_cast<double>(size) : 0.0);
   if (!python) return;
   int status = 0;
   long py_rss = 0;
   double py_cpu = 0;
   const std::string out =
-      run_process({"/usr/bin/python3", (src / "tests/bench/python_pickle_load.py").string(), file}, status, py_rss, &py_cpu);
+      run_process({"/usr/bin/python3", (src / "tests/bench/python_pickle_load.py").string(), file}, status,
+                  py_rss, &py_cpu);
   try {
     const double s = nlohmann::json::parse(out).at("seconds").get<double>();
-    std::printf("  python pickle.load (globals refused): %.3f s wall (process %.3f s CPU), max RSS %s (%.2fx the file); oomscope open is %.1fx %s\n",
-                s, py_cpu,
-                format_bytes(static_cast<std::int64_t>(py_rss) * 1024).c_str(),
-                size ? static_cast<double>(py_rss) * 1024.0 / static_cast<double>(size) : 0.0,
-                c.total_s > s ? c.total_s / s : s / c.total_s, c.total_s > s ? "slower" : "faster");
+    std::printf(
+        "  python pickle.load (globals refused): %.3f s wall (process %.3f s CPU), max RSS %s (%.2fx the "
+        "file); oomscope open is %.1fx %s\n",
+        s, py_cpu, format_bytes(static_cast<std::int64_t>(py_rss) * 1024).c_str(),
+        size ? static_cast<double>(py_rss) * 1024.0 / static_cast<double>(size) : 0.0,
+        c.total_s > s ? c.total_s / s : s / c.total_s, c.total_s > s ? "slower" : "faster");
   } catch (const std::exception&) {
     std::printf("  python pickle.load: failed (exit %d)\n", status);
   }
@@ -133,12 +143,18 @@ int run_bench(const std::vector<std::string>& args) {
       if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
       return args[++i];
     };
-    if (a == "--scale-to") scale_to = parse_bench_size("--scale-to", value());
-    else if (a == "--source") source = value();
-    else if (a == "--keep") keep = true;
-    else if (a == "--no-python") python = false;
-    else if (a.starts_with("--")) throw UsageError{"unknown option " + a};
-    else files.push_back(a);
+    if (a == "--scale-to")
+      scale_to = parse_bench_size("--scale-to", value());
+    else if (a == "--source")
+      source = value();
+    else if (a == "--keep")
+      keep = true;
+    else if (a == "--no-python")
+      python = false;
+    else if (a.starts_with("--"))
+      throw UsageError{"unknown option " + a};
+    else
+      files.push_back(a);
   }
   if (files.empty() && !scale_to)
     for (const auto& e : fs::directory_iterator(src / "tests/data"))
@@ -149,25 +165,31 @@ int run_bench(const std::vector<std::string>& args) {
     const fs::path dir = fs::temp_directory_path() / ("oomscope-bench-snapshot-" + std::to_string(getpid()));
     fs::create_directories(dir);
     const std::string big = (dir / "big.pickle").string();
-    std::printf("making a %s snapshot from %s (tests/bench/make_big_snapshot.py)...\n", format_bytes(scale_to).c_str(), source.c_str());
+    std::printf("making a %s snapshot from %s (tests/bench/make_big_snapshot.py)...\n",
+                format_bytes(scale_to).c_str(), source.c_str());
     std::fflush(stdout);
     int status = 0;
     long rss = 0;
-    run_process({"/usr/bin/python3", (src / "tests/bench/make_big_snapshot.py").string(), source, big, std::to_string(scale_to)}, status, rss);
+    run_process({"/usr/bin/python3", (src / "tests/bench/make_big_snapshot.py").string(), source, big,
+                 std::to_string(scale_to)},
+                status, rss);
     if (status != 0) {
       std::printf("make_big_snapshot.py failed (exit %d)\n", status);
     } else {
       measure(big, src, python);
     }
-    if (!keep) fs::remove_all(dir);
-    else std::printf("kept %s\n", big.c_str());
+    if (!keep)
+      fs::remove_all(dir);
+    else
+      std::printf("kept %s\n", big.c_str());
   }
   return 0;
 }
 
 }  // namespace
 
-OOMSCOPE_BENCH(Command{"snapshot", "open PyTorch snapshots (real ones, or one scaled up to --scale-to) vs Python's pickle.load", kUsage,
-                       run_bench});
+OOMSCOPE_BENCH(Command{
+    "snapshot", "open PyTorch snapshots (real ones, or one scaled up to --scale-to) vs Python's pickle.load",
+    kUsage, run_bench});
 
 }  // namespace oomscope::cli

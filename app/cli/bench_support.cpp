@@ -61,12 +61,18 @@ std::uint64_t parse_bench_size(const std::string& option, const std::string& tex
   const double v = std::strtod(text.c_str(), &end);
   const std::string unit(end ? end : "");
   double k = 1;
-  if (unit == "K" || unit == "KiB") k = 1024.0;
-  else if (unit == "M" || unit == "MiB") k = 1024.0 * 1024;
-  else if (unit == "G" || unit == "GiB") k = 1024.0 * 1024 * 1024;
-  else if (unit == "MB") k = 1e6;
-  else if (unit == "GB") k = 1e9;
-  else if (!unit.empty()) throw UsageError{option + ": unknown unit '" + unit + "'"};
+  if (unit == "K" || unit == "KiB")
+    k = 1024.0;
+  else if (unit == "M" || unit == "MiB")
+    k = 1024.0 * 1024;
+  else if (unit == "G" || unit == "GiB")
+    k = 1024.0 * 1024 * 1024;
+  else if (unit == "MB")
+    k = 1e6;
+  else if (unit == "GB")
+    k = 1e9;
+  else if (!unit.empty())
+    throw UsageError{option + ": unknown unit '" + unit + "'"};
   if (!(v > 0)) throw UsageError{option + ": '" + text + "' is not a size"};
   return static_cast<std::uint64_t>(v * k);
 }

@@ -20,7 +20,8 @@ double cpu_seconds(const rusage& ru);
 
 // Runs argv (argv[0] a full path) and returns its stdout; its wait status, max RSS and (when asked) CPU
 // seconds through the out-parameters. status is -1 when the program could not be started.
-std::string run_process(const std::vector<std::string>& argv, int& status, long& rss_kib, double* cpu_s = nullptr);
+std::string run_process(const std::vector<std::string>& argv, int& status, long& rss_kib,
+                        double* cpu_s = nullptr);
 
 // A size for a bench option: a number with an optional unit K/KiB, M/MiB, G/GiB (binary) or MB/GB
 // (decimal). Throws UsageError naming the option on a unit it does not know or a value that is not > 0.

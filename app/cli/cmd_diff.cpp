@@ -28,7 +28,8 @@ std::shared_ptr<const snapshot::Snapshot> load(const std::string& path) {
   const snapshot::FileKindInfo kind = snapshot::detect_file_kind(path);
   if (kind.kind != snapshot::FileKind::TorchSnapshot) {
     if (kind.kind == snapshot::FileKind::Unknown) snapshot::throw_unknown_kind(path, kind);
-    throw Error(ErrorKind::NotACapture, path, "diff compares PyTorch memory snapshots (.pickle); this looks like " + kind.looks_like);
+    throw Error(ErrorKind::NotACapture, path,
+                "diff compares PyTorch memory snapshots (.pickle); this looks like " + kind.looks_like);
   }
   return snapshot::read_snapshot(path);
 }
@@ -46,7 +47,8 @@ int run_diff(const std::vector<std::string>& args) {
         json_path = v;
       } else {
         auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), top);
-        if (ec != std::errc() || ptr != v.data() + v.size() || top == 0) throw UsageError{"--top: '" + v + "' is not a positive number"};
+        if (ec != std::errc() || ptr != v.data() + v.size() || top == 0)
+          throw UsageError{"--top: '" + v + "' is not a positive number"};
       }
     } else if (a.starts_with("--")) {
       throw UsageError{"unknown option " + a};
@@ -76,7 +78,8 @@ int run_diff(const std::vector<std::string>& args) {
 
 }  // namespace
 
-OOMSCOPE_COMMAND(Command{"diff", "compare two PyTorch allocator snapshots: totals, peak by category and by allocation site", kUsage,
-                         run_diff});
+OOMSCOPE_COMMAND(Command{
+    "diff", "compare two PyTorch allocator snapshots: totals, peak by category and by allocation site",
+    kUsage, run_diff});
 
 }  // namespace oomscope::cli

@@ -46,13 +46,18 @@ int run_info(const std::vector<std::string>& args) {
   std::string path;
   bool json = false;
   for (const std::string& a : args) {
-    if (a == "--json") json = true;
-    else if (a.starts_with("-")) throw UsageError{"unknown option '" + a + "'"};
-    else if (path.empty()) path = a;
-    else throw UsageError{"give one capture file"};
+    if (a == "--json")
+      json = true;
+    else if (a.starts_with("-"))
+      throw UsageError{"unknown option '" + a + "'"};
+    else if (path.empty())
+      path = a;
+    else
+      throw UsageError{"give one capture file"};
   }
   if (path.empty()) throw UsageError{"give a capture file"};
-  if (auto rc = info_other_format(path, json)) return *rc;  // snapshots, Kineto traces, pprof, ... (by content)
+  if (auto rc = info_other_format(path, json))
+    return *rc;  // snapshots, Kineto traces, pprof, ... (by content)
 
   std::shared_ptr<const capture::Capture> cap;
   if (::isatty(STDERR_FILENO)) {
@@ -64,7 +69,8 @@ int run_info(const std::vector<std::string>& args) {
   // Names in a capture are bytes: invalid UTF-8 becomes U+FFFD in JSON; in text, control characters and
   // invalid bytes are shown as escapes so that a crafted name cannot drive the terminal.
   if (json)
-    std::cout << info_json(*cap).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+    std::cout << info_json(*cap).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+              << "\n";
   else
     std::cout << terminal_safe(info_text(*cap));
   return 0;
@@ -72,7 +78,7 @@ int run_info(const std::vector<std::string>& args) {
 
 }  // namespace
 
-OOMSCOPE_COMMAND(Command{"info", "summarise a capture: planes, modules and their memory plan, allocators", kUsage,
-                         run_info});
+OOMSCOPE_COMMAND(Command{"info", "summarise a capture: planes, modules and their memory plan, allocators",
+                         kUsage, run_info});
 
 }  // namespace oomscope::cli

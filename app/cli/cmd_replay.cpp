@@ -29,7 +29,8 @@ int run_replay(const std::vector<std::string>& args) {
   std::vector<live::AlertRule> rules;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a == "--json") json = true;
+    if (a == "--json")
+      json = true;
     else if (a == "--alert") {
       if (i + 1 >= args.size()) throw UsageError{"--alert needs a rule"};
       try {
@@ -37,9 +38,12 @@ int run_replay(const std::vector<std::string>& args) {
       } catch (const Error& e) {
         throw UsageError{e.message()};
       }
-    } else if (a.starts_with("-")) throw UsageError{"unknown option '" + a + "'"};
-    else if (path.empty()) path = a;
-    else throw UsageError{"give one recording"};
+    } else if (a.starts_with("-"))
+      throw UsageError{"unknown option '" + a + "'"};
+    else if (path.empty())
+      path = a;
+    else
+      throw UsageError{"give one recording"};
   }
   if (path.empty()) throw UsageError{"give a recording file"};
 
@@ -53,9 +57,10 @@ int run_replay(const std::vector<std::string>& args) {
     info = live::replay_recording(path, tee);
   } else {
     info = live::replay_recording(path, session);
-    std::cout << path << ": " << info.samples << " samples, " << info.records << " records, " << info.file_bytes
-              << " bytes\n";
-    std::cout << session.read([](const live::Store& s, const live::AlertEngine& al) { return live_summary(s, al); });
+    std::cout << path << ": " << info.samples << " samples, " << info.records << " records, "
+              << info.file_bytes << " bytes\n";
+    std::cout << session.read(
+        [](const live::Store& s, const live::AlertEngine& al) { return live_summary(s, al); });
   }
   if (info.truncated) std::cerr << path << ": " << info.note << "\n";
   return 0;
@@ -63,6 +68,7 @@ int run_replay(const std::vector<std::string>& args) {
 
 }  // namespace
 
-OOMSCOPE_COMMAND(Command{"replay", "open a live recording: per-rank summary or JSON lines", kUsage, run_replay});
+OOMSCOPE_COMMAND(Command{"replay", "open a live recording: per-rank summary or JSON lines", kUsage,
+                         run_replay});
 
 }  // namespace oomscope::cli

@@ -4,8 +4,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <cmath>
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -42,11 +42,14 @@ const char* kUsage =
     "  --top N          rows per list (default 25)\n"
     "  --capacity BYTES check the plan against a pool of this size (integer bytes, or with a unit: 2.79GiB,\n"
     "                   512MiB, 16GB)\n"
-    "  --json FILE|-    also write the report as JSON to FILE, or only JSON to stdout with '-'; the file may\n"
-    "                   not be inside a capture's folder (symbolic links followed); it is written whole to a\n"
+    "  --json FILE|-    also write the report as JSON to FILE, or only JSON to stdout with '-'; the file "
+    "may\n"
+    "                   not be inside a capture's folder (symbolic links followed); it is written whole to "
+    "a\n"
     "                   temporary file first, then renamed over FILE\n"
     "\n"
-    "Exit codes: 0 every capture reported; 1 none could be read (bad input); 2 bad arguments; 5 some captures\n"
+    "Exit codes: 0 every capture reported; 1 none could be read (bad input); 2 bad arguments; 5 some "
+    "captures\n"
     "were reported and others could not be read (each is named on stderr and in the report).\n";
 
 std::int64_t parse_bytes(const std::string& text) {
@@ -57,22 +60,34 @@ std::int64_t parse_bytes(const std::string& text) {
   if (ec != std::errc() || !std::isfinite(value) || value < 0)
     throw UsageError{"--capacity: '" + text + "' is not a byte count"};
   std::string unit(ptr, end);
-  std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(unit.begin(), unit.end(), unit.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   double scale = 1;
-  if (unit.empty() || unit == "b") scale = 1;
-  else if (unit == "kib" || unit == "k") scale = 1024.0;
-  else if (unit == "mib" || unit == "m") scale = 1024.0 * 1024;
-  else if (unit == "gib" || unit == "g") scale = 1024.0 * 1024 * 1024;
-  else if (unit == "tib" || unit == "t") scale = 1024.0 * 1024 * 1024 * 1024;
-  else if (unit == "kb") scale = 1e3;
-  else if (unit == "mb") scale = 1e6;
-  else if (unit == "gb") scale = 1e9;
-  else if (unit == "tb") scale = 1e12;
-  else throw UsageError{"--capacity: unknown unit '" + std::string(ptr, end) + "'"};
+  if (unit.empty() || unit == "b")
+    scale = 1;
+  else if (unit == "kib" || unit == "k")
+    scale = 1024.0;
+  else if (unit == "mib" || unit == "m")
+    scale = 1024.0 * 1024;
+  else if (unit == "gib" || unit == "g")
+    scale = 1024.0 * 1024 * 1024;
+  else if (unit == "tib" || unit == "t")
+    scale = 1024.0 * 1024 * 1024 * 1024;
+  else if (unit == "kb")
+    scale = 1e3;
+  else if (unit == "mb")
+    scale = 1e6;
+  else if (unit == "gb")
+    scale = 1e9;
+  else if (unit == "tb")
+    scale = 1e12;
+  else
+    throw UsageError{"--capacity: unknown unit '" + std::string(ptr, end) + "'"};
   const double bytes = value * scale;
   if (bytes > 9.2e18) throw UsageError{"--capacity: '" + text + "' is too large"};
   if (scale == 1 && value != std::floor(value))
-    throw UsageError{"--capacity: '" + text + "' is a fraction of a byte; give whole bytes or a unit (2.79GiB)"};
+    throw UsageError{"--capacity: '" + text +
+                     "' is a fraction of a byte; give whole bytes or a unit (2.79GiB)"};
   if (bytes < 1) throw UsageError{"--capacity: '" + text + "' is not a pool; give at least one byte"};
   return static_cast<std::int64_t>(bytes + 0.5);
 }
@@ -92,7 +107,8 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
       if (const std::string name = it->path().filename().string();
           it->is_regular_file(ec) && (name.ends_with(".xplane.pb") || name.ends_with(".xplane.pb.gz")))
         found.push_back(it->path().string());
-    if (found.empty()) throw Error(ErrorKind::NotFound, in, "the folder holds no .xplane.pb or .xplane.pb.gz capture");
+    if (found.empty())
+      throw Error(ErrorKind::NotFound, in, "the folder holds no .xplane.pb or .xplane.pb.gz capture");
     std::sort(found.begin(), found.end());
     files.insert(files.end(), found.begin(), found.end());
   }
@@ -150,7 +166,8 @@ int run_report(const std::vector<std::string>& args) {
       const std::string& v = value();
       std::size_t n = 0;
       auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-      if (ec != std::errc() || ptr != v.data() + v.size() || n == 0) throw UsageError{"--top: '" + v + "' is not a positive number"};
+      if (ec != std::errc() || ptr != v.data() + v.size() || n == 0)
+        throw UsageError{"--top: '" + v + "' is not a positive number"};
       options.top = n;
     } else if (a == "--capacity") {
       options.capacity = parse_bytes(value());
@@ -166,7 +183,8 @@ int run_report(const std::vector<std::string>& args) {
   if (inputs.empty()) throw UsageError{"name at least one capture"};
   const std::vector<std::string> files = expand_inputs(inputs);
   if (json_path && *json_path != "-") refuse_capture_folder(*json_path, files);
-  if (auto rc = report_other_formats(files, json_path, options.top)) return *rc;  // snapshots, traces, ... (by content)
+  if (auto rc = report_other_formats(files, json_path, options.top))
+    return *rc;  // snapshots, traces, ... (by content)
 
   std::vector<analysis::HostReport> reports;
   std::vector<Failure> failures;
@@ -219,14 +237,15 @@ int run_report(const std::vector<std::string>& args) {
   std::cout << terminal_safe(text.str()) << std::flush;
   if (json_path) {
     const WriteResult written = write_file_atomically(*json_path, json_text());
-    if (written.replaced) std::cerr << "oomscope-cli: replaced the existing " << terminal_safe(*json_path) << "\n";
+    if (written.replaced)
+      std::cerr << "oomscope-cli: replaced the existing " << terminal_safe(*json_path) << "\n";
   }
   return code;
 }
 
 }  // namespace
 
-OOMSCOPE_COMMAND(Command{"report", "explain the memory peak of a JAX/XLA capture (plan, runtime, diagnosis)", kUsage,
-                         run_report});
+OOMSCOPE_COMMAND(Command{"report", "explain the memory peak of a JAX/XLA capture (plan, runtime, diagnosis)",
+                         kUsage, run_report});
 
 }  // namespace oomscope::cli

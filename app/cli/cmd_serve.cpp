@@ -28,7 +28,8 @@ const char kUsage[] =
     "                          [--interval MS] [--duration S]\n"
     "\n"
     "Serves live stats (protocol v1) for a process: the device memory the NVIDIA driver charges to it\n"
-    "(through libnvidia-ml.so.1, when there is a driver), and its resident set size. Without a GPU it serves\n"
+    "(through libnvidia-ml.so.1, when there is a driver), and its resident set size. Without a GPU it "
+    "serves\n"
     "RSS only and says so once. Binds 127.0.0.1 by default; another --host needs --token (or\n"
     "$OOMSCOPE_TOKEN), which clients must send first.\n"
     "\n"
@@ -42,7 +43,8 @@ const char kUsage[] =
 int to_int(const std::string& option, const std::string& v) {
   char* end = nullptr;
   const long n = std::strtol(v.c_str(), &end, 10);
-  if (v.empty() || *end != '\0' || n < 0) throw UsageError{option + " needs a non-negative integer, not '" + v + "'"};
+  if (v.empty() || *end != '\0' || n < 0)
+    throw UsageError{option + " needs a non-negative integer, not '" + v + "'"};
   return static_cast<int>(n);
 }
 
@@ -59,17 +61,27 @@ int run_serve(const std::vector<std::string>& args) {
       if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
       return args[++i];
     };
-    if (a == "--port") opts.listen.port = to_int(a, value());
-    else if (a == "--unix") opts.listen = live::Endpoint{true, {}, 0, value()};
-    else if (a == "--host") opts.listen.host = value();
-    else if (a == "--token") opts.token = value();
-    else if (a == "--pid") pid = to_int(a, value());
-    else if (a == "--device") device = to_int(a, value());
-    else if (a == "--interval") opts.interval_ms = std::max(1, to_int(a, value()));
-    else if (a == "--duration") duration = to_int(a, value());
-    else throw UsageError{"unknown option '" + a + "'"};
+    if (a == "--port")
+      opts.listen.port = to_int(a, value());
+    else if (a == "--unix")
+      opts.listen = live::Endpoint{true, {}, 0, value()};
+    else if (a == "--host")
+      opts.listen.host = value();
+    else if (a == "--token")
+      opts.token = value();
+    else if (a == "--pid")
+      pid = to_int(a, value());
+    else if (a == "--device")
+      device = to_int(a, value());
+    else if (a == "--interval")
+      opts.interval_ms = std::max(1, to_int(a, value()));
+    else if (a == "--duration")
+      duration = to_int(a, value());
+    else
+      throw UsageError{"unknown option '" + a + "'"};
   }
-  if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0) throw UsageError{"no process " + std::to_string(pid)};
+  if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0)
+    throw UsageError{"no process " + std::to_string(pid)};
 
   live::DeviceInfo info;
   std::string note;
@@ -84,13 +96,14 @@ int run_serve(const std::vector<std::string>& args) {
   for (auto& s : sources) agent.add_source(std::move(s));
   agent.add_source(std::make_unique<live::ProcessRssSource>(pid));
   agent.start();
-  std::cerr << "oomscope-cli serve: " << agent.endpoint().to_string() << " (pid " << opts.hello.pid << "); " << note
-            << "\n";
+  std::cerr << "oomscope-cli serve: " << agent.endpoint().to_string() << " (pid " << opts.hello.pid << "); "
+            << note << "\n";
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   const auto start = std::chrono::steady_clock::now();
   while (!g_stop.load()) {
-    if (duration > 0 && std::chrono::steady_clock::now() - start > std::chrono::duration<double>(duration)) break;
+    if (duration > 0 && std::chrono::steady_clock::now() - start > std::chrono::duration<double>(duration))
+      break;
     if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0) {
       std::cerr << "oomscope-cli serve: process " << pid << " has exited\n";
       break;
@@ -103,6 +116,7 @@ int run_serve(const std::vector<std::string>& args) {
 
 }  // namespace
 
-OOMSCOPE_COMMAND(Command{"serve", "the C++ live agent: serve a process's device memory and RSS", kUsage, run_serve});
+OOMSCOPE_COMMAND(Command{"serve", "the C++ live agent: serve a process's device memory and RSS", kUsage,
+                         run_serve});
 
 }  // namespace oomscope::cli

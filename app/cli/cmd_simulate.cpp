@@ -3,8 +3,8 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
-#include <optional>
 #include <iostream>
+#include <optional>
 
 #include "app/cli/command.h"
 #include "app/cli/sim_report.h"
@@ -27,7 +27,8 @@ constexpr int kExitDroppedAll = 6;
 const char* const kUsage =
     "usage: oomscope-cli simulate [OPTIONS]\n"
     "\n"
-    "Simulates split-and-retry training under a GPU memory budget: the batch is tried whole, split per scene\n"
+    "Simulates split-and-retry training under a GPU memory budget: the batch is tried whole, split per "
+    "scene\n"
     "when it fails, then bisected in space, and the totals show what that costs and what reached the\n"
     "optimizer step. Exit code 4 when the run crashes (a bug its --catch mode does not catch, or a fragment\n"
     "at the floor under --on-floor raise); 6 when no attempt succeeded under --catch oom-only.\n"
@@ -97,8 +98,9 @@ std::uint64_t parse_seed(const std::string& opt, const std::string& v) {
 std::int64_t parse_bytes(const std::string& opt, const std::string& v) {
   const auto b = parse_byte_size(v);
   if (!b)
-    throw UsageError{opt + " expects a byte size such as 4GiB, 2.5GiB, 512MiB or 4e9 (whole bytes, below 8 EiB), got '" +
-                     v + "'"};
+    throw UsageError{
+        opt + " expects a byte size such as 4GiB, 2.5GiB, 512MiB or 4e9 (whole bytes, below 8 EiB), got '" +
+        v + "'"};
   return *b;
 }
 
@@ -146,36 +148,60 @@ Options parse_options(const std::vector<std::string>& args) {
     if (a.rfind("--", 0) != 0) throw UsageError{"unexpected argument '" + a + "'"};
     if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
     const std::string& v = args[++i];
-    if (a == "--preset") continue;
-    else if (a == "--catch") c.policy.catch_mode = parse_choice<CatchMode>(a, v, parse_catch_mode, "oom-only, everything or runtime-error");
-    else if (a == "--grad") c.policy.grad = parse_choice<GradMode>(a, v, parse_grad_mode, "last-fragment or accumulate");
-    else if (a == "--split") c.policy.split = parse_choice<SplitPoint>(a, v, parse_split_point, "midpoint or median");
-    else if (a == "--axis") c.policy.axis = parse_choice<AxisRule>(a, v, parse_axis_rule, "alternate-xy or longest");
-    else if (a == "--floor") c.policy.floor = parse_int(a, v, 0);
-    else if (a == "--scenes") c.scenes.count = parse_int(a, v, 1), scenes_given = true;
-    else if (a == "--batch") c.batch = parse_int(a, v, 1);
-    else if (a == "--epochs") c.epochs = parse_int(a, v, 1);
-    else if (a == "--max-batches") c.max_batches = parse_int(a, v, 0);
-    else if (a == "--model") apply_model(read_model_file(v), c);
-    else if (a == "--seed") c.seed = parse_seed(a, v);
-    else if (a == "--on-floor") c.policy.on_floor = parse_choice<FloorAction>(a, v, parse_floor_action, "drop, keep or raise");
-    else if (a == "--norm") c.policy.norm = parse_choice<NormMode>(a, v, parse_norm_mode, "batchnorm, frozen or groupnorm");
-    else if (a == "--empty-cache-relief") c.memory.empty_cache_relief_permille = parse_permille(a, v);
-    else if (a == "--budget") c.memory.budget = parse_bytes(a, v);
-    else if (a == "--bytes-per-point") c.memory.bytes_per_point = parse_bytes(a, v);
-    else if (a == "--fixed-bytes") c.memory.fixed_bytes = parse_bytes(a, v);
-    else if (a == "--frag-penalty") c.memory.fragmentation_penalty = parse_bytes(a, v);
-    else if (a == "--bug-scene") c.fault.scene = parse_int(a, v, 0);
+    if (a == "--preset")
+      continue;
+    else if (a == "--catch")
+      c.policy.catch_mode =
+          parse_choice<CatchMode>(a, v, parse_catch_mode, "oom-only, everything or runtime-error");
+    else if (a == "--grad")
+      c.policy.grad = parse_choice<GradMode>(a, v, parse_grad_mode, "last-fragment or accumulate");
+    else if (a == "--split")
+      c.policy.split = parse_choice<SplitPoint>(a, v, parse_split_point, "midpoint or median");
+    else if (a == "--axis")
+      c.policy.axis = parse_choice<AxisRule>(a, v, parse_axis_rule, "alternate-xy or longest");
+    else if (a == "--floor")
+      c.policy.floor = parse_int(a, v, 0);
+    else if (a == "--scenes")
+      c.scenes.count = parse_int(a, v, 1), scenes_given = true;
+    else if (a == "--batch")
+      c.batch = parse_int(a, v, 1);
+    else if (a == "--epochs")
+      c.epochs = parse_int(a, v, 1);
+    else if (a == "--max-batches")
+      c.max_batches = parse_int(a, v, 0);
+    else if (a == "--model")
+      apply_model(read_model_file(v), c);
+    else if (a == "--seed")
+      c.seed = parse_seed(a, v);
+    else if (a == "--on-floor")
+      c.policy.on_floor = parse_choice<FloorAction>(a, v, parse_floor_action, "drop, keep or raise");
+    else if (a == "--norm")
+      c.policy.norm = parse_choice<NormMode>(a, v, parse_norm_mode, "batchnorm, frozen or groupnorm");
+    else if (a == "--empty-cache-relief")
+      c.memory.empty_cache_relief_permille = parse_permille(a, v);
+    else if (a == "--budget")
+      c.memory.budget = parse_bytes(a, v);
+    else if (a == "--bytes-per-point")
+      c.memory.bytes_per_point = parse_bytes(a, v);
+    else if (a == "--fixed-bytes")
+      c.memory.fixed_bytes = parse_bytes(a, v);
+    else if (a == "--frag-penalty")
+      c.memory.fragmentation_penalty = parse_bytes(a, v);
+    else if (a == "--bug-scene")
+      c.fault.scene = parse_int(a, v, 0);
     else if (a == "--bug-kind") {
       c.fault.kind = parse_choice<BugKind>(a, v, parse_bug_kind, "shape or nan");
       bug_kind_given = true;
-    } else if (a == "--trace") o.trace = v;
+    } else if (a == "--trace")
+      o.trace = v;
     else if (a == "--sizes") {
       c.scenes.dist = SizeDist::File;
       c.scenes.sizes_file = v;
     } else if (a == "--dist") {
-      if (v == "uniform") c.scenes.dist = SizeDist::Uniform;
-      else if (v == "heavy-tailed") c.scenes.dist = SizeDist::HeavyTailed;
+      if (v == "uniform")
+        c.scenes.dist = SizeDist::Uniform;
+      else if (v == "heavy-tailed")
+        c.scenes.dist = SizeDist::HeavyTailed;
       else {
         c.scenes.dist = SizeDist::File;
         c.scenes.sizes_file = v;
@@ -189,8 +215,8 @@ Options parse_options(const std::vector<std::string>& args) {
   if (bug_kind_given && c.fault.kind != BugKind::None && c.fault.scene < 0)
     throw UsageError{"--bug-kind needs --bug-scene K"};
   if (bug_kind_given && c.fault.kind == BugKind::None && c.fault.scene >= 0) {
-    std::cerr << "oomscope-cli simulate: warning: --bug-kind none plants no bug; --bug-scene " << c.fault.scene
-              << " is ignored\n";
+    std::cerr << "oomscope-cli simulate: warning: --bug-kind none plants no bug; --bug-scene "
+              << c.fault.scene << " is ignored\n";
     c.fault.scene = -1;
   }
   if (c.memory.budget < 1) throw UsageError{"--budget must be > 0"};
@@ -219,7 +245,8 @@ int run_simulate(const std::vector<std::string>& args) {
     header.config = config_to_json(sim.config());
     header.seed = sim.config().seed;
     writer.emplace(trace_out, header);
-    sim.set_event_sink([&](const Event& e, std::span<const std::uint32_t> scenes) { writer->write_event(e, scenes); });
+    sim.set_event_sink(
+        [&](const Event& e, std::span<const std::uint32_t> scenes) { writer->write_event(e, scenes); });
   }
   sim.run_to_end();
   if (writer) {
@@ -242,8 +269,8 @@ int run_simulate(const std::vector<std::string>& args) {
   }
   if (sim.crashed()) {
     std::cerr << "oomscope-cli simulate: scene " << c.fault.scene << " raised "
-              << (c.fault.kind == BugKind::ShapeMismatch ? "a shape mismatch" : "a NaN loss") << " (trace event "
-              << t.crash_event << "); with --catch " << to_string(c.policy.catch_mode)
+              << (c.fault.kind == BugKind::ShapeMismatch ? "a shape mismatch" : "a NaN loss")
+              << " (trace event " << t.crash_event << "); with --catch " << to_string(c.policy.catch_mode)
               << " the trainer crashes here (with --catch everything the same bug would be split down to the "
               << "floor and dropped without a trace)\n";
     return kExitCrash;

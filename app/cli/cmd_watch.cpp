@@ -30,7 +30,8 @@ const char kUsage[] =
     "                          [--token TOKEN] [--interval MS] [--stall S]\n"
     "\n"
     "Attaches to live agents (python3 -m oomscope_agent, or a trainer run with --serve), one endpoint per\n"
-    "rank: HOST:PORT or unix:PATH. Lost connections are retried and the gap is marked. On a terminal a table\n"
+    "rank: HOST:PORT or unix:PATH. Lost connections are retried and the gap is marked. On a terminal a "
+    "table\n"
     "refreshes twice a second; when stdout is not a terminal (or with --json) every sample, event, status\n"
     "change and alert is printed as one JSON line with the rank (endpoint index) added. Ctrl-C stops.\n"
     "\n"
@@ -47,7 +48,8 @@ const char kUsage[] =
 double parse_number(const std::string& option, const std::string& value) {
   char* end = nullptr;
   const double v = std::strtod(value.c_str(), &end);
-  if (value.empty() || *end != '\0' || v < 0) throw UsageError{option + " needs a non-negative number, not '" + value + "'"};
+  if (value.empty() || *end != '\0' || v < 0)
+    throw UsageError{option + " needs a non-negative number, not '" + value + "'"};
   return v;
 }
 
@@ -66,15 +68,24 @@ int run_watch(const std::vector<std::string>& args) {
       return args[++i];
     };
     try {
-      if (a == "--json") json = true;
-      else if (a == "--record") record = value();
-      else if (a == "--alert") rules.push_back(live::parse_alert_rule(value()));
-      else if (a == "--duration") duration = parse_number(a, value());
-      else if (a == "--token") options.token = value();
-      else if (a == "--stall") options.stall_timeout_ms = std::max(100, static_cast<int>(parse_number(a, value()) * 1000));
-      else if (a == "--interval") options.interval_ms = static_cast<int>(parse_number(a, value()));
-      else if (a.starts_with("-")) throw UsageError{"unknown option '" + a + "'"};
-      else endpoints.push_back(live::parse_endpoint(a));
+      if (a == "--json")
+        json = true;
+      else if (a == "--record")
+        record = value();
+      else if (a == "--alert")
+        rules.push_back(live::parse_alert_rule(value()));
+      else if (a == "--duration")
+        duration = parse_number(a, value());
+      else if (a == "--token")
+        options.token = value();
+      else if (a == "--stall")
+        options.stall_timeout_ms = std::max(100, static_cast<int>(parse_number(a, value()) * 1000));
+      else if (a == "--interval")
+        options.interval_ms = static_cast<int>(parse_number(a, value()));
+      else if (a.starts_with("-"))
+        throw UsageError{"unknown option '" + a + "'"};
+      else
+        endpoints.push_back(live::parse_endpoint(a));
     } catch (const Error& e) {
       throw UsageError{e.message()};
     }
@@ -101,7 +112,8 @@ int run_watch(const std::vector<std::string>& args) {
       const std::string screen = session.read([](const live::Store& s, const live::AlertEngine& al) {
         return live_table(s) + live_alerts_text(al, 8);
       });
-      std::cout << "\x1b[H\x1b[2J" << screen << (record.empty() ? "" : "recording to " + record + "\n") << std::flush;
+      std::cout << "\x1b[H\x1b[2J" << screen << (record.empty() ? "" : "recording to " + record + "\n")
+                << std::flush;
       next_draw = now + std::chrono::milliseconds(500);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -109,12 +121,14 @@ int run_watch(const std::vector<std::string>& args) {
   client.stop();
   session.stop_recording();
   if (!json)
-    std::cout << session.read([](const live::Store& s, const live::AlertEngine& al) { return live_summary(s, al); });
+    std::cout << session.read(
+        [](const live::Store& s, const live::AlertEngine& al) { return live_summary(s, al); });
   return 0;
 }
 
 }  // namespace
 
-OOMSCOPE_COMMAND(Command{"watch", "attach to live agents: table or JSON lines, alerts, recording", kUsage, run_watch});
+OOMSCOPE_COMMAND(Command{"watch", "attach to live agents: table or JSON lines, alerts, recording", kUsage,
+                         run_watch});
 
 }  // namespace oomscope::cli

@@ -34,6 +34,6 @@ struct UsageError {
 
 #define OOMSCOPE_CLI_CONCAT2(a, b) a##b
 #define OOMSCOPE_CLI_CONCAT(a, b) OOMSCOPE_CLI_CONCAT2(a, b)
-#define OOMSCOPE_COMMAND(...) \
+#define OOMSCOPE_COMMAND(...)                                                     \
   static const bool OOMSCOPE_CLI_CONCAT(oomscope_command_registered_, __LINE__) = \
       ::oomscope::cli::register_command(__VA_ARGS__)

@@ -41,15 +41,17 @@ class Table {
 };
 
 std::size_t count_kind(const Capture& c, ExecutionKind kind) {
-  return static_cast<std::size_t>(std::count_if(c.executions().begin(), c.executions().end(),
-                                                [&](const capture::ExecutionSpan& s) { return s.kind == kind; }));
+  return static_cast<std::size_t>(
+      std::count_if(c.executions().begin(), c.executions().end(),
+                    [&](const capture::ExecutionSpan& s) { return s.kind == kind; }));
 }
 
 }  // namespace
 
 std::string info_text(const Capture& c) {
   std::ostringstream out;
-  out << "file: " << c.path() << " (" << format_bytes(c.file_size()) << (c.decompressed() ? " decompressed" : "") << ")\n";
+  out << "file: " << c.path() << " (" << format_bytes(c.file_size())
+      << (c.decompressed() ? " decompressed" : "") << ")\n";
   out << "hosts: ";
   if (c.hostnames().empty()) out << "(none recorded)";
   for (std::size_t i = 0; i < c.hostnames().size(); ++i) out << (i ? ", " : "") << c.hostnames()[i];
@@ -69,8 +71,9 @@ std::string info_text(const Capture& c) {
     Table modules({"name", "program id", "parameters", "donated", "outputs", "temp", "total allocation"});
     for (const auto& m : c.modules()) {
       const auto& t = m.totals;
-      modules.add({m.name, std::to_string(m.program_id), bytes_cell(t.parameters_bytes), bytes_cell(t.donated_bytes),
-                   bytes_cell(t.outputs_bytes), bytes_cell(t.temp_bytes), bytes_cell(t.total_allocation_bytes)});
+      modules.add({m.name, std::to_string(m.program_id), bytes_cell(t.parameters_bytes),
+                   bytes_cell(t.donated_bytes), bytes_cell(t.outputs_bytes), bytes_cell(t.temp_bytes),
+                   bytes_cell(t.total_allocation_bytes)});
     }
     modules.print(out);
   }
@@ -83,15 +86,16 @@ std::string info_text(const Capture& c) {
     Table allocators({"name", "allocations", "deallocations", "max in use", "lifetime peak", "capacity"});
     for (const auto& a : c.allocators())
       allocators.add({a.name, format_bytes_exact(a.allocations), format_bytes_exact(a.deallocations),
-                      bytes_cell(a.max_bytes_in_use), bytes_cell(a.peak_bytes_in_use), bytes_cell(a.capacity_bytes)});
+                      bytes_cell(a.max_bytes_in_use), bytes_cell(a.peak_bytes_in_use),
+                      bytes_cell(a.capacity_bytes)});
     allocators.print(out);
   }
 
   out << "\nallocator retries: " << c.allocator_retries().size() << "\n";
   out << "executions: " << c.executions().size() << " (" << count_kind(c, ExecutionKind::XlaModule)
       << " XLA module spans, " << count_kind(c, ExecutionKind::ExecuteHelper) << " execute calls, "
-      << count_kind(c, ExecutionKind::PjitFunction) << " pjit calls, " << count_kind(c, ExecutionKind::DeviceModule)
-      << " device module spans)\n";
+      << count_kind(c, ExecutionKind::PjitFunction) << " pjit calls, "
+      << count_kind(c, ExecutionKind::DeviceModule) << " device module spans)\n";
   out << "device events tagged with a program: " << c.device_program_events().size() << "\n";
   if (!c.errors().empty() || !c.reader_notes().empty()) {
     out << "\nproblems:\n";
@@ -107,8 +111,10 @@ nlohmann::ordered_json info_json(const Capture& c) {
   j["file_size_bytes"] = c.file_size();
   j["decompressed"] = c.decompressed();
   j["hostnames"] = c.hostnames();
-  if (auto start = c.profile_start_time_ns()) j["profile_start_time_ns"] = *start;
-  else j["profile_start_time_ns"] = nullptr;
+  if (auto start = c.profile_start_time_ns())
+    j["profile_start_time_ns"] = *start;
+  else
+    j["profile_start_time_ns"] = nullptr;
   j["event_count"] = c.event_count();
 
   j["planes"] = nlohmann::ordered_json::array();

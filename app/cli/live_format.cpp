@@ -35,9 +35,9 @@ std::string seconds(std::int64_t ns) {
 }  // namespace
 
 std::string live_table(const live::Store& store) {
-  std::string out = pad("rank", 24) + pad("status", 12) + pad("step", 9) + pad("allocated", 11) + pad("reserved", 11) +
-                    pad("driver/dev", 11) + pad("gap", 11) + pad("rss", 11) + pad("ooms", 6) + pad("retries", 8) +
-                    pad("shapes", 8) + "bad\n";
+  std::string out = pad("rank", 24) + pad("status", 12) + pad("step", 9) + pad("allocated", 11) +
+                    pad("reserved", 11) + pad("driver/dev", 11) + pad("gap", 11) + pad("rss", 11) +
+                    pad("ooms", 6) + pad("retries", 8) + pad("shapes", 8) + "bad\n";
   const auto& ranks = store.ranks();
   for (std::size_t i = 0; i < ranks.size(); ++i) {
     const live::RankSeries& r = ranks[i];
@@ -50,10 +50,12 @@ std::string live_table(const live::Store& store) {
         if (s->has(Field::Allocated)) gap = format_bytes(s->get(f) - s->get(Field::Allocated));
       }
     }
-    out += pad(r.label(static_cast<int>(i)), 24) + pad(r.connected ? "up" : (r.samples.empty() ? "waiting" : "DOWN"), 12) +
-           pad(cell(s, Field::Step), 9) + pad(cell(s, Field::Allocated), 11) + pad(cell(s, Field::Reserved), 11) +
-           pad(top, 11) + pad(gap, 11) + pad(cell(s, Field::Rss), 11) + pad(cell(s, Field::Ooms), 6) +
-           pad(cell(s, Field::AllocRetries), 8) + pad(r.shapes.empty() ? "-" : std::to_string(r.shapes.back().distinct), 8) +
+    out += pad(r.label(static_cast<int>(i)), 24) +
+           pad(r.connected ? "up" : (r.samples.empty() ? "waiting" : "DOWN"), 12) +
+           pad(cell(s, Field::Step), 9) + pad(cell(s, Field::Allocated), 11) +
+           pad(cell(s, Field::Reserved), 11) + pad(top, 11) + pad(gap, 11) + pad(cell(s, Field::Rss), 11) +
+           pad(cell(s, Field::Ooms), 6) + pad(cell(s, Field::AllocRetries), 8) +
+           pad(r.shapes.empty() ? "-" : std::to_string(r.shapes.back().distinct), 8) +
            std::to_string(r.bad_lines) + "\n";
     if (!r.connected && !r.status.empty()) out += "    " + r.status + "\n";
   }
@@ -75,8 +77,8 @@ std::string live_summary(const live::Store& store, const live::AlertEngine& aler
     const live::RankSeries& r = ranks[i];
     out += r.label(static_cast<int>(i)) + "\n";
     if (r.hello)
-      out += "  agent: pid " + std::to_string(r.hello->pid) + " on " + r.hello->host + ", " + r.hello->backend +
-             (r.hello->device.empty() ? "" : " (" + r.hello->device + ")") +
+      out += "  agent: pid " + std::to_string(r.hello->pid) + " on " + r.hello->host + ", " +
+             r.hello->backend + (r.hello->device.empty() ? "" : " (" + r.hello->device + ")") +
              (r.hello->framework.empty() ? "" : ", " + r.hello->framework) +
              (r.hello->total_bytes > 0 ? ", capacity " + format_bytes(r.hello->total_bytes) : "") + "\n";
     if (r.samples.empty()) {
@@ -94,13 +96,15 @@ std::string live_summary(const live::Store& store, const live::AlertEngine& aler
       out += "  peak " + std::string(live::field_name(f)) + ": " + format_bytes(peak) + "\n";
     }
     for (Field f : {Field::Ooms, Field::AllocRetries})
-      if (r.last()->has(f)) out += "  " + std::string(live::field_name(f)) + ": " + std::to_string(r.last()->get(f)) + "\n";
+      if (r.last()->has(f))
+        out += "  " + std::string(live::field_name(f)) + ": " + std::to_string(r.last()->get(f)) + "\n";
     if (!r.shapes.empty()) {
       out += "  distinct input shapes: " + std::to_string(r.shapes.back().distinct) + "\n";
       std::vector<live::Shape> all;
       for (const auto& sh : r.shapes) all.insert(all.end(), sh.fresh.begin(), sh.fresh.end());
       if (!all.empty()) {
-        std::string text = live::shape_churn_text(live::analyse_shape_churn(std::move(all), r.shapes.back().distinct));
+        std::string text =
+            live::shape_churn_text(live::analyse_shape_churn(std::move(all), r.shapes.back().distinct));
         for (std::size_t at = 0; at < text.size();) {  // indent under the rank
           const auto nl = text.find('\n', at);
           out += "  " + text.substr(at, nl - at + 1);
@@ -115,7 +119,8 @@ std::string live_summary(const live::Store& store, const live::AlertEngine& aler
     for (const auto& g : r.gaps)
       out += "  gap at +" + seconds(g.from - r.samples.front().t) + ": " +
              (g.to ? seconds(g.to - g.from) : std::string("until the end")) + " (" + g.reason + ")\n";
-    if (r.bad_lines) out += "  skipped lines: " + std::to_string(r.bad_lines) + " (last: " + r.last_bad_line + ")\n";
+    if (r.bad_lines)
+      out += "  skipped lines: " + std::to_string(r.bad_lines) + " (last: " + r.last_bad_line + ")\n";
   }
   out += live_alerts_text(alerts, 50);
   return out;
@@ -132,24 +137,34 @@ void JsonLinePrinter::on_endpoint(int rank, const std::string& endpoint) {
   emit(rank, nlohmann::json{{"type", "endpoint"}, {"endpoint", endpoint}}.dump() + "\n");
 }
 void JsonLinePrinter::on_hello(int rank, const live::Hello& hello) { emit(rank, live::write_line(hello)); }
-void JsonLinePrinter::on_sample(int rank, const live::Sample& sample) { emit(rank, live::write_line(sample)); }
+void JsonLinePrinter::on_sample(int rank, const live::Sample& sample) {
+  emit(rank, live::write_line(sample));
+}
 void JsonLinePrinter::on_event(int rank, const live::Event& event) { emit(rank, live::write_line(event)); }
-void JsonLinePrinter::on_shapes(int rank, const live::Shapes& shapes) { emit(rank, live::write_line(shapes)); }
+void JsonLinePrinter::on_shapes(int rank, const live::Shapes& shapes) {
+  emit(rank, live::write_line(shapes));
+}
 void JsonLinePrinter::on_disconnected(int rank, std::int64_t t, const std::string& reason) {
   emit(rank, nlohmann::json{{"type", "status"}, {"t", t}, {"connected", false}, {"message", reason}}.dump(
-                 -1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+                 -1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                 "\n");
 }
 void JsonLinePrinter::on_connected(int rank, std::int64_t t) {
-  emit(rank, nlohmann::json{{"type", "status"}, {"t", t}, {"connected", true}, {"message", "connected"}}.dump() + "\n");
+  emit(rank,
+       nlohmann::json{{"type", "status"}, {"t", t}, {"connected", true}, {"message", "connected"}}.dump() +
+           "\n");
 }
 void JsonLinePrinter::on_bad_line(int rank, std::int64_t t, const std::string& error) {
   emit(rank, nlohmann::json{{"type", "bad_line"}, {"t", t}, {"error", error}}.dump(
-                 -1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+                 -1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                 "\n");
 }
 void JsonLinePrinter::alert(const live::Alert& a) {
-  emit(a.rank, nlohmann::json{{"type", "alert"}, {"t", a.t}, {"rule", a.rule}, {"figure", a.figure},
-                              {"message", a.message}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
-                   "\n");
+  emit(a.rank,
+       nlohmann::json{
+           {"type", "alert"}, {"t", a.t}, {"rule", a.rule}, {"figure", a.figure}, {"message", a.message}}
+               .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+           "\n");
 }
 
 }  // namespace oomscope::cli

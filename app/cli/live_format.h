@@ -43,16 +43,34 @@ class JsonLinePrinter final : public live::LiveSink {
 class TeeSink final : public live::LiveSink {
  public:
   TeeSink(live::LiveSink& a, live::LiveSink& b) : a_(a), b_(b) {}
-  void on_endpoint(int r, const std::string& e) override { a_.on_endpoint(r, e); b_.on_endpoint(r, e); }
-  void on_hello(int r, const live::Hello& h) override { a_.on_hello(r, h); b_.on_hello(r, h); }
-  void on_sample(int r, const live::Sample& s) override { a_.on_sample(r, s); b_.on_sample(r, s); }
-  void on_event(int r, const live::Event& e) override { a_.on_event(r, e); b_.on_event(r, e); }
-  void on_shapes(int r, const live::Shapes& s) override { a_.on_shapes(r, s); b_.on_shapes(r, s); }
+  void on_endpoint(int r, const std::string& e) override {
+    a_.on_endpoint(r, e);
+    b_.on_endpoint(r, e);
+  }
+  void on_hello(int r, const live::Hello& h) override {
+    a_.on_hello(r, h);
+    b_.on_hello(r, h);
+  }
+  void on_sample(int r, const live::Sample& s) override {
+    a_.on_sample(r, s);
+    b_.on_sample(r, s);
+  }
+  void on_event(int r, const live::Event& e) override {
+    a_.on_event(r, e);
+    b_.on_event(r, e);
+  }
+  void on_shapes(int r, const live::Shapes& s) override {
+    a_.on_shapes(r, s);
+    b_.on_shapes(r, s);
+  }
   void on_disconnected(int r, std::int64_t t, const std::string& m) override {
     a_.on_disconnected(r, t, m);
     b_.on_disconnected(r, t, m);
   }
-  void on_connected(int r, std::int64_t t) override { a_.on_connected(r, t); b_.on_connected(r, t); }
+  void on_connected(int r, std::int64_t t) override {
+    a_.on_connected(r, t);
+    b_.on_connected(r, t);
+  }
   void on_bad_line(int r, std::int64_t t, const std::string& m) override {
     a_.on_bad_line(r, t, m);
     b_.on_bad_line(r, t, m);

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "app/cli/command.h"
 #include "core/capture/input_checks.h"
@@ -41,17 +41,24 @@ OtherFile load(const std::string& path, const FileKindInfo& kind) {
   NullProgress none;
   switch (kind.kind) {
     case FileKind::TorchSnapshot:
-      if (kind.gzip) throw Error(ErrorKind::Gzip, path, "is a gzip-compressed pickle; decompress it first (gunzip)");
+      if (kind.gzip)
+        throw Error(ErrorKind::Gzip, path, "is a gzip-compressed pickle; decompress it first (gunzip)");
       f.snap = read_snapshot(path, none);
       break;
     case FileKind::ChromeTrace:
       f.kineto = read_kineto_trace(path, none);
       require_memory_events(*f.kineto);
       break;
-    case FileKind::HtaRawTimeline: f.hta = read_hta_raw(path); break;
-    case FileKind::Pprof: f.pprof = read_pprof(path); break;
-    case FileKind::Unknown: throw_unknown_kind(path, kind);
-    case FileKind::XSpace: break;
+    case FileKind::HtaRawTimeline:
+      f.hta = read_hta_raw(path);
+      break;
+    case FileKind::Pprof:
+      f.pprof = read_pprof(path);
+      break;
+    case FileKind::Unknown:
+      throw_unknown_kind(path, kind);
+    case FileKind::XSpace:
+      break;
   }
   return f;
 }
@@ -73,7 +80,10 @@ nlohmann::json to_json(const OtherFile& f, std::size_t top, bool full) {
   if (f.snap) {
     const SnapshotReport r = analyse_snapshot(*f.snap, top);
     if (full) return snapshot_report_json(*f.snap, r);
-    return {{"file", r.path}, {"kind", "torch-snapshot"}, {"file_bytes", r.file_size}, {"snapshot", snapshot_summary_json(*f.snap, r)}};
+    return {{"file", r.path},
+            {"kind", "torch-snapshot"},
+            {"file_bytes", r.file_size},
+            {"snapshot", snapshot_summary_json(*f.snap, r)}};
   }
   if (f.kineto) return kineto_json(*f.kineto);
   if (f.hta) return hta_json(*f.hta);
@@ -90,7 +100,8 @@ FileKindInfo detect(const std::string& path) {
   std::string head(4096, '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<std::size_t>(in.gcount()));
-  if (!head.empty() && (head[0] == '\0' || !capture::xspace_start_problem(head))) kind.kind = FileKind::XSpace;
+  if (!head.empty() && (head[0] == '\0' || !capture::xspace_start_problem(head)))
+    kind.kind = FileKind::XSpace;
   return kind;
 }
 
@@ -111,8 +122,8 @@ std::optional<int> info_other_format(const std::string& path, bool json) {
   return 0;
 }
 
-std::optional<int> report_other_formats(const std::vector<std::string>& files, const std::optional<std::string>& json_path,
-                                        std::size_t top) {
+std::optional<int> report_other_formats(const std::vector<std::string>& files,
+                                        const std::optional<std::string>& json_path, std::size_t top) {
   std::vector<FileKindInfo> kinds;
   std::size_t xspace = 0;
   for (const std::string& f : files) {
@@ -125,9 +136,11 @@ std::optional<int> report_other_formats(const std::vector<std::string>& files, c
   std::vector<OtherFile> loaded;
   for (std::size_t i = 0; i < files.size(); ++i) loaded.push_back(load(files[i], kinds[i]));
   nlohmann::json doc = nlohmann::json::array();
-  if (json_path) for (const OtherFile& f : loaded) doc.push_back(to_json(f, top, true));
+  if (json_path)
+    for (const OtherFile& f : loaded) doc.push_back(to_json(f, top, true));
   const auto json_text = [&] {
-    return (doc.size() == 1 ? doc[0] : doc).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return (doc.size() == 1 ? doc[0] : doc).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+           "\n";
   };
   if (json_path && *json_path == "-") {
     std::cout << json_text();
@@ -142,7 +155,8 @@ std::optional<int> report_other_formats(const std::vector<std::string>& files, c
   if (json_path) {
     // Written whole to a temporary file in the target's folder, then renamed over it (atomic_file.h).
     const WriteResult written = write_file_atomically(*json_path, json_text());
-    if (written.replaced) std::cerr << "oomscope-cli: replaced the existing " << terminal_safe(*json_path) << "\n";
+    if (written.replaced)
+      std::cerr << "oomscope-cli: replaced the existing " << terminal_safe(*json_path) << "\n";
   }
   return 0;
 }

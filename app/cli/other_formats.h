@@ -16,7 +16,7 @@ std::optional<int> info_other_format(const std::string& path, bool json);
 
 // nullopt: every file is an XSpace capture. Throws UsageError when XSpace captures and other formats
 // are mixed in one run.
-std::optional<int> report_other_formats(const std::vector<std::string>& files, const std::optional<std::string>& json_path,
-                                        std::size_t top);
+std::optional<int> report_other_formats(const std::vector<std::string>& files,
+                                        const std::optional<std::string>& json_path, std::size_t top);
 
 }  // namespace oomscope::cli

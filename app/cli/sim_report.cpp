@@ -21,7 +21,10 @@ std::string format_duration_ns(std::int64_t ns) {
     if (v < u.scale && u.scale > 1) continue;
     const double x = v / u.scale;
     char buf[32];
-    std::snprintf(buf, sizeof buf, x >= 99.95 ? "%s%.0f %s" : x >= 9.995 ? "%s%.1f %s" : "%s%.2f %s",
+    std::snprintf(buf, sizeof buf,
+                  x >= 99.95   ? "%s%.0f %s"
+                  : x >= 9.995 ? "%s%.1f %s"
+                               : "%s%.2f %s",
                   ns < 0 ? "-" : "", x, u.unit);
     return buf;
   }
@@ -38,7 +41,9 @@ std::string pct(double fraction) {
   return buf;
 }
 
-std::string share(std::int64_t part, std::int64_t whole) { return pct(whole ? double(part) / double(whole) : 0.0); }
+std::string share(std::int64_t part, std::int64_t whole) {
+  return pct(whole ? double(part) / double(whole) : 0.0);
+}
 
 std::string baseline_row(const char* name, const BaselineResult& b) {
   char buf[200];
@@ -63,9 +68,11 @@ void print_sim_report(std::ostream& out, const Simulator& sim) {
       << to_string(p.grad) << ", split " << to_string(p.split) << ", axis " << to_string(p.axis) << ", floor "
       << num(p.floor) << " (" << to_string(p.on_floor) << "), norm " << to_string(p.norm) << "\n";
   out << "  scenes     " << num(c.scenes.count) << " "
-      << (c.scenes.dist == SizeDist::File ? "from " + c.scenes.sizes_file : std::string(to_string(c.scenes.dist)))
-      << ", seed " << c.seed << "; batch " << c.batch << ", " << c.epochs << (c.epochs == 1 ? " epoch" : " epochs")
-      << " (" << num(sim.batch_count()) << " batches" << (c.max_batches > 0 ? ", --max-batches" : "") << ")\n";
+      << (c.scenes.dist == SizeDist::File ? "from " + c.scenes.sizes_file
+                                          : std::string(to_string(c.scenes.dist)))
+      << ", seed " << c.seed << "; batch " << c.batch << ", " << c.epochs
+      << (c.epochs == 1 ? " epoch" : " epochs") << " (" << num(sim.batch_count()) << " batches"
+      << (c.max_batches > 0 ? ", --max-batches" : "") << ")\n";
   out << "  memory     " << format_bytes(m.bytes_per_point) << "/point + " << format_bytes(m.fixed_bytes)
       << "/attempt in " << format_bytes(m.budget) << ": one fragment fits up to " << num(fits) << " points\n";
   out << "             fragmentation after an OOM: " << format_bytes(m.fragmentation_penalty)
@@ -78,8 +85,8 @@ void print_sim_report(std::ostream& out, const Simulator& sim) {
         << c.fault.scene << "\n";
 
   out << "\nrun\n";
-  out << "  batches                " << num(t.batches) << " (" << num(t.scenes) << " scenes, " << num(t.points)
-      << " points), " << num(t.optimizer_steps) << " optimizer steps\n";
+  out << "  batches                " << num(t.batches) << " (" << num(t.scenes) << " scenes, "
+      << num(t.points) << " points), " << num(t.optimizer_steps) << " optimizer steps\n";
   out << "  attempts               " << num(t.attempts) << ": ok " << num(t.ok_attempts) << ", oom "
       << num(t.oom_attempts) << ", bug " << num(t.bug_attempts) << ", crash " << num(t.crashes) << "\n";
   out << "  retries                " << num(t.retries) << "\n";
@@ -93,10 +100,12 @@ void print_sim_report(std::ostream& out, const Simulator& sim) {
       << " points (" << share(t.points_dropped, t.points) << "); scenes lost whole " << num(t.scenes_dropped)
       << ", in part " << num(t.scenes_partially_dropped) << "\n";
   if (t.unsplittable_fragments)
-    out << "                         " << num(t.unsplittable_fragments) << " of them could not be split further\n";
+    out << "                         " << num(t.unsplittable_fragments)
+        << " of them could not be split further\n";
   out << "  gradient at step       " << pct(t.applied_point_fraction()) << " of points, "
       << pct(t.applied_scene_fraction()) << " of scenes";
-  if (t.discarded_gradients) out << " (" << num(t.discarded_gradients) << " fragment gradients zeroed before it)";
+  if (t.discarded_gradients)
+    out << " (" << num(t.discarded_gradients) << " fragment gradients zeroed before it)";
   out << "\n";
   if (p.grad == GradMode::Accumulate && t.renormalised_steps)
     out << "                         " << num(t.renormalised_steps)
@@ -107,8 +116,10 @@ void print_sim_report(std::ostream& out, const Simulator& sim) {
   out << "  spatial fragments      " << num(t.points_spatial) << " points trained in spatial halves ("
       << share(t.points_spatial, t.points) << ")\n";
   if (p.norm == NormMode::BatchNorm)
-    out << "  BatchNorm statistics   " << num(t.norm_biased_points) << " points normalised by a spatial half's "
-        << "statistics, " << num(t.norm_small_fragments) << " fragments of <= " << num(2 * p.floor) << " points\n";
+    out << "  BatchNorm statistics   " << num(t.norm_biased_points)
+        << " points normalised by a spatial half's "
+        << "statistics, " << num(t.norm_small_fragments) << " fragments of <= " << num(2 * p.floor)
+        << " points\n";
   else
     out << "  BatchNorm statistics   none from fragments (" << to_string(p.norm) << ")\n";
   out << "  empty_cache() calls    " << num(t.empty_cache_calls) << "\n";
@@ -118,15 +129,16 @@ void print_sim_report(std::ostream& out, const Simulator& sim) {
 
   out << "\nsame scenes, other schedules\n";
   char head[200];
-  std::snprintf(head, sizeof head, "  %-34s %9s %7s %10s %9s %9s\n", "", "attempts", "steps", "time", "mean mem",
-                "peak mem");
+  std::snprintf(head, sizeof head, "  %-34s %9s %7s %10s %9s %9s\n", "", "attempts", "steps", "time",
+                "mean mem", "peak mem");
   out << head;
   BaselineResult self;
   self.feasible = true;
   self.attempts = t.attempts;
   self.optimizer_steps = t.optimizer_steps;
   self.time_ns = t.time_ns;
-  self.mean_utilisation = t.ok_attempts ? double(t.ok_bytes_sum) / double(t.ok_attempts) / double(m.budget) : 0;
+  self.mean_utilisation =
+      t.ok_attempts ? double(t.ok_bytes_sum) / double(t.ok_attempts) / double(m.budget) : 0;
   self.peak_utilisation = double(t.peak_ok_bytes) / double(m.budget);
   out << baseline_row("split-and-retry (this run)", self);
   const Baselines& b = sim.baselines();

@@ -1,9 +1,8 @@
 #pragma once
 // Text and JSON reports of a finished simulation (oomscope-cli simulate).
 
-#include <ostream>
-
 #include <nlohmann/json.hpp>
+#include <ostream>
 
 #include "core/sim/simulator.h"
 

@@ -52,15 +52,16 @@ LiveServe::LiveServe(const std::string& where, std::int64_t budget_bytes, std::v
   server_->add_source(std::make_unique<live::ProcessRssSource>());
   for (auto& d : devices) server_->add_source(std::move(d));
   server_->start();
-  std::cerr << "oomscope-demo-trainer: serving live stats on " << server_->endpoint().to_string() << " (" << note
-            << ")\n";
+  std::cerr << "oomscope-demo-trainer: serving live stats on " << server_->endpoint().to_string() << " ("
+            << note << ")\n";
 }
 
 LiveServe::~LiveServe() { server_->stop(); }
 
 void LiveServe::batch_started(std::int64_t batch, std::int64_t points, std::int64_t scenes) {
   if (shapes_.size() < 100'000 && shapes_.emplace(scenes, points).second)
-    server_->post_shapes(live::Shapes{0, static_cast<std::int64_t>(shapes_.size()), {scenes, points}, {{scenes, points}}});
+    server_->post_shapes(
+        live::Shapes{0, static_cast<std::int64_t>(shapes_.size()), {scenes, points}, {{scenes, points}}});
   (void)batch;
 }
 
@@ -82,8 +83,9 @@ void LiveServe::out_of_memory(const train::AttemptReport& a, std::int64_t reques
 void LiveServe::split(std::int64_t parent_event, const char* kind, int queued, int dropped) {
   live::Event e;
   e.kind = "split";
-  e.message = std::string(kind) + " split of attempt " + std::to_string(parent_event) + ": " + std::to_string(queued) +
-              " fragments queued" + (dropped ? ", " + std::to_string(dropped) + " dropped" : "");
+  e.message = std::string(kind) + " split of attempt " + std::to_string(parent_event) + ": " +
+              std::to_string(queued) + " fragments queued" +
+              (dropped ? ", " + std::to_string(dropped) + " dropped" : "");
   server_->post_event(std::move(e));
 }
 

@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <memory>
 #include <iostream>
+#include <memory>
 #include <vector>
 
 #include "app/demo-trainer/live_serve.h"

@@ -89,10 +89,22 @@ Options parse_options(const std::vector<std::string>& args) {
   bool bug_kind_given = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a == "--help" || a == "-h") { o.help = true; continue; }
-    if (a == "--resume") { t.resume = true; continue; }
-    if (a == "--quiet") { o.quiet = true; continue; }
-    if (a == "--no-pool") { t.model.scene_pool = false; continue; }
+    if (a == "--help" || a == "-h") {
+      o.help = true;
+      continue;
+    }
+    if (a == "--resume") {
+      t.resume = true;
+      continue;
+    }
+    if (a == "--quiet") {
+      o.quiet = true;
+      continue;
+    }
+    if (a == "--no-pool") {
+      t.model.scene_pool = false;
+      continue;
+    }
     if (a == "--calibrate") {
       o.calibrate = true;
       if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) o.calibrate_out = args[++i];
@@ -101,34 +113,58 @@ Options parse_options(const std::vector<std::string>& args) {
     if (a.rfind("--", 0) != 0) throw UsageError{"unexpected argument '" + a + "'"};
     if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
     const std::string& v = args[++i];
-    if (a == "--steps") t.steps = to_int(a, v, 1);
-    else if (a == "--budget") t.budget = to_bytes(a, v);
-    else if (a == "--trace") t.trace_path = v;
-    else if (a == "--seed") t.seed = to_uint(a, v);
+    if (a == "--steps")
+      t.steps = to_int(a, v, 1);
+    else if (a == "--budget")
+      t.budget = to_bytes(a, v);
+    else if (a == "--trace")
+      t.trace_path = v;
+    else if (a == "--seed")
+      t.seed = to_uint(a, v);
     else if (a == "--policy") {
       const auto p = train::policy_by_name(v);
       if (!p) throw UsageError{"--policy expects original or corrected, got '" + v + "'"};
       t.policy = *p;
-    } else if (a == "--catch") t.policy.catch_mode = choice<sim::CatchMode>(a, v, sim::parse_catch_mode, "oom-only, runtime-error or everything");
-    else if (a == "--grad") t.policy.grad = choice<sim::GradMode>(a, v, sim::parse_grad_mode, "last-fragment or accumulate");
-    else if (a == "--split") t.policy.split = choice<sim::SplitPoint>(a, v, sim::parse_split_point, "midpoint or median");
-    else if (a == "--axis") t.policy.axis = choice<sim::AxisRule>(a, v, sim::parse_axis_rule, "alternate-xy or longest");
-    else if (a == "--floor") t.policy.floor = to_int(a, v, 0);
-    else if (a == "--on-floor") t.policy.on_floor = choice<sim::FloorAction>(a, v, sim::parse_floor_action, "drop, keep or raise");
-    else if (a == "--norm") t.policy.norm = choice<sim::NormMode>(a, v, sim::parse_norm_mode, "batchnorm, frozen or groupnorm");
-    else if (a == "--model") t.model_file = v;
-    else if (a == "--out") o.calibrate_out = v;
-    else if (a == "--sizes") t.sizes_file = v, t.dist = sim::SizeDist::File, t.scenes = 0;
+    } else if (a == "--catch")
+      t.policy.catch_mode =
+          choice<sim::CatchMode>(a, v, sim::parse_catch_mode, "oom-only, runtime-error or everything");
+    else if (a == "--grad")
+      t.policy.grad = choice<sim::GradMode>(a, v, sim::parse_grad_mode, "last-fragment or accumulate");
+    else if (a == "--split")
+      t.policy.split = choice<sim::SplitPoint>(a, v, sim::parse_split_point, "midpoint or median");
+    else if (a == "--axis")
+      t.policy.axis = choice<sim::AxisRule>(a, v, sim::parse_axis_rule, "alternate-xy or longest");
+    else if (a == "--floor")
+      t.policy.floor = to_int(a, v, 0);
+    else if (a == "--on-floor")
+      t.policy.on_floor = choice<sim::FloorAction>(a, v, sim::parse_floor_action, "drop, keep or raise");
+    else if (a == "--norm")
+      t.policy.norm = choice<sim::NormMode>(a, v, sim::parse_norm_mode, "batchnorm, frozen or groupnorm");
+    else if (a == "--model")
+      t.model_file = v;
+    else if (a == "--out")
+      o.calibrate_out = v;
+    else if (a == "--sizes")
+      t.sizes_file = v, t.dist = sim::SizeDist::File, t.scenes = 0;
     else if (a == "--dist") {
-      if (v == "uniform") t.dist = sim::SizeDist::Uniform;
-      else if (v == "heavy-tailed") t.dist = sim::SizeDist::HeavyTailed;
-      else throw UsageError{"--dist expects uniform or heavy-tailed, got '" + v + "'"};
-    } else if (a == "--scenes") t.scenes = to_int(a, v, 1);
-    else if (a == "--batch") t.batch = to_int(a, v, 1);
-    else if (a == "--epochs") t.epochs = to_int(a, v, 1);
-    else if (a == "--bug-scene") t.bug_scene = to_int(a, v, 0);
-    else if (a == "--bug-kind") t.bug = choice<sim::BugKind>(a, v, sim::parse_bug_kind, "shape or nan"), bug_kind_given = true;
-    else if (a == "--width") t.model.width = static_cast<int>(to_int(a, v, 1));
+      if (v == "uniform")
+        t.dist = sim::SizeDist::Uniform;
+      else if (v == "heavy-tailed")
+        t.dist = sim::SizeDist::HeavyTailed;
+      else
+        throw UsageError{"--dist expects uniform or heavy-tailed, got '" + v + "'"};
+    } else if (a == "--scenes")
+      t.scenes = to_int(a, v, 1);
+    else if (a == "--batch")
+      t.batch = to_int(a, v, 1);
+    else if (a == "--epochs")
+      t.epochs = to_int(a, v, 1);
+    else if (a == "--bug-scene")
+      t.bug_scene = to_int(a, v, 0);
+    else if (a == "--bug-kind")
+      t.bug = choice<sim::BugKind>(a, v, sim::parse_bug_kind, "shape or nan"), bug_kind_given = true;
+    else if (a == "--width")
+      t.model.width = static_cast<int>(to_int(a, v, 1));
     else if (a == "--lr") {
       try {
         std::size_t used = 0;
@@ -137,20 +173,30 @@ Options parse_options(const std::vector<std::string>& args) {
       } catch (const std::exception&) {
         throw UsageError{"--lr expects a number, got '" + v + "'"};
       }
-    } else if (a == "--threads") t.model.threads = static_cast<int>(to_int(a, v, 1));
-    else if (a == "--checkpoint") t.checkpoint_path = v;
-    else if (a == "--checkpoint-every") t.checkpoint_every = to_int(a, v, 1);
-    else if (a == "--restart-above") t.restart_above = to_bytes(a, v);
-    else if (a == "--hold-per-step") t.hold_per_step = to_bytes(a, v);
-    else if (a == "--weights-out") t.weights_out = v;
-    else if (a == "--serve") o.serve = v;
-    else throw UsageError{"unknown option '" + a + "'"};
+    } else if (a == "--threads")
+      t.model.threads = static_cast<int>(to_int(a, v, 1));
+    else if (a == "--checkpoint")
+      t.checkpoint_path = v;
+    else if (a == "--checkpoint-every")
+      t.checkpoint_every = to_int(a, v, 1);
+    else if (a == "--restart-above")
+      t.restart_above = to_bytes(a, v);
+    else if (a == "--hold-per-step")
+      t.hold_per_step = to_bytes(a, v);
+    else if (a == "--weights-out")
+      t.weights_out = v;
+    else if (a == "--serve")
+      o.serve = v;
+    else
+      throw UsageError{"unknown option '" + a + "'"};
   }
   if (t.bug_scene >= 0 && !bug_kind_given) t.bug = sim::BugKind::ShapeMismatch;
-  if (bug_kind_given && t.bug != sim::BugKind::None && t.bug_scene < 0) throw UsageError{"--bug-kind needs --bug-scene K"};
+  if (bug_kind_given && t.bug != sim::BugKind::None && t.bug_scene < 0)
+    throw UsageError{"--bug-kind needs --bug-scene K"};
   if (bug_kind_given && t.bug == sim::BugKind::None && t.bug_scene >= 0)
     throw UsageError{"--bug-kind none with --bug-scene: no bug would be planted"};
-  if (o.calibrate && o.calibrate_out.empty()) throw UsageError{"--calibrate needs a file: --calibrate FILE or --out FILE"};
+  if (o.calibrate && o.calibrate_out.empty())
+    throw UsageError{"--calibrate needs a file: --calibrate FILE or --out FILE"};
   if (t.resume && t.checkpoint_path.empty()) throw UsageError{"--resume needs --checkpoint FILE"};
   if ((t.checkpoint_every > 0 || t.restart_above > 0) && t.checkpoint_path.empty())
     throw UsageError{"--checkpoint-every and --restart-above need --checkpoint FILE"};

@@ -15,11 +15,11 @@
 #include <cstdio>
 #include <string_view>
 
+#include "core/live/replay.h"
 #include "oomscope_version.h"  // generated: cmake/OomscopeVersion.cmake
+#include "ui/live/live_page.h"
 #include "ui/pages/app_icon.h"
 #include "ui/pages/main_window.h"
-#include "core/live/replay.h"
-#include "ui/live/live_page.h"
 #include "ui/sim/simulator_page.h"
 
 namespace {
@@ -57,10 +57,14 @@ QString findDemoTrainer() {
 QStringList demoTrainerArgs() {
   const QString checkpoint =
       QDir::temp().filePath(QStringLiteral("oomscope-demo-%1.ckpt").arg(QCoreApplication::applicationPid()));
-  return {QStringLiteral("--steps"), QStringLiteral("200"), QStringLiteral("--scenes"), QStringLiteral("64"),
-          QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--width"), QStringLiteral("8"),
-          QStringLiteral("--budget"), QStringLiteral("64MiB"), QStringLiteral("--hold-per-step"), QStringLiteral("4MiB"),
-          QStringLiteral("--restart-above"), QStringLiteral("40MiB"), QStringLiteral("--checkpoint"), checkpoint,
+  return {QStringLiteral("--steps"),         QStringLiteral("200"),
+          QStringLiteral("--scenes"),        QStringLiteral("64"),
+          QStringLiteral("--batch"),         QStringLiteral("2"),
+          QStringLiteral("--width"),         QStringLiteral("8"),
+          QStringLiteral("--budget"),        QStringLiteral("64MiB"),
+          QStringLiteral("--hold-per-step"), QStringLiteral("4MiB"),
+          QStringLiteral("--restart-above"), QStringLiteral("40MiB"),
+          QStringLiteral("--checkpoint"),    checkpoint,
           QStringLiteral("--quiet")};
 }
 
@@ -83,10 +87,12 @@ void scheduleScreenshot(oomscope::ui::MainWindow& window, const QString& file, c
     });
   };
   if (waitForRecording) {
-    QObject::connect(waitForRecording, &oomscope::ui::LivePage::recordingOpened, &window, [shoot] { shoot(true); },
-                     Qt::SingleShotConnection);
-    QObject::connect(waitForRecording, &oomscope::ui::LivePage::failed, &window, [shoot] { shoot(false); },
-                     Qt::SingleShotConnection);
+    QObject::connect(
+        waitForRecording, &oomscope::ui::LivePage::recordingOpened, &window, [shoot] { shoot(true); },
+        Qt::SingleShotConnection);
+    QObject::connect(
+        waitForRecording, &oomscope::ui::LivePage::failed, &window, [shoot] { shoot(false); },
+        Qt::SingleShotConnection);
   } else if (waitForLoad) {
     QObject::connect(&window, &oomscope::ui::MainWindow::loadFinished, &window, shoot,
                      Qt::SingleShotConnection);
@@ -102,15 +108,17 @@ void scheduleScreenshot(oomscope::ui::MainWindow& window, const QString& file, c
 // The command line, for both the text-only path (--help, --version) and the GUI.
 struct CommandLine {
   QCommandLineParser parser;
-  QCommandLineOption version{{QStringLiteral("v"), QStringLiteral("version")},
-                             QStringLiteral("Displays the version, the git commit and the optional parts built in.")};
+  QCommandLineOption version{
+      {QStringLiteral("v"), QStringLiteral("version")},
+      QStringLiteral("Displays the version, the git commit and the optional parts built in.")};
   QCommandLineOption screenshot{QStringLiteral("screenshot"),
                                 QStringLiteral("Save the window to FILE once loaded, then quit."),
                                 QStringLiteral("FILE")};
   QCommandLineOption page{QStringLiteral("page"), QStringLiteral("With --screenshot: the tab to show."),
                           QStringLiteral("TITLE")};
-  QCommandLineOption size{QStringLiteral("size"), QStringLiteral("With --screenshot: window size (1280x800)."),
-                          QStringLiteral("WxH"), QStringLiteral("1280x800")};
+  QCommandLineOption size{QStringLiteral("size"),
+                          QStringLiteral("With --screenshot: window size (1280x800)."), QStringLiteral("WxH"),
+                          QStringLiteral("1280x800")};
 
   CommandLine() {
     parser.setApplicationDescription(
@@ -144,7 +152,8 @@ void setIdentity() {
 bool textOnly(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
-    if (arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" || arg == "--version") return true;
+    if (arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" || arg == "--version")
+      return true;
   }
   return false;
 }
@@ -185,15 +194,16 @@ int main(int argc, char** argv) {
   });
   oomscope::ui::LivePage* livePage = nullptr;
   const QString demoTrainer = findDemoTrainer();
-  oomscope::ui::MainWindow::registerPage(QObject::tr("Live"), [&livePage, demoTrainer](oomscope::ui::MainWindow& w) {
-    auto* page = new oomscope::ui::LivePage(&w);
-    // A live session's OOM snapshot opens in this window's file path, which lands on the OOM entry.
-    QObject::connect(page, &oomscope::ui::LivePage::openSnapshotRequested, &w,
-                     [&w](const QString& path) { w.openFile(path); });
-    if (!demoTrainer.isEmpty()) page->setDemoTrainer(demoTrainer, demoTrainerArgs());
-    if (!livePage) livePage = page;
-    return page;
-  });
+  oomscope::ui::MainWindow::registerPage(
+      QObject::tr("Live"), [&livePage, demoTrainer](oomscope::ui::MainWindow& w) {
+        auto* page = new oomscope::ui::LivePage(&w);
+        // A live session's OOM snapshot opens in this window's file path, which lands on the OOM entry.
+        QObject::connect(page, &oomscope::ui::LivePage::openSnapshotRequested, &w,
+                         [&w](const QString& path) { w.openFile(path); });
+        if (!demoTrainer.isEmpty()) page->setDemoTrainer(demoTrainer, demoTrainerArgs());
+        if (!livePage) livePage = page;
+        return page;
+      });
   oomscope::ui::MainWindow window;
   window.setExamplePath(findExample());
 

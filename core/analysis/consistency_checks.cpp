@@ -43,8 +43,10 @@ std::vector<std::string> consistency_problems(const capture::Capture& c, const R
       open[e.addr] = e.allocation_bytes;
     } else {
       const auto it = open.find(e.addr);
-      if (e.allocation_bytes > 0) delta = -e.allocation_bytes;
-      else if (it != open.end()) delta = -it->second;
+      if (e.allocation_bytes > 0)
+        delta = -e.allocation_bytes;
+      else if (it != open.end())
+        delta = -it->second;
       if (it != open.end()) open.erase(it);
     }
     if (k.started && delta && k.previous + *delta != e.bytes_in_use) {
@@ -60,25 +62,30 @@ std::vector<std::string> consistency_problems(const capture::Capture& c, const R
   for (std::size_t i = 0; i < checks.size() && i < c.allocators().size(); ++i) {
     const InUseCheck& k = checks[i];
     if (k.mismatches == 0) continue;
-    out.push_back(c.allocators()[i].name + ": at " + exact(k.mismatches) + " of its " + exact(k.events) +
-                  " events the bytes in use it reports disagree with the chunk just allocated or freed (first at " +
-                  exact(k.first_time_ps) + " ps: " + exact(k.first_reported) + " reported, " +
-                  exact(k.first_expected) + " from the events); its in-use figures are as read, not confirmed");
+    out.push_back(
+        c.allocators()[i].name + ": at " + exact(k.mismatches) + " of its " + exact(k.events) +
+        " events the bytes in use it reports disagree with the chunk just allocated or freed (first at " +
+        exact(k.first_time_ps) + " ps: " + exact(k.first_reported) + " reported, " + exact(k.first_expected) +
+        " from the events); its in-use figures are as read, not confirmed");
   }
   for (const AllocatorRuntime& a : rt.allocators) {
     if (a.bytes_in_use_at_start < 0)
       out.push_back(a.name + ": its first event implies " + exact(a.bytes_in_use_at_start) +
                     " bytes in use before the capture, which cannot be; its in-use figures are inconsistent");
     else if (a.unmatched_free_bytes > a.bytes_in_use_at_start)
-      out.push_back(a.name + ": " + exact(a.unmatched_frees) + " frees of chunks never allocated in the capture release " +
-                    exact(a.unmatched_free_bytes) + " bytes, more than the " + exact(a.bytes_in_use_at_start) +
-                    " in use when it started; frees without allocations, so its live and leak figures are not reliable");
+      out.push_back(a.name + ": " + exact(a.unmatched_frees) +
+                    " frees of chunks never allocated in the capture release " +
+                    exact(a.unmatched_free_bytes) + " bytes, more than the " +
+                    exact(a.bytes_in_use_at_start) +
+                    " in use when it started; frees without allocations, so its live and leak figures are "
+                    "not reliable");
   }
   // Executions: a module's host executions against its runs on each device (TPU "XLA Modules" lines).
   if (rt.module && rt.module->program_id) {
     std::map<std::uint32_t, std::int64_t> runs_per_plane;
     for (const capture::ExecutionSpan& s : c.executions())
-      if (s.kind == capture::ExecutionKind::DeviceModule && s.program_id == rt.module->program_id) ++runs_per_plane[s.plane];
+      if (s.kind == capture::ExecutionKind::DeviceModule && s.program_id == rt.module->program_id)
+        ++runs_per_plane[s.plane];
     std::int64_t host = 0;
     for (const capture::ExecutionSpan& s : c.executions())
       if (s.kind != capture::ExecutionKind::DeviceModule && s.program_id == rt.module->program_id) ++host;

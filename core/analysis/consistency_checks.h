@@ -12,6 +12,7 @@
 namespace oomscope::analysis {
 
 // One sentence per failed check, naming the allocator or module and the figures that disagree.
-std::vector<std::string> consistency_problems(const capture::Capture& capture, const RuntimeAnalysis& runtime);
+std::vector<std::string> consistency_problems(const capture::Capture& capture,
+                                              const RuntimeAnalysis& runtime);
 
 }  // namespace oomscope::analysis

@@ -20,18 +20,22 @@ std::optional<DiagnosisLine> rule_peak_phase(const DiagnosisInput& in) {
   l.rule = "peak-phase";
   l.provenance = Provenance::Derived;
   if (in.peak_phase == "no backward") {
-    l.finding = "the peak (" + mib(in.plan_peak_bytes) + ", at " + in.peak_instruction + ") is in a program "
+    l.finding = "the peak (" + mib(in.plan_peak_bytes) + ", at " + in.peak_instruction +
+                ") is in a program "
                 "without a backward pass (no transpose( in its name stacks)";
-    l.cause = "inference or a forward-only step: there are no activations kept for a backward pass, so remat "
-              "does not apply";
+    l.cause =
+        "inference or a forward-only step: there are no activations kept for a backward pass, so remat "
+        "does not apply";
     return l;
   }
-  l.finding = "the peak (" + mib(in.plan_peak_bytes) + ", at " + in.peak_instruction + ") is in the " + in.peak_phase;
+  l.finding =
+      "the peak (" + mib(in.plan_peak_bytes) + ", at " + in.peak_instruction + ") is in the " + in.peak_phase;
   if (in.other_phase_peak_bytes) {
-    l.finding += "; the " + in.other_phase + " has its own peak of " + mib(*in.other_phase_peak_bytes) + " at " +
-                 in.other_phase_instruction;
-    l.cause = "a fix that only lowers the " + in.peak_phase + " cannot bring the need below the " + in.other_phase +
-              "'s " + mib(*in.other_phase_peak_bytes) + "; the needs after each fix below respect it";
+    l.finding += "; the " + in.other_phase + " has its own peak of " + mib(*in.other_phase_peak_bytes) +
+                 " at " + in.other_phase_instruction;
+    l.cause = "a fix that only lowers the " + in.peak_phase + " cannot bring the need below the " +
+              in.other_phase + "'s " + mib(*in.other_phase_peak_bytes) +
+              "; the needs after each fix below respect it";
   } else {
     l.cause = "the program has one phase only";
   }
@@ -46,11 +50,16 @@ std::optional<DiagnosisLine> rule_mostly_transient(const DiagnosisInput& in) {
   l.depth = 1;
   l.finding = "mostly forward transients: " + mib(fwd) + " (" + percent(fwd, in.plan_peak_bytes) +
               " of the peak) in forward buffers freed before the backward starts";
-  l.cause = "temporaries of single forward ops (GEMM partial sums, fused intermediates), not activations kept "
-            "for the backward: jax.checkpoint cannot remove them";
-  Fix micro{"halve the micro-batch and accumulate gradients over 2 micro-steps", fwd / 2,
-            "the transients scale with the batch: half of them", "twice the steps per update; lower device "
-            "utilisation", {}, {}};
+  l.cause =
+      "temporaries of single forward ops (GEMM partial sums, fused intermediates), not activations kept "
+      "for the backward: jax.checkpoint cannot remove them";
+  Fix micro{"halve the micro-batch and accumulate gradients over 2 micro-steps",
+            fwd / 2,
+            "the transients scale with the batch: half of them",
+            "twice the steps per update; lower device "
+            "utilisation",
+            {},
+            {}};
   l.fixes.push_back(checked(std::move(micro), in, in.plan_peak_bytes));
   if (!in.patterns.empty()) l.cause += "; the pattern lines below name the ops that make them";
   l.confirm = detail::kConfirm;
@@ -72,8 +81,11 @@ std::optional<DiagnosisLine> rule_mostly_parameters(const DiagnosisInput& in) {
   });
   Fix shard{f32 ? "shard the parameters over the devices, or keep the f32 ones in bf16"
                 : "shard the parameters over the devices",
-            bytes / 2, f32 ? "with 2 devices, or f32 -> bf16: half of them" : "with 2 devices: half of them",
-            f32 ? "communication per step, or precision" : "communication per step", {}, {}};
+            bytes / 2,
+            f32 ? "with 2 devices, or f32 -> bf16: half of them" : "with 2 devices: half of them",
+            f32 ? "communication per step, or precision" : "communication per step",
+            {},
+            {}};
   l.fixes.push_back(checked(std::move(shard), in, in.plan_peak_bytes, bytes / 2));
   l.confirm = detail::kConfirm;
   return l;
@@ -87,36 +99,53 @@ std::vector<DiagnosisLine> rule_patterns(const DiagnosisInput& in) {
     const std::string where = p.source.empty() ? "" : " (" + p.source + ")";
     if (p.kind == "split-k-partials") {
       l.rule = "split-k-partials";
-      l.finding = "split-K GEMM: " + p.instruction + " writes f32 partial sums " + p.shape + " (" + mib(p.bytes) +
-                  ") that " + p.other_instruction + " reduces into " + p.other_shape + " (" + mib(p.other_bytes) +
-                  "), " + std::to_string(p.factor) + "x its result" + where;
+      l.finding = "split-K GEMM: " + p.instruction + " writes f32 partial sums " + p.shape + " (" +
+                  mib(p.bytes) + ") that " + p.other_instruction + " reduces into " + p.other_shape + " (" +
+                  mib(p.other_bytes) + "), " + std::to_string(p.factor) + "x its result" + where;
       l.cause = "XLA split the dot's contraction dimension into " + std::to_string(p.factor) +
                 " parts and keeps every part's f32 result until the reduce; a transient of one op";
-      Fix off{"XLA_FLAGS=--xla_gpu_enable_split_k_autotuning=false (the GEMM then writes its result directly)",
-              p.bytes, "the partial-sum buffer at the peak", "the GEMM may run slower (less parallelism over K)",
-              {}, {}};
+      Fix off{
+          "XLA_FLAGS=--xla_gpu_enable_split_k_autotuning=false (the GEMM then writes its result directly)",
+          p.bytes,
+          "the partial-sum buffer at the peak",
+          "the GEMM may run slower (less parallelism over K)",
+          {},
+          {}};
       l.fixes.push_back(checked(std::move(off), in, in.plan_peak_bytes));
     } else if (p.kind == "conv-output-twice") {
       l.rule = "conv-output-twice";
-      l.finding = "convolution output held twice: " + p.instruction + " writes " + p.shape + " (" + mib(p.bytes) +
-                  ") and " + p.other_instruction + " copies it into " + p.other_shape + " (" + mib(p.other_bytes) +
-                  ")" + where;
-      l.cause = "the convolution's native layout differs from the one its consumer (or the output) needs, so "
-                "XLA adds a transposed copy and both live at once";
-      Fix layout{"give the convolution the layout its consumer wants (e.g. channels-last dimension_numbers in "
-                 "lax.conv_general_dilated), so that no copy is needed",
-                 std::min(p.bytes, p.other_bytes), "one of the two copies", "possibly a slower convolution "
-                 "algorithm for that layout", {}, {}};
+      l.finding = "convolution output held twice: " + p.instruction + " writes " + p.shape + " (" +
+                  mib(p.bytes) + ") and " + p.other_instruction + " copies it into " + p.other_shape + " (" +
+                  mib(p.other_bytes) + ")" + where;
+      l.cause =
+          "the convolution's native layout differs from the one its consumer (or the output) needs, so "
+          "XLA adds a transposed copy and both live at once";
+      Fix layout{
+          "give the convolution the layout its consumer wants (e.g. channels-last dimension_numbers in "
+          "lax.conv_general_dilated), so that no copy is needed",
+          std::min(p.bytes, p.other_bytes),
+          "one of the two copies",
+          "possibly a slower convolution "
+          "algorithm for that layout",
+          {},
+          {}};
       l.fixes.push_back(checked(std::move(layout), in, in.plan_peak_bytes));
     } else {
       l.rule = "host-prefetch";
       l.finding = std::to_string(p.count) + " copy-start buffer(s) of " + p.shape + " (" + mib(p.bytes) +
                   " in all) are live at the peak: asynchronous copies (host prefetch) of offloaded arrays";
-      l.cause = "arrays kept in host memory are copied into device memory ahead of use; all prefetches in flight "
-                "at once sit on the device together";
-      Fix fewer{"prefetch fewer arrays at once (stream them layer by layer), or keep fewer arrays offloaded "
-                "at this point", std::nullopt, "not estimated: depends on the schedule", "less overlap of "
-                "copies and compute", {}, {}};
+      l.cause =
+          "arrays kept in host memory are copied into device memory ahead of use; all prefetches in flight "
+          "at once sit on the device together";
+      Fix fewer{
+          "prefetch fewer arrays at once (stream them layer by layer), or keep fewer arrays offloaded "
+          "at this point",
+          std::nullopt,
+          "not estimated: depends on the schedule",
+          "less overlap of "
+          "copies and compute",
+          {},
+          {}};
       l.fixes.push_back(std::move(fewer));
     }
     l.confirm = detail::kConfirm;
@@ -133,14 +162,17 @@ std::optional<DiagnosisLine> rule_host_offload(const DiagnosisInput& in) {
   l.provenance = Provenance::Read;
   l.finding = "host offload (memory space 5): " + mib(total) + " kept in host memory";
   if (in.host_parameters_bytes > 0)
-    l.finding += ", " + std::to_string(in.host_parameter_count) + " parameter(s) of " + mib(in.host_parameters_bytes) +
+    l.finding += ", " + std::to_string(in.host_parameter_count) + " parameter(s) of " +
+                 mib(in.host_parameters_bytes) +
                  (in.host_parameters_aliased_bytes == in.host_parameters_bytes ? " aliased with outputs"
-                  : in.host_parameters_aliased_bytes > 0 ? " (" + mib(in.host_parameters_aliased_bytes) + " aliased with outputs)"
-                                                          : "");
+                  : in.host_parameters_aliased_bytes > 0
+                      ? " (" + mib(in.host_parameters_aliased_bytes) + " aliased with outputs)"
+                      : "");
   if (in.host_outputs_bytes > 0) l.finding += ", outputs " + mib(in.host_outputs_bytes);
   if (in.host_temp_bytes > 0) l.finding += ", temp " + mib(in.host_temp_bytes);
-  l.cause = "these bytes are not in the device figures above (memory space 0); they cost device memory only "
-            "while a copy of them is on the device";
+  l.cause =
+      "these bytes are not in the device figures above (memory space 0); they cost device memory only "
+      "while a copy of them is on the device";
   return l;
 }
 
@@ -152,14 +184,16 @@ std::optional<DiagnosisLine> rule_temp_unseen(const DiagnosisInput& in) {
   l.provenance = Provenance::Measured;
   l.finding = "no allocator event of the capture allocates " + in.module + "'s " + mib(in.temp_bytes) +
               " temp block, although it ran " + std::to_string(in.executions) + " time(s)";
-  l.cause = in.platform == "TPU" ? "the TPU runtime reserves program scratch outside the allocator events the "
-                                   "capture records, so the runtime figures do not include it"
-                                 : "the temp block came from an allocator that records no events (or it was "
-                                   "allocated before the capture started)";
+  l.cause = in.platform == "TPU"
+                ? "the TPU runtime reserves program scratch outside the allocator events the "
+                  "capture records, so the runtime figures do not include it"
+                : "the temp block came from an allocator that records no events (or it was "
+                  "allocated before the capture started)";
   return l;
 }
 
-std::optional<DiagnosisLine> rule_fix_sets(const DiagnosisInput& in, const std::vector<DiagnosisLine>& lines) {
+std::optional<DiagnosisLine> rule_fix_sets(const DiagnosisInput& in,
+                                           const std::vector<DiagnosisLine>& lines) {
   if (!in.has_plan || !in.capacity_bytes || in.plan_peak_bytes <= *in.capacity_bytes) return std::nullopt;
   struct Candidate {
     const Fix* fix;
@@ -169,7 +203,8 @@ std::optional<DiagnosisLine> rule_fix_sets(const DiagnosisInput& in, const std::
   for (const DiagnosisLine& l : lines) {
     const Fix* best = nullptr;
     for (const Fix& f : l.fixes)
-      if (f.saving_bytes && *f.saving_bytes > 0 && (!best || *f.saving_bytes > *best->saving_bytes)) best = &f;
+      if (f.saving_bytes && *f.saving_bytes > 0 && (!best || *f.saving_bytes > *best->saving_bytes))
+        best = &f;
     if (best) candidates.push_back({best, l.rule});
   }
   if (candidates.empty()) return std::nullopt;
@@ -190,7 +225,8 @@ std::optional<DiagnosisLine> rule_fix_sets(const DiagnosisInput& in, const std::
       if (used[i]) continue;
       const std::int64_t n = std::max(peak - *candidates[i].fix->saving_bytes,
                                       other - candidates[i].fix->other_phase_saving_bytes);
-      if (n < best_need || (best && n == best_need && *candidates[i].fix->saving_bytes > *candidates[*best].fix->saving_bytes)) {
+      if (n < best_need || (best && n == best_need &&
+                            *candidates[i].fix->saving_bytes > *candidates[*best].fix->saving_bytes)) {
         best = i;
         best_need = n;
       }
@@ -207,9 +243,11 @@ std::optional<DiagnosisLine> rule_fix_sets(const DiagnosisInput& in, const std::
   if (sets.empty()) return std::nullopt;
   l.finding = fits ? "fixes that together make the step fit " + mib(*in.capacity_bytes) + ": " + sets
                    : "no set of the fixes above makes the step fit " + mib(*in.capacity_bytes) + ": " + sets;
-  l.cause = "the best fix of each line, the one that lowers the need most first; savings are assumed to add up (fixes of the same "
-            "buffers overlap, so treat each need as a lower bound) and each phase's peak falls only by what a fix "
-            "removes from it";
+  l.cause =
+      "the best fix of each line, the one that lowers the need most first; savings are assumed to add up "
+      "(fixes of the same "
+      "buffers overlap, so treat each need as a lower bound) and each phase's peak falls only by what a fix "
+      "removes from it";
   l.confirm = detail::kConfirm;
   return l;
 }

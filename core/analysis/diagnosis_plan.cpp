@@ -14,9 +14,9 @@ using detail::percent;
 
 const char* dominant_role(const DiagnosisInput& in) {
   // The largest share of the whole peak, parameters and outputs included.
-  const std::int64_t best = std::max({in.forward_kept_bytes, in.forward_transient_bytes, in.backward_bytes,
-                                      in.workspace_bytes, in.other_bytes, in.parameter_role_bytes,
-                                      in.output_role_bytes});
+  const std::int64_t best =
+      std::max({in.forward_kept_bytes, in.forward_transient_bytes, in.backward_bytes, in.workspace_bytes,
+                in.other_bytes, in.parameter_role_bytes, in.output_role_bytes});
   if (best <= 0) return "";
   if (best == in.forward_kept_bytes) return "forward-kept";
   if (best == in.forward_transient_bytes) return "forward-transient";
@@ -34,13 +34,16 @@ std::string pool_fraction_note(const DiagnosisInput& in) {
   const double f = static_cast<double>(*in.capacity_bytes) / static_cast<double>(*in.device_memory_bytes);
   char buf[256];
   if (f > 0.745 && f < 0.755)
-    std::snprintf(buf, sizeof buf, "the pool is %.1f %% of the device's %s: JAX's default "
+    std::snprintf(buf, sizeof buf,
+                  "the pool is %.1f %% of the device's %s: JAX's default "
                   "XLA_PYTHON_CLIENT_MEM_FRACTION=0.75 (inferred; the capture does not record it)",
                   100.0 * f, mib(*in.device_memory_bytes).c_str());
   else
-    std::snprintf(buf, sizeof buf, "the pool is %.1f %% of the device's %s: XLA_PYTHON_CLIENT_MEM_FRACTION is "
-                  "probably set to about %.2f (JAX's default is 0.75; inferred, the capture does not record it)",
-                  100.0 * f, mib(*in.device_memory_bytes).c_str(), f);
+    std::snprintf(
+        buf, sizeof buf,
+        "the pool is %.1f %% of the device's %s: XLA_PYTHON_CLIENT_MEM_FRACTION is "
+        "probably set to about %.2f (JAX's default is 0.75; inferred, the capture does not record it)",
+        100.0 * f, mib(*in.device_memory_bytes).c_str(), f);
   return buf;
 }
 
@@ -77,28 +80,32 @@ std::vector<DiagnosisLine> rule_plan_vs_pool(const DiagnosisInput& in) {
   line.provenance = Provenance::Derived;
   if (in.plan_peak_bytes <= cap) {
     line.rule = "plan-fits";
-    line.finding = "the plan fits: " + in.module + " needs " + mib(in.plan_peak_bytes) + " of " + pool + " (" +
-                   percent(in.plan_peak_bytes, cap) + ")";
-    line.cause = in.plan_peak_bytes * 10 > cap * 9
-                     ? "a tight fit: bytes only, and the BFC allocator also needs contiguous blocks, so it can still "
-                       "fail through fragmentation"
-                     : "the step alone has room; an OOM would come from what else is live (see the runtime)";
+    line.finding = "the plan fits: " + in.module + " needs " + mib(in.plan_peak_bytes) + " of " + pool +
+                   " (" + percent(in.plan_peak_bytes, cap) + ")";
+    line.cause =
+        in.plan_peak_bytes * 10 > cap * 9
+            ? "a tight fit: bytes only, and the BFC allocator also needs contiguous blocks, so it can still "
+              "fail through fragmentation"
+            : "the step alone has room; an OOM would come from what else is live (see the runtime)";
     out.push_back(std::move(line));
     return out;
   }
   line.rule = "plan-exceeds-pool";
-  line.finding = "the step itself does not fit: " + in.module + " needs " + mib(in.plan_peak_bytes) + " > " + pool +
-                 " (" + mib(in.plan_peak_bytes - cap) + " over)";
+  line.finding = "the step itself does not fit: " + in.module + " needs " + mib(in.plan_peak_bytes) + " > " +
+                 pool + " (" + mib(in.plan_peak_bytes - cap) + " over)";
   line.cause = "the plan alone exceeds the pool; follow the role split at the peak below";
   Fix fraction;
   if (in.platform == "TPU") {
-    fraction.action = "TPU: the pool is the chip's HBM; there is no memory fraction to raise. Shard the step over "
-                      "more chips, or offload arrays to host memory (memory space 5)";
+    fraction.action =
+        "TPU: the pool is the chip's HBM; there is no memory fraction to raise. Shard the step over "
+        "more chips, or offload arrays to host memory (memory space 5)";
     fraction.saving_note = "not estimated";
     fraction.cost = "more chips, or host-device transfers";
   } else if (in.capacity_from_user) {
-    fraction.action = "a pool of at least " + mib(in.plan_peak_bytes) + " (a higher XLA_PYTHON_CLIENT_MEM_FRACTION)";
-    if (in.device_memory_bytes) fraction.action += ", if the device's " + mib(*in.device_memory_bytes) + " allow it";
+    fraction.action =
+        "a pool of at least " + mib(in.plan_peak_bytes) + " (a higher XLA_PYTHON_CLIENT_MEM_FRACTION)";
+    if (in.device_memory_bytes)
+      fraction.action += ", if the device's " + mib(*in.device_memory_bytes) + " allow it";
     fraction.saving_note = "no saving: a larger pool";
     fraction.cost = "less memory left for other processes on the GPU";
     fraction.needed_after_bytes = in.plan_peak_bytes;
@@ -108,8 +115,10 @@ std::vector<DiagnosisLine> rule_plan_vs_pool(const DiagnosisInput& in) {
     }
   } else if (in.device_memory_bytes) {
     const std::int64_t dev = *in.device_memory_bytes;
-    fraction.action = "raise XLA_PYTHON_CLIENT_MEM_FRACTION (or XLA_PYTHON_CLIENT_PREALLOCATE=false with "
-                      "XLA_PYTHON_CLIENT_ALLOCATOR=platform for debugging): " + pool_fraction_note(in);
+    fraction.action =
+        "raise XLA_PYTHON_CLIENT_MEM_FRACTION (or XLA_PYTHON_CLIENT_PREALLOCATE=false with "
+        "XLA_PYTHON_CLIENT_ALLOCATOR=platform for debugging): " +
+        pool_fraction_note(in);
     fraction.saving_note = "no saving: a larger pool; the capture does not record the fraction";
     fraction.cost = "less memory left for other processes on the GPU";
     fraction.needed_after_bytes = in.plan_peak_bytes;
@@ -117,8 +126,9 @@ std::vector<DiagnosisLine> rule_plan_vs_pool(const DiagnosisInput& in) {
     fraction.checked_against_device_bytes = dev;
     if (!*fraction.fits_after) fraction.action += " (not enough: the plan needs more than the whole device)";
   } else {
-    fraction.action = "raise XLA_PYTHON_CLIENT_MEM_FRACTION only if the GPU has the room (the capture records "
-                      "neither the fraction nor, here, the device's memory)";
+    fraction.action =
+        "raise XLA_PYTHON_CLIENT_MEM_FRACTION only if the GPU has the room (the capture records "
+        "neither the fraction nor, here, the device's memory)";
     fraction.saving_note = "no saving: a larger pool";
     fraction.cost = "less memory left for other processes on the GPU";
   }
@@ -136,12 +146,15 @@ std::optional<DiagnosisLine> rule_mostly_other(const DiagnosisInput& in) {
   DiagnosisLine l;
   l.rule = "mostly-other";
   l.depth = 1;
-  l.finding = "mostly \"other\": " + mib(in.other_bytes) + " (" + percent(in.other_bytes, in.plan_peak_bytes) +
+  l.finding = "mostly \"other\": " + mib(in.other_bytes) + " (" +
+              percent(in.other_bytes, in.plan_peak_bytes) +
               " of the peak) in buffers made outside jvp/transpose";
-  l.cause = "a program without autodiff, or XLA-generated ops (copies, layout changes); the op that made each "
-            "buffer is in its name stack (the live-at-peak list shows it)";
+  l.cause =
+      "a program without autodiff, or XLA-generated ops (copies, layout changes); the op that made each "
+      "buffer is in its name stack (the live-at-peak list shows it)";
   Fix f;
-  f.action = "read the live-at-peak list: the largest buffers' shapes and source lines say which arrays they are";
+  f.action =
+      "read the live-at-peak list: the largest buffers' shapes and source lines say which arrays they are";
   f.saving_note = "not estimated: depends on what the buffers are";
   f.cost = "-";
   l.fixes.push_back(std::move(f));
@@ -156,25 +169,37 @@ std::optional<DiagnosisLine> rule_mostly_forward(const DiagnosisInput& in) {
   DiagnosisLine l;
   l.rule = "mostly-forward";
   l.depth = 1;
-  l.finding = "mostly forward, kept for the backward pass: " + mib(fwd) + " (" + percent(fwd, need) +
-              " of the peak)";
+  l.finding =
+      "mostly forward, kept for the backward pass: " + mib(fwd) + " (" + percent(fwd, need) + " of the peak)";
   l.cause = "activations, growing with batch x sequence; naive attention adds B*H*S*S per layer";
   std::int64_t largest = 0;
   for (const PeakBuffer& b : in.peak_buffers)
     if (b.role == "forward-kept") largest = std::max(largest, b.bytes);
-  Fix remat{"jax.checkpoint (remat) on the repeated block", fwd - largest,
-            "forward-kept bytes less the largest one, which is recomputed and live again during the backward pass",
-            "about one extra forward pass per step", {}, {}};
+  Fix remat{
+      "jax.checkpoint (remat) on the repeated block",
+      fwd - largest,
+      "forward-kept bytes less the largest one, which is recomputed and live again during the backward pass",
+      "about one extra forward pass per step",
+      {},
+      {}};
   l.fixes.push_back(checked(std::move(remat), in, need));
-  Fix micro{"halve the micro-batch and accumulate gradients over 2 micro-steps", fwd / 2,
-            "activations scale with the batch: half of the forward-kept bytes", "twice the steps per update; lower "
-            "device utilisation", {}, {}};
+  Fix micro{"halve the micro-batch and accumulate gradients over 2 micro-steps",
+            fwd / 2,
+            "activations scale with the batch: half of the forward-kept bytes",
+            "twice the steps per update; lower "
+            "device utilisation",
+            {},
+            {}};
   l.fixes.push_back(checked(std::move(micro), in, need));
   int scores = 0;
   const std::int64_t ss = attention_score_bytes(in, &scores);
-  Fix seq{"halve the sequence length", ss * 3 / 4 + (fwd - ss) / 2,
-          "S*S buffers shrink 4x when S halves (" + mib(ss) + " of them at the peak), the other activations 2x",
-          "a modelling change: shorter context", {}, {}};
+  Fix seq{
+      "halve the sequence length",
+      ss * 3 / 4 + (fwd - ss) / 2,
+      "S*S buffers shrink 4x when S halves (" + mib(ss) + " of them at the peak), the other activations 2x",
+      "a modelling change: shorter context",
+      {},
+      {}};
   l.fixes.push_back(checked(std::move(seq), in, need));
   if (scores > 0) {
     Fix fused;
@@ -196,17 +221,25 @@ std::optional<DiagnosisLine> rule_mostly_backward(const DiagnosisInput& in) {
   l.depth = 1;
   l.finding = "mostly backward: " + mib(bwd) + " (" + percent(bwd, in.plan_peak_bytes) + " of the peak)";
   l.cause = "gradients and their temporaries";
-  Fix shard{"shard gradients and optimizer state over the devices (FSDP), or accumulate gradients", bwd / 2,
-            "with 2 devices; (N-1)/N of the backward bytes with N", "communication (reduce-scatter/all-gather) "
-            "per step", {}, {}};
+  Fix shard{"shard gradients and optimizer state over the devices (FSDP), or accumulate gradients",
+            bwd / 2,
+            "with 2 devices; (N-1)/N of the backward bytes with N",
+            "communication (reduce-scatter/all-gather) "
+            "per step",
+            {},
+            {}};
   l.fixes.push_back(checked(std::move(shard), in, in.plan_peak_bytes));
   std::int64_t f32 = 0;
   for (const PeakBuffer& b : in.peak_buffers)
     if (b.role == "backward" && b.shape.starts_with("f32[")) f32 += b.bytes;
   if (f32 > 0) {
-    Fix copies{"look for f32 copies of bf16 gradients; keep them in bf16", f32 / 2,
-               "half of the f32 backward buffers at the peak (" + mib(f32) + ")", "lower precision of the "
-               "gradient sums", {}, {}};
+    Fix copies{"look for f32 copies of bf16 gradients; keep them in bf16",
+               f32 / 2,
+               "half of the f32 backward buffers at the peak (" + mib(f32) + ")",
+               "lower precision of the "
+               "gradient sums",
+               {},
+               {}};
     l.fixes.push_back(checked(std::move(copies), in, in.plan_peak_bytes));
   }
   l.confirm = detail::kConfirm;
@@ -220,10 +253,15 @@ std::optional<DiagnosisLine> rule_workspace(const DiagnosisInput& in) {
   l.depth = 1;
   l.finding = "mostly library workspace: " + mib(in.workspace_bytes) + " (" +
               percent(in.workspace_bytes, in.plan_peak_bytes) + " of the peak)";
-  l.cause = "GEMM/conv library scratch (s8 outputs of custom calls); usually small, but on ROCm hipBLASLt takes "
-            "64 MiB per GEMM on gfx950";
-  Fix f{"limit the GEMM/conv library workspace (autotuning and workspace flags of the backend)", in.workspace_bytes,
-        "at most all of the workspace at the peak", "possibly slower kernels", {}, {}};
+  l.cause =
+      "GEMM/conv library scratch (s8 outputs of custom calls); usually small, but on ROCm hipBLASLt takes "
+      "64 MiB per GEMM on gfx950";
+  Fix f{"limit the GEMM/conv library workspace (autotuning and workspace flags of the backend)",
+        in.workspace_bytes,
+        "at most all of the workspace at the peak",
+        "possibly slower kernels",
+        {},
+        {}};
   l.fixes.push_back(checked(std::move(f), in, in.plan_peak_bytes));
   return l;
 }
@@ -238,24 +276,31 @@ std::optional<DiagnosisLine> rule_no_donation(const DiagnosisInput& in) {
     l.rule = "donation-would-not-help";
     l.finding = "no parameter is donated, and donating would not help: the outputs shaped like the " +
                 mib(in.gradient_matched_bytes) + " of parameters are their gradients";
-    l.cause = "a gradient function's outputs are gradients, not new parameters: the update still needs the "
-              "parameters, so their buffers cannot be reused for the outputs";
+    l.cause =
+        "a gradient function's outputs are gradients, not new parameters: the update still needs the "
+        "parameters, so their buffers cannot be reused for the outputs";
     return l;
   }
   if (in.donated_bytes == 0)
-    l.finding = "no parameter is donated: " + mib(in.parameters_bytes) + " of parameters + " + mib(in.outputs_bytes) +
-                " of outputs live at once; outputs of the same shape and type as " + mib(in.donatable_bytes) +
-                " of parameters could reuse their buffers";
+    l.finding = "no parameter is donated: " + mib(in.parameters_bytes) + " of parameters + " +
+                mib(in.outputs_bytes) + " of outputs live at once; outputs of the same shape and type as " +
+                mib(in.donatable_bytes) + " of parameters could reuse their buffers";
   else
-    l.finding = mib(in.donated_bytes) + " of " + mib(in.parameters_bytes) + " of parameters are donated; donating "
-                "the rest could save up to " + mib(in.donatable_bytes);
+    l.finding = mib(in.donated_bytes) + " of " + mib(in.parameters_bytes) +
+                " of parameters are donated; donating "
+                "the rest could save up to " +
+                mib(in.donatable_bytes);
   l.cause = in.eager ? "each eager op allocates a new output while its inputs stay alive"
                      : "old and new parameters/optimizer state live at the same time";
-  Fix f{in.eager ? "eager ops cannot donate: wrap the update in jax.jit(..., donate_argnums=...) so that the new "
-                   "arrays reuse the old ones' buffers"
-                 : "donate_argnums on the arguments whose outputs replace them (parameters, optimizer state)",
-        in.donatable_bytes, "parameters with an un-aliased output of the same shape and type that is not a gradient",
-        "the caller can no longer use the donated arrays after the call", {}, {}};
+  Fix f{in.eager
+            ? "eager ops cannot donate: wrap the update in jax.jit(..., donate_argnums=...) so that the new "
+              "arrays reuse the old ones' buffers"
+            : "donate_argnums on the arguments whose outputs replace them (parameters, optimizer state)",
+        in.donatable_bytes,
+        "parameters with an un-aliased output of the same shape and type that is not a gradient",
+        "the caller can no longer use the donated arrays after the call",
+        {},
+        {}};
   l.fixes.push_back(checked(std::move(f), in, in.plan_peak_bytes, in.donatable_bytes));
   l.confirm = detail::kConfirm;
   return l;
@@ -267,8 +312,9 @@ std::optional<DiagnosisLine> rule_xla_remat(const DiagnosisInput& in) {
   l.rule = "xla-remat";
   l.provenance = Provenance::Read;
   l.finding = "XLA already rematerialized " + std::to_string(in.remat_instructions) + " instructions";
-  l.cause = "XLA's own rematerialization already ran against the memory limit; expect the fix to come from the "
-            "program, not from XLA";
+  l.cause =
+      "XLA's own rematerialization already ran against the memory limit; expect the fix to come from the "
+      "program, not from XLA";
   return l;
 }
 

@@ -15,9 +15,12 @@ using detail::mib;
 
 const char* to_string(Provenance p) noexcept {
   switch (p) {
-    case Provenance::Measured: return "measured";
-    case Provenance::Read: return "read";
-    case Provenance::Derived: return "derived";
+    case Provenance::Measured:
+      return "measured";
+    case Provenance::Read:
+      return "read";
+    case Provenance::Derived:
+      return "derived";
   }
   return "?";
 }
@@ -43,8 +46,10 @@ std::string growth_wording(const std::vector<std::int64_t>& steps) {
   auto signed_bytes = [](std::int64_t v) { return (v < 0 ? "-" : "+") + mib(v < 0 ? -v : v); };
   if (std::all_of(steps.begin(), steps.end(), [&](std::int64_t d) { return d == steps.front(); }))
     return signed_bytes(steps.front()) + " per execution";
-  if (steps.size() >= 2 && std::all_of(steps.begin() + 1, steps.end(), [&](std::int64_t d) { return d == steps[1]; }))
-    return "first call " + signed_bytes(steps.front()) + ", then " + signed_bytes(steps[1]) + " per execution";
+  if (steps.size() >= 2 &&
+      std::all_of(steps.begin() + 1, steps.end(), [&](std::int64_t d) { return d == steps[1]; }))
+    return "first call " + signed_bytes(steps.front()) + ", then " + signed_bytes(steps[1]) +
+           " per execution";
   std::string s = "not consistent (steps ";
   for (std::size_t i = 0; i < steps.size() && i < 4; ++i) s += (i ? ", " : "") + signed_bytes(steps[i]);
   if (steps.size() > 4) s += ", ...";
@@ -58,10 +63,16 @@ std::optional<DiagnosisLine> rule_eager(const DiagnosisInput& in) {
   l.provenance = Provenance::Derived;
   l.finding = "an eager (op-by-op) program: many small modules ran and none is a step; " + in.module +
               " is one op, so its plan is not the program's memory";
-  l.cause = "every jnp call outside jax.jit is its own module with its own outputs; what is live between the ops "
-            "(the runtime section) explains an OOM, and the BFC allocator rounds each request up to a chunk";
-  Fix jit{"wrap the loop body in jax.jit: XLA then plans one temp block, fuses the ops and frees intermediates",
-          std::nullopt, "not estimated: the fused program has no plan in this capture", "one compilation", {}, {}};
+  l.cause =
+      "every jnp call outside jax.jit is its own module with its own outputs; what is live between the ops "
+      "(the runtime section) explains an OOM, and the BFC allocator rounds each request up to a chunk";
+  Fix jit{
+      "wrap the loop body in jax.jit: XLA then plans one temp block, fuses the ops and frees intermediates",
+      std::nullopt,
+      "not estimated: the fused program has no plan in this capture",
+      "one compilation",
+      {},
+      {}};
   l.fixes.push_back(std::move(jit));
   return l;
 }
@@ -87,7 +98,8 @@ std::optional<DiagnosisLine> rule_growth(const DiagnosisInput& in) {
   l.cause = leak ? "the program keeps every step's outputs alive (a leak across steps)"
                  : "something allocated in every step outlives it";
   if (held > 0)
-    l.cause += "; " + std::to_string(held) + " earlier executions' outputs are still live when the last one starts";
+    l.cause +=
+        "; " + std::to_string(held) + " earlier executions' outputs are still live when the last one starts";
   std::string where = "find the holder in the host events between executions";
   if (!in.host_events_between.empty()) {
     where += " (";
@@ -96,8 +108,12 @@ std::optional<DiagnosisLine> rule_growth(const DiagnosisInput& in) {
     where += "; \"$<unknown> append\" is list.append)";
   }
   Fix drop{where + "; drop the reference, reduce inside the step (a norm, not the tree), or jax.device_get",
-           g * std::max(0, in.executions - 1), "what has accumulated over the executions seen", "none in memory; "
-           "a code change where the outputs are kept", {}, {}};
+           g * std::max(0, in.executions - 1),
+           "what has accumulated over the executions seen",
+           "none in memory; "
+           "a code change where the outputs are kept",
+           {},
+           {}};
   l.fixes.push_back(std::move(drop));
   Fix pool;
   pool.action = "a bigger pool only delays the OOM";
@@ -128,15 +144,21 @@ std::optional<DiagnosisLine> rule_other_live_arrays(const DiagnosisInput& in) {
   DiagnosisLine l;
   l.rule = "other-live-arrays";
   l.provenance = Provenance::Measured;
-  l.finding = "other live arrays take the room: " + mib(in_use) + " in use when the last execution started leaves " +
-              mib(std::max<std::int64_t>(room, 0)) + ", the step allocates " + mib(needed) +
-              " (temp + outputs); the largest came from " + largest->label + " (" + mib(largest->bytes) + ")";
+  l.finding = "other live arrays take the room: " + mib(in_use) +
+              " in use when the last execution started leaves " + mib(std::max<std::int64_t>(room, 0)) +
+              ", the step allocates " + mib(needed) + " (temp + outputs); the largest came from " +
+              largest->label + " (" + mib(largest->bytes) + ")";
   l.cause = "arrays outside the step: a dataset or eval copy on the GPU, prefetch, other jit outputs";
-  Fix f{largest->before_capture ? "profile earlier to name what was allocated before the capture started, then "
-                                  "keep it on the host and stream it, free it, or shrink its dtype"
-                                : "keep " + largest->label + " on the host and stream it, free it, or shrink its dtype",
-        largest->bytes, "the largest live group at the last execution's start", "host-device transfers when "
-        "streamed; precision when the dtype shrinks", {}, {}};
+  Fix f{largest->before_capture
+            ? "profile earlier to name what was allocated before the capture started, then "
+              "keep it on the host and stream it, free it, or shrink its dtype"
+            : "keep " + largest->label + " on the host and stream it, free it, or shrink its dtype",
+        largest->bytes,
+        "the largest live group at the last execution's start",
+        "host-device transfers when "
+        "streamed; precision when the dtype shrinks",
+        {},
+        {}};
   Fix checked_fix = checked(std::move(f), in, in_use + needed);
   l.fixes.push_back(std::move(checked_fix));
   return l;
@@ -148,17 +170,19 @@ std::optional<DiagnosisLine> rule_allocator_retry(const DiagnosisInput& in) {
   l.rule = "allocator-retry";
   l.provenance = Provenance::Measured;
   if (in.retry_count > 0) {
-    l.finding = "AllocatorRetry waited " + std::to_string(in.retry_count) + (in.retry_count == 1 ? " time" : " times") +
-                ", longest " + seconds(in.retry_longest_ps);
-    l.finding += in.never_launched > 0 ? ", " + std::to_string(in.never_launched) + " execution(s) never started"
-                                       : ", every execution started";
+    l.finding = "AllocatorRetry waited " + std::to_string(in.retry_count) +
+                (in.retry_count == 1 ? " time" : " times") + ", longest " + seconds(in.retry_longest_ps);
+    l.finding += in.never_launched > 0
+                     ? ", " + std::to_string(in.never_launched) + " execution(s) never started"
+                     : ", every execution started";
   } else {
     l.rule = "never-launched";
     l.finding = "the last execution of " + in.module + " never launched a kernel (" +
                 std::to_string(in.never_launched) + " such execution(s))";
   }
-  l.cause = "the OOM happened inside the capture; evidence only: the failing request is usually the module's temp "
-            "block";
+  l.cause =
+      "the OOM happened inside the capture; evidence only: the failing request is usually the module's temp "
+      "block";
   if (in.has_plan) l.cause += " (" + mib(in.temp_bytes) + ") or an output";
   return l;
 }
@@ -169,8 +193,8 @@ std::vector<DiagnosisLine> diagnose(const DiagnosisInput& in) {
   for (DiagnosisLine& l : rule_plan_vs_pool(in)) out.push_back(std::move(l));
   if (auto l = rule_peak_phase(in)) out.push_back(std::move(*l));
   for (DiagnosisLine& l : rule_patterns(in)) out.push_back(std::move(l));
-  for (auto rule : {rule_host_offload, rule_temp_unseen, rule_growth, rule_no_donation, rule_other_live_arrays,
-                    rule_allocator_retry, rule_xla_remat})
+  for (auto rule : {rule_host_offload, rule_temp_unseen, rule_growth, rule_no_donation,
+                    rule_other_live_arrays, rule_allocator_retry, rule_xla_remat})
     if (auto l = rule(in)) out.push_back(std::move(*l));
   if (auto l = rule_fix_sets(in, out)) out.push_back(std::move(*l));
   return out;

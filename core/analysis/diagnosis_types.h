@@ -18,10 +18,11 @@ enum class Provenance : std::uint8_t {
 const char* to_string(Provenance p) noexcept;  // "measured", "read", "derived"
 
 struct Fix {
-  std::string action;                        // what to do
-  std::optional<std::int64_t> saving_bytes;  // estimated saving (derived); nullopt when it cannot be put in bytes
-  std::string saving_note;                   // how the saving was estimated
-  std::string cost;                          // what it costs
+  std::string action;  // what to do
+  std::optional<std::int64_t>
+      saving_bytes;         // estimated saving (derived); nullopt when it cannot be put in bytes
+  std::string saving_note;  // how the saving was estimated
+  std::string cost;         // what it costs
   // Plan peak after the fix <= capacity (bytes only); nullopt when there is no capacity or no saving.
   std::optional<bool> fits_after;
   std::optional<std::int64_t> needed_after_bytes;
@@ -35,21 +36,21 @@ struct Fix {
 };
 
 struct DiagnosisLine {
-  std::string rule;        // stable id: "plan-exceeds-pool", "mostly-forward", "growth", ...
+  std::string rule;  // stable id: "plan-exceeds-pool", "mostly-forward", "growth", ...
   Provenance provenance = Provenance::Derived;
-  int depth = 0;           // 1 for the role lines under "the step itself does not fit"
-  std::string finding;     // one sentence with the figures
+  int depth = 0;        // 1 for the role lines under "the step itself does not fit"
+  std::string finding;  // one sentence with the figures
   std::string cause;
   std::vector<Fix> fixes;
-  std::string confirm;     // how the user can confirm it ("" when nothing to add)
+  std::string confirm;  // how the user can confirm it ("" when nothing to add)
 };
 
 // A big buffer at the plan's peak, for the naive-attention and f32-gradient checks.
 struct PeakBuffer {
   std::int64_t bytes = 0;
-  std::string shape;       // "f32[8,8,1024,1024]"
-  std::string role;        // to_string(BufferRole)
-  std::string source;      // "file.py:123"
+  std::string shape;   // "f32[8,8,1024,1024]"
+  std::string role;    // to_string(BufferRole)
+  std::string source;  // "file.py:123"
   std::int32_t element_type = 0;
 };
 
@@ -115,7 +116,7 @@ struct DiagnosisInput {
   std::optional<std::int64_t> capacity_bytes;  // the allocator's limit, or --capacity
   bool capacity_from_user = false;
   std::optional<std::int64_t> device_memory_bytes;  // the GPU's memory_size stat, when the capture has it
-  std::string rocm_arch;                             // "gfx950" etc. when known ("" otherwise)
+  std::string rocm_arch;                            // "gfx950" etc. when known ("" otherwise)
   // Runtime (measured/read).
   int executions = 0;
   std::optional<std::int64_t> growth_per_execution;

@@ -43,7 +43,8 @@ void count_instructions(const xla::HloModuleProto& module, PlanAnalysis& out) {
   for (const auto& computation : module.computations())
     for (const auto& instruction : computation.instructions())
       if (instruction.opcode() == "fusion")
-        fused.insert(instruction.called_computation_ids().begin(), instruction.called_computation_ids().end());
+        fused.insert(instruction.called_computation_ids().begin(),
+                     instruction.called_computation_ids().end());
   for (const auto& computation : module.computations()) {
     if (computation.is_fusion_computation() || fused.count(computation.id())) continue;
     for (const auto& instruction : computation.instructions()) {
@@ -53,16 +54,22 @@ void count_instructions(const xla::HloModuleProto& module, PlanAnalysis& out) {
   }
 }
 
-void add_allocation_totals(const xla::BufferAssignmentProto& assignment, std::int64_t color, PlanAnalysis& out) {
+void add_allocation_totals(const xla::BufferAssignmentProto& assignment, std::int64_t color,
+                           PlanAnalysis& out) {
   for (const auto& a : assignment.buffer_allocations()) {
     if (a.color() != color) continue;
     ++out.allocation_count;
     detail::add_bytes(out.total_allocation_bytes, a.size());
-    if (a.is_entry_computation_parameter()) detail::add_bytes(out.parameters_bytes, a.size());
-    else if (a.maybe_live_out()) detail::add_bytes(out.outputs_bytes, a.size());
-    else if (a.is_thread_local()) detail::add_bytes(out.thread_local_bytes, a.size());
-    else if (a.is_constant()) detail::add_bytes(out.constants_bytes, a.size());
-    else detail::add_bytes(out.temp_bytes, a.size());
+    if (a.is_entry_computation_parameter())
+      detail::add_bytes(out.parameters_bytes, a.size());
+    else if (a.maybe_live_out())
+      detail::add_bytes(out.outputs_bytes, a.size());
+    else if (a.is_thread_local())
+      detail::add_bytes(out.thread_local_bytes, a.size());
+    else if (a.is_constant())
+      detail::add_bytes(out.constants_bytes, a.size());
+    else
+      detail::add_bytes(out.temp_bytes, a.size());
     if (is_indefinite(a)) detail::add_bytes(out.indefinite_bytes, a.size());
   }
 }
@@ -80,8 +87,10 @@ std::int64_t describe_traces(const PlanIndex& index, std::int64_t color, PlanAna
     for (const auto& event : traces[i].events()) {
       const std::int32_t slot = index.slot_of(event.buffer_id());
       if (slot < 0) continue;
-      if (index.buffer(slot).color() == color) ++info.color_events;
-      else ++other_color;
+      if (index.buffer(slot).color() == color)
+        ++info.color_events;
+      else
+        ++other_color;
     }
     if (!traces[i].events().empty()) {
       const std::int32_t slot = index.slot_of(traces[i].events(0).buffer_id());
@@ -122,7 +131,8 @@ void add_replay_notes(const ReplayResult& r, PlanAnalysis& out) {
   auto note = [&](std::int64_t count, const char* what) {
     if (count > 0) out.notes.push_back(std::to_string(count) + " trace event(s) " + what);
   };
-  note(r.unknown_buffers, "name a logical buffer that the buffer assignment does not have; they were skipped");
+  note(r.unknown_buffers,
+       "name a logical buffer that the buffer assignment does not have; they were skipped");
   note(r.extra_frees, "free a buffer that was not live; they were ignored");
   note(r.realloc_live, "allocate a buffer that was still live; it was counted twice, as XProf does");
   note(r.negative_heap, "drove the heap below zero (inconsistent buffer sizes)");
@@ -158,7 +168,8 @@ void add_indefinite_buffers(const PlanIndex& index, std::int64_t color, PlanAnal
     buffer.role = indefinite_role(*a);
     if (a->is_entry_computation_parameter()) {
       buffer.parameter_number = a->parameter_number();
-      buffer.parameter_shape_index.assign(a->parameter_shape_index().begin(), a->parameter_shape_index().end());
+      buffer.parameter_shape_index.assign(a->parameter_shape_index().begin(),
+                                          a->parameter_shape_index().end());
     }
     out.live_at_peak.push_back(std::move(buffer));
     detail::add_bytes(out.xla_compute_peak_bytes, a->is_thread_local() ? 0 : best_size);
@@ -171,8 +182,8 @@ void build_curve(ReplayResult& r, PlanAnalysis& out) {
   out.curve.instruction.reserve(r.events.size());
   std::unordered_map<std::string_view, std::uint32_t> interned;
   for (const auto* event : r.events) {
-    auto [it, inserted] = interned.try_emplace(event->instruction_name(),
-                                               static_cast<std::uint32_t>(out.curve.instruction_names.size()));
+    auto [it, inserted] = interned.try_emplace(
+        event->instruction_name(), static_cast<std::uint32_t>(out.curve.instruction_names.size()));
     if (inserted) out.curve.instruction_names.push_back(event->instruction_name());
     out.curve.instruction.push_back(it->second);
   }
@@ -180,7 +191,8 @@ void build_curve(ReplayResult& r, PlanAnalysis& out) {
 
 void add_role_totals(PlanAnalysis& out) {
   std::array<RoleTotal, kBufferRoleCount> totals{};
-  for (int i = 0; i < kBufferRoleCount; ++i) totals[static_cast<std::size_t>(i)].role = static_cast<BufferRole>(i);
+  for (int i = 0; i < kBufferRoleCount; ++i)
+    totals[static_cast<std::size_t>(i)].role = static_cast<BufferRole>(i);
   for (const PlanBuffer& b : out.live_at_peak) {
     auto& t = totals[static_cast<std::size_t>(b.role)];
     detail::add_bytes(t.bytes, b.size_bytes);
@@ -224,8 +236,8 @@ void analyze_assignment(const PlanIndex& index, const PlanOptions& options, Plan
         out.selected_trace = options.trace_index;
         out.selection = TraceSelection::Requested;
       } else {
-        out.notes.push_back("trace " + std::to_string(options.trace_index) + " does not exist (the module has " +
-                            std::to_string(traces.size()) + ")");
+        out.notes.push_back("trace " + std::to_string(options.trace_index) +
+                            " does not exist (the module has " + std::to_string(traces.size()) + ")");
       }
       break;
   }
@@ -245,8 +257,9 @@ void analyze_assignment(const PlanIndex& index, const PlanOptions& options, Plan
   // XLA's variant walks all traces filtered to the color; the replay above already did that when it
   // covered every trace and no event of another color was in them.
   const bool replay_is_xla_walk = filter || (chosen.size() == all.size() && other_color_events == 0);
-  detail::add_bytes(out.xla_compute_peak_bytes, replay_is_xla_walk ? replay.peak_bytes
-                                                   : detail::replay_traces(index, all, true, options.color).peak_bytes);
+  detail::add_bytes(out.xla_compute_peak_bytes,
+                    replay_is_xla_walk ? replay.peak_bytes
+                                       : detail::replay_traces(index, all, true, options.color).peak_bytes);
 
   if (out.selection == TraceSelection::None) {
     out.peak_bytes = out.indefinite_bytes;
@@ -257,9 +270,10 @@ void analyze_assignment(const PlanIndex& index, const PlanOptions& options, Plan
       return;
     }
     out.status = PlanStatus::NoHeapTrace;
-    out.notes.push_back(traces.empty() ? "the buffer assignment has no heap-simulator trace; only totals are known"
-                                       : "no heap-simulator trace holds events of memory space " +
-                                             std::to_string(options.color) + "; only totals are known");
+    out.notes.push_back(traces.empty()
+                            ? "the buffer assignment has no heap-simulator trace; only totals are known"
+                            : "no heap-simulator trace holds events of memory space " +
+                                  std::to_string(options.color) + "; only totals are known");
     return;
   }
   out.status = PlanStatus::Ok;
@@ -285,10 +299,12 @@ void analyze_assignment(const PlanIndex& index, const PlanOptions& options, Plan
       if (buffer.role == BufferRole::Other && buffer.op_name.empty() && buffer.role_via_instruction.empty()) {
         PlanBuffer canonical;
         detail::describe_buffer(index, span.root_slot, canonical);
-        const std::string& stack = canonical.role_via_op_name.empty() ? canonical.op_name : canonical.role_via_op_name;
+        const std::string& stack =
+            canonical.role_via_op_name.empty() ? canonical.op_name : canonical.role_via_op_name;
         if (!stack.empty() && canonical.role != BufferRole::Workspace) {
           buffer.role = detail::role_from_op_name(stack);
-          buffer.role_via_instruction = canonical.role_via_instruction.empty() ? canonical.instruction : canonical.role_via_instruction;
+          buffer.role_via_instruction =
+              canonical.role_via_instruction.empty() ? canonical.instruction : canonical.role_via_instruction;
           buffer.role_via_op_name = stack;
         }
       }

@@ -32,8 +32,9 @@ namespace oomscope::analysis {
 
 // Why a buffer exists, from the JAX name stack in OpMetadata.op_name (docs/report-rules.md):
 //   Workspace   an s8 output (or s8 tuple element) of a custom-call: GEMM/conv library scratch
-//   Backward    op_name contains "transpose(" (checked before jvp: backward name stacks read "transpose(jvp(")
-//   ForwardKept op_name contains "jvp(" and the buffer is still live when the backward starts (the first
+//   Backward    op_name contains "transpose(" (checked before jvp: backward name stacks read
+//   "transpose(jvp(") ForwardKept op_name contains "jvp(" and the buffer is still live when the backward
+//   starts (the first
 //               trace event of a "transpose(" instruction): activations kept for the backward pass
 //   ForwardTransient op_name contains "jvp(" but the buffer is freed before the backward starts (or the
 //               program has no backward): a forward temporary that remat cannot remove
@@ -52,15 +53,16 @@ enum class BufferRole : std::uint8_t {
 };
 inline constexpr int kBufferRoleCount = 9;
 
-// "forward-kept", "forward-transient", "backward", "workspace", "other", "parameter", "output", "constant", "thread-local".
+// "forward-kept", "forward-transient", "backward", "workspace", "other", "parameter", "output", "constant",
+// "thread-local".
 const char* to_string(BufferRole role) noexcept;
 
 // ---- source location --------------------------------------------------------------------------------
 
 struct SourceLocation {
-  std::string file;      // as recorded (absolute path usually)
-  int line = 0;          // 1-based; 0 = unknown
-  std::string function;  // only known through the stack-frame index
+  std::string file;                // as recorded (absolute path usually)
+  int line = 0;                    // 1-based; 0 = unknown
+  std::string function;            // only known through the stack-frame index
   bool from_stack_frames = false;  // true when found by walking stack_frame_id, false for source_file/line
 
   bool known() const { return !file.empty(); }
@@ -78,13 +80,13 @@ struct PlanBuffer {
   // Indefinite buffers: the ALLOCATION's size (XProf adds the allocation, not the representative).
   std::int64_t size_bytes = 0;
   std::int64_t allocation_index = -1;
-  std::string shape;            // "f32[8,8,1024,1024]", tuple element resolved through defined_at.shape_index
-  std::int32_t element_type = 0;  // xla PrimitiveType number of the (element) shape; 0 unknown/tuple
+  std::string shape;  // "f32[8,8,1024,1024]", tuple element resolved through defined_at.shape_index
+  std::int32_t element_type = 0;          // xla PrimitiveType number of the (element) shape; 0 unknown/tuple
   std::vector<std::int64_t> shape_index;  // defined_at.shape_index
-  std::string instruction;      // defining instruction name ("" if the proto does not name it)
-  std::string opcode;           // defining instruction opcode ("fusion", "custom-call", ...)
+  std::string instruction;                // defining instruction name ("" if the proto does not name it)
+  std::string opcode;                     // defining instruction opcode ("fusion", "custom-call", ...)
   std::string custom_call_target;
-  std::string op_name;          // the defining instruction's OpMetadata.op_name (JAX name stack)
+  std::string op_name;  // the defining instruction's OpMetadata.op_name (JAX name stack)
   BufferRole role = BufferRole::Other;
   // When the role came through an alias (the defining op has no name stack): the aliasing instruction's
   // name and its op_name. Empty when the role came from the buffer's own instruction. Aliases are the
@@ -107,7 +109,8 @@ struct PlanBuffer {
   std::vector<std::int64_t> parameter_shape_index;
 };
 
-// Buffers smaller than this are merged into one "small" entry by merge_small_buffers (XProf's kSmallBufferSize).
+// Buffers smaller than this are merged into one "small" entry by merge_small_buffers (XProf's
+// kSmallBufferSize).
 inline constexpr std::int64_t kSmallBufferBytes = 16 * 1024;
 
 // A copy of `buffers` with every buffer of size < threshold (that is not indefinite) replaced by one entry
@@ -133,11 +136,11 @@ struct ParameterAllocation {
   std::int64_t allocation_index = -1;
   std::int64_t parameter_number = -1;
   std::vector<std::int64_t> parameter_shape_index;
-  std::int64_t bytes = 0;           // allocation size
-  std::string shape;                // shape of the parameter (element), e.g. "f32[1024,1024]"
-  std::string name;                 // parameter instruction name
-  bool flag_live_out = false;       // allocation also maybe_live_out (param + output in one allocation)
-  bool flag_aliased = false;        // is_parameter_aliased_with_output (newer XLA)
+  std::int64_t bytes = 0;              // allocation size
+  std::string shape;                   // shape of the parameter (element), e.g. "f32[1024,1024]"
+  std::string name;                    // parameter instruction name
+  bool flag_live_out = false;          // allocation also maybe_live_out (param + output in one allocation)
+  bool flag_aliased = false;           // is_parameter_aliased_with_output (newer XLA)
   bool in_input_output_alias = false;  // (parameter_number, shape index) in HloModuleProto.input_output_alias
   bool in_buffer_donor = false;        // ... in HloModuleProto.buffer_donor
   // Donated = the allocation says so (flag_live_out or flag_aliased), or, without a buffer assignment, the
@@ -154,7 +157,7 @@ struct ParameterAllocation {
 struct DonationSummary {
   std::int64_t parameter_bytes = 0;  // all entry-parameter allocations
   std::int64_t donated_bytes = 0;
-  std::int64_t donatable_bytes = 0;  // what donating the candidates could save ("could save up to X")
+  std::int64_t donatable_bytes = 0;         // what donating the candidates could save ("could save up to X")
   std::int64_t gradient_matched_bytes = 0;  // parameters whose same-shaped output is their gradient
   int donated_count = 0;
   int donatable_count = 0;
@@ -169,8 +172,8 @@ struct DonationSummary {
 // the peak itself); `indefinite_bytes` is the constant to add for the module's total (as XProf does).
 // XProf's own timeline is the size BEFORE each event plus one final point; ours is shifted by one.
 struct MemoryCurve {
-  std::vector<std::int64_t> heap_bytes;      // one per trace event
-  std::vector<std::uint32_t> instruction;    // per event: index into instruction_names
+  std::vector<std::int64_t> heap_bytes;        // one per trace event
+  std::vector<std::uint32_t> instruction;      // per event: index into instruction_names
   std::vector<std::string> instruction_names;  // distinct event instruction names
   std::int64_t indefinite_bytes = 0;
 
@@ -204,22 +207,22 @@ enum class TraceChoice : std::uint8_t {
 };
 
 enum class TraceSelection : std::uint8_t {
-  None,              // no trace usable (no buffer assignment, no trace, or nothing of the color)
-  OwnedByTemp,       // owned by a non-indefinite allocation (XProf's first try)
-  MostColorEvents,   // fallback: most events whose buffer has the color
-  AllTraces,         // TraceChoice::AllTraces
-  Requested,         // TraceChoice::Index
+  None,             // no trace usable (no buffer assignment, no trace, or nothing of the color)
+  OwnedByTemp,      // owned by a non-indefinite allocation (XProf's first try)
+  MostColorEvents,  // fallback: most events whose buffer has the color
+  AllTraces,        // TraceChoice::AllTraces
+  Requested,        // TraceChoice::Index
 };
 const char* to_string(TraceSelection selection) noexcept;
 
 struct TraceInfo {
-  int index = 0;                       // position in heap_simulator_traces
+  int index = 0;  // position in heap_simulator_traces
   std::int64_t events = 0;
-  std::int64_t color_events = 0;       // events whose logical buffer has the analysed color
-  std::int64_t owner_allocation = -1;  // allocation owning the first event's buffer (-1 unknown)
+  std::int64_t color_events = 0;          // events whose logical buffer has the analysed color
+  std::int64_t owner_allocation = -1;     // allocation owning the first event's buffer (-1 unknown)
   std::int64_t declared_allocation = -1;  // buffer_allocation_index as written (not trustworthy)
   bool whole_module = false;
-  std::int64_t heap_peak_bytes = 0;    // this trace replayed alone
+  std::int64_t heap_peak_bytes = 0;  // this trace replayed alone
 };
 
 // ---- phases ------------------------------------------------------------------------------------------
@@ -237,7 +240,7 @@ struct PhasePeak {
   std::int64_t bytes = 0;       // heap + indefinite bytes at that point
   std::int64_t heap_bytes = 0;  // heap (temp) bytes only
   std::int64_t event_index = -1;
-  std::string instruction;      // trace event's instruction
+  std::string instruction;  // trace event's instruction
 };
 
 // ---- patterns ----------------------------------------------------------------------------------------
@@ -252,14 +255,14 @@ const char* to_string(PatternKind kind) noexcept;  // "split-k-partials", "conv-
 
 struct PlanPattern {
   PatternKind kind = PatternKind::SplitKPartials;
-  std::string instruction;     // the buffer's defining instruction (the dot fusion, the conv, the copy-start)
-  std::string shape;           // its shape
-  std::int64_t bytes = 0;      // bytes at the peak this pattern accounts for
+  std::string instruction;  // the buffer's defining instruction (the dot fusion, the conv, the copy-start)
+  std::string shape;        // its shape
+  std::int64_t bytes = 0;   // bytes at the peak this pattern accounts for
   std::string other_instruction;  // the reduce / the copy / the copy-done
   std::string other_shape;
   std::int64_t other_bytes = 0;
-  int factor = 0;              // split-K: partials / result element ratio
-  int count = 1;               // host prefetch: copy-start instructions
+  int factor = 0;  // split-K: partials / result element ratio
+  int count = 1;   // host prefetch: copy-start instructions
   std::string op_name;
   SourceLocation source;
 };
@@ -272,18 +275,18 @@ struct MemorySpaceTotals {
   std::int64_t parameters_aliased_bytes = 0;  // parameters that are also outputs (aliased)
   std::int64_t outputs_bytes = 0;             // outputs that are not parameters
   std::int64_t temp_bytes = 0;
-  std::int64_t other_bytes = 0;               // constants, thread-local
+  std::int64_t other_bytes = 0;  // constants, thread-local
   std::int64_t largest_parameter_bytes = 0;
   std::string largest_parameter_shape;
-  int largest_parameter_count = 0;            // parameters of exactly that size
+  int largest_parameter_count = 0;  // parameters of exactly that size
 };
 
 // ---- the analysis -----------------------------------------------------------------------------------
 
 enum class PlanStatus : std::uint8_t {
-  Ok,                   // peak from a replayed trace, or a module without temp memory (nothing to replay)
-  NoBufferAssignment,   // HloProto without buffer_assignment: nothing but module facts
-  NoHeapTrace,          // buffer assignment but no usable trace: allocation totals only
+  Ok,                  // peak from a replayed trace, or a module without temp memory (nothing to replay)
+  NoBufferAssignment,  // HloProto without buffer_assignment: nothing but module facts
+  NoHeapTrace,         // buffer assignment but no usable trace: allocation totals only
 };
 const char* to_string(PlanStatus status) noexcept;
 
@@ -304,11 +307,12 @@ struct PlanAnalysis {
 
   // Allocation totals of the color (read). A parameter allocation that is also live-out counts as parameter.
   std::int64_t parameters_bytes = 0;
-  std::int64_t outputs_bytes = 0;       // maybe_live_out allocations that are not parameters
-  std::int64_t temp_bytes = 0;          // the non-indefinite allocations (GPU: one combined temp block)
+  std::int64_t outputs_bytes = 0;  // maybe_live_out allocations that are not parameters
+  std::int64_t temp_bytes = 0;     // the non-indefinite allocations (GPU: one combined temp block)
   std::int64_t constants_bytes = 0;
   std::int64_t thread_local_bytes = 0;
-  std::int64_t indefinite_bytes = 0;    // sum of the indefinite allocations (param/output/constant/thread-local)
+  std::int64_t indefinite_bytes =
+      0;  // sum of the indefinite allocations (param/output/constant/thread-local)
   std::int64_t total_allocation_bytes = 0;
   int allocation_count = 0;
 
@@ -349,8 +353,8 @@ struct PlanAnalysis {
   std::vector<PlanPattern> patterns;
   std::vector<MemorySpaceTotals> other_memory_spaces;  // colors other than `color`, by color
 
-  int remat_instructions = 0;  // instructions (outside fusion bodies) whose name contains ".remat"
-  int instruction_count = 0;   // instructions outside fusion bodies
+  int remat_instructions = 0;          // instructions (outside fusion bodies) whose name contains ".remat"
+  int instruction_count = 0;           // instructions outside fusion bodies
   std::int64_t trace_event_count = 0;  // events replayed
 
   // Sum of one role at the peak (0 when absent).
@@ -368,9 +372,11 @@ PlanAnalysis analyze_plan(const capture::Module& module, const PlanOptions& opti
 // Lower-case PrimitiveType name ("f32", "bf16", "s4", "f8e4m3fn", "pred", "token", "opaque"); unknown
 // numbers print as "type<N>".
 std::string primitive_type_name(std::int32_t type);
-// Storage bits of one element (4 for s4/u4/f4e2m1fn, 2 for s2/u2, 1 for s1/u1; 0 for tuple/token/opaque/unknown).
+// Storage bits of one element (4 for s4/u4/f4e2m1fn, 2 for s2/u2, 1 for s1/u1; 0 for
+// tuple/token/opaque/unknown).
 int primitive_bit_width(std::int32_t type);
-// "f32[8,8,1024,1024]", "f32[]", "(f32[2], s8[1024])"; with_layout appends "{3,2,1,0}" to arrays with a layout.
+// "f32[8,8,1024,1024]", "f32[]", "(f32[2], s8[1024])"; with_layout appends "{3,2,1,0}" to arrays with a
+// layout.
 std::string format_shape(const xla::ShapeProto& shape, bool with_layout = false);
 // The element of `shape` at `index` (each entry indexes tuple_shapes); nullptr when the index does not exist.
 const xla::ShapeProto* shape_at_index(const xla::ShapeProto& shape, std::span<const std::int64_t> index);

@@ -28,19 +28,19 @@ struct LiveSpan {
 };
 
 struct ReplayResult {
-  std::vector<std::int64_t> heap_after;         // heap bytes after each replayed event
+  std::vector<std::int64_t> heap_after;                       // heap bytes after each replayed event
   std::vector<const xla::HeapSimulatorTrace::Event*> events;  // the replayed events, in order
   std::int64_t peak_bytes = 0;
-  std::int64_t peak_event = -1;                 // -1 when the heap never grew
-  std::vector<LiveSpan> live_at_peak;           // in the order they became live
-  std::vector<std::int32_t> allocations_seen;   // allocation positions touched by the events, sorted
+  std::int64_t peak_event = -1;                // -1 when the heap never grew
+  std::vector<LiveSpan> live_at_peak;          // in the order they became live
+  std::vector<std::int32_t> allocations_seen;  // allocation positions touched by the events, sorted
   // Anomalies, counted; the caller turns them into notes.
-  std::int64_t unknown_buffers = 0;     // event buffer id (or canonical id) not in logical_buffers
-  std::int64_t extra_frees = 0;         // FREE that drove a reference count below zero
-  std::int64_t realloc_live = 0;        // ALLOC of a buffer whose memory was still live
-  std::int64_t negative_heap = 0;       // heap went below zero (inconsistent sizes)
+  std::int64_t unknown_buffers = 0;  // event buffer id (or canonical id) not in logical_buffers
+  std::int64_t extra_frees = 0;      // FREE that drove a reference count below zero
+  std::int64_t realloc_live = 0;     // ALLOC of a buffer whose memory was still live
+  std::int64_t negative_heap = 0;    // heap went below zero (inconsistent sizes)
   std::int64_t unknown_kinds = 0;
-  std::int64_t skipped_other_color = 0; // events left out by the color filter
+  std::int64_t skipped_other_color = 0;  // events left out by the color filter
 };
 
 // Replays `traces` back to back as one sequence. When filter_color is true, events whose logical buffer
@@ -49,7 +49,8 @@ ReplayResult replay_traces(const PlanIndex& index, std::span<const xla::HeapSimu
                            bool filter_color, std::int64_t color);
 
 // Heap peak of each trace replayed alone (same rules, nothing else recorded).
-std::vector<std::int64_t> trace_peaks(const PlanIndex& index, std::span<const xla::HeapSimulatorTrace* const> traces);
+std::vector<std::int64_t> trace_peaks(const PlanIndex& index,
+                                      std::span<const xla::HeapSimulatorTrace* const> traces);
 
 // ---- buffers (plan_roles.cpp) ----
 
@@ -58,7 +59,8 @@ BufferRole role_from_op_name(std::string_view op_name);
 
 // Source line of an instruction: OpMetadata.source_file/source_line when source_file is set, else the
 // innermost frame of the stack-frame index reached from stack_frame_id (ids are 1-based, 0 = none).
-SourceLocation source_of(const xla::HloInstructionProto& instruction, const xla::StackFrameIndexProto& frames);
+SourceLocation source_of(const xla::HloInstructionProto& instruction,
+                         const xla::StackFrameIndexProto& frames);
 
 // Fills shape, element type, defining instruction, op_name, source and the heap role of a logical buffer.
 // The role is set for a temp buffer; callers override it for indefinite allocations.

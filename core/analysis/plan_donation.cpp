@@ -2,12 +2,12 @@
 // is_parameter_aliased_with_output). input_output_alias and buffer_donor describe intent before buffer
 // assignment, so they only cross-check, or decide when there is no buffer assignment at all.
 
-#include "core/analysis/plan_detail.h"
-
 #include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "core/analysis/plan_detail.h"
 
 namespace oomscope::analysis::detail {
 namespace {
@@ -38,8 +38,8 @@ void collect_leaves(const xla::ShapeProto& shape, Index& prefix, std::vector<Out
 }
 
 bool same_array(const xla::ShapeProto& a, const xla::ShapeProto& b) {
-  return a.element_type() == b.element_type() &&
-         std::equal(a.dimensions().begin(), a.dimensions().end(), b.dimensions().begin(), b.dimensions().end());
+  return a.element_type() == b.element_type() && std::equal(a.dimensions().begin(), a.dimensions().end(),
+                                                            b.dimensions().begin(), b.dimensions().end());
 }
 
 std::string describe(const ParameterAllocation& p) {
@@ -81,9 +81,13 @@ void mark_gradients(const PlanIndex& index, std::vector<OutputLeaf>& leaves) {
   if (root == nullptr) return;
   for (OutputLeaf& leaf : leaves) {
     const xla::HloInstructionProto* at = root->instruction;
-    for (std::size_t depth = 0; depth < leaf.index.size() && at != nullptr && at->opcode() == "tuple"; ++depth) {
+    for (std::size_t depth = 0; depth < leaf.index.size() && at != nullptr && at->opcode() == "tuple";
+         ++depth) {
       const std::int64_t k = leaf.index[depth];
-      if (k < 0 || k >= at->operand_ids_size()) { at = nullptr; break; }
+      if (k < 0 || k >= at->operand_ids_size()) {
+        at = nullptr;
+        break;
+      }
       const InstructionRef* operand = index.instruction(at->operand_ids(static_cast<int>(k)));
       at = operand ? operand->instruction : nullptr;
     }
@@ -118,7 +122,8 @@ DonationSummary analyze_donation(const PlanIndex& index, std::int64_t color) {
       ParameterAllocation p;
       p.allocation_index = allocation.index();
       p.parameter_number = allocation.parameter_number();
-      p.parameter_shape_index.assign(allocation.parameter_shape_index().begin(), allocation.parameter_shape_index().end());
+      p.parameter_shape_index.assign(allocation.parameter_shape_index().begin(),
+                                     allocation.parameter_shape_index().end());
       p.bytes = allocation.size();
       p.flag_live_out = allocation.maybe_live_out();
       p.flag_aliased = allocation.is_parameter_aliased_with_output();
@@ -154,7 +159,8 @@ DonationSummary analyze_donation(const PlanIndex& index, std::int64_t color) {
   for (auto& p : summary.parameters) {
     if (const auto* instruction = entry_parameter(p.parameter_number)) {
       p.name = instruction->name();
-      if (const auto* element = shape_at_index(instruction->shape(), p.parameter_shape_index)) p.shape = format_shape(*element);
+      if (const auto* element = shape_at_index(instruction->shape(), p.parameter_shape_index))
+        p.shape = format_shape(*element);
     }
     for (const auto& entry : module.input_output_alias().entries()) {
       if (entry.parameter_number() != p.parameter_number) continue;
@@ -170,22 +176,28 @@ DonationSummary analyze_donation(const PlanIndex& index, std::int64_t color) {
                      p.parameter_shape_index.begin(), p.parameter_shape_index.end()))
         p.in_buffer_donor = true;
     }
-    if (!have_assignment) p.donated = p.in_input_output_alias;
+    if (!have_assignment)
+      p.donated = p.in_input_output_alias;
     else if (p.donated && !p.in_input_output_alias && module.input_output_alias().entries_size() > 0)
-      summary.inconsistencies.push_back(describe(p) + " shares its allocation with an output but is not in input_output_alias");
+      summary.inconsistencies.push_back(
+          describe(p) + " shares its allocation with an output but is not in input_output_alias");
     else if (!p.donated && p.in_input_output_alias)
-      summary.inconsistencies.push_back(describe(p) + " is in input_output_alias but its allocation is not live-out");
+      summary.inconsistencies.push_back(describe(p) +
+                                        " is in input_output_alias but its allocation is not live-out");
     if (have_assignment && p.flag_aliased && !p.flag_live_out)
-      summary.inconsistencies.push_back(describe(p) + " is flagged aliased with an output but its allocation is not live-out");
+      summary.inconsistencies.push_back(
+          describe(p) + " is flagged aliased with an output but its allocation is not live-out");
     if (p.in_buffer_donor && !p.donated)
-      summary.inconsistencies.push_back(describe(p) + " is declared a buffer donor but XLA did not alias it with an output");
+      summary.inconsistencies.push_back(
+          describe(p) + " is declared a buffer donor but XLA did not alias it with an output");
   }
 
   // A donated parameter without an input_output_alias entry still uses up one output of its shape.
   auto take_matching = [&](const std::string& shape, const xla::ShapeProto* param_shape) -> OutputLeaf* {
     for (auto& leaf : outputs) {
       if (leaf.taken) continue;
-      if (param_shape != nullptr ? same_array(*leaf.shape, *param_shape) : format_shape(*leaf.shape) == shape) {
+      if (param_shape != nullptr ? same_array(*leaf.shape, *param_shape)
+                                 : format_shape(*leaf.shape) == shape) {
         leaf.taken = true;
         return &leaf;
       }

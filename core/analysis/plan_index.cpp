@@ -44,7 +44,8 @@ PlanIndex::PlanIndex(const xla::HloProto& hlo) : hlo_(hlo) {
     }
   }
   // Computations are stored callees first, so the entry is the last one when the module does not say.
-  if (entry_ == nullptr && module.computations_size() > 0) entry_ = &module.computations(module.computations_size() - 1);
+  if (entry_ == nullptr && module.computations_size() > 0)
+    entry_ = &module.computations(module.computations_size() - 1);
 
   for (const auto& alias : assignment().buffer_aliases())
     aliases_[alias.source_buffer_id()].push_back(alias.location().instruction_id());
@@ -59,7 +60,8 @@ const xla::HloInstructionProto* PlanIndex::defining_instruction(std::int32_t slo
   const auto& defined_at = buffer(slot).defined_at();
   const InstructionRef* ref = instruction(defined_at.instruction_id());
   // Old protos name the instruction but leave instruction_id 0; trust the name when the two disagree.
-  if (ref != nullptr && (defined_at.instruction_name().empty() || ref->instruction->name() == defined_at.instruction_name()))
+  if (ref != nullptr &&
+      (defined_at.instruction_name().empty() || ref->instruction->name() == defined_at.instruction_name()))
     return ref->instruction;
   if (!defined_at.instruction_name().empty()) {
     auto it = by_name_.find(defined_at.instruction_name());

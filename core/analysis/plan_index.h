@@ -46,7 +46,9 @@ class PlanIndex {
   }
   std::size_t buffer_count() const { return static_cast<std::size_t>(assignment().logical_buffers_size()); }
   // Position in buffer_allocations of the allocation holding the slot, or -1.
-  std::int32_t allocation_of(std::int32_t slot) const { return allocation_of_slot_[static_cast<std::size_t>(slot)]; }
+  std::int32_t allocation_of(std::int32_t slot) const {
+    return allocation_of_slot_[static_cast<std::size_t>(slot)];
+  }
   const xla::BufferAllocationProto* allocation_by_index(std::int64_t index) const;
 
   const InstructionRef* instruction(std::int64_t id) const {

@@ -13,9 +13,12 @@ namespace oomscope::analysis {
 
 const char* to_string(PatternKind kind) noexcept {
   switch (kind) {
-    case PatternKind::SplitKPartials: return "split-k-partials";
-    case PatternKind::ConvOutputTwice: return "conv-output-twice";
-    case PatternKind::HostPrefetch: return "host-prefetch";
+    case PatternKind::SplitKPartials:
+      return "split-k-partials";
+    case PatternKind::ConvOutputTwice:
+      return "conv-output-twice";
+    case PatternKind::HostPrefetch:
+      return "host-prefetch";
   }
   return "?";
 }
@@ -62,7 +65,8 @@ bool is_copy_like(const xla::HloInstructionProto& i) {
 }
 
 // Users of an instruction in its own computation, looking through get-tuple-element.
-std::vector<const xla::HloInstructionProto*> users_of(const PlanIndex& index, const xla::HloInstructionProto& def) {
+std::vector<const xla::HloInstructionProto*> users_of(const PlanIndex& index,
+                                                      const xla::HloInstructionProto& def) {
   std::vector<const xla::HloInstructionProto*> out;
   const InstructionRef* ref = index.instruction(def.id());
   if (ref == nullptr || ref->computation == nullptr) return out;
@@ -70,17 +74,21 @@ std::vector<const xla::HloInstructionProto*> users_of(const PlanIndex& index, co
   for (std::size_t k = 0; k < sources.size() && k < 8; ++k)
     for (const auto& i : ref->computation->instructions())
       if (std::find(i.operand_ids().begin(), i.operand_ids().end(), sources[k]) != i.operand_ids().end()) {
-        if (i.opcode() == "get-tuple-element") sources.push_back(i.id());
-        else out.push_back(&i);
+        if (i.opcode() == "get-tuple-element")
+          sources.push_back(i.id());
+        else
+          out.push_back(&i);
       }
   return out;
 }
 
 std::int64_t shape_bytes_of(const xla::HloInstructionProto& i) {
-  return i.shape().tuple_shapes_size() > 0 ? shape_byte_size(i.shape().tuple_shapes(0)) : shape_byte_size(i.shape());
+  return i.shape().tuple_shapes_size() > 0 ? shape_byte_size(i.shape().tuple_shapes(0))
+                                           : shape_byte_size(i.shape());
 }
 
-void split_k(const PlanIndex& index, const PlanBuffer& b, const xla::HloInstructionProto& def, PlanAnalysis& out) {
+void split_k(const PlanIndex& index, const PlanBuffer& b, const xla::HloInstructionProto& def,
+             PlanAnalysis& out) {
   if (b.element_type != kF32 || !is_dot(def)) return;
   const xla::ShapeProto* element = shape_at_index(def.shape(), b.shape_index);
   const std::int64_t partials = element ? element_count(*element) : -1;
@@ -105,7 +113,8 @@ void split_k(const PlanIndex& index, const PlanBuffer& b, const xla::HloInstruct
   }
 }
 
-void conv_twice(const PlanIndex& index, const PlanBuffer& b, const xla::HloInstructionProto& def, PlanAnalysis& out) {
+void conv_twice(const PlanIndex& index, const PlanBuffer& b, const xla::HloInstructionProto& def,
+                PlanAnalysis& out) {
   if (!is_conv(def) || b.role == BufferRole::Workspace || b.size_bytes <= 0) return;
   for (const xla::HloInstructionProto* user : users_of(index, def)) {
     if (!is_copy_like(*user)) continue;
@@ -118,7 +127,7 @@ void conv_twice(const PlanIndex& index, const PlanBuffer& b, const xla::HloInstr
     p.bytes = b.size_bytes;
     p.other_instruction = user->name();
     p.other_shape = user->shape().tuple_shapes_size() > 0 ? format_shape(user->shape().tuple_shapes(0))
-                                                           : format_shape(user->shape());
+                                                          : format_shape(user->shape());
     p.other_bytes = copy;
     p.op_name = b.op_name;
     p.source = b.source;

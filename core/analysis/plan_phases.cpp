@@ -12,10 +12,14 @@ namespace oomscope::analysis {
 
 const char* to_string(Phase phase) noexcept {
   switch (phase) {
-    case Phase::Forward: return "forward";
-    case Phase::Backward: return "backward";
-    case Phase::Update: return "update";
-    case Phase::NoBackward: return "no backward";
+    case Phase::Forward:
+      return "forward";
+    case Phase::Backward:
+      return "backward";
+    case Phase::Update:
+      return "update";
+    case Phase::NoBackward:
+      return "no backward";
   }
   return "?";
 }
@@ -38,8 +42,8 @@ void analyze_phases(const PlanIndex& index, std::span<const xla::HeapSimulatorTr
     if (name != last_name) {
       last_name = name;
       const xla::HloInstructionProto* instruction = index.instruction_by_name(name);
-      last_is_backward = instruction != nullptr &&
-                         instruction->metadata().op_name().find("transpose(") != std::string::npos;
+      last_is_backward =
+          instruction != nullptr && instruction->metadata().op_name().find("transpose(") != std::string::npos;
     }
     if (!last_is_backward) continue;
     if (out.backward_start_event < 0) out.backward_start_event = static_cast<std::int64_t>(i);
@@ -69,7 +73,8 @@ void analyze_phases(const PlanIndex& index, std::span<const xla::HeapSimulatorTr
       it->instruction = std::string(out.curve.instruction_at(i));
     }
   }
-  std::stable_sort(peaks.begin(), peaks.end(), [](const PhasePeak& a, const PhasePeak& b) { return a.bytes > b.bytes; });
+  std::stable_sort(peaks.begin(), peaks.end(),
+                   [](const PhasePeak& a, const PhasePeak& b) { return a.bytes > b.bytes; });
   out.phase_peaks = std::move(peaks);
   out.peak_phase = out.peak_event_index >= 0 ? phase_at(out.peak_event_index) : Phase::NoBackward;
 
@@ -89,8 +94,10 @@ std::string parameter_shape(const PlanIndex& index, const xla::BufferAllocationP
   const xla::HloComputationProto* entry = index.entry_computation();
   if (entry == nullptr) return {};
   for (const auto& instruction : entry->instructions()) {
-    if (instruction.opcode() != "parameter" || instruction.parameter_number() != a.parameter_number()) continue;
-    const std::vector<std::int64_t> shape_index(a.parameter_shape_index().begin(), a.parameter_shape_index().end());
+    if (instruction.opcode() != "parameter" || instruction.parameter_number() != a.parameter_number())
+      continue;
+    const std::vector<std::int64_t> shape_index(a.parameter_shape_index().begin(),
+                                                a.parameter_shape_index().end());
     const xla::ShapeProto* element = shape_at_index(instruction.shape(), shape_index);
     return element ? format_shape(*element) : format_shape(instruction.shape());
   }
@@ -113,7 +120,8 @@ void add_other_memory_spaces(const PlanIndex& index, std::int64_t color, PlanAna
     if (a.is_entry_computation_parameter()) {
       add_bytes(t.parameters_bytes, a.size());
       ++t.parameter_allocations;
-      if (a.maybe_live_out() || a.is_parameter_aliased_with_output()) add_bytes(t.parameters_aliased_bytes, a.size());
+      if (a.maybe_live_out() || a.is_parameter_aliased_with_output())
+        add_bytes(t.parameters_aliased_bytes, a.size());
       if (a.size() > t.largest_parameter_bytes) {
         t.largest_parameter_bytes = a.size();
         t.largest_parameter_count = 0;

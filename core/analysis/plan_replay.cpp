@@ -1,6 +1,6 @@
-#include "core/analysis/plan_detail.h"
-
 #include <algorithm>
+
+#include "core/analysis/plan_detail.h"
 
 namespace oomscope::analysis::detail {
 namespace {
@@ -10,7 +10,8 @@ enum EventKind : int { kAlloc = 0, kFree = 1, kShareWith = 2 };
 class Replayer {
  public:
   Replayer(const PlanIndex& index, ReplayResult& out)
-      : index_(index), out_(out),
+      : index_(index),
+        out_(out),
         refcount_(index.buffer_count(), 0),
         canonical_(index.buffer_count(), -1),
         open_span_(index.buffer_count(), -1),
@@ -48,7 +49,8 @@ class Replayer {
   std::int32_t root_of(std::int32_t slot) const {
     // Canonical chains are short, but a malformed trace could loop; cap the walk at the buffer count.
     std::size_t guard = canonical_.size();
-    while (canonical_[static_cast<std::size_t>(slot)] >= 0 && guard-- > 0) slot = canonical_[static_cast<std::size_t>(slot)];
+    while (canonical_[static_cast<std::size_t>(slot)] >= 0 && guard-- > 0)
+      slot = canonical_[static_cast<std::size_t>(slot)];
     return slot;
   }
 
@@ -137,7 +139,8 @@ class Replayer {
 
 }  // namespace
 
-std::vector<std::int64_t> trace_peaks(const PlanIndex& index, std::span<const xla::HeapSimulatorTrace* const> traces) {
+std::vector<std::int64_t> trace_peaks(const PlanIndex& index,
+                                      std::span<const xla::HeapSimulatorTrace* const> traces) {
   // Same counting rules as Replayer, peak only. The per-buffer arrays are allocated once and only the
   // entries a trace touched are reset, so many small traces over a big module stay cheap.
   std::vector<std::int64_t> refcount(index.buffer_count(), 0);
@@ -147,7 +150,8 @@ std::vector<std::int64_t> trace_peaks(const PlanIndex& index, std::span<const xl
   peaks.reserve(traces.size());
   auto root_of = [&](std::int32_t slot) {
     std::size_t guard = canonical.size();
-    while (canonical[static_cast<std::size_t>(slot)] >= 0 && guard-- > 0) slot = canonical[static_cast<std::size_t>(slot)];
+    while (canonical[static_cast<std::size_t>(slot)] >= 0 && guard-- > 0)
+      slot = canonical[static_cast<std::size_t>(slot)];
     return slot;
   };
   for (const auto* trace : traces) {
@@ -162,8 +166,10 @@ std::vector<std::int64_t> trace_peaks(const PlanIndex& index, std::span<const xl
       } else if (event.kind() == kFree) {
         const std::int32_t root = root_of(slot);
         auto& count = refcount[static_cast<std::size_t>(root)];
-        if (--count < 0) count = 0;
-        else if (count == 0) sub_bytes(heap, index.buffer(root).size());
+        if (--count < 0)
+          count = 0;
+        else if (count == 0)
+          sub_bytes(heap, index.buffer(root).size());
       } else if (event.kind() == kShareWith) {
         const std::int32_t target = index.slot_of(event.share_with_canonical_id());
         if (target < 0) continue;

@@ -22,7 +22,8 @@ BufferRole role_from_op_name(std::string_view op_name) {
   return BufferRole::Other;
 }
 
-SourceLocation source_of(const xla::HloInstructionProto& instruction, const xla::StackFrameIndexProto& frames) {
+SourceLocation source_of(const xla::HloInstructionProto& instruction,
+                         const xla::StackFrameIndexProto& frames) {
   SourceLocation location;
   const auto& metadata = instruction.metadata();
   if (!metadata.source_file().empty()) {
@@ -38,7 +39,8 @@ SourceLocation source_of(const xla::HloInstructionProto& instruction, const xla:
   const auto& file_location = frames.file_locations(location_id - 1);
   if (file_location.file_name_id() > 0 && file_location.file_name_id() <= frames.file_names_size())
     location.file = frames.file_names(file_location.file_name_id() - 1);
-  if (file_location.function_name_id() > 0 && file_location.function_name_id() <= frames.function_names_size())
+  if (file_location.function_name_id() > 0 &&
+      file_location.function_name_id() <= frames.function_names_size())
     location.function = frames.function_names(file_location.function_name_id() - 1);
   location.line = file_location.line();
   location.from_stack_frames = true;
@@ -88,7 +90,8 @@ void describe_buffer(const PlanIndex& index, std::int32_t slot, PlanBuffer& out)
       out.role = role_from_op_name(ref->instruction->metadata().op_name());
       out.role_via_instruction = ref->instruction->name();
       out.role_via_op_name = ref->instruction->metadata().op_name();
-      if (!out.source.known()) out.source = source_of(*ref->instruction, index.hlo().hlo_module().stack_frame_index());
+      if (!out.source.known())
+        out.source = source_of(*ref->instruction, index.hlo().hlo_module().stack_frame_index());
       break;
     }
   }

@@ -1,13 +1,12 @@
 #include "core/analysis/report.h"
 
-#include "core/analysis/consistency_checks.h"
-
 #include <algorithm>
 #include <charconv>
 #include <map>
 #include <string_view>
 #include <utility>
 
+#include "core/analysis/consistency_checks.h"
 #include "core/analysis/diagnosis_rules.h"
 #include "core/analysis/runtime_analysis.h"
 #include "core/util/error.h"
@@ -40,7 +39,8 @@ std::vector<std::size_t> resolve_module(const capture::Capture& c, const std::st
     for (std::size_t i = 0; i < mods.size() && i < 12; ++i) names += (i ? ", " : "") + mods[i].metadata_name;
     if (mods.size() > 12) names += ", ...";
     throw Error(ErrorKind::InvalidArgument, c.path(),
-                "no module named '" + want + "'" + (mods.empty() ? " (the capture has no modules)" : "; modules: " + names));
+                "no module named '" + want + "'" +
+                    (mods.empty() ? " (the capture has no modules)" : "; modules: " + names));
   }
   return same;
 }
@@ -95,8 +95,9 @@ DiagnosisInput diagnosis_input(const HostReport& r, std::size_t top) {
       }
     }
     for (const PlanPattern& pat : p.patterns)
-      in.patterns.push_back({to_string(pat.kind), pat.instruction, pat.shape, pat.bytes, pat.other_instruction,
-                             pat.other_shape, pat.other_bytes, pat.factor, pat.count, pat.source.to_string()});
+      in.patterns.push_back({to_string(pat.kind), pat.instruction, pat.shape, pat.bytes,
+                             pat.other_instruction, pat.other_shape, pat.other_bytes, pat.factor, pat.count,
+                             pat.source.to_string()});
     for (const MemorySpaceTotals& t : p.other_memory_spaces) {
       if (t.color != 5) continue;
       in.host_parameters_bytes = t.parameters_bytes;
@@ -110,9 +111,11 @@ DiagnosisInput diagnosis_input(const HostReport& r, std::size_t top) {
     in.other_bytes = p.role_bytes(BufferRole::Other);
     in.remat_instructions = p.remat_instructions;
     std::vector<PlanBuffer> live(p.live_at_peak.begin(), p.live_at_peak.end());
-    std::stable_sort(live.begin(), live.end(), [](const PlanBuffer& a, const PlanBuffer& b) { return a.size_bytes > b.size_bytes; });
+    std::stable_sort(live.begin(), live.end(),
+                     [](const PlanBuffer& a, const PlanBuffer& b) { return a.size_bytes > b.size_bytes; });
     for (const PlanBuffer& b : live)
-      in.peak_buffers.push_back({b.size_bytes, b.shape, to_string(b.role), b.source.to_string(), b.element_type});
+      in.peak_buffers.push_back(
+          {b.size_bytes, b.shape, to_string(b.role), b.source.to_string(), b.element_type});
   }
   in.platform = r.platform;
   in.eager = r.eager;
@@ -128,7 +131,8 @@ DiagnosisInput diagnosis_input(const HostReport& r, std::size_t top) {
     for (const NameCount& n : m->host_events_between)
       if (in.host_events_between.size() < top) in.host_events_between.push_back(n.name);
     for (const LiveGroup& g : m->live_at_last_start)
-      in.live_at_last_start.push_back({g.label, g.bytes, g.before_capture, g.label.starts_with("outputs of " + m->module)});
+      in.live_at_last_start.push_back(
+          {g.label, g.bytes, g.before_capture, g.label.starts_with("outputs of " + m->module)});
   }
   in.retry_count = r.runtime.retries.count;
   in.retry_longest_ps = r.runtime.retries.longest_ps;
@@ -136,21 +140,26 @@ DiagnosisInput diagnosis_input(const HostReport& r, std::size_t top) {
 }
 
 void add_limits(HostReport& r, const capture::Capture& c) {
-  r.limits.push_back("HBM only: the plan's device figures cover memory space 0; host offload (memory space 5) is "
-                     "listed separately and not counted in them");
+  r.limits.push_back(
+      "HBM only: the plan's device figures cover memory space 0; host offload (memory space 5) is "
+      "listed separately and not counted in them");
   if (r.capacity_bytes && r.plan)
-    r.limits.push_back("contiguity: \"fits\" compares bytes; the BFC allocator also needs a contiguous block, so a "
-                       "tight fit can still fail through fragmentation");
+    r.limits.push_back(
+        "contiguity: \"fits\" compares bytes; the BFC allocator also needs a contiguous block, so a "
+        "tight fit can still fail through fragmentation");
   if (r.platform == "TPU")
-    r.limits.push_back("TPU: host executions are matched to the device's module runs by count, not time, and "
-                       "the allocators are keyed by chip (index_on_host); eager programs appear as many small "
-                       "modules, so read the runtime section there");
+    r.limits.push_back(
+        "TPU: host executions are matched to the device's module runs by count, not time, and "
+        "the allocators are keyed by chip (index_on_host); eager programs appear as many small "
+        "modules, so read the runtime section there");
   if (r.platform.find("Nvidia") != std::string::npos)
-    r.limits.push_back("CUDA: event names were confirmed on ROCm captures; on CUDA they are expected to be the same "
-                       "but are unconfirmed");
+    r.limits.push_back(
+        "CUDA: event names were confirmed on ROCm captures; on CUDA they are expected to be the same "
+        "but are unconfirmed");
   if (c.modules().empty())
-    r.limits.push_back("no plan: the capture has no HloProto in /host:metadata (TensorFlow capture, or "
-                       "enable_hlo_proto was off)");
+    r.limits.push_back(
+        "no plan: the capture has no HloProto in /host:metadata (TensorFlow capture, or "
+        "enable_hlo_proto was off)");
   if (c.hostnames().size() > 1)
     r.limits.push_back("this file names several hosts; each file of a multi-host run is one host");
 }
@@ -174,7 +183,8 @@ ModuleRow module_row(const capture::Module& m, const PlanAnalysis& p) {
 // analysed (largest executed) module is a single op whose temp heap is under a quarter of its peak.
 bool is_eager(const HostReport& r) {
   if (r.modules.size() < 5 || !r.plan) return false;
-  const auto executed = std::count_if(r.modules.begin(), r.modules.end(), [](const ModuleRow& m) { return m.executions > 0; });
+  const auto executed =
+      std::count_if(r.modules.begin(), r.modules.end(), [](const ModuleRow& m) { return m.executions > 0; });
   if (executed < 3) return false;
   return r.plan->heap_peak_bytes * 4 < r.plan->peak_bytes && r.plan->backward_start_event < 0;
 }
@@ -193,11 +203,14 @@ std::vector<ChunkRow> largest_live_chunks(const capture::Capture& c, const HostR
   for (const capture::MemoryEvent& m : c.memory_events()) {
     if (m.time_ps > peak_time) break;
     if (m.allocator != *alloc) continue;
-    if (m.kind == capture::MemoryEventKind::Allocation) live[m.addr] = &m;
-    else live.erase(m.addr);
+    if (m.kind == capture::MemoryEventKind::Allocation)
+      live[m.addr] = &m;
+    else
+      live.erase(m.addr);
   }
   for (const auto& [addr, m] : live) out.push_back({m->requested_bytes, m->allocation_bytes, m->time_ps});
-  std::stable_sort(out.begin(), out.end(), [](const ChunkRow& a, const ChunkRow& b) { return a.chunk_bytes > b.chunk_bytes; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const ChunkRow& a, const ChunkRow& b) { return a.chunk_bytes > b.chunk_bytes; });
   if (out.size() > top) out.resize(top);
   return out;
 }
@@ -232,16 +245,19 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
   check_stop(stop, c.path());
   std::vector<std::size_t> wanted;
   if (options.module) wanted = resolve_module(c, *options.module);
-  if (wanted.size() == 1) ro.module = wanted.front();
-  else ro.module_candidates = wanted;
+  if (wanted.size() == 1)
+    ro.module = wanted.front();
+  else
+    ro.module_candidates = wanted;
   r.runtime = analyze_runtime(c, refs, ro);
   for (std::size_t i = 0; i < refs.size() && i < r.runtime.executions_per_module.size(); ++i)
     r.modules[i].executions = r.runtime.executions_per_module[i];
   for (std::size_t i = 0; i < refs.size() && i < r.runtime.executions_by_program_id.size(); ++i)
     r.modules[i].executions_by_program_id = r.runtime.executions_by_program_id[i];
   if (wanted.size() > 1 && r.runtime.module)
-    r.problems.push_back(std::to_string(wanted.size()) + " modules are named " + *options.module + "; analysing " +
-                         r.runtime.module->module + "(" + std::to_string(r.runtime.module->program_id.value_or(0)) +
+    r.problems.push_back(std::to_string(wanted.size()) + " modules are named " + *options.module +
+                         "; analysing " + r.runtime.module->module + "(" +
+                         std::to_string(r.runtime.module->program_id.value_or(0)) +
                          "), the most executed (then the largest); pass a program id to pick another");
   if (r.runtime.module) {
     for (std::size_t i = 0; i < refs.size(); ++i)
@@ -260,7 +276,8 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
       for (const AllocatorRuntime& a : r.runtime.allocators)
         if (a.name.find("host") == std::string::npos &&
             (!alloc || std::pair(a.capacity_bytes, a.peak_bytes_in_use) >
-                           std::pair(r.runtime.allocators[*alloc].capacity_bytes, r.runtime.allocators[*alloc].peak_bytes_in_use)))
+                           std::pair(r.runtime.allocators[*alloc].capacity_bytes,
+                                     r.runtime.allocators[*alloc].peak_bytes_in_use)))
           alloc = a.index;
     if (alloc && *alloc < r.runtime.allocators.size() && r.runtime.allocators[*alloc].capacity_bytes > 0) {
       r.capacity_bytes = r.runtime.allocators[*alloc].capacity_bytes;
@@ -270,9 +287,11 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
   r.eager = is_eager(r);
   if (r.plan && r.runtime.module && !r.runtime.module->executions.empty() && r.plan->temp_bytes > 0) {
     const std::int64_t temp = r.plan->temp_bytes;
-    r.temp_block_seen = std::any_of(c.memory_events().begin(), c.memory_events().end(), [&](const capture::MemoryEvent& m) {
-      return m.kind == capture::MemoryEventKind::Allocation && (m.requested_bytes == temp || m.allocation_bytes == temp);
-    });
+    r.temp_block_seen =
+        std::any_of(c.memory_events().begin(), c.memory_events().end(), [&](const capture::MemoryEvent& m) {
+          return m.kind == capture::MemoryEventKind::Allocation &&
+                 (m.requested_bytes == temp || m.allocation_bytes == temp);
+        });
   }
   if (r.eager) r.largest_chunks = largest_live_chunks(c, r, 5);
   {
@@ -301,11 +320,13 @@ HostReport build_plan_report(const capture::Module& module, const std::string& p
     r.capacity_source = "--capacity";
   }
   r.diagnosis = diagnose(diagnosis_input(r, options.top));
-  r.limits.push_back("HBM only: the plan covers memory space 0; host offload (memory space 5) is not counted");
+  r.limits.push_back(
+      "HBM only: the plan covers memory space 0; host offload (memory space 5) is not counted");
   r.limits.push_back("plan only: a bare HloProto has no allocator events, so there is no runtime section");
   if (r.capacity_bytes)
-    r.limits.push_back("contiguity: \"fits\" compares bytes; the BFC allocator also needs a contiguous block, so a "
-                       "tight fit can still fail through fragmentation");
+    r.limits.push_back(
+        "contiguity: \"fits\" compares bytes; the BFC allocator also needs a contiguous block, so a "
+        "tight fit can still fail through fragmentation");
   return r;
 }
 
@@ -316,13 +337,15 @@ void add_multi_host_limits(std::vector<HostReport>& hosts) {
   for (const HostReport& h : hosts) ++per_host[h.hostnames.empty() ? std::string() : h.hostnames.front()];
   if (per_host.size() == 1 && !per_host.begin()->first.empty()) {
     for (HostReport& h : hosts)
-      h.limits.push_back("one host: the " + std::to_string(hosts.size()) + " files read together all name host " +
-                         per_host.begin()->first + ", so they are separate captures of one host, not a multi-host "
+      h.limits.push_back("one host: the " + std::to_string(hosts.size()) +
+                         " files read together all name host " + per_host.begin()->first +
+                         ", so they are separate captures of one host, not a multi-host "
                          "run; each is reported on its own");
     return;
   }
   for (HostReport& h : hosts)
-    h.limits.push_back("multi-host: this is one of " + std::to_string(hosts.size()) + " files read together, "
+    h.limits.push_back("multi-host: this is one of " + std::to_string(hosts.size()) +
+                       " files read together, "
                        "reported per host; device ordinals and allocator names are local to each host");
 }
 

@@ -31,7 +31,7 @@ struct ModuleRow {
   std::int64_t parameters_bytes = 0;
   std::int64_t donated_bytes = 0;
   std::int64_t outputs_bytes = 0;
-  std::int64_t executions = 0;  // host executions matched to it
+  std::int64_t executions = 0;                // host executions matched to it
   std::int64_t executions_by_program_id = 0;  // of those, matched by program id (the rest by name)
 };
 
@@ -46,19 +46,19 @@ struct HostReport {
   std::string path;
   std::uint64_t file_size = 0;
   std::vector<std::string> hostnames;
-  std::string platform;  // "GPU (AMD)", "GPU (Nvidia)", "TPU", "unknown"
-  bool plan_only = false;  // a bare HloProto: no runtime section
+  std::string platform;                             // "GPU (AMD)", "GPU (Nvidia)", "TPU", "unknown"
+  bool plan_only = false;                           // a bare HloProto: no runtime section
   std::optional<std::int64_t> device_memory_bytes;  // memory_size stat of the first device plane (read)
   std::vector<ModuleRow> modules;                   // every module of /host:metadata, by program id
   std::optional<std::size_t> module_index;          // the analysed module (index into modules)
   std::optional<PlanAnalysis> plan;                 // its plan
   RuntimeAnalysis runtime;
   std::optional<std::int64_t> capacity_bytes;
-  std::string capacity_source;  // allocator name, or "--capacity"
-  bool eager = false;                     // an eager (op-by-op) program (derived)
-  std::optional<bool> temp_block_seen;    // an allocator event requested the analysed module's temp block
-  std::vector<ChunkRow> largest_chunks;   // eager programs: largest live allocations at the pool's peak
-  std::string diagnosis_pool_note;        // the inferred memory fraction ("" when it cannot be inferred)
+  std::string capacity_source;           // allocator name, or "--capacity"
+  bool eager = false;                    // an eager (op-by-op) program (derived)
+  std::optional<bool> temp_block_seen;   // an allocator event requested the analysed module's temp block
+  std::vector<ChunkRow> largest_chunks;  // eager programs: largest live allocations at the pool's peak
+  std::string diagnosis_pool_note;       // the inferred memory fraction ("" when it cannot be inferred)
   std::vector<DiagnosisLine> diagnosis;
   std::vector<std::string> limits;    // the spec's known limits that apply to this capture
   std::vector<std::string> problems;  // XSpace errors, module problems, selection notes

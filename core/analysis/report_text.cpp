@@ -33,14 +33,16 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
     o << "  no buffer assignment in the HloProto: nothing to replay\n";
     return;
   }
-  o << "  parameters          " << pad(b(p.parameters_bytes), 11) << "[read]  donated " << b(p.donation.donated_bytes)
-    << " (" << p.donation.donated_count << " of " << p.donation.parameters.size() << " allocations)\n";
+  o << "  parameters          " << pad(b(p.parameters_bytes), 11) << "[read]  donated "
+    << b(p.donation.donated_bytes) << " (" << p.donation.donated_count << " of "
+    << p.donation.parameters.size() << " allocations)\n";
   o << "  non-aliased outputs " << pad(b(p.outputs_bytes), 11) << "[read]\n";
-  o << "  temp block          " << pad(b(p.temp_bytes), 11) << "[read]  (" << format_bytes_exact(p.temp_bytes) << " bytes)\n";
+  o << "  temp block          " << pad(b(p.temp_bytes), 11) << "[read]  (" << format_bytes_exact(p.temp_bytes)
+    << " bytes)\n";
   if (p.constants_bytes) o << "  constants           " << pad(b(p.constants_bytes), 11) << "[read]\n";
   if (p.status == PlanStatus::Ok) {
-    o << "  whole peak          " << pad(b(p.peak_bytes), 11) << "[derived]  = temp-heap peak " << b(p.heap_peak_bytes)
-      << " + parameters/outputs/constants " << b(p.indefinite_bytes)
+    o << "  whole peak          " << pad(b(p.peak_bytes), 11) << "[derived]  = temp-heap peak "
+      << b(p.heap_peak_bytes) << " + parameters/outputs/constants " << b(p.indefinite_bytes)
       << (p.peak_instruction.empty() ? std::string() : "; at " + p.peak_instruction);
     if (p.peak_event_index >= 0)
       o << (p.peak_phase == Phase::NoBackward ? std::string(", in a program without a backward pass")
@@ -75,13 +77,15 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
       std::string source = buf.source.to_string();
       if (buf.role == BufferRole::Other && !buf.indefinite) {
         const std::string& stack = buf.op_name.empty() ? buf.role_via_op_name : buf.op_name;
-        const std::string made = stack.empty() ? (buf.opcode.empty() ? std::string() : "XLA " + buf.opcode + " " + buf.instruction)
-                                               : stack;
+        const std::string made =
+            stack.empty() ? (buf.opcode.empty() ? std::string() : "XLA " + buf.opcode + " " + buf.instruction)
+                          : stack;
         if (!made.empty()) source = (source.empty() ? "" : source + " ") + "[" + made + "]";
       }
       ++same[{buf.size_bytes, buf.shape, to_string(buf.role), source}];
     }
-    std::vector<std::pair<std::tuple<std::int64_t, std::string, std::string, std::string>, int>> rows(same.begin(), same.end());
+    std::vector<std::pair<std::tuple<std::int64_t, std::string, std::string, std::string>, int>> rows(
+        same.begin(), same.end());
     std::stable_sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) {
       return std::get<0>(x.first) * x.second > std::get<0>(y.first) * y.second;
     });
@@ -98,17 +102,20 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
   }
   for (const MemorySpaceTotals& t : p.other_memory_spaces) {
     if (t.parameters_bytes + t.outputs_bytes + t.temp_bytes + t.other_bytes <= 0) continue;
-    o << "  memory space " << t.color << (t.color == 5 ? " (host offload)" : "") << ": parameters " << b(t.parameters_bytes);
+    o << "  memory space " << t.color << (t.color == 5 ? " (host offload)" : "") << ": parameters "
+      << b(t.parameters_bytes);
     if (t.parameter_allocations > 0) {
       o << " (" << t.parameter_allocations << " allocation" << (t.parameter_allocations == 1 ? "" : "s");
       if (t.largest_parameter_count == t.parameter_allocations && !t.largest_parameter_shape.empty())
         o << " of " << t.largest_parameter_shape;
       if (t.parameters_aliased_bytes > 0)
-        o << (t.parameters_aliased_bytes == t.parameters_bytes ? ", all" : ", " + b(t.parameters_aliased_bytes))
+        o << (t.parameters_aliased_bytes == t.parameters_bytes ? ", all"
+                                                               : ", " + b(t.parameters_aliased_bytes))
           << " aliased with outputs";
       o << ")";
     }
-    o << ", outputs " << b(t.outputs_bytes) << ", temp " << b(t.temp_bytes) << " [read]; not in the device figures\n";
+    o << ", outputs " << b(t.outputs_bytes) << ", temp " << b(t.temp_bytes)
+      << " [read]; not in the device figures\n";
   }
   if (p.donation.donatable_bytes > 0)
     o << "  donatable, not donated " << b(p.donation.donatable_bytes) << " [derived]\n";
@@ -116,8 +123,9 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
     o << "  not donatable: " << b(p.donation.gradient_matched_bytes)
       << " of parameters whose same-shaped outputs are gradients [derived]\n";
   if (p.status == PlanStatus::Ok && p.backward_start_event >= 0)
-    o << "  anatomy: weights + optimizer state = parameters " << b(p.parameters_bytes) << "; activations = forward-kept "
-      << b(p.role_bytes(BufferRole::ForwardKept)) << " (forward transients " << b(p.role_bytes(BufferRole::ForwardTransient))
+    o << "  anatomy: weights + optimizer state = parameters " << b(p.parameters_bytes)
+      << "; activations = forward-kept " << b(p.role_bytes(BufferRole::ForwardKept))
+      << " (forward transients " << b(p.role_bytes(BufferRole::ForwardTransient))
       << " are not activations); gradients = backward " << b(p.role_bytes(BufferRole::Backward))
       << " (+ outputs if the step returns them)\n";
   o << "  XLA rematerialized " << p.remat_instructions << " instructions [read]\n";
@@ -130,16 +138,19 @@ void write_runtime(std::ostream& o, const HostReport& r, std::size_t top) {
   if (rt.allocators.empty()) o << "  no allocator events in the capture\n";
   for (const AllocatorRuntime& a : rt.allocators) {
     o << "  " << pad(a.name, 18) << "capacity " << pad(b(a.capacity_bytes), 10) << "[read]  peak in use "
-      << b(a.peak_bytes_in_use) << " at " << secs(a.peak_time_ps) << " [read]  lifetime peak " << b(a.lifetime_peak_bytes)
-      << " [read]\n";
-    o << "  " << pad("", 18) << a.allocations << " allocations, " << a.deallocations << " frees: " << a.live_at_end
-      << " never freed (" << b(a.live_at_end_bytes) << "), " << a.unmatched_frees
-      << " freed chunks allocated before the capture (" << b(a.unmatched_free_bytes) << ") [measured]\n";
+      << b(a.peak_bytes_in_use) << " at " << secs(a.peak_time_ps) << " [read]  lifetime peak "
+      << b(a.lifetime_peak_bytes) << " [read]\n";
+    o << "  " << pad("", 18) << a.allocations << " allocations, " << a.deallocations
+      << " frees: " << a.live_at_end << " never freed (" << b(a.live_at_end_bytes) << "), "
+      << a.unmatched_frees << " freed chunks allocated before the capture (" << b(a.unmatched_free_bytes)
+      << ") [measured]\n";
   }
   o << "  AllocatorRetry: ";
-  if (rt.retries.count == 0) o << "none [measured]\n";
-  else o << rt.retries.count << " waits, longest " << secs(rt.retries.longest_ps) << " at " << secs(rt.retries.longest_time_ps)
-         << ", total " << secs(rt.retries.total_ps) << " [measured]\n";
+  if (rt.retries.count == 0)
+    o << "none [measured]\n";
+  else
+    o << rt.retries.count << " waits, longest " << secs(rt.retries.longest_ps) << " at "
+      << secs(rt.retries.longest_time_ps) << ", total " << secs(rt.retries.total_ps) << " [measured]\n";
   o << "  host executions in the capture: " << rt.executions_total << " [measured]\n";
   if (!rt.module) {
     o << "  no module analysed\n";
@@ -164,8 +175,8 @@ void write_runtime(std::ostream& o, const HostReport& r, std::size_t top) {
       if (n > top && i >= top / 2 && i < n - (top - top / 2)) continue;
       const RuntimeExecution& e = m.executions[i];
       std::string launched = !e.launched ? "unknown" : (*e.launched ? "yes" : "NO");
-      o << "    #" << pad(std::to_string(e.number), 4) << " at " << pad(secs(e.start_ps), 18) << " in use at start "
-        << pad(b(e.bytes_in_use_at_start), 10) << " kernel launched: " << launched;
+      o << "    #" << pad(std::to_string(e.number), 4) << " at " << pad(secs(e.start_ps), 18)
+        << " in use at start " << pad(b(e.bytes_in_use_at_start), 10) << " kernel launched: " << launched;
       if (!e.has_module_span && e.launched != true) o << " (no XLA module span)";
       if (e.retry_wait_ps > 0) o << " AllocatorRetry " << secs(e.retry_wait_ps);
       o << "\n";
@@ -176,29 +187,38 @@ void write_runtime(std::ostream& o, const HostReport& r, std::size_t top) {
         << b(m.executions.back().bytes_in_use_at_start) << " [measured], " << growth_wording(m.growth_steps);
       if (m.growth_consistent && r.plan && r.plan->outputs_bytes > 0) {
         char buf[32];
-        std::snprintf(buf, sizeof buf, "%.2fx", static_cast<double>(*m.growth_per_execution) / static_cast<double>(r.plan->outputs_bytes));
-        o << "; average " << b(*m.growth_per_execution) << " = " << buf << " the non-aliased outputs [derived]";
+        std::snprintf(
+            buf, sizeof buf, "%.2fx",
+            static_cast<double>(*m.growth_per_execution) / static_cast<double>(r.plan->outputs_bytes));
+        o << "; average " << b(*m.growth_per_execution) << " = " << buf
+          << " the non-aliased outputs [derived]";
       }
       o << (m.growth_consistent ? "; every step grew\n" : "\n");
     }
     o << "  executions that never launched a kernel: " << m.never_launched;
-    if (!rt.has_device_program_events) o << " (no device events: unknown)\n";
-    else if (m.launch_unknown > 0) o << " [measured], " << m.launch_unknown << " unknown\n";
-    else o << " [measured]\n";
+    if (!rt.has_device_program_events)
+      o << " (no device events: unknown)\n";
+    else if (m.launch_unknown > 0)
+      o << " [measured], " << m.launch_unknown << " unknown\n";
+    else
+      o << " [measured]\n";
     if (n >= 2) {
-      o << "  host events between the last two executions (" << secs(m.between_start_ps) << " .. " << secs(m.between_end_ps)
-        << ", " << m.host_events_between_total << " events) [measured]:\n";
-      for (const NameCount& nc : m.host_events_between) o << "    " << pad(std::to_string(nc.count), 6) << nc.name << "\n";
+      o << "  host events between the last two executions (" << secs(m.between_start_ps) << " .. "
+        << secs(m.between_end_ps) << ", " << m.host_events_between_total << " events) [measured]:\n";
+      for (const NameCount& nc : m.host_events_between)
+        o << "    " << pad(std::to_string(nc.count), 6) << nc.name << "\n";
     }
     if (!m.live_at_last_start.empty() || m.live_at_last_start_bytes) {
       o << "  live at the start of the last execution: " << b(m.live_at_last_start_bytes)
         << " in use [read], by the host event that allocated it [measured]:\n";
       for (const LiveGroup& g : m.live_at_last_start)
-        o << "    " << pad(b(g.bytes), 10) << pad(g.count ? "x" + std::to_string(g.count) : "", 7) << g.label << "\n";
+        o << "    " << pad(b(g.bytes), 10) << pad(g.count ? "x" + std::to_string(g.count) : "", 7) << g.label
+          << "\n";
     }
   }
   if (!r.largest_chunks.empty()) {
-    o << "  largest allocations live at the pool's peak: requested -> allocator chunk [read], slack [derived]:\n";
+    o << "  largest allocations live at the pool's peak: requested -> allocator chunk [read], slack "
+         "[derived]:\n";
     for (const ChunkRow& c : r.largest_chunks)
       o << "    " << pad(b(c.requested_bytes), 11) << "-> " << pad(b(c.chunk_bytes), 11) << "slack "
         << b(c.chunk_bytes - c.requested_bytes) << "  (allocated at " << secs(c.time_ps) << ")\n";
@@ -210,11 +230,15 @@ void write_diagnosis(std::ostream& o, const HostReport& r) {
   o << "\nDIAGNOSIS\n";
   if (r.capacity_bytes)
     o << "  pool: " << b(*r.capacity_bytes) << " (" << format_bytes_exact(*r.capacity_bytes) << " bytes, "
-      << (r.capacity_source == "--capacity" ? "given with --capacity" : "capacity of " + r.capacity_source + " [read]") << ")\n";
+      << (r.capacity_source == "--capacity" ? "given with --capacity"
+                                            : "capacity of " + r.capacity_source + " [read]")
+      << ")\n";
   else
     o << "  pool: unknown (no allocator events; pass --capacity BYTES to check the plan against a pool)\n";
-  if (r.capacity_bytes && r.capacity_source == "--capacity" && r.device_memory_bytes && *r.capacity_bytes > *r.device_memory_bytes)
-    o << "  warning: the given pool is larger than the device's " << b(*r.device_memory_bytes) << " of memory\n";
+  if (r.capacity_bytes && r.capacity_source == "--capacity" && r.device_memory_bytes &&
+      *r.capacity_bytes > *r.device_memory_bytes)
+    o << "  warning: the given pool is larger than the device's " << b(*r.device_memory_bytes)
+      << " of memory\n";
   if (!r.diagnosis_pool_note.empty()) o << "  " << r.diagnosis_pool_note << "\n";
   if (r.diagnosis.empty()) o << "  nothing to report\n";
   for (const DiagnosisLine& l : r.diagnosis) {
@@ -231,12 +255,14 @@ void write_diagnosis(std::ostream& o, const HostReport& r) {
         if (f.floor_bytes) o << " (the other phase's peak stays)";
         if (f.fits_after && r.capacity_bytes)
           o << ": " << (*f.fits_after ? "fits" : "still does not fit") << " in "
-            << (f.checked_against_device_bytes ? "the device's " + b(*f.checked_against_device_bytes) : b(*r.capacity_bytes));
+            << (f.checked_against_device_bytes ? "the device's " + b(*f.checked_against_device_bytes)
+                                               : b(*r.capacity_bytes));
         o << " [derived]";
       } else if (f.fits_after && r.capacity_bytes) {
-        o << "; then needs " << b(f.needed_after_bytes.value_or(0)) << ": " << (*f.fits_after ? "fits" : "still does not fit")
-          << " in " << (f.checked_against_device_bytes ? "the device's " + b(*f.checked_against_device_bytes)
-                                                       : b(*r.capacity_bytes))
+        o << "; then needs " << b(f.needed_after_bytes.value_or(0)) << ": "
+          << (*f.fits_after ? "fits" : "still does not fit") << " in "
+          << (f.checked_against_device_bytes ? "the device's " + b(*f.checked_against_device_bytes)
+                                             : b(*r.capacity_bytes))
           << " [derived]";
       }
       o << "\n";
@@ -249,23 +275,27 @@ void write_diagnosis(std::ostream& o, const HostReport& r) {
 
 void write_report_text(std::ostream& o, const HostReport& r, std::size_t top) {
   o << "== " << r.path << "\n";
-  o << "host " << (r.hostnames.empty() ? std::string("(not named)") : r.hostnames.front()) << ", " << r.platform;
+  o << "host " << (r.hostnames.empty() ? std::string("(not named)") : r.hostnames.front()) << ", "
+    << r.platform;
   if (r.device_memory_bytes) o << ", device memory " << b(*r.device_memory_bytes) << " [read]";
   o << ", file " << b(static_cast<std::int64_t>(r.file_size)) << "\n";
   o << "modules: " << r.modules.size() << "\n";
   std::vector<const ModuleRow*> rows;
   for (const ModuleRow& m : r.modules) rows.push_back(&m);
-  std::stable_sort(rows.begin(), rows.end(), [](const ModuleRow* x, const ModuleRow* y) { return x->peak_bytes > y->peak_bytes; });
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const ModuleRow* x, const ModuleRow* y) { return x->peak_bytes > y->peak_bytes; });
   for (std::size_t i = 0; i < rows.size() && i < top; ++i) {
     const ModuleRow& m = *rows[i];
-    o << "  " << pad(m.name + "(" + std::to_string(m.program_id) + ")", 40) << " peak " << pad(b(m.peak_bytes), 10)
-      << " temp " << pad(b(m.temp_bytes), 10) << " params " << pad(b(m.parameters_bytes), 10) << " outputs "
-      << pad(b(m.outputs_bytes), 10) << " executions " << m.executions;
+    o << "  " << pad(m.name + "(" + std::to_string(m.program_id) + ")", 40) << " peak "
+      << pad(b(m.peak_bytes), 10) << " temp " << pad(b(m.temp_bytes), 10) << " params "
+      << pad(b(m.parameters_bytes), 10) << " outputs " << pad(b(m.outputs_bytes), 10) << " executions "
+      << m.executions;
     if (m.executions > 0)
       o << (m.executions_by_program_id == m.executions ? " (by program id)"
-            : m.executions_by_program_id == 0          ? " (by name)"
-                                                       : " (" + std::to_string(m.executions_by_program_id) + " by program id, " +
-                                                             std::to_string(m.executions - m.executions_by_program_id) + " by name)");
+            : m.executions_by_program_id == 0
+                ? " (by name)"
+                : " (" + std::to_string(m.executions_by_program_id) + " by program id, " +
+                      std::to_string(m.executions - m.executions_by_program_id) + " by name)");
     o << "\n";
   }
   if (rows.size() > top) o << "  ... " << rows.size() - top << " more modules\n";

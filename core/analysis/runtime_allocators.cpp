@@ -94,8 +94,8 @@ std::int64_t bytes_in_use_before(std::span<const MemoryEvent> events, std::uint3
   return 0;
 }
 
-std::vector<std::size_t> live_allocations_before(std::span<const MemoryEvent> events,
-                                                 std::uint32_t allocator, std::int64_t t) {
+std::vector<std::size_t> live_allocations_before(std::span<const MemoryEvent> events, std::uint32_t allocator,
+                                                 std::int64_t t) {
   std::unordered_map<std::uint64_t, std::size_t> open;  // addr -> event index
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < events.size() && events[i].time_ps < t; ++i) {

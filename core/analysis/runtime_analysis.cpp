@@ -32,12 +32,14 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
   out.allocators = analyze_allocators(ex.memory, in.allocator_names, options.series_points);
   out.retries = summarize_retries(ex.retries);
   out.has_device_program_events =
-      !ex.device_events.empty() || std::any_of(ex.spans.begin(), ex.spans.end(), [](const capture::ExecutionSpan& s) {
+      !ex.device_events.empty() ||
+      std::any_of(ex.spans.begin(), ex.spans.end(), [](const capture::ExecutionSpan& s) {
         return s.kind == capture::ExecutionKind::DeviceModule;
       });
   if (!out.has_device_program_events && !ex.spans.empty())
-    out.notes.push_back("no device event names a program (CUPTI/ROCTracer data missing): whether an execution "
-                        "launched a kernel cannot be told");
+    out.notes.push_back(
+        "no device event names a program (CUPTI/ROCTracer data missing): whether an execution "
+        "launched a kernel cannot be told");
 
   const std::vector<RuntimeExecution> executions = build_executions(ex);
   out.executions_total = static_cast<std::int64_t>(executions.size());
@@ -79,7 +81,8 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
     const RuntimeExecution& before = runs[runs.size() - 2];
     mod.between_start_ps = before.end_ps;
     mod.between_end_ps = runs.back().start_ps;
-    auto names = host_events_between(in.host, mod.between_start_ps, mod.between_end_ps, mod.host_events_between_total);
+    auto names =
+        host_events_between(in.host, mod.between_start_ps, mod.between_end_ps, mod.host_events_between_total);
     if (names.size() > options.top) names.resize(options.top);
     mod.host_events_between = std::move(names);
   }
@@ -94,8 +97,9 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
   }
   if (std::any_of(runs.begin(), runs.end(),
                   [](const RuntimeExecution& e) { return e.module_from_pjit && e.launched != true; }))
-    out.notes.push_back("an execution that never reached its XLA GPU module span is named after its Python "
-                        "function (jit_<function>)");
+    out.notes.push_back(
+        "an execution that never reached its XLA GPU module span is named after its Python "
+        "function (jit_<function>)");
   if (std::any_of(runs.begin(), runs.end(), [](const RuntimeExecution& e) { return e.program_id_inferred; }))
     out.notes.push_back("several modules share the name " + mod.module +
                         "; executions without a device event were matched to the newest program id");
@@ -103,7 +107,8 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
     const AllocatorRuntime& a = out.allocators[*mod.allocator];
     // Compilation and autotuning run before the first execution of anything.
     if (a.allocations > 0 && a.peak_time_ps < executions.front().start_ps)
-      out.notes.push_back(a.name + " peaked before the first execution in the capture: a peak before the first "
+      out.notes.push_back(a.name +
+                          " peaked before the first execution in the capture: a peak before the first "
                           "execution is compile/autotune time, not the step");
   }
   if (mod.launch_unknown > 0 && out.has_device_program_events)

@@ -27,8 +27,8 @@ struct RuntimeOptions {
   std::optional<std::size_t> module;  // index into the modules; nullopt = the spec's default choice
   // Several modules answer the user's name: the one with the most executions (then the largest) is analysed.
   std::vector<std::size_t> module_candidates;
-  std::size_t series_points = 1000;   // per allocator chart series
-  std::size_t top = 25;               // host-event names and live groups listed
+  std::size_t series_points = 1000;  // per allocator chart series
+  std::size_t top = 25;              // host-event names and live groups listed
 };
 
 RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& options = {});

@@ -21,18 +21,21 @@ bool is_allocator_event(std::string_view name) {
 std::vector<std::uint32_t> start_order(std::span<const EventRecord> events) {
   std::vector<std::uint32_t> order(events.size());
   std::iota(order.begin(), order.end(), 0u);
-  const bool sorted = std::is_sorted(events.begin(), events.end(),
-                                     [](const EventRecord& a, const EventRecord& b) { return a.start_ps < b.start_ps; });
+  const bool sorted =
+      std::is_sorted(events.begin(), events.end(),
+                     [](const EventRecord& a, const EventRecord& b) { return a.start_ps < b.start_ps; });
   if (!sorted)
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return events[a].start_ps < events[b].start_ps; });
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return events[a].start_ps < events[b].start_ps;
+    });
   return order;
 }
 
 // Innermost span on one line enclosing each query time, by one sweep with a stack of open spans.
 // queries: (time, slot) sorted by time; result[slot] = metadata id or -1.
 void enclosing_spans(std::span<const EventRecord> events, const HostTimeline& timeline,
-                     std::vector<std::pair<std::int64_t, std::size_t>>& queries, std::vector<std::int64_t>& result) {
+                     std::vector<std::pair<std::int64_t, std::size_t>>& queries,
+                     std::vector<std::int64_t>& result) {
   std::sort(queries.begin(), queries.end());
   const std::vector<std::uint32_t> order = start_order(events);
   std::vector<const EventRecord*> open;
@@ -84,7 +87,8 @@ std::vector<NameCount> host_events_between(const HostTimeline& timeline, std::in
   }
   std::vector<NameCount> out;
   for (auto& [name, count] : by_name) out.push_back({name, count});
-  std::stable_sort(out.begin(), out.end(), [](const NameCount& a, const NameCount& b) { return a.count > b.count; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const NameCount& a, const NameCount& b) { return a.count > b.count; });
   return out;
 }
 
@@ -95,12 +99,13 @@ std::vector<LiveGroup> group_live_by_host_event(std::span<const capture::MemoryE
                                                 std::int64_t bytes_in_use) {
   std::vector<std::string> labels(live.size());
   std::map<std::uint32_t, std::vector<std::pair<std::int64_t, std::size_t>>> pending;  // line -> queries
-  std::map<std::uint32_t, std::vector<const RuntimeExecution*>> on_line;  // sorted by start
+  std::map<std::uint32_t, std::vector<const RuntimeExecution*>> on_line;               // sorted by start
   for (const RuntimeExecution& e : executions)
     if (e.plane == host_plane) on_line[e.line].push_back(&e);
   for (auto& [line, list] : on_line)
-    std::stable_sort(list.begin(), list.end(),
-                     [](const RuntimeExecution* a, const RuntimeExecution* b) { return a->start_ps < b->start_ps; });
+    std::stable_sort(list.begin(), list.end(), [](const RuntimeExecution* a, const RuntimeExecution* b) {
+      return a->start_ps < b->start_ps;
+    });
   for (std::size_t k = 0; k < live.size(); ++k) {
     const capture::MemoryEvent& m = memory[live[k]];
     const RuntimeExecution* inside = nullptr;
@@ -143,7 +148,8 @@ std::vector<LiveGroup> group_live_by_host_event(std::span<const capture::MemoryE
     before.before_capture = true;
     out.push_back(std::move(before));
   }
-  std::stable_sort(out.begin(), out.end(), [](const LiveGroup& a, const LiveGroup& b) { return a.bytes > b.bytes; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const LiveGroup& a, const LiveGroup& b) { return a.bytes > b.bytes; });
   return out;
 }
 

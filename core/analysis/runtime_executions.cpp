@@ -17,11 +17,16 @@ using capture::ExecutionSpan;
 
 const char* to_string(ModuleChoice choice) noexcept {
   switch (choice) {
-    case ModuleChoice::None: return "none";
-    case ModuleChoice::LastNeverStarted: return "last execution never started";
-    case ModuleChoice::LargestExecuted: return "largest executed module";
-    case ModuleChoice::LargestModule: return "largest module (none executed)";
-    case ModuleChoice::UserSelected: return "selected by the user";
+    case ModuleChoice::None:
+      return "none";
+    case ModuleChoice::LastNeverStarted:
+      return "last execution never started";
+    case ModuleChoice::LargestExecuted:
+      return "largest executed module";
+    case ModuleChoice::LargestModule:
+      return "largest module (none executed)";
+    case ModuleChoice::UserSelected:
+      return "selected by the user";
   }
   return "?";
 }
@@ -58,7 +63,8 @@ std::map<LineKey, std::vector<const ExecutionSpan*>> by_line(std::span<const Exe
 // Host executions: ExecuteHelper spans named by their inner module span, and orphan module spans.
 // The innermost span of `sorted` (by start) enclosing [start, end], or null. Enclosing spans start shortly
 // before on the same thread, so only a few candidates back from `start` are looked at.
-const ExecutionSpan* enclosing(const std::vector<const ExecutionSpan*>& sorted, std::int64_t start, std::int64_t end) {
+const ExecutionSpan* enclosing(const std::vector<const ExecutionSpan*>& sorted, std::int64_t start,
+                               std::int64_t end) {
   auto it = std::upper_bound(sorted.begin(), sorted.end(), start,
                              [](std::int64_t t, const ExecutionSpan* s) { return t < s->time_ps; });
   for (int looked = 0; it != sorted.begin() && looked < 16; ++looked) {
@@ -138,7 +144,8 @@ void match_by_program_id(const ExecutionInput& in, std::vector<RuntimeExecution>
   if (in.launches.empty()) return;
   std::unordered_map<std::uint64_t, std::uint64_t> program_of_correlation;
   for (const capture::DeviceProgramEvent& d : in.device_events)
-    if (d.correlation_id != 0 && d.program_id != 0) program_of_correlation.emplace(d.correlation_id, d.program_id);
+    if (d.correlation_id != 0 && d.program_id != 0)
+      program_of_correlation.emplace(d.correlation_id, d.program_id);
   std::unordered_map<std::uint64_t, const ModuleRef*> module_of_id;
   for (const ModuleRef& m : in.modules) module_of_id.emplace(m.program_id, &m);
   for (RuntimeExecution& e : out) {
@@ -159,7 +166,8 @@ void match_by_program_id(const ExecutionInput& in, std::vector<RuntimeExecution>
                                return a.second < b.second;
                              })->first;
     const ModuleRef& m = *module_of_id.at(id);
-    if (!e.module.empty() && e.module != m.name) continue;  // the span names another module: keep the span's word
+    if (!e.module.empty() && e.module != m.name)
+      continue;  // the span names another module: keep the span's word
     e.module = m.name;
     e.program_id = id;
     e.matched_by_program_id = true;
@@ -178,14 +186,16 @@ bool execution_of(const RuntimeExecution& e, const ModuleRef& m) {
 std::vector<RuntimeExecution> build_executions(const ExecutionInput& in) {
   std::vector<RuntimeExecution> out = host_executions(in.spans);
   if (out.empty()) out = device_module_executions(in.spans);
-  std::stable_sort(out.begin(), out.end(),
-                   [](const RuntimeExecution& a, const RuntimeExecution& b) { return a.start_ps < b.start_ps; });
+  std::stable_sort(out.begin(), out.end(), [](const RuntimeExecution& a, const RuntimeExecution& b) {
+    return a.start_ps < b.start_ps;
+  });
   match_by_program_id(in, out);
 
   // Window of each execution for device events: until the next execution of the same module on the same
   // line. The GPU runs behind the host, so a kernel often starts after other modules were already enqueued.
   std::map<std::pair<std::string, LineKey>, std::vector<std::size_t>> lines;
-  for (std::size_t i = 0; i < out.size(); ++i) lines[{out[i].module, {out[i].plane, out[i].line}}].push_back(i);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    lines[{out[i].module, {out[i].plane, out[i].line}}].push_back(i);
   std::vector<std::int64_t> window_end(out.size(), std::numeric_limits<std::int64_t>::max());
   for (const auto& [key, idx] : lines)
     for (std::size_t k = 0; k + 1 < idx.size(); ++k) window_end[idx[k]] = out[idx[k + 1]].start_ps;
@@ -204,12 +214,12 @@ std::vector<RuntimeExecution> build_executions(const ExecutionInput& in) {
   // Device evidence: events tagged with a program (sorted by time, used in place).
   const auto& dev = in.device_events;
   auto module_of = [&](const capture::DeviceProgramEvent& d) -> std::string_view {
-    return d.module_name != 0 && d.module_name < in.strings.size() ? std::string_view(in.strings[d.module_name])
-                                                                   : std::string_view();
+    return d.module_name != 0 && d.module_name < in.strings.size()
+               ? std::string_view(in.strings[d.module_name])
+               : std::string_view();
   };
-  const bool device_modules_are_executions = std::all_of(out.begin(), out.end(), [](const RuntimeExecution& e) {
-    return e.launched.has_value();
-  });
+  const bool device_modules_are_executions =
+      std::all_of(out.begin(), out.end(), [](const RuntimeExecution& e) { return e.launched.has_value(); });
   // TPU: the device's "XLA Modules" events run on the device clock and start before the host span that
   // enqueued them, so time windows do not work; count instead: the k-th host execution of a program
   // launched when the (first) device plane ran that program at least k times.
@@ -219,7 +229,8 @@ std::vector<RuntimeExecution> build_executions(const ExecutionInput& in) {
     for (const ExecutionSpan& s : in.spans)
       if (s.kind == ExecutionKind::DeviceModule && (!plane || s.plane < *plane)) plane = s.plane;
     for (const ExecutionSpan& s : in.spans)
-      if (s.kind == ExecutionKind::DeviceModule && s.plane == plane) ++device_runs[{s.name, s.program_id.value_or(0)}];
+      if (s.kind == ExecutionKind::DeviceModule && s.plane == plane)
+        ++device_runs[{s.name, s.program_id.value_or(0)}];
   }
   std::map<std::pair<std::string, std::uint64_t>, std::int64_t> host_runs;
   const std::int64_t last_device_ps = dev.empty() ? 0 : dev.back().time_ps;
@@ -242,8 +253,9 @@ std::vector<RuntimeExecution> build_executions(const ExecutionInput& in) {
         e.launched = runs != device_runs.end() && ++host_runs[{e.module, *id}] <= runs->second;
       }
     } else if (!dev.empty() && !e.launched) {
-      auto it = std::lower_bound(dev.begin(), dev.end(), e.start_ps,
-                                 [](const capture::DeviceProgramEvent& d, std::int64_t t) { return d.time_ps < t; });
+      auto it = std::lower_bound(
+          dev.begin(), dev.end(), e.start_ps,
+          [](const capture::DeviceProgramEvent& d, std::int64_t t) { return d.time_ps < t; });
       bool found = false;
       for (; it != dev.end() && it->time_ps < window_end[i]; ++it) {
         const bool same_name = !e.module.empty() && module_of(*it) == e.module;
@@ -317,8 +329,8 @@ ModuleSelection choose_default_module(std::span<const ModuleRef> modules,
     }
     if (!last || last->launched != false) continue;
     // A kernel-less trivial module also "never launches": ask for a sign that this one failed.
-    const bool evidence = last->retry_wait_ps > 0 || earlier_launched ||
-                          (!last->has_module_span && earlier_module_span);
+    const bool evidence =
+        last->retry_wait_ps > 0 || earlier_launched || (!last->has_module_span && earlier_module_span);
     if (evidence && (!latest_failure || last->start_ps > *latest_failure)) {
       latest_failure = last->start_ps;
       sel = {m, ModuleChoice::LastNeverStarted};
@@ -329,8 +341,9 @@ ModuleSelection choose_default_module(std::span<const ModuleRef> modules,
     std::optional<std::size_t> best;
     for (std::size_t m = 0; m < modules.size(); ++m) {
       const auto& runs = runs_of(modules[m]);
-      if (executed_only && std::none_of(runs.begin(), runs.end(),
-                                        [&](const RuntimeExecution* e) { return execution_of(*e, modules[m]); }))
+      if (executed_only && std::none_of(runs.begin(), runs.end(), [&](const RuntimeExecution* e) {
+            return execution_of(*e, modules[m]);
+          }))
         continue;
       if (!best || modules[m].size_bytes > modules[*best].size_bytes) best = m;
     }
@@ -349,8 +362,9 @@ ModuleRuntime analyze_module_executions(const ModuleRef& module, std::span<const
   for (const RuntimeExecution& e : executions)
     if (execution_of(e, module) && e.allocator) ++votes[*e.allocator];
   if (!votes.empty())
-    r.allocator = std::max_element(votes.begin(), votes.end(),
-                                   [](const auto& a, const auto& b) { return a.second < b.second; })->first;
+    r.allocator = std::max_element(votes.begin(), votes.end(), [](const auto& a, const auto& b) {
+                    return a.second < b.second;
+                  })->first;
   else if (!memory.empty())
     r.allocator = memory.front().allocator;
   for (const RuntimeExecution& e : executions) {

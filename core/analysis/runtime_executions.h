@@ -1,6 +1,7 @@
 #pragma once
 // Executions of modules as the host saw them, whether each one launched a kernel, and which module the
-// report analyses by default. Works on plain vectors (the capture's typed tables) so tests build inputs by hand.
+// report analyses by default. Works on plain vectors (the capture's typed tables) so tests build inputs by
+// hand.
 
 #include <cstdint>
 #include <optional>
@@ -23,11 +24,12 @@ struct ModuleRef {
 struct ExecutionInput {
   std::span<const capture::ExecutionSpan> spans;
   std::span<const capture::DeviceProgramEvent> device_events;  // sorted by time
-  std::span<const capture::LaunchEvent> launches;               // host launches, sorted by time
+  std::span<const capture::LaunchEvent> launches;              // host launches, sorted by time
   std::span<const std::string> strings;                        // Capture::strings()
   std::span<const capture::MemoryEvent> memory;                // sorted by time
   std::span<const capture::RetryEvent> retries;                // sorted by time
-  std::uint32_t host_plane = 0;  // plane index of /host:CPU (MemoryEvent::line and RetryEvent::line refer to it)
+  std::uint32_t host_plane =
+      0;  // plane index of /host:CPU (MemoryEvent::line and RetryEvent::line refer to it)
   std::span<const ModuleRef> modules;
 };
 

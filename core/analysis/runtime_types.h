@@ -28,16 +28,17 @@ struct AllocatorRuntime {
   std::int64_t capacity_bytes = 0;
   std::int64_t peak_bytes_in_use = 0;  // largest bytes_allocated in the capture (read)
   std::int64_t peak_time_ps = 0;
-  std::int64_t lifetime_peak_bytes = 0;  // the allocator's own peak_bytes_in_use stat; may predate the capture
+  std::int64_t lifetime_peak_bytes =
+      0;  // the allocator's own peak_bytes_in_use stat; may predate the capture
   std::int64_t bytes_in_use_at_start = 0;  // before the first event (derived from the first event)
   std::int64_t bytes_in_use_at_end = 0;    // after the last event (read)
   // Pairing by addr (measured).
-  std::int64_t paired = 0;                  // allocations with a matching free
-  std::int64_t unmatched_frees = 0;         // frees of a chunk allocated before the capture started
+  std::int64_t paired = 0;           // allocations with a matching free
+  std::int64_t unmatched_frees = 0;  // frees of a chunk allocated before the capture started
   std::int64_t unmatched_free_bytes = 0;
-  std::int64_t live_at_end = 0;             // allocations never freed inside the capture
+  std::int64_t live_at_end = 0;  // allocations never freed inside the capture
   std::int64_t live_at_end_bytes = 0;
-  std::int64_t reused_without_free = 0;     // an allocation at an addr still live (a lost free event)
+  std::int64_t reused_without_free = 0;  // an allocation at an addr still live (a lost free event)
   std::int64_t first_time_ps = 0;
   std::int64_t last_time_ps = 0;
   // Bytes in use over time, downsampled for charts (min/max kept per bucket, the peak kept exactly).
@@ -46,11 +47,11 @@ struct AllocatorRuntime {
 
 // One execution of a module, seen from the host.
 struct RuntimeExecution {
-  std::string module;                      // module name ("" when it cannot be told)
-  std::string label;                       // module name, with "(program id)" when several modules share it
-  std::optional<std::uint64_t> program_id; // from device events or the span; nullopt when unknown
-  bool module_from_pjit = false;           // module name guessed as "jit_<function>" from PjitFunction(...)
-  bool program_id_inferred = false;        // program id chosen among modules of the same name
+  std::string module;                       // module name ("" when it cannot be told)
+  std::string label;                        // module name, with "(program id)" when several modules share it
+  std::optional<std::uint64_t> program_id;  // from device events or the span; nullopt when unknown
+  bool module_from_pjit = false;            // module name guessed as "jit_<function>" from PjitFunction(...)
+  bool program_id_inferred = false;         // program id chosen among modules of the same name
   // True when program_id came from the kernels it launched (host launch -> program_id, directly or through
   // the device event of the same correlation_id); false = matched to its module by name and order.
   bool matched_by_program_id = false;
@@ -58,7 +59,7 @@ struct RuntimeExecution {
   std::int64_t end_ps = 0;
   std::uint32_t plane = 0;
   std::uint32_t line = 0;
-  bool has_module_span = false;            // the "<module>:XLA GPU module" span exists (thunks enqueued)
+  bool has_module_span = false;  // the "<module>:XLA GPU module" span exists (thunks enqueued)
   // Whether a device event of this program started in [start, next execution on the line). nullopt when the
   // capture has no device events tagged with programs at all (CUPTI off), so nothing can be said.
   std::optional<bool> launched;
@@ -70,10 +71,11 @@ struct RuntimeExecution {
 
 // Live bytes at one moment grouped by the host event that allocated them.
 struct LiveGroup {
-  std::string label;    // "outputs of jit_step execution 3", "DevicePut", "allocated before the capture started"
+  std::string
+      label;  // "outputs of jit_step execution 3", "DevicePut", "allocated before the capture started"
   std::int64_t bytes = 0;
-  std::int64_t count = 0;       // allocations (0 for the before-capture residual)
-  std::int64_t largest = 0;     // largest single allocation in the group
+  std::int64_t count = 0;    // allocations (0 for the before-capture residual)
+  std::int64_t largest = 0;  // largest single allocation in the group
   bool before_capture = false;
 };
 
@@ -91,11 +93,11 @@ struct RetrySummary {
 
 // How the analysed module was chosen.
 enum class ModuleChoice : std::uint8_t {
-  None,               // the capture has no modules
-  LastNeverStarted,   // its last execution never launched a kernel (the spec's first rule)
-  LargestExecuted,    // the largest module that executed
-  LargestModule,      // no module executed: the largest module
-  UserSelected,       // --module
+  None,              // the capture has no modules
+  LastNeverStarted,  // its last execution never launched a kernel (the spec's first rule)
+  LargestExecuted,   // the largest module that executed
+  LargestModule,     // no module executed: the largest module
+  UserSelected,      // --module
 };
 const char* to_string(ModuleChoice choice) noexcept;
 
@@ -106,10 +108,10 @@ struct ModuleRuntime {
   std::optional<std::uint32_t> allocator;    // the allocator its executions allocate from
   // Growth of bytes in use at execution start (measured): (last - first) / (n - 1), for n >= 2.
   std::optional<std::int64_t> growth_per_execution;
-  std::vector<std::int64_t> growth_steps;    // start[i+1] - start[i]
-  bool growth_consistent = false;            // n >= 3 and every step grew
-  std::int64_t never_launched = 0;           // executions with launched == false
-  std::int64_t launch_unknown = 0;           // executions with launched == nullopt
+  std::vector<std::int64_t> growth_steps;  // start[i+1] - start[i]
+  bool growth_consistent = false;          // n >= 3 and every step grew
+  std::int64_t never_launched = 0;         // executions with launched == false
+  std::int64_t launch_unknown = 0;         // executions with launched == nullopt
   bool last_never_launched = false;
   // Host events between the last two executions: [end of the one before last, start of the last).
   std::vector<NameCount> host_events_between;
@@ -125,7 +127,7 @@ struct RuntimeAnalysis {
   std::vector<AllocatorRuntime> allocators;
   RetrySummary retries;
   std::int64_t executions_total = 0;
-  std::vector<std::int64_t> executions_per_module;  // index = the ModuleRef given, measured
+  std::vector<std::int64_t> executions_per_module;     // index = the ModuleRef given, measured
   std::vector<std::int64_t> executions_by_program_id;  // of those, matched by program id (the rest: by name)
   bool has_device_program_events = false;
   ModuleChoice choice = ModuleChoice::None;

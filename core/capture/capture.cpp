@@ -74,7 +74,8 @@ std::vector<Stat> Capture::event_stats(const Plane& plane, const EventRecord& ev
   const std::map<std::int64_t, std::string>* names = &plane.stat_metadata;
   if (internals_) {
     const auto index = static_cast<std::size_t>(&plane - planes_.data());
-    if (index < planes_.size() && index < internals_->segments.size() && internals_->segments[index].size() > 1) {
+    if (index < planes_.size() && index < internals_->segments.size() &&
+        internals_->segments[index].size() > 1) {
       // Segments are in file order: the last one that begins at or before the event holds it.
       const auto& segs = internals_->segments[index];
       auto it = std::upper_bound(segs.begin(), segs.end(), event.offset,

@@ -54,11 +54,11 @@ struct Stat {
 };
 
 struct EventRecord {
-  std::int64_t start_ps = 0;     // absolute: line.timestamp_ns * 1000 + offset_ps
-  std::int64_t duration_ps = 0;  // 0 for instant events
-  std::int64_t metadata_id = 0;  // key into Plane::event_metadata
-  std::uint64_t offset = 0;      // byte offset of the XEvent message inside the mapped file
-  std::uint32_t size = 0;        // byte length of the XEvent message
+  std::int64_t start_ps = 0;         // absolute: line.timestamp_ns * 1000 + offset_ps
+  std::int64_t duration_ps = 0;      // 0 for instant events
+  std::int64_t metadata_id = 0;      // key into Plane::event_metadata
+  std::uint64_t offset = 0;          // byte offset of the XEvent message inside the mapped file
+  std::uint32_t size = 0;            // byte length of the XEvent message
   std::int64_t num_occurrences = 0;  // only for aggregated events (no timestamp), else 0
 };
 
@@ -98,24 +98,24 @@ struct Plane {
 // Totals of one module's buffer assignment for memory space (color) 0, following
 // docs/capture-format.md section 6 (XProf's allocation categories).
 struct PlanTotals {
-  std::int64_t parameters_bytes = 0;        // sum of entry-parameter allocations
-  std::int64_t donated_bytes = 0;           // parameters aliased with an output
-  std::int64_t outputs_bytes = 0;           // maybe_live_out allocations that are not parameters
-  std::int64_t temp_bytes = 0;              // allocations that are none of param/output/thread-local/constant
+  std::int64_t parameters_bytes = 0;  // sum of entry-parameter allocations
+  std::int64_t donated_bytes = 0;     // parameters aliased with an output
+  std::int64_t outputs_bytes = 0;     // maybe_live_out allocations that are not parameters
+  std::int64_t temp_bytes = 0;        // allocations that are none of param/output/thread-local/constant
   std::int64_t constants_bytes = 0;
   std::int64_t thread_local_bytes = 0;
   std::int64_t total_allocation_bytes = 0;  // all allocations of color 0
   int allocation_count = 0;
   int heap_trace_count = 0;
-  int parameter_count = 0;          // entry-parameter allocations
-  int donated_count = 0;            // of which donated
+  int parameter_count = 0;  // entry-parameter allocations
+  int donated_count = 0;    // of which donated
   // Parameters where the allocation flags (maybe_live_out / is_parameter_aliased_with_output) and the
   // module's input_output_alias disagree about donation; 0 in a consistent plan.
   int donation_disagreements = 0;
 };
 
 struct Module {
-  std::string name;           // HloModuleProto.name, e.g. "jit_train_step"
+  std::string name;  // HloModuleProto.name, e.g. "jit_train_step"
   std::uint64_t program_id = 0;
   std::string metadata_name;  // event-metadata name, e.g. "jit_train_step(42)"
   std::size_t hlo_bytes = 0;  // size of the serialized HloProto
@@ -132,23 +132,23 @@ enum class MemoryEventKind : std::uint8_t { Allocation, Deallocation };
 struct MemoryEvent {
   std::int64_t time_ps = 0;
   MemoryEventKind kind = MemoryEventKind::Allocation;
-  std::uint32_t allocator = 0;          // index into Capture::allocators()
+  std::uint32_t allocator = 0;  // index into Capture::allocators()
   std::uint64_t addr = 0;
   std::int64_t requested_bytes = 0;
   std::int64_t allocation_bytes = 0;
-  std::int64_t bytes_in_use = 0;        // stat bytes_allocated: in use after this operation
+  std::int64_t bytes_in_use = 0;  // stat bytes_allocated: in use after this operation
   std::int64_t bytes_available = 0;
   std::int64_t bytes_reserved = 0;
-  std::int64_t peak_bytes_in_use = 0;   // allocator lifetime peak (may predate the capture)
+  std::int64_t peak_bytes_in_use = 0;  // allocator lifetime peak (may predate the capture)
   double fragmentation = 0.0;
-  std::int64_t step_id = -1;            // stat "id" when present
-  std::uint32_t line = 0;               // index of the line in the /host:CPU plane
-  std::uint32_t tf_op = 0;              // index into Capture::strings() (0 = none)
-  std::uint32_t shape = 0;              // index into Capture::strings() (0 = none)
+  std::int64_t step_id = -1;  // stat "id" when present
+  std::uint32_t line = 0;     // index of the line in the /host:CPU plane
+  std::uint32_t tf_op = 0;    // index into Capture::strings() (0 = none)
+  std::uint32_t shape = 0;    // index into Capture::strings() (0 = none)
 };
 
 struct AllocatorSummary {
-  std::string name;                     // allocator_name, e.g. "GPU_0_bfc"
+  std::string name;  // allocator_name, e.g. "GPU_0_bfc"
   std::int64_t allocations = 0;
   std::int64_t deallocations = 0;
   std::int64_t max_bytes_in_use = 0;    // max of bytes_allocated over the capture

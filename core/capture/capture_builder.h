@@ -5,10 +5,10 @@
 
 #include <algorithm>
 #include <condition_variable>
-#include <functional>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -28,13 +28,38 @@
 namespace oomscope::capture {
 
 // What the reader does with an event, decided once per event-metadata entry.
-enum class EventClass : std::uint8_t { None, MemAlloc, MemDealloc, Retry, XlaModule, ExecuteHelper, Pjit, Launch };
+enum class EventClass : std::uint8_t {
+  None,
+  MemAlloc,
+  MemDealloc,
+  Retry,
+  XlaModule,
+  ExecuteHelper,
+  Pjit,
+  Launch
+};
 
 // The stats the reader decodes while scanning, resolved once per plane entry from stat_metadata.
 enum class StatKey : std::uint8_t {
-  Other, AllocatorName, BytesAllocated, BytesAvailable, BytesReserved, PeakBytesInUse, RequestedBytes,
-  AllocationBytes, Addr, Fragmentation, StepId, TfOp, Shape, ProgramId, HloModule, IndexOnHost, DeviceOrdinal,
-  CorrelationId, DeviceId,
+  Other,
+  AllocatorName,
+  BytesAllocated,
+  BytesAvailable,
+  BytesReserved,
+  PeakBytesInUse,
+  RequestedBytes,
+  AllocationBytes,
+  Addr,
+  Fragmentation,
+  StepId,
+  TfOp,
+  Shape,
+  ProgramId,
+  HloModule,
+  IndexOnHost,
+  DeviceOrdinal,
+  CorrelationId,
+  DeviceId,
 };
 
 enum class PlaneKind : std::uint8_t { HostCpu, HostMetadata, Device, TaskEnvironment, Other };
@@ -87,8 +112,8 @@ using StringIndex = std::unordered_map<std::string, std::uint32_t, StringHash, s
 // Parses one serialized xla::HloProto (nullptr when the bytes are not one); shared by /host:metadata and
 // the sidecar reader, like make_module().
 std::shared_ptr<const xla::HloProto> parse_hlo_proto(std::string_view bytes);
-Module make_module(std::shared_ptr<const xla::HloProto> hlo, std::uint64_t program_id, std::string metadata_name,
-                   std::size_t hlo_bytes);
+Module make_module(std::shared_ptr<const xla::HloProto> hlo, std::uint64_t program_id,
+                   std::string metadata_name, std::size_t hlo_bytes);
 
 EventClass classify_event_name(PlaneKind plane, std::string_view name);
 // "jit_f(123)" -> ("jit_f", 123); nullopt when the name has no numeric (N) suffix.
@@ -157,8 +182,10 @@ class CaptureBuilder {
   // xspace_scanner.cpp
   void scan_space();
   void scan_plane(const wire::WireReader& parent, std::string_view payload);
-  void read_stat_metadata(const wire::WireReader& parent, std::string_view entry, PlaneSegment& seg, Plane& plane);
-  void read_event_metadata(const wire::WireReader& parent, std::string_view entry, Segment& seg, Plane& plane);
+  void read_stat_metadata(const wire::WireReader& parent, std::string_view entry, PlaneSegment& seg,
+                          Plane& plane);
+  void read_event_metadata(const wire::WireReader& parent, std::string_view entry, Segment& seg,
+                           Plane& plane);
   void scan_line(const wire::WireReader& parent, std::string_view payload, const LineShape& shape,
                  std::unordered_map<std::int64_t, std::uint64_t>& to_reserve, Segment& seg, Plane& plane,
                  std::unordered_map<std::int64_t, std::uint32_t>& line_index);
@@ -181,7 +208,8 @@ class CaptureBuilder {
   // and `what` once the total passes the budget (kBudgetTimesFile x the file size + kBudgetFloor).
   void charge(std::uint64_t bytes, const char* what);
   void refund(std::uint64_t bytes) { charged_ -= std::min(charged_, bytes); }
-  // XSpace errors, warnings and hostnames: each distinct text kept once (up to kMaxDistinct), repeats counted.
+  // XSpace errors, warnings and hostnames: each distinct text kept once (up to kMaxDistinct), repeats
+  // counted.
   struct RepeatedText {
     std::vector<std::string>* kept = nullptr;
     std::unordered_map<std::string_view, std::uint64_t> counts;  // views into the mapping
@@ -198,7 +226,6 @@ class CaptureBuilder {
   static constexpr std::size_t kMaxDistinct = 100;
 
  private:
-
   std::shared_ptr<const MappedFile> file_;
   std::string path_;
   ProgressSink& progress_;
@@ -214,7 +241,8 @@ class CaptureBuilder {
   std::vector<Pending> pending_;
   std::uint64_t events_seen_ = 0;
   std::uint64_t scan_offset_ = 0;  // file offset of the last event scanned, for progress
-  std::uint64_t released_ = 0;  // mapping bytes already handed back to the kernel (MappedFile::release_prefix)
+  std::uint64_t released_ =
+      0;  // mapping bytes already handed back to the kernel (MappedFile::release_prefix)
 
   std::vector<PendingModule> pending_modules_;
   StringIndex string_index_;
@@ -235,7 +263,8 @@ class CaptureBuilder {
     std::size_t operator()(const EntryKey& k) const { return k.sample ^ (k.size * 1000003u + k.plane); }
   };
   std::unordered_map<EntryKey, std::vector<const std::uint8_t*>, EntryKeyHash> plane_entries_;
-  std::map<std::string, std::uint64_t, std::less<>> repeated_planes_;  // plane name -> identical copies skipped
+  std::map<std::string, std::uint64_t, std::less<>>
+      repeated_planes_;  // plane name -> identical copies skipped
 
   // Last, so that it stops before the tables it may be warming are freed.
   PageWarmer warmer_;

@@ -142,11 +142,23 @@ inline RawStat read_raw_stat_quick(const wire::WireReader& parent, std::string_v
   RawStat s;
   const auto on_varint = [&s](std::uint32_t number, std::uint64_t value) {
     switch (number) {
-      case 1: s.metadata_id = wire::as_int64(value); break;
-      case 3: s.kind = RawStat::Kind::Uint; s.u = value; break;
-      case 4: s.kind = RawStat::Kind::Int; s.i = wire::as_int64(value); break;
-      case 7: s.kind = RawStat::Kind::Ref; s.u = value; break;
-      default: break;
+      case 1:
+        s.metadata_id = wire::as_int64(value);
+        break;
+      case 3:
+        s.kind = RawStat::Kind::Uint;
+        s.u = value;
+        break;
+      case 4:
+        s.kind = RawStat::Kind::Int;
+        s.i = wire::as_int64(value);
+        break;
+      case 7:
+        s.kind = RawStat::Kind::Ref;
+        s.u = value;
+        break;
+      default:
+        break;
     }
   };
   const auto on_len = [&s](std::uint32_t number, std::string_view bytes) {
@@ -159,19 +171,21 @@ inline RawStat read_raw_stat_quick(const wire::WireReader& parent, std::string_v
   const std::uint8_t* stopped = quick_walk(begin, end, on_varint, on_len);
   if (stopped != end)
     read_raw_stat_fields(parent.sub(std::string_view(reinterpret_cast<const char*>(stopped),
-                                                     static_cast<std::size_t>(end - stopped))), s);
+                                                     static_cast<std::size_t>(end - stopped))),
+                         s);
   return s;
 }
 
 // Calls f(RawStat) for every stat of a message whose stats live in field `stats_field`.
 template <typename F>
 void for_each_raw_stat(wire::WireReader r, std::uint32_t stats_field, F&& f) {
-  const std::uint8_t* stopped = quick_walk(r.pos(), r.end(), [](std::uint32_t, std::uint64_t) {},
-                                           [&](std::uint32_t number, std::string_view bytes) {
-                                             if (number == stats_field) f(read_raw_stat_quick(r, bytes));
-                                           });
-  r = r.sub(std::string_view(reinterpret_cast<const char*>(stopped),
-                             static_cast<std::size_t>(r.end() - stopped)));
+  const std::uint8_t* stopped = quick_walk(
+      r.pos(), r.end(), [](std::uint32_t, std::uint64_t) {},
+      [&](std::uint32_t number, std::string_view bytes) {
+        if (number == stats_field) f(read_raw_stat_quick(r, bytes));
+      });
+  r = r.sub(
+      std::string_view(reinterpret_cast<const char*>(stopped), static_cast<std::size_t>(r.end() - stopped)));
   while (!r.done()) {
     const wire::Field field = r.field();
     if (field.number == stats_field && field.type == wire::WireType::Len)
@@ -194,19 +208,27 @@ inline std::optional<std::int64_t> saturating_to_int(double d) {
 
 inline std::optional<std::int64_t> raw_stat_int(const RawStat& s) {
   switch (s.kind) {
-    case RawStat::Kind::Int: return s.i;
-    case RawStat::Kind::Uint: return static_cast<std::int64_t>(s.u);  // keeps the 64 bits (addresses)
-    case RawStat::Kind::Double: return saturating_to_int(s.d);
-    default: return std::nullopt;
+    case RawStat::Kind::Int:
+      return s.i;
+    case RawStat::Kind::Uint:
+      return static_cast<std::int64_t>(s.u);  // keeps the 64 bits (addresses)
+    case RawStat::Kind::Double:
+      return saturating_to_int(s.d);
+    default:
+      return std::nullopt;
   }
 }
 
 inline std::optional<double> raw_stat_double(const RawStat& s) {
   switch (s.kind) {
-    case RawStat::Kind::Int: return static_cast<double>(s.i);
-    case RawStat::Kind::Uint: return static_cast<double>(s.u);
-    case RawStat::Kind::Double: return s.d;
-    default: return std::nullopt;
+    case RawStat::Kind::Int:
+      return static_cast<double>(s.i);
+    case RawStat::Kind::Uint:
+      return static_cast<double>(s.u);
+    case RawStat::Kind::Double:
+      return s.d;
+    default:
+      return std::nullopt;
   }
 }
 

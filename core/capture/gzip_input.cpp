@@ -32,7 +32,8 @@ struct Inflater {
 }  // namespace
 
 bool is_gzip(std::string_view bytes) {
-  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f && static_cast<unsigned char>(bytes[1]) == 0x8b;
+  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
+         static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
 std::string gunzip_capture(std::string_view compressed, const std::string& path, std::uint64_t max_bytes,
@@ -69,7 +70,8 @@ std::string gunzip_capture(std::string_view compressed, const std::string& path,
     }
     if (out.size() >= max_bytes)
       throw Error(ErrorKind::TooLarge, path,
-                  "it decompresses to more than " + format_bytes(max_bytes) + ", more than a protobuf capture can hold");
+                  "it decompresses to more than " + format_bytes(max_bytes) +
+                      ", more than a protobuf capture can hold");
     const std::size_t before = out.size();
     const std::size_t room = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, max_bytes - before));
     if (out.capacity() < before + room) out.reserve(std::max(out.capacity() * 2, before + room));
@@ -80,12 +82,14 @@ std::string gunzip_capture(std::string_view compressed, const std::string& path,
     out.resize(before + room - inf.z.avail_out);
     if (!checked && out.size() >= kCheckAt) check_content();
     const std::uint64_t at = consumed - inf.z.avail_in;
-    progress.report(compressed.empty() ? 0.0 : 0.5 * static_cast<double>(at) / static_cast<double>(compressed.size()),
-                    "decompressing");
+    progress.report(
+        compressed.empty() ? 0.0 : 0.5 * static_cast<double>(at) / static_cast<double>(compressed.size()),
+        "decompressing");
     if (rc == Z_STREAM_END) {
       if (at >= compressed.size()) break;
       // Another gzip member follows (concatenated .gz files decompress to the concatenation).
-      if (compressed.size() - at < 2 || !is_gzip(compressed.substr(at))) break;  // trailing garbage: ignored as gzip does
+      if (compressed.size() - at < 2 || !is_gzip(compressed.substr(at)))
+        break;  // trailing garbage: ignored as gzip does
       inflateReset(&inf.z);
       continue;
     }
@@ -97,7 +101,8 @@ std::string gunzip_capture(std::string_view compressed, const std::string& path,
     if (rc != Z_OK && rc != Z_BUF_ERROR)
       throw Error(ErrorKind::Damaged, path,
                   "the gzip data is damaged near compressed byte " + exact(at) + " (" +
-                      (inf.z.msg ? std::string(inf.z.msg) : std::string("zlib error ") + std::to_string(rc)) + ")");
+                      (inf.z.msg ? std::string(inf.z.msg) : std::string("zlib error ") + std::to_string(rc)) +
+                      ")");
   }
   if (!checked) check_content();
   out.shrink_to_fit();

@@ -1,10 +1,10 @@
 // The memory plan of /host:metadata: one xla::HloProto per program, parsed as a full message (they are
 // small), with its program id chosen by the spec's rules (docs/capture-format.md section 6).
 
+#include <google/protobuf/io/coded_stream.h>
+
 #include <algorithm>
 #include <climits>
-
-#include <google/protobuf/io/coded_stream.h>
 
 #include "core/capture/capture_builder.h"
 #include "core/capture/reader.h"
@@ -23,8 +23,8 @@ std::shared_ptr<const xla::HloProto> parse_hlo_proto(std::string_view bytes) {
   return hlo;
 }
 
-Module make_module(std::shared_ptr<const xla::HloProto> hlo, std::uint64_t program_id, std::string metadata_name,
-                   std::size_t hlo_bytes) {
+Module make_module(std::shared_ptr<const xla::HloProto> hlo, std::uint64_t program_id,
+                   std::string metadata_name, std::size_t hlo_bytes) {
   Module m;
   m.name = hlo->hlo_module().name();
   if (m.name.empty()) {
@@ -46,26 +46,30 @@ void CaptureBuilder::finish_modules() {
   for (std::size_t i = 0; i < pending_modules_.size(); ++i) {
     if (stop_.stop_requested()) throw Cancelled(path_);
     // The scan reported up to 0.95; parsing the HloProtos takes the rest.
-    progress_.report(0.95 + 0.05 * static_cast<double>(i) / static_cast<double>(pending_modules_.size()), "parsing HLO");
+    progress_.report(0.95 + 0.05 * static_cast<double>(i) / static_cast<double>(pending_modules_.size()),
+                     "parsing HLO");
     const PendingModule& pm = pending_modules_[i];
     auto hlo = parse_hlo_proto(pm.hlo_bytes);
     if (hlo) charge(static_cast<std::uint64_t>(hlo->SpaceUsedLong()), "HLO modules");
     if (!hlo) {
-      c.module_problems_.push_back(pm.metadata_name + ": its HloProto (" + std::to_string(pm.hlo_bytes.size()) +
+      c.module_problems_.push_back(pm.metadata_name + ": its HloProto (" +
+                                   std::to_string(pm.hlo_bytes.size()) +
                                    " bytes) is damaged and was skipped");
       continue;
     }
     // Program id: a program_id stat, else the "(N)" suffix of the name (libtpu wrote other ids as keys),
     // else the map key. Always unsigned: TPU ids are 64-bit fingerprints.
     std::uint64_t id = static_cast<std::uint64_t>(pm.key);
-    if (pm.program_id_stat) id = *pm.program_id_stat;
-    else if (auto split = split_program_suffix(pm.metadata_name)) id = split->second;
+    if (pm.program_id_stat)
+      id = *pm.program_id_stat;
+    else if (auto split = split_program_suffix(pm.metadata_name))
+      id = split->second;
 
     if (auto dup = by_id.find(id); dup != by_id.end()) {
       const Module& first = c.modules_[dup->second];
       if (first.hlo_bytes != pm.hlo_bytes.size() || first.metadata_name != pm.metadata_name)
-        c.module_problems_.push_back(pm.metadata_name + ": a second HloProto for program id " + std::to_string(id) +
-                                     " differs from the first and was ignored");
+        c.module_problems_.push_back(pm.metadata_name + ": a second HloProto for program id " +
+                                     std::to_string(id) + " differs from the first and was ignored");
       continue;
     }
     by_id.emplace(id, c.modules_.size());

@@ -31,17 +31,18 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path, std:
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     const int err = errno;
-    if (err == ENOENT || err == ENOTDIR)
-      throw Error(ErrorKind::NotFound, path, "no such file");
+    if (err == ENOENT || err == ENOTDIR) throw Error(ErrorKind::NotFound, path, "no such file");
     throw Error(ErrorKind::Io, path, "cannot read the file: " + errno_text(err));
   }
   if (S_ISDIR(st.st_mode))
-    throw Error(ErrorKind::Io, path,
-                "is a directory, not a capture file; give the <host>.xplane.pb file (JAX and TensorFlow write it "
-                "under plugins/profile/<date>/ in the trace directory)");
+    throw Error(
+        ErrorKind::Io, path,
+        "is a directory, not a capture file; give the <host>.xplane.pb file (JAX and TensorFlow write it "
+        "under plugins/profile/<date>/ in the trace directory)");
   if (!S_ISREG(st.st_mode)) throw Error(ErrorKind::Io, path, "is not a regular file");
   const auto size = static_cast<std::uint64_t>(st.st_size);
-  if (size == 0) throw Error(ErrorKind::Empty, path, "the file is empty (0 bytes); the capture was not written");
+  if (size == 0)
+    throw Error(ErrorKind::Empty, path, "the file is empty (0 bytes); the capture was not written");
   if (size > max_bytes)
     throw Error(ErrorKind::TooLarge, path,
                 "the file is " + format_bytes(size) + ", larger than the 2 GiB a protobuf capture can hold");
@@ -52,7 +53,8 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path, std:
   // Not populated here: the reader first checks that the file starts like a capture (a 2 GiB file of zeros
   // is refused after reading one page), then prefetch()es.
   void* addr = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE, fd.fd, 0);
-  if (addr == MAP_FAILED) throw Error(ErrorKind::Io, path, "cannot map the file into memory: " + errno_text(errno));
+  if (addr == MAP_FAILED)
+    throw Error(ErrorKind::Io, path, "cannot map the file into memory: " + errno_text(errno));
   std::shared_ptr<MappedFile> file(new MappedFile());
   file->mapping_ = addr;
   file->data_ = static_cast<const std::uint8_t*>(addr);
@@ -72,8 +74,10 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path, std:
       if (n < 0) throw Error(ErrorKind::Io, path, "cannot read the file: " + errno_text(errno));
       if (n == 0)
         throw Error(ErrorKind::Io, path,
-                    "the file shrank while it was being read (from " + format_bytes_exact(static_cast<std::int64_t>(size)) +
-                        " to " + format_bytes_exact(static_cast<std::int64_t>(got)) + " bytes); read it again once it is complete");
+                    "the file shrank while it was being read (from " +
+                        format_bytes_exact(static_cast<std::int64_t>(size)) + " to " +
+                        format_bytes_exact(static_cast<std::int64_t>(got)) +
+                        " bytes); read it again once it is complete");
       got += static_cast<std::size_t>(n);
     }
     file->owned_ = std::move(bytes);
@@ -84,9 +88,9 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path, std:
 
 void MappedFile::prefetch() const {
   if (!mapping_) return;
-  // The scan reads front to back once; the kernel may read ahead aggressively. MADV_POPULATE_READ (Linux
-  // 5.14) maps every page now, as MAP_POPULATE did; where it is missing, or the file shrank meanwhile (it
-  // then fails instead of faulting), the pages come in as the scan reaches them.
+    // The scan reads front to back once; the kernel may read ahead aggressively. MADV_POPULATE_READ (Linux
+    // 5.14) maps every page now, as MAP_POPULATE did; where it is missing, or the file shrank meanwhile (it
+    // then fails instead of faulting), the pages come in as the scan reaches them.
 #ifdef MADV_POPULATE_READ
   constexpr int kPopulateRead = MADV_POPULATE_READ;
 #else

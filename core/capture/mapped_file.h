@@ -25,7 +25,9 @@ class MappedFile {
 
   const std::uint8_t* data() const { return data_; }
   std::uint64_t size() const { return size_; }
-  std::string_view view() const { return {reinterpret_cast<const char*>(data_), static_cast<std::size_t>(size_)}; }
+  std::string_view view() const {
+    return {reinterpret_cast<const char*>(data_), static_cast<std::size_t>(size_)};
+  }
 
   // Tells the kernel that [0, end) has been read for now: its pages leave this process's resident set
   // (they stay in the page cache and come back on the next access, e.g. Capture::event_stats). Keeps the

@@ -19,8 +19,8 @@ PlanTotals compute_plan_totals(const xla::HloProto& hlo) {
   // (parameter_number, parameter_shape_index) pairs the module declares as aliased with an output.
   std::set<std::pair<std::int64_t, std::vector<std::int64_t>>> declared;
   for (const auto& e : hlo.hlo_module().input_output_alias().entries())
-    declared.emplace(e.parameter_number(),
-                     std::vector<std::int64_t>(e.parameter_shape_index().begin(), e.parameter_shape_index().end()));
+    declared.emplace(e.parameter_number(), std::vector<std::int64_t>(e.parameter_shape_index().begin(),
+                                                                     e.parameter_shape_index().end()));
 
   for (const auto& a : ba.buffer_allocations()) {
     if (a.color() != 0) continue;

@@ -3,6 +3,8 @@
 
 #include "core/capture/reader.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <climits>
 #include <cstring>
@@ -14,8 +16,6 @@
 #include "core/util/error.h"
 #include "hlo.pb.h"
 
-#include <sys/stat.h>
-
 namespace oomscope::capture {
 
 namespace {
@@ -25,49 +25,58 @@ constexpr unsigned char kRiegeliMagic[8] = {0x83, 0xaf, 0x70, 0xd1, 0x0d, 0x88, 
 void reject_other_formats(const MappedFile& file, const std::string& path) {
   const std::string_view bytes = file.view();
   if (is_gzip(bytes))
-    throw Error(ErrorKind::Gzip, path,
-                "this is gzip-compressed data inside a capture that was already decompressed; a .trace.json.gz "
-                "trace-viewer export is not a capture: open the .xplane.pb beside it");
+    throw Error(
+        ErrorKind::Gzip, path,
+        "this is gzip-compressed data inside a capture that was already decompressed; a .trace.json.gz "
+        "trace-viewer export is not a capture: open the .xplane.pb beside it");
   if ((bytes.size() >= 8 && std::memcmp(bytes.data(), kRiegeliMagic, 8) == 0) || path.ends_with(".riegeli"))
     throw Error(ErrorKind::Riegeli, path,
                 "this is a Riegeli chunked capture (.xplane.riegeli), which oomscope cannot read; export the "
                 "profile as a single .xplane.pb");
 }
 
-std::string at_byte(std::uint64_t offset) { return "at byte " + format_bytes_exact(static_cast<std::int64_t>(offset)); }
+std::string at_byte(std::uint64_t offset) {
+  return "at byte " + format_bytes_exact(static_cast<std::int64_t>(offset));
+}
 
 // A binary file pushed through a text conversion has every invalid UTF-8 byte replaced by U+FFFD
 // (EF BF BD); many of them explain the damage better than any offset.
 std::string text_mangling_hint(std::string_view bytes) {
   bytes = bytes.substr(0, 64u << 20);  // enough to tell, and a huge damaged file is not read through
   std::size_t count = 0;
-  for (std::size_t at = bytes.find("\xef\xbf\xbd"); at != std::string_view::npos; at = bytes.find("\xef\xbf\xbd", at + 3))
+  for (std::size_t at = bytes.find("\xef\xbf\xbd"); at != std::string_view::npos;
+       at = bytes.find("\xef\xbf\xbd", at + 3))
     ++count;
   if (count < 16) return "";
   return "; it holds " + format_bytes_exact(static_cast<std::int64_t>(count)) +
-         " U+FFFD replacement characters (EF BF BD), so it was probably mangled by a text-mode copy or an editor";
+         " U+FFFD replacement characters (EF BF BD), so it was probably mangled by a text-mode copy or an "
+         "editor";
 }
 
 [[noreturn]] void throw_shrank(const MappedFile& file, const std::string& path) {
   std::string now;
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) now = ", " + format_bytes_exact(static_cast<std::int64_t>(st.st_size)) + " now";
+  if (::stat(path.c_str(), &st) == 0)
+    now = ", " + format_bytes_exact(static_cast<std::int64_t>(st.st_size)) + " now";
   throw Error(ErrorKind::Io, path,
-              "the file shrank while it was being read (it was " + format_bytes_exact(static_cast<std::int64_t>(file.size())) +
-                  " bytes" + now + "); it is probably still being written or replaced: read it again once it is complete");
+              "the file shrank while it was being read (it was " +
+                  format_bytes_exact(static_cast<std::int64_t>(file.size())) + " bytes" + now +
+                  "); it is probably still being written or replaced: read it again once it is complete");
 }
 
 // `where` names the bytes in errors: "" for a plain file, " of the decompressed data" for a .gz.
 std::shared_ptr<const Capture> read_mapped(std::shared_ptr<const MappedFile> file, const std::string& path,
                                            ProgressSink& progress, std::stop_token stop,
                                            const std::string& where = "") {
-  if (file->size() == 0) throw Error(ErrorKind::Empty, path, "the file is empty (0 bytes); the capture was not written");
+  if (file->size() == 0)
+    throw Error(ErrorKind::Empty, path, "the file is empty (0 bytes); the capture was not written");
   reject_other_formats(*file, path);
   // The start is checked before the rest of the file is read in: a big file of zeros or of something else
   // is refused after one page.
   if (auto why = xspace_start_problem(file->view())) {
     if (file->shrank()) throw_shrank(*file, path);
-    throw Error(ErrorKind::NotACapture, path, "this is not an XSpace capture: " + *why + text_mangling_hint(file->view()));
+    throw Error(ErrorKind::NotACapture, path,
+                "this is not an XSpace capture: " + *why + text_mangling_hint(file->view()));
   }
   file->prefetch();
   const std::uint64_t size = file->size();
@@ -81,10 +90,12 @@ std::shared_ptr<const Capture> read_mapped(std::shared_ptr<const MappedFile> fil
   } catch (const wire::WireError& e) {
     if (keep->shrank()) throw_shrank(*keep, path);
     if (e.truncated)
-      throw Error(ErrorKind::Truncated, path,
-                  "the capture is truncated: it reads as an XSpace capture but ends in the middle of a field (" + e.what +
-                      ", " + at_byte(e.offset) + " of " + format_bytes_exact(static_cast<std::int64_t>(size)) + where +
-                      "); the file was probably cut short while being written or copied");
+      throw Error(
+          ErrorKind::Truncated, path,
+          "the capture is truncated: it reads as an XSpace capture but ends in the middle of a field (" +
+              e.what + ", " + at_byte(e.offset) + " of " +
+              format_bytes_exact(static_cast<std::int64_t>(size)) + where +
+              "); the file was probably cut short while being written or copied");
     throw Error(ErrorKind::Damaged, path,
                 "the capture is damaged " + at_byte(e.offset) + where + ", after " +
                     (e.offset == 1 ? std::string("a first byte that reads") : "bytes that read") +
@@ -143,24 +154,30 @@ std::optional<std::string> xspace_start_problem(std::string_view bytes) {
     if (length == 0 || i >= bytes.size()) return std::nullopt;
     const std::uint8_t inner = p[i];
     const unsigned inner_number = inner >> 3, inner_type = inner & 7;
-    const bool plane_field = (inner_number == 1 && inner_type == 0) ||
-                             (inner_number >= 2 && inner_number <= 6 && inner_type == 2);
+    const bool plane_field =
+        (inner_number == 1 && inner_type == 0) || (inner_number >= 2 && inner_number <= 6 && inner_type == 2);
     if (!plane_field && inner < 0x80)
-      return "it begins like an XSpace plane, but the plane's first field is not one a plane has (" + hex() + ")";
+      return "it begins like an XSpace plane, but the plane's first field is not one a plane has (" + hex() +
+             ")";
     return std::nullopt;
   }
   if (number >= 2 && number <= 4 && type == 2) return std::nullopt;
   if (number == 0 || number > 0x1fffffff || type == 3 || type == 4 || type > 5)
     return "its first bytes are not even a protobuf field (" + hex() + ")";
   return "its first field is number " + std::to_string(number) + " of wire type " + std::to_string(type) +
-         ", while an XSpace starts with a plane, error, warning or hostname (fields 1 to 4, length-delimited; " +
+         ", while an XSpace starts with a plane, error, warning or hostname (fields 1 to 4, "
+         "length-delimited; " +
          hex() + ")";
 }
 
-CaptureBuilder::CaptureBuilder(std::shared_ptr<const MappedFile> file, std::string path, ProgressSink& progress,
-                               std::stop_token stop)
-    : file_(std::move(file)), path_(std::move(path)), progress_(progress), stop_(std::move(stop)),
-      capture_(new Capture()), internals_(new CaptureInternals()) {
+CaptureBuilder::CaptureBuilder(std::shared_ptr<const MappedFile> file, std::string path,
+                               ProgressSink& progress, std::stop_token stop)
+    : file_(std::move(file)),
+      path_(std::move(path)),
+      progress_(progress),
+      stop_(std::move(stop)),
+      capture_(new Capture()),
+      internals_(new CaptureInternals()) {
   capture_->strings_.emplace_back();
   errors_.kept = &capture_->errors_;
   warnings_.kept = &capture_->warnings_;
@@ -189,7 +206,8 @@ std::shared_ptr<const Capture> CaptureBuilder::build() {
   return std::shared_ptr<const Capture>(capture_.release());
 }
 
-std::shared_ptr<const Capture> read_capture(const std::string& path, ProgressSink& progress, std::stop_token stop) {
+std::shared_ptr<const Capture> read_capture(const std::string& path, ProgressSink& progress,
+                                            std::stop_token stop) {
   // A .gz may be bigger than 2 GiB only if it decompresses to more, which gunzip_capture() refuses.
   auto file = MappedFile::open(path, 2 * wire::kMaxMessageBytes);
   if (is_gzip(file->view())) {
@@ -208,8 +226,9 @@ std::shared_ptr<const Capture> read_capture(const std::string& path, ProgressSin
                        " of the decompressed data");
   }
   if (file->size() > wire::kMaxMessageBytes)
-    throw Error(ErrorKind::TooLarge, path,
-                "the file is " + format_bytes(file->size()) + ", larger than the 2 GiB a protobuf capture can hold");
+    throw Error(
+        ErrorKind::TooLarge, path,
+        "the file is " + format_bytes(file->size()) + ", larger than the 2 GiB a protobuf capture can hold");
   return read_mapped(std::move(file), path, progress, std::move(stop));
 }
 

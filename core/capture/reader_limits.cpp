@@ -28,8 +28,9 @@ void CaptureBuilder::charge(std::uint64_t bytes, const char* what) {
   charged_ += bytes;
   if (charged_ <= budget_) return;
   throw Error(ErrorKind::TooLarge, path_,
-              "the capture is implausible: loading it would take more than " + format_bytes(budget_) + " of memory, " +
-                  std::to_string(kBudgetTimesFile) + " times its size and more (the limit was passed at its " + what +
+              "the capture is implausible: loading it would take more than " + format_bytes(budget_) +
+                  " of memory, " + std::to_string(kBudgetTimesFile) +
+                  " times its size and more (the limit was passed at its " + what +
                   "; real captures need about their own size); it was probably crafted or damaged");
 }
 
@@ -47,7 +48,8 @@ void CaptureBuilder::add_text(RepeatedText& list, std::string_view text) {
   list.kept->emplace_back(text);
 }
 
-bool CaptureBuilder::repeated_plane_entry(std::uint32_t plane, std::string_view name, std::string_view payload) {
+bool CaptureBuilder::repeated_plane_entry(std::uint32_t plane, std::string_view name,
+                                          std::string_view payload) {
   // Candidates share the size and a sample of the bytes; at most kCompare of them are compared in full, so
   // N entries cost O(N) comparisons whatever the file holds.
   constexpr std::size_t kSample = 256, kCompare = 4;
@@ -81,7 +83,8 @@ void CaptureBuilder::finish_notes() {
       notes.push_back(std::string("the ") + what + " " + quoted(repeated[i].first) + " is listed " +
                       exact(repeated[i].second) + " times; it is kept once");
     if (repeated.size() > 5)
-      notes.push_back(exact(repeated.size() - 5) + " more " + what_plural + " are listed several times; each is kept once");
+      notes.push_back(exact(repeated.size() - 5) + " more " + what_plural +
+                      " are listed several times; each is kept once");
     if (list.dropped > 0)
       notes.push_back("the capture lists " + exact(list.total) + " " + what_plural + "; the first " +
                       std::to_string(kMaxDistinct) + " different ones are kept and " + exact(list.dropped) +

@@ -26,29 +26,62 @@ DecodedStats decode(const std::uint8_t* base, const EventRecord& ev, const IdTab
   wire::WireReader r(base, begin, begin + ev.size);
   for_each_raw_stat(r, 4, [&](const RawStat& s) {
     switch (keys.find(s.metadata_id)) {
-      case StatKey::AllocatorName: d.allocator_name = raw_stat_string(s, names); break;
-      case StatKey::TfOp: d.tf_op = raw_stat_string(s, names); break;
-      case StatKey::Shape: d.shape = raw_stat_string(s, names); break;
-      case StatKey::HloModule: d.hlo_module = raw_stat_string(s, names); break;
-      case StatKey::BytesAllocated: d.bytes_allocated = raw_stat_int(s); break;
-      case StatKey::BytesAvailable: d.bytes_available = raw_stat_int(s); break;
-      case StatKey::BytesReserved: d.bytes_reserved = raw_stat_int(s); break;
-      case StatKey::PeakBytesInUse: d.peak = raw_stat_int(s); break;
-      case StatKey::RequestedBytes: d.requested = raw_stat_int(s); break;
-      case StatKey::AllocationBytes: d.allocation = raw_stat_int(s); break;
-      case StatKey::Addr: d.addr = raw_stat_int(s); break;
-      case StatKey::StepId: d.step_id = raw_stat_int(s); break;
-      case StatKey::IndexOnHost: d.index_on_host = raw_stat_int(s); break;
-      case StatKey::DeviceOrdinal: d.device_ordinal = raw_stat_int(s); break;
-      case StatKey::Fragmentation: d.fragmentation = raw_stat_double(s); break;
+      case StatKey::AllocatorName:
+        d.allocator_name = raw_stat_string(s, names);
+        break;
+      case StatKey::TfOp:
+        d.tf_op = raw_stat_string(s, names);
+        break;
+      case StatKey::Shape:
+        d.shape = raw_stat_string(s, names);
+        break;
+      case StatKey::HloModule:
+        d.hlo_module = raw_stat_string(s, names);
+        break;
+      case StatKey::BytesAllocated:
+        d.bytes_allocated = raw_stat_int(s);
+        break;
+      case StatKey::BytesAvailable:
+        d.bytes_available = raw_stat_int(s);
+        break;
+      case StatKey::BytesReserved:
+        d.bytes_reserved = raw_stat_int(s);
+        break;
+      case StatKey::PeakBytesInUse:
+        d.peak = raw_stat_int(s);
+        break;
+      case StatKey::RequestedBytes:
+        d.requested = raw_stat_int(s);
+        break;
+      case StatKey::AllocationBytes:
+        d.allocation = raw_stat_int(s);
+        break;
+      case StatKey::Addr:
+        d.addr = raw_stat_int(s);
+        break;
+      case StatKey::StepId:
+        d.step_id = raw_stat_int(s);
+        break;
+      case StatKey::IndexOnHost:
+        d.index_on_host = raw_stat_int(s);
+        break;
+      case StatKey::DeviceOrdinal:
+        d.device_ordinal = raw_stat_int(s);
+        break;
+      case StatKey::Fragmentation:
+        d.fragmentation = raw_stat_double(s);
+        break;
       case StatKey::ProgramId:
         if (auto v = raw_stat_int(s)) d.program_id = static_cast<std::uint64_t>(*v);
         break;
       case StatKey::CorrelationId:
         if (auto v = raw_stat_int(s)) d.correlation_id = static_cast<std::uint64_t>(*v);
         break;
-      case StatKey::DeviceId: d.device_id = raw_stat_int(s); break;
-      case StatKey::Other: break;
+      case StatKey::DeviceId:
+        d.device_id = raw_stat_int(s);
+        break;
+      case StatKey::Other:
+        break;
     }
   });
   return d;
@@ -70,9 +103,11 @@ EventClass classify_event_name(PlaneKind plane, std::string_view name) {
   // client (seen in jax_tpu_v6e_inference) uses TfrtTpuLoadedExecutable::Execute, or
   // ::ExecuteHelperOnSingleDevice for single-device programs. The outer PjRt*::Execute of the GPU client
   // wraps several ExecuteHelpers and is left out so that an execution is not counted twice.
-  if (name == "LocalExecutable::Execute" || name == "TfrtTpuLoadedExecutable::Execute") return EventClass::ExecuteHelper;
+  if (name == "LocalExecutable::Execute" || name == "TfrtTpuLoadedExecutable::Execute")
+    return EventClass::ExecuteHelper;
   if (name.starts_with("PjRt") && (ends_with(name, "::ExecuteHelper"))) return EventClass::ExecuteHelper;
-  if (name.find("LoadedExecutable::ExecuteHelper") != std::string_view::npos) return EventClass::ExecuteHelper;
+  if (name.find("LoadedExecutable::ExecuteHelper") != std::string_view::npos)
+    return EventClass::ExecuteHelper;
   // Driver-API callbacks merged onto the host plane (roctracer: hipModuleLaunchKernel, hipMemsetAsync...;
   // CUPTI: cuLaunchKernel, cudaLaunchKernel...). Only those with a correlation_id are kept.
   if (name.starts_with("hip") || name.starts_with("cu")) return EventClass::Launch;
@@ -116,8 +151,10 @@ void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const Even
       std::string_view key = d.allocator_name;
       if (key.empty()) {
         std::optional<std::int64_t> ordinal;
-        if (d.device_ordinal) ordinal = d.device_ordinal;
-        else if (d.index_on_host) ordinal = d.index_on_host;
+        if (d.device_ordinal)
+          ordinal = d.device_ordinal;
+        else if (d.index_on_host)
+          ordinal = d.index_on_host;
         ordinal_key = ordinal ? std::string("\x01") + std::to_string(*ordinal) : std::string("\x01?");
         key = ordinal_key;
       }
@@ -168,7 +205,8 @@ void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const Even
       }
       charge(sizeof(ExecutionSpan) + name.size(), "execution spans");
       span.name = std::string(name);
-      if (!seg.stat_keys.empty()) span.program_id = decode(file_->data(), ev, seg.stat_keys, *seg.stat_names).program_id;
+      if (!seg.stat_keys.empty())
+        span.program_id = decode(file_->data(), ev, seg.stat_keys, *seg.stat_names).program_id;
       span.time_ps = ev.start_ps;
       span.duration_ps = ev.duration_ps;
       span.plane = seg.plane;
@@ -181,10 +219,12 @@ void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const Even
       const DecodedStats d = decode(file_->data(), ev, seg.stat_keys, *seg.stat_names);
       if (!d.correlation_id) return;
       charge(sizeof(LaunchEvent), "launch events");
-      capture_->launches_.push_back(LaunchEvent{ev.start_ps, *d.correlation_id, d.device_id, d.program_id, seg.plane, line});
+      capture_->launches_.push_back(
+          LaunchEvent{ev.start_ps, *d.correlation_id, d.device_id, d.program_id, seg.plane, line});
       return;
     }
-    case EventClass::None: return;
+    case EventClass::None:
+      return;
   }
 }
 
@@ -222,8 +262,8 @@ void CaptureBuilder::on_device_event(const Segment& seg, const EventRecord& ev) 
   }
   if (!program && module.empty()) return;
   charge(sizeof(DeviceProgramEvent), "device events");
-  capture_->device_events_.push_back(
-      DeviceProgramEvent{ev.start_ps, program.value_or(0), intern(module), seg.plane, d.correlation_id.value_or(0)});
+  capture_->device_events_.push_back(DeviceProgramEvent{ev.start_ps, program.value_or(0), intern(module),
+                                                        seg.plane, d.correlation_id.value_or(0)});
 }
 
 }  // namespace oomscope::capture

@@ -70,7 +70,8 @@ void CaptureBuilder::finish_runtime() {
   }
   std::vector<std::uint32_t> order(names.size());
   std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return natural_less(names[a], names[b]); });
+  std::sort(order.begin(), order.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return natural_less(names[a], names[b]); });
   std::vector<std::uint32_t> final_index(names.size());
   c.allocators_.resize(names.size());
   for (std::uint32_t k = 0; k < order.size(); ++k) {

@@ -38,19 +38,20 @@ std::optional<std::int64_t> StatValue::as_int() const {
 }
 
 std::optional<std::uint64_t> StatValue::as_uint() const {
-  return std::visit(Overloaded{
-                        // A negative int64 is the same 64 bits as the uint64 the writer meant (addresses,
-                        // TPU program fingerprints); keep the bits.
-                        [](std::int64_t v) -> std::optional<std::uint64_t> { return static_cast<std::uint64_t>(v); },
-                        [](std::uint64_t v) -> std::optional<std::uint64_t> { return v; },
-                        [](double v) -> std::optional<std::uint64_t> {
-                          if (std::isnan(v) || v < 0) return std::nullopt;
-                          if (v >= 1.8446744073709552e19) return std::numeric_limits<std::uint64_t>::max();
-                          return static_cast<std::uint64_t>(v);
-                        },
-                        [](const auto&) -> std::optional<std::uint64_t> { return std::nullopt; },
-                    },
-                    value);
+  return std::visit(
+      Overloaded{
+          // A negative int64 is the same 64 bits as the uint64 the writer meant (addresses,
+          // TPU program fingerprints); keep the bits.
+          [](std::int64_t v) -> std::optional<std::uint64_t> { return static_cast<std::uint64_t>(v); },
+          [](std::uint64_t v) -> std::optional<std::uint64_t> { return v; },
+          [](double v) -> std::optional<std::uint64_t> {
+            if (std::isnan(v) || v < 0) return std::nullopt;
+            if (v >= 1.8446744073709552e19) return std::numeric_limits<std::uint64_t>::max();
+            return static_cast<std::uint64_t>(v);
+          },
+          [](const auto&) -> std::optional<std::uint64_t> { return std::nullopt; },
+      },
+      value);
 }
 
 std::optional<double> StatValue::as_double() const {
@@ -86,13 +87,26 @@ Stat to_stat(const RawStat& s, const std::map<std::int64_t, std::string>& names)
   Stat out;
   if (auto it = names.find(s.metadata_id); it != names.end()) out.name = it->second;
   switch (s.kind) {
-    case RawStat::Kind::None: break;
-    case RawStat::Kind::Int: out.value.value = s.i; break;
-    case RawStat::Kind::Uint: out.value.value = s.u; break;
-    case RawStat::Kind::Double: out.value.value = s.d; break;
-    case RawStat::Kind::Str: out.value.value = std::string(s.s); break;
-    case RawStat::Kind::Bytes: out.value.value = s.s; break;
-    case RawStat::Kind::Ref: out.value.value = std::string(raw_stat_string(s, names)); break;
+    case RawStat::Kind::None:
+      break;
+    case RawStat::Kind::Int:
+      out.value.value = s.i;
+      break;
+    case RawStat::Kind::Uint:
+      out.value.value = s.u;
+      break;
+    case RawStat::Kind::Double:
+      out.value.value = s.d;
+      break;
+    case RawStat::Kind::Str:
+      out.value.value = std::string(s.s);
+      break;
+    case RawStat::Kind::Bytes:
+      out.value.value = s.s;
+      break;
+    case RawStat::Kind::Ref:
+      out.value.value = std::string(raw_stat_string(s, names));
+      break;
   }
   return out;
 }

@@ -37,8 +37,7 @@ void reserve_table(std::vector<T>& table, std::size_t extra, PageWarmer& warmer)
 // bad bytes are left for the scan to report, at the place and in the order it always has.
 // When the plane has allocator events, it also estimates their number from each event's first field (the
 // metadata id, where writers put it), so that the memory-event table can be sized once as well.
-LineShape line_shape(const WireReader& parent, std::string_view payload,
-                     const IdTable<EventClass>& classes) {
+LineShape line_shape(const WireReader& parent, std::string_view payload, const IdTable<EventClass>& classes) {
   LineShape shape;
   const auto rest = [payload](const std::uint8_t* from) {
     return payload.substr(static_cast<std::size_t>(reinterpret_cast<const char*>(from) - payload.data()));
@@ -69,9 +68,12 @@ LineShape line_shape(const WireReader& parent, std::string_view payload,
     WireReader r = parent.sub(rest(stopped));
     while (!r.done()) {
       const Field f = r.field();
-      if (f.type == WireType::Len) on_len(f.number, r.bytes());
-      else if (f.type == WireType::Varint) on_varint(f.number, r.varint());
-      else r.skip(f.type);
+      if (f.type == WireType::Len)
+        on_len(f.number, r.bytes());
+      else if (f.type == WireType::Varint)
+        on_varint(f.number, r.varint());
+      else
+        r.skip(f.type);
     }
     shape.ok = true;
   } catch (const wire::WireError&) {

@@ -15,7 +15,14 @@
 
 namespace oomscope::capture::wire {
 
-enum class WireType : std::uint8_t { Varint = 0, Fixed64 = 1, Len = 2, StartGroup = 3, EndGroup = 4, Fixed32 = 5 };
+enum class WireType : std::uint8_t {
+  Varint = 0,
+  Fixed64 = 1,
+  Len = 2,
+  StartGroup = 3,
+  EndGroup = 4,
+  Fixed32 = 5
+};
 
 // The largest message the format allows (2 GiB); a longer length field cannot come from a cut file.
 inline constexpr std::uint64_t kMaxMessageBytes = 2ull * 1024 * 1024 * 1024;
@@ -35,7 +42,8 @@ class WireReader {
  public:
   // base: the first byte of the file (for offsets in errors); [begin, end): this message.
   // outermost: a field running past `end` means the file was cut (Truncated) rather than damaged.
-  WireReader(const std::uint8_t* base, const std::uint8_t* begin, const std::uint8_t* end, bool outermost = false)
+  WireReader(const std::uint8_t* base, const std::uint8_t* begin, const std::uint8_t* end,
+             bool outermost = false)
       : base_(base), p_(begin), end_(end), outermost_(outermost) {}
 
   bool done() const { return p_ >= end_; }
@@ -48,7 +56,8 @@ class WireReader {
     const std::uint64_t tag = varint();
     const auto type = static_cast<std::uint32_t>(tag & 7);
     const std::uint64_t number = tag >> 3;
-    if (number == 0 || number > 0x1fffffff) fail_at(at, false, "field number " + std::to_string(number) + " is invalid");
+    if (number == 0 || number > 0x1fffffff)
+      fail_at(at, false, "field number " + std::to_string(number) + " is invalid");
     if (type == 6 || type == 7) fail_at(at, false, "wire type " + std::to_string(type) + " does not exist");
     // Groups are proto2-only and never written by the profiler; a group tag means damaged bytes.
     if (type == 3 || type == 4) fail_at(at, false, "a deprecated group field was found where none can be");
@@ -92,8 +101,9 @@ class WireReader {
     const auto left = static_cast<std::uint64_t>(end_ - p_);
     if (length > left) {
       const bool cut = outermost_ && length <= kMaxMessageBytes;
-      fail_at(at, cut, "a field claims " + std::to_string(length) + " bytes where only " + std::to_string(left) +
-                           " are left in its message");
+      fail_at(at, cut,
+              "a field claims " + std::to_string(length) + " bytes where only " + std::to_string(left) +
+                  " are left in its message");
     }
     std::string_view out(reinterpret_cast<const char*>(p_), static_cast<std::size_t>(length));
     p_ += length;
@@ -107,10 +117,18 @@ class WireReader {
 
   void skip(WireType type) {
     switch (type) {
-      case WireType::Varint: varint(); return;
-      case WireType::Fixed64: fixed64(); return;
-      case WireType::Len: bytes(); return;
-      case WireType::Fixed32: fixed32(); return;
+      case WireType::Varint:
+        varint();
+        return;
+      case WireType::Fixed64:
+        fixed64();
+        return;
+      case WireType::Len:
+        bytes();
+        return;
+      case WireType::Fixed32:
+        fixed32();
+        return;
       case WireType::StartGroup:
       case WireType::EndGroup:
         fail_at(p_, false, "a deprecated group field was found where none can be");

@@ -29,14 +29,24 @@ PlaneKind plane_kind(std::string_view name) {
 
 StatKey stat_key(std::string_view name) {
   static const std::unordered_map<std::string_view, StatKey> keys = {
-      {"allocator_name", StatKey::AllocatorName}, {"bytes_allocated", StatKey::BytesAllocated},
-      {"bytes_available", StatKey::BytesAvailable}, {"bytes_reserved", StatKey::BytesReserved},
-      {"peak_bytes_in_use", StatKey::PeakBytesInUse}, {"requested_bytes", StatKey::RequestedBytes},
-      {"allocation_bytes", StatKey::AllocationBytes}, {"addr", StatKey::Addr},
-      {"fragmentation", StatKey::Fragmentation}, {"id", StatKey::StepId}, {"tf_op", StatKey::TfOp},
-      {"shape", StatKey::Shape}, {"program_id", StatKey::ProgramId}, {"hlo_module", StatKey::HloModule},
-      {"index_on_host", StatKey::IndexOnHost}, {"device_ordinal", StatKey::DeviceOrdinal},
-      {"correlation_id", StatKey::CorrelationId}, {"device_id", StatKey::DeviceId},
+      {"allocator_name", StatKey::AllocatorName},
+      {"bytes_allocated", StatKey::BytesAllocated},
+      {"bytes_available", StatKey::BytesAvailable},
+      {"bytes_reserved", StatKey::BytesReserved},
+      {"peak_bytes_in_use", StatKey::PeakBytesInUse},
+      {"requested_bytes", StatKey::RequestedBytes},
+      {"allocation_bytes", StatKey::AllocationBytes},
+      {"addr", StatKey::Addr},
+      {"fragmentation", StatKey::Fragmentation},
+      {"id", StatKey::StepId},
+      {"tf_op", StatKey::TfOp},
+      {"shape", StatKey::Shape},
+      {"program_id", StatKey::ProgramId},
+      {"hlo_module", StatKey::HloModule},
+      {"index_on_host", StatKey::IndexOnHost},
+      {"device_ordinal", StatKey::DeviceOrdinal},
+      {"correlation_id", StatKey::CorrelationId},
+      {"device_id", StatKey::DeviceId},
   };
   auto it = keys.find(name);
   return it == keys.end() ? StatKey::Other : it->second;
@@ -47,9 +57,11 @@ StatKey stat_key(std::string_view name) {
 std::int64_t absolute_ps(std::int64_t timestamp_ns, std::int64_t offset_ps) {
   std::int64_t base = 0, sum = 0;
   if (__builtin_mul_overflow(timestamp_ns, std::int64_t{1000}, &base))
-    return timestamp_ns > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+    return timestamp_ns > 0 ? std::numeric_limits<std::int64_t>::max()
+                            : std::numeric_limits<std::int64_t>::min();
   if (__builtin_add_overflow(base, offset_ps, &sum))
-    return offset_ps > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+    return offset_ps > 0 ? std::numeric_limits<std::int64_t>::max()
+                         : std::numeric_limits<std::int64_t>::min();
   return sum;
 }
 
@@ -96,17 +108,27 @@ void CaptureBuilder::scan_space() {
     if (f.number >= 1 && f.number <= 4 && f.type != WireType::Len)
       throw Error(ErrorKind::NotACapture, path_,
                   "this is protobuf data but not an XSpace capture, or one damaged at byte " +
-                      format_bytes_exact(static_cast<std::int64_t>(at)) + " (field " + std::to_string(f.number) +
-                      " there has the wrong wire type)");
+                      format_bytes_exact(static_cast<std::int64_t>(at)) + " (field " +
+                      std::to_string(f.number) + " there has the wrong wire type)");
     switch (f.number) {
-      case 1: scan_plane(r, r.bytes()); break;
-      case 2: add_text(errors_, r.bytes()); break;
-      case 3: add_text(warnings_, r.bytes()); break;
-      case 4: add_text(hostnames_, r.bytes()); break;
-      default: r.skip(f.type);
+      case 1:
+        scan_plane(r, r.bytes());
+        break;
+      case 2:
+        add_text(errors_, r.bytes());
+        break;
+      case 3:
+        add_text(warnings_, r.bytes());
+        break;
+      case 4:
+        add_text(hostnames_, r.bytes());
+        break;
+      default:
+        r.skip(f.type);
     }
     if (stop_.stop_requested()) throw Cancelled(path_);
-    progress_.report(0.95 * static_cast<double>(r.offset()) / static_cast<double>(file_->size()), "reading planes");
+    progress_.report(0.95 * static_cast<double>(r.offset()) / static_cast<double>(file_->size()),
+                     "reading planes");
   }
 }
 
@@ -130,11 +152,14 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
       std::uint32_t empty_events = 0;
       bool content = false;
       const auto* b = reinterpret_cast<const std::uint8_t*>(bytes.data());
-      const auto* stopped = quick_walk(b, b + bytes.size(), [](std::uint32_t, std::uint64_t) {},
-                                       [&](std::uint32_t number, std::string_view v) {
-                                         if (number == 4 && v.empty()) ++empty_events;
-                                         else if ((number == 4 || number == 2 || number == 11) && !v.empty()) content = true;
-                                       });
+      const auto* stopped = quick_walk(
+          b, b + bytes.size(), [](std::uint32_t, std::uint64_t) {},
+          [&](std::uint32_t number, std::string_view v) {
+            if (number == 4 && v.empty())
+              ++empty_events;
+            else if ((number == 4 || number == 2 || number == 11) && !v.empty())
+              content = true;
+          });
       if (!content && stopped == b + bytes.size()) {
         ++empty_lines_;
         empty_events_ += empty_events;
@@ -153,17 +178,31 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
                       format_bytes_exact(static_cast<std::int64_t>(at)) + " (a plane's field " +
                       std::to_string(f.number) + " there has the wrong wire type)");
     switch (f.number) {
-      case 1: id = wire::as_int64(r.varint()); break;
-      case 2: name = r.bytes(); break;
-      case 3: take_line(r.bytes()); break;
-      case 4: take(event_md, r.bytes(), sizeof(std::string_view), "event metadata"); break;
-      case 5: take(stat_md, r.bytes(), sizeof(std::string_view), "stat metadata"); break;
-      case 6: take(stats, r.bytes(), sizeof(std::string_view), "plane stats"); break;
-      default: r.skip(f.type);
+      case 1:
+        id = wire::as_int64(r.varint());
+        break;
+      case 2:
+        name = r.bytes();
+        break;
+      case 3:
+        take_line(r.bytes());
+        break;
+      case 4:
+        take(event_md, r.bytes(), sizeof(std::string_view), "event metadata");
+        break;
+      case 5:
+        take(stat_md, r.bytes(), sizeof(std::string_view), "stat metadata");
+        break;
+      case 6:
+        take(stats, r.bytes(), sizeof(std::string_view), "plane stats");
+        break;
+      default:
+        r.skip(f.type);
     }
   }
 
-  auto [it, created] = plane_by_name_.try_emplace(std::string(name), static_cast<std::uint32_t>(capture_->planes_.size()));
+  auto [it, created] =
+      plane_by_name_.try_emplace(std::string(name), static_cast<std::uint32_t>(capture_->planes_.size()));
   if (created) {
     // The Plane (twice: the table grows by doubling) and the reader's per-plane books.
     charge(2 * sizeof(Plane) + 512 + 2 * name.size(), "planes");
@@ -183,7 +222,8 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
   Plane& plane = capture_->planes_[plane_idx];
   auto& segments = internals_->segments[plane_idx];
   PlaneSegment& pseg = segments.emplace_back();
-  pseg.begin = static_cast<std::uint64_t>(reinterpret_cast<const std::uint8_t*>(payload.data()) - file_->data());
+  pseg.begin =
+      static_cast<std::uint64_t>(reinterpret_cast<const std::uint8_t*>(payload.data()) - file_->data());
   pseg.end = pseg.begin + payload.size();
 
   Segment seg;
@@ -250,9 +290,12 @@ void CaptureBuilder::read_stat_metadata(const WireReader& parent, std::string_vi
       WireReader v = r.sub(r.bytes());
       while (!v.done()) {
         const Field g = v.field();
-        if (g.number == 1 && g.type == WireType::Varint) value_id = wire::as_int64(v.varint());
-        else if (g.number == 2 && g.type == WireType::Len) name = v.bytes();
-        else v.skip(g.type);
+        if (g.number == 1 && g.type == WireType::Varint)
+          value_id = wire::as_int64(v.varint());
+        else if (g.number == 2 && g.type == WireType::Len)
+          name = v.bytes();
+        else
+          v.skip(g.type);
       }
     } else {
       r.skip(f.type);
@@ -302,7 +345,8 @@ void CaptureBuilder::read_event_metadata(const WireReader& parent, std::string_v
       }
     }
   }
-  charge(sizeof(EventMetadata) + 128 + md.name.size() + md.display_name.size() + md.stats.size() * (sizeof(Stat) + 64),
+  charge(sizeof(EventMetadata) + 128 + md.name.size() + md.display_name.size() +
+             md.stats.size() * (sizeof(Stat) + 64),
          "event metadata");
   const std::int64_t wire_id = key.value_or(md.id);
   std::int64_t merged_id = wire_id;
@@ -353,26 +397,37 @@ void CaptureBuilder::scan_line(const WireReader& parent, std::string_view payloa
   Line header;
   pending_.clear();
   const auto on_varint = [&header](std::uint32_t number, std::uint64_t value) {
-    if (number == 1) header.id = wire::as_int64(value);
-    else if (number == 10) header.display_id = wire::as_int64(value);
-    else if (number == 3) header.timestamp_ns = wire::as_int64(value);
-    else if (number == 9) header.duration_ps = wire::as_int64(value);
+    if (number == 1)
+      header.id = wire::as_int64(value);
+    else if (number == 10)
+      header.display_id = wire::as_int64(value);
+    else if (number == 3)
+      header.timestamp_ns = wire::as_int64(value);
+    else if (number == 9)
+      header.duration_ps = wire::as_int64(value);
   };
   const auto on_len = [&](std::uint32_t number, std::string_view bytes) {
     if (number == 4) {
-      if (bytes.empty()) ++empty_events_;  // nothing to keep: no metadata, no time, no stats
-      else scan_event(parent, bytes, seg, *out);
-    } else if (number == 2) header.name = std::string(bytes);
-    else if (number == 11) header.display_name = std::string(bytes);
+      if (bytes.empty())
+        ++empty_events_;  // nothing to keep: no metadata, no time, no stats
+      else
+        scan_event(parent, bytes, seg, *out);
+    } else if (number == 2)
+      header.name = std::string(bytes);
+    else if (number == 11)
+      header.display_name = std::string(bytes);
   };
   const auto* begin_bytes = reinterpret_cast<const std::uint8_t*>(payload.data());
   const std::uint8_t* stopped = quick_walk(begin_bytes, begin_bytes + payload.size(), on_varint, on_len);
   WireReader r = parent.sub(rest(payload, stopped));
   while (!r.done()) {
     const Field f = r.field();
-    if (f.type == WireType::Len) on_len(f.number, r.bytes());
-    else if (f.type == WireType::Varint) on_varint(f.number, r.varint());
-    else r.skip(f.type);
+    if (f.type == WireType::Len)
+      on_len(f.number, r.bytes());
+    else if (f.type == WireType::Varint)
+      on_varint(f.number, r.varint());
+    else
+      r.skip(f.type);
   }
 
   if (!shape.ok) {
@@ -426,10 +481,14 @@ void CaptureBuilder::scan_event(const WireReader& parent, std::string_view paylo
   EventRecord ev;
   const auto on_varint = [&ev](std::uint32_t number, std::uint64_t value) {
     const auto v = wire::as_int64(value);
-    if (number == 1) ev.metadata_id = v;
-    else if (number == 2) ev.start_ps = v;  // offset for now; made absolute once the line is read
-    else if (number == 3) ev.duration_ps = v;
-    else if (number == 5) ev.num_occurrences = v;
+    if (number == 1)
+      ev.metadata_id = v;
+    else if (number == 2)
+      ev.start_ps = v;  // offset for now; made absolute once the line is read
+    else if (number == 3)
+      ev.duration_ps = v;
+    else if (number == 5)
+      ev.num_occurrences = v;
   };
   const auto* begin = reinterpret_cast<const std::uint8_t*>(payload.data());
   const auto no_len = [](std::uint32_t, std::string_view) {};
@@ -438,11 +497,14 @@ void CaptureBuilder::scan_event(const WireReader& parent, std::string_view paylo
     WireReader r = parent.sub(rest(payload, stopped));
     while (!r.done()) {
       const Field f = r.field();
-      if (f.type == WireType::Varint) on_varint(f.number, r.varint());
-      else r.skip(f.type);
+      if (f.type == WireType::Varint)
+        on_varint(f.number, r.varint());
+      else
+        r.skip(f.type);
     }
   }
-  ev.offset = static_cast<std::uint64_t>(reinterpret_cast<const std::uint8_t*>(payload.data()) - file_->data());
+  ev.offset =
+      static_cast<std::uint64_t>(reinterpret_cast<const std::uint8_t*>(payload.data()) - file_->data());
   ev.size = static_cast<std::uint32_t>(payload.size());
   const std::int64_t wire_id = ev.metadata_id;
   if (!seg.id_remap.empty())

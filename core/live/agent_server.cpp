@@ -57,8 +57,10 @@ AgentServer::AgentServer(AgentOptions options) : options_(std::move(options)) {
 AgentServer::~AgentServer() { stop(); }
 
 void AgentServer::log(const std::string& message) const {
-  if (options_.log) options_.log(message);
-  else std::fprintf(stderr, "oomscope-agent: %s\n", message.c_str());
+  if (options_.log)
+    options_.log(message);
+  else
+    std::fprintf(stderr, "oomscope-agent: %s\n", message.c_str());
 }
 
 void AgentServer::add_source(std::unique_ptr<StatsSource> source) {
@@ -116,8 +118,10 @@ void AgentServer::post_event(Event event) {
     std::lock_guard lock(pending_mutex_);
     recent_events_.push_back(line);
     if (recent_events_.size() > 64) recent_events_.erase(recent_events_.begin());
-    if (pending_.size() < 1024) pending_.push_back(std::move(line));
-    else counters_.dropped_lines.fetch_add(1, std::memory_order_relaxed);
+    if (pending_.size() < 1024)
+      pending_.push_back(std::move(line));
+    else
+      counters_.dropped_lines.fetch_add(1, std::memory_order_relaxed);
   }
   if (wake_[1] >= 0) {
     const char c = 1;
@@ -134,8 +138,10 @@ void AgentServer::post_shapes(Shapes shapes) {
   shapes_so_far_.last = shapes.last;
   for (auto& f : shapes.fresh)
     if (shapes_so_far_.fresh.size() < 4096) shapes_so_far_.fresh.push_back(f);
-  if (pending_.size() < 1024) pending_.push_back(std::move(line));
-  else counters_.dropped_lines.fetch_add(1, std::memory_order_relaxed);
+  if (pending_.size() < 1024)
+    pending_.push_back(std::move(line));
+  else
+    counters_.dropped_lines.fetch_add(1, std::memory_order_relaxed);
 }
 
 void AgentServer::run(std::stop_token stop) {
@@ -166,8 +172,10 @@ void AgentServer::run(std::stop_token stop) {
     auto next = now + std::chrono::milliseconds(options_.interval_ms);
     for (const auto& c : clients) {
       if (!c->hello_sent) continue;
-      if (now >= c->next_due) due = true;
-      else next = std::min(next, c->next_due);
+      if (now >= c->next_due)
+        due = true;
+      else
+        next = std::min(next, c->next_due);
     }
     if (due) {
       Sample s;
@@ -221,7 +229,8 @@ void AgentServer::run(std::stop_token stop) {
     }
     if (fds[1].revents) {
       char tmp[64];
-      while (::read(wake_[0], tmp, sizeof tmp) > 0) {}
+      while (::read(wake_[0], tmp, sizeof tmp) > 0) {
+      }
     }
     for (std::size_t k = 0; k < clients.size(); ++k) {
       Client& c = *clients[k];
@@ -244,7 +253,8 @@ void AgentServer::run(std::stop_token stop) {
                     c.authed = true;
                   } else {
                     counters_.auth_failures.fetch_add(1, std::memory_order_relaxed);
-                    log(a ? "closed a connection: wrong token" : "closed a connection: its first line was not an auth");
+                    log(a ? "closed a connection: wrong token"
+                          : "closed a connection: its first line was not an auth");
                     c.close = true;
                   }
                   return;
@@ -252,7 +262,8 @@ void AgentServer::run(std::stop_token stop) {
                 if (r.message)
                   if (const auto* sub = std::get_if<Subscribe>(&*r.message)) {
                     c.interval_ms = std::max(10, sub->interval_ms);
-                    c.next_due = std::min(c.next_due, Clock::now() + std::chrono::milliseconds(c.interval_ms));
+                    c.next_due =
+                        std::min(c.next_due, Clock::now() + std::chrono::milliseconds(c.interval_ms));
                   }
               },
               [&](std::size_t) {
@@ -277,8 +288,10 @@ void AgentServer::run(std::stop_token stop) {
       }
       if (!c.close && !c.out.empty()) {
         const ssize_t n = ::send(c.fd, c.out.data(), c.out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (n > 0) c.out.erase(0, static_cast<std::size_t>(n));
-        else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) c.close = true;
+        if (n > 0)
+          c.out.erase(0, static_cast<std::size_t>(n));
+        else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+          c.close = true;
       }
     }
     std::erase_if(clients, [](const std::unique_ptr<Client>& c) {
@@ -327,7 +340,8 @@ void AgentServer::run(std::stop_token stop) {
   for (auto& c : clients) {
     if (c->hello_sent) {
       queue(*c, tail);
-      if (!c->out.empty()) [[maybe_unused]] const auto n = ::send(c->fd, c->out.data(), c->out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (!c->out.empty()) [[maybe_unused]]
+        const auto n = ::send(c->fd, c->out.data(), c->out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
     }
     ::close(c->fd);
   }

@@ -33,14 +33,14 @@ struct AgentOptions {
   Endpoint listen{false, "127.0.0.1", 0, {}};  // port 0: any free port (see AgentServer::port)
   std::string token;                           // required when `listen` is not loopback
   int interval_ms = 100;
-  std::size_t max_queue_bytes = 256 * 1024;    // per client
+  std::size_t max_queue_bytes = 256 * 1024;  // per client
   int auth_timeout_ms = 5'000;
-  Hello hello;                                 // pid and host are filled in when left empty
-  std::function<void(const std::string&)> log; // default: stderr, prefixed "oomscope-agent: "
+  Hello hello;                                  // pid and host are filled in when left empty
+  std::function<void(const std::string&)> log;  // default: stderr, prefixed "oomscope-agent: "
 };
 
 struct AgentCounters {
-  std::atomic<std::uint64_t> clients{0};        // connected now
+  std::atomic<std::uint64_t> clients{0};  // connected now
   std::atomic<std::uint64_t> accepted{0};
   std::atomic<std::uint64_t> samples{0};
   std::atomic<std::uint64_t> dropped_lines{0};  // queue full (a slow client)
@@ -68,7 +68,7 @@ class AgentServer {
 
   // From the trainer's thread; cheap (atomics or a short lock).
   void set_step(std::int64_t step, std::int64_t micro = -1);
-  void post_event(Event event);   // t is filled in when 0
+  void post_event(Event event);  // t is filled in when 0
   // t is filled in when 0. The shapes in `fresh` are also kept (up to 4,096) for clients that attach later.
   void post_shapes(Shapes shapes);
   const AgentCounters& counters() const { return counters_; }

@@ -21,25 +21,37 @@ std::int64_t parse_size(std::string_view rule, std::string_view s) {
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || v < 0) bad(rule, "'" + std::string(s) + "' is not a non-negative number");
   std::string unit(end, s.data() + s.size());
-  std::transform(unit.begin(), unit.end(), unit.begin(), [](char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(unit.begin(), unit.end(), unit.begin(),
+                 [](char c) { return static_cast<char>(std::tolower(c)); });
   double m = 1;
-  if (unit.empty() || unit == "b") m = 1;
-  else if (unit == "kb") m = 1e3;
-  else if (unit == "mb") m = 1e6;
-  else if (unit == "gb") m = 1e9;
-  else if (unit == "tb") m = 1e12;
-  else if (unit == "kib") m = 1024.0;
-  else if (unit == "mib") m = 1024.0 * 1024;
-  else if (unit == "gib") m = 1024.0 * 1024 * 1024;
-  else if (unit == "tib") m = 1024.0 * 1024 * 1024 * 1024;
-  else bad(rule, "unknown unit '" + unit + "' (use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB)");
+  if (unit.empty() || unit == "b")
+    m = 1;
+  else if (unit == "kb")
+    m = 1e3;
+  else if (unit == "mb")
+    m = 1e6;
+  else if (unit == "gb")
+    m = 1e9;
+  else if (unit == "tb")
+    m = 1e12;
+  else if (unit == "kib")
+    m = 1024.0;
+  else if (unit == "mib")
+    m = 1024.0 * 1024;
+  else if (unit == "gib")
+    m = 1024.0 * 1024 * 1024;
+  else if (unit == "tib")
+    m = 1024.0 * 1024 * 1024 * 1024;
+  else
+    bad(rule, "unknown unit '" + unit + "' (use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB)");
   return static_cast<std::int64_t>(std::llround(v * m));
 }
 
 Field parse_field(std::string_view rule, std::string_view name) {
   if (const auto f = field_from_name(name)) return *f;
-  bad(rule, "unknown field '" + std::string(name) +
-                "' (use a sample field such as driver, device_used, allocated, reserved, ooms, alloc_retries)");
+  bad(rule,
+      "unknown field '" + std::string(name) +
+          "' (use a sample field such as driver, device_used, allocated, reserved, ooms, alloc_retries)");
 }
 
 std::string thousands(std::int64_t v) {
@@ -83,8 +95,10 @@ AlertRule parse_alert_rule(std::string_view text) {
     body.remove_prefix(7);
   }
   const auto gt = body.find('>');
-  if (gt == std::string_view::npos) bad(text, "expected FIELD>VALUE, growth:FIELD>VALUE, gap>VALUE, moves:FIELD, "
-                                               "shapes-rising[:N] or event:KIND");
+  if (gt == std::string_view::npos)
+    bad(text,
+        "expected FIELD>VALUE, growth:FIELD>VALUE, gap>VALUE, moves:FIELD, "
+        "shapes-rising[:N] or event:KIND");
   const std::string_view lhs = body.substr(0, gt);
   std::string_view rhs = body.substr(gt + 1);
   if (r.kind == AlertRule::Kind::Growth && rhs.ends_with("/1000steps")) rhs.remove_suffix(10);
@@ -128,7 +142,8 @@ std::string AlertEngine::who(int rank) {
 }
 
 void AlertEngine::fire(int rank, std::size_t rule, std::int64_t t, std::int64_t fig, std::string message) {
-  alerts_.push_back(Alert{rules_[rule].text, rank, t, fig, who(rank) + ": " + message + " (rule " + rules_[rule].text + ")"});
+  alerts_.push_back(Alert{rules_[rule].text, rank, t, fig,
+                          who(rank) + ": " + message + " (rule " + rules_[rule].text + ")"});
   if (alerts_.size() > 100'000) alerts_.erase(alerts_.begin(), alerts_.begin() + 50'000);
 }
 
@@ -156,7 +171,8 @@ void AlertEngine::on_sample(int rank, const Sample& s) {
         if (!s.has(r.field)) continue;
         fig = s.get(r.field);
         cond = fig > r.limit;
-        msg = std::string(field_name(r.field)) + " " + figure(r.field, fig) + " is over " + figure(r.field, r.limit);
+        msg = std::string(field_name(r.field)) + " " + figure(r.field, fig) + " is over " +
+              figure(r.field, r.limit);
         break;
       case AlertRule::Kind::Gap: {
         const Field top = s.has(Field::Driver) ? Field::Driver : Field::DeviceUsed;
@@ -174,22 +190,24 @@ void AlertEngine::on_sample(int rank, const Sample& s) {
         const std::int64_t before = h.counter[i];
         h.counter[i] = v;
         if (before >= 0 && v > before)
-          fire(rank, i, s.t, v, std::string(field_name(r.field)) + " moved from " + thousands(before) + " to " +
-                                    thousands(v));
+          fire(rank, i, s.t, v,
+               std::string(field_name(r.field)) + " moved from " + thousands(before) + " to " + thousands(v));
         continue;
       }
       case AlertRule::Kind::Growth: {
         if (!has_step || !s.has(r.field) || h.by_step.empty()) continue;
         const std::int64_t step = s.get(Field::Step);
-        const auto it = std::find_if(h.by_step.begin(), h.by_step.end(),
-                                     [&](const auto& p) { return p.first >= step - 1000 && p.second.has(r.field); });
+        const auto it = std::find_if(h.by_step.begin(), h.by_step.end(), [&](const auto& p) {
+          return p.first >= step - 1000 && p.second.has(r.field);
+        });
         if (it == h.by_step.end() || step - it->first < 100) continue;
         const double per = static_cast<double>(s.get(r.field) - it->second.get(r.field)) * 1000.0 /
                            static_cast<double>(step - it->first);
         fig = static_cast<std::int64_t>(per);
         cond = fig > r.limit;
-        msg = std::string(field_name(r.field)) + " grows " + figure(r.field, fig) + " per 1,000 steps (over steps " +
-              thousands(it->first) + " to " + thousands(step) + "; limit " + figure(r.field, r.limit) + ")";
+        msg = std::string(field_name(r.field)) + " grows " + figure(r.field, fig) +
+              " per 1,000 steps (over steps " + thousands(it->first) + " to " + thousands(step) + "; limit " +
+              figure(r.field, r.limit) + ")";
         break;
       }
       case AlertRule::Kind::ShapesRising:
@@ -206,8 +224,9 @@ void AlertEngine::on_sample(int rank, const Sample& s) {
 void AlertEngine::on_event(int rank, const Event& e) {
   for (std::size_t i = 0; i < rules_.size(); ++i)
     if (rules_[i].kind == AlertRule::Kind::EventKind && rules_[i].event_kind == e.kind)
-      fire(rank, i, e.t, 1, e.kind + " event: " + (e.message.empty() ? "(no message)" : e.message) +
-                                (e.path.empty() ? "" : " [" + e.path + "]"));
+      fire(rank, i, e.t, 1,
+           e.kind + " event: " + (e.message.empty() ? "(no message)" : e.message) +
+               (e.path.empty() ? "" : " [" + e.path + "]"));
 }
 
 void AlertEngine::on_shapes(int rank, const Shapes& sh) {
@@ -219,7 +238,8 @@ void AlertEngine::on_shapes(int rank, const Shapes& sh) {
   if (h.shapes.size() > 4096) h.shapes.erase(h.shapes.begin(), h.shapes.begin() + 2048);
   for (std::size_t i = 0; i < rules_.size(); ++i) {
     if (rules_[i].kind != AlertRule::Kind::ShapesRising) continue;
-    const auto it = std::find_if(h.shapes.begin(), h.shapes.end(), [&](const auto& p) { return p.first >= pos - 1000; });
+    const auto it =
+        std::find_if(h.shapes.begin(), h.shapes.end(), [&](const auto& p) { return p.first >= pos - 1000; });
     const std::int64_t grew = sh.distinct - it->second;
     const bool cond = grew >= rules_[i].limit;
     if (cond && !h.active[i])

@@ -58,12 +58,12 @@ class AlertEngine final : public LiveSink {
   void on_bad_line(int, std::int64_t, const std::string&) override {}
 
  private:
-  struct History {  // per rank
-    std::vector<std::pair<std::int64_t, Sample>> by_step;  // (step, sample), thinned to ~every 10 steps
+  struct History {                                              // per rank
+    std::vector<std::pair<std::int64_t, Sample>> by_step;       // (step, sample), thinned to ~every 10 steps
     std::vector<std::pair<std::int64_t, std::int64_t>> shapes;  // (step or t/1e9 s, distinct)
     Sample last{};
     bool has_last = false;
-    std::vector<char> active;   // per rule
+    std::vector<char> active;           // per rule
     std::vector<std::int64_t> counter;  // per rule: last counter value seen (moves)
     int hello_rank = -1;
   };

@@ -42,7 +42,8 @@ LiveClient::~LiveClient() { stop(); }
 void LiveClient::start() {
   if (thread_.joinable()) return;
   if (::pipe(wake_) != 0) wake_[0] = wake_[1] = -1;
-  for (std::size_t i = 0; i < endpoints_.size(); ++i) sink_.on_endpoint(static_cast<int>(i), endpoints_[i].to_string());
+  for (std::size_t i = 0; i < endpoints_.size(); ++i)
+    sink_.on_endpoint(static_cast<int>(i), endpoints_[i].to_string());
   thread_ = std::jthread([this](std::stop_token st) { run(st); });
 }
 
@@ -75,9 +76,12 @@ void LiveClient::run(std::stop_token stop) {
     c.got_hello = false;
     c.splitter.reset();
     c.out.clear();
-    if (was_up) c.backoff_ms = options_.min_backoff_ms;
-    else c.backoff_ms = not_agent ? options_.max_backoff_ms
-                                  : std::clamp(c.backoff_ms * 2, options_.min_backoff_ms, options_.max_backoff_ms);
+    if (was_up)
+      c.backoff_ms = options_.min_backoff_ms;
+    else
+      c.backoff_ms = not_agent
+                         ? options_.max_backoff_ms
+                         : std::clamp(c.backoff_ms * 2, options_.min_backoff_ms, options_.max_backoff_ms);
     c.next_attempt = Clock::now() + std::chrono::milliseconds(c.backoff_ms);
     if (was_up || reason != c.last_reason) sink_.on_disconnected(static_cast<int>(i), now_unix_ns(), reason);
     c.last_reason = reason;
@@ -112,10 +116,14 @@ void LiveClient::run(std::stop_token stop) {
     std::visit(
         [&](auto& m) {
           using T = std::decay_t<decltype(m)>;
-          if constexpr (std::is_same_v<T, Sample>) sink_.on_sample(rank, m);
-          else if constexpr (std::is_same_v<T, Event>) sink_.on_event(rank, m);
-          else if constexpr (std::is_same_v<T, Shapes>) sink_.on_shapes(rank, m);
-          else if constexpr (std::is_same_v<T, Hello>) sink_.on_hello(rank, m);
+          if constexpr (std::is_same_v<T, Sample>)
+            sink_.on_sample(rank, m);
+          else if constexpr (std::is_same_v<T, Event>)
+            sink_.on_event(rank, m);
+          else if constexpr (std::is_same_v<T, Shapes>)
+            sink_.on_shapes(rank, m);
+          else if constexpr (std::is_same_v<T, Hello>)
+            sink_.on_hello(rank, m);
           // auth, subscribe and unknown types from an agent are ignored
         },
         *r.message);
@@ -187,8 +195,10 @@ void LiveClient::run(std::stop_token stop) {
       if (fds[k].revents & (POLLIN | POLLHUP | POLLERR)) {
         const ssize_t n = ::recv(c.fd, buf.data(), buf.size(), 0);
         if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
-          std::string reason = n == 0 ? "agent closed the connection" : std::string("read error: ") + std::strerror(errno);
-          if (c.splitter.pending() > 0) reason += " (mid-line; " + std::to_string(c.splitter.pending()) + " bytes lost)";
+          std::string reason =
+              n == 0 ? "agent closed the connection" : std::string("read error: ") + std::strerror(errno);
+          if (c.splitter.pending() > 0)
+            reason += " (mid-line; " + std::to_string(c.splitter.pending()) + " bytes lost)";
           if (n == 0 && !c.got_hello) reason += " before its hello (does it need a token?)";
           drop(i, reason);
           continue;

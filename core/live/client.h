@@ -17,8 +17,8 @@
 namespace oomscope::live {
 
 struct ClientOptions {
-  std::string token;         // sent as {"type":"auth"} first when not empty
-  int interval_ms = 0;       // sent as {"type":"subscribe"} when > 0
+  std::string token;    // sent as {"type":"auth"} first when not empty
+  int interval_ms = 0;  // sent as {"type":"subscribe"} when > 0
   int stall_timeout_ms = 10'000;
   int min_backoff_ms = 250;
   int max_backoff_ms = 2'000;

@@ -125,7 +125,8 @@ class CudartSource final : public StatsSource {
 
 }  // namespace
 
-std::unique_ptr<StatsSource> make_nvml_source(int index, std::int64_t pid, DeviceInfo& info, std::string& why) {
+std::unique_ptr<StatsSource> make_nvml_source(int index, std::int64_t pid, DeviceInfo& info,
+                                              std::string& why) {
   Nvml& n = nvml();
   if (!n.init) {
     why = n.error;
@@ -197,7 +198,8 @@ std::vector<std::unique_ptr<StatsSource>> make_device_sources(int index, std::in
 }
 
 ProcessRssSource::ProcessRssSource(std::int64_t pid)
-    : path_(pid > 0 ? "/proc/" + std::to_string(pid) + "/statm" : "/proc/self/statm"), page_(::sysconf(_SC_PAGESIZE)) {}
+    : path_(pid > 0 ? "/proc/" + std::to_string(pid) + "/statm" : "/proc/self/statm"),
+      page_(::sysconf(_SC_PAGESIZE)) {}
 
 void ProcessRssSource::fill(Sample& s) {
   std::FILE* f = std::fopen(path_.c_str(), "r");

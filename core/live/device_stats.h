@@ -22,7 +22,8 @@ struct DeviceInfo {
 
 // NVML figures for process `pid` (0: this process) on device `index`. Null when NVML is unavailable, with
 // the reason in `why`.
-std::unique_ptr<StatsSource> make_nvml_source(int index, std::int64_t pid, DeviceInfo& info, std::string& why);
+std::unique_ptr<StatsSource> make_nvml_source(int index, std::int64_t pid, DeviceInfo& info,
+                                              std::string& why);
 // cudaMemGetInfo on the current device. Null (and why) when built without the toolkit or no device answers.
 std::unique_ptr<StatsSource> make_cudart_source(DeviceInfo& info, std::string& why);
 

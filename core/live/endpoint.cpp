@@ -107,10 +107,16 @@ int start_connect(const Endpoint& ep, bool& in_progress, std::string& error) {
     sockaddr_un addr{};
     if (!fill_unix(ep.path, addr, error)) return -1;
     const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-    if (fd < 0) { error = std::strerror(errno); return -1; }
+    if (fd < 0) {
+      error = std::strerror(errno);
+      return -1;
+    }
     set_nonblocking(fd);
     if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) return fd;
-    if (errno == EINPROGRESS || errno == EAGAIN) { in_progress = true; return fd; }
+    if (errno == EINPROGRESS || errno == EAGAIN) {
+      in_progress = true;
+      return fd;
+    }
     error = std::strerror(errno);
     ::close(fd);
     return -1;
@@ -125,7 +131,10 @@ int start_connect(const Endpoint& ep, bool& in_progress, std::string& error) {
     const int one = 1;
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     if (::connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) break;
-    if (errno == EINPROGRESS) { in_progress = true; break; }
+    if (errno == EINPROGRESS) {
+      in_progress = true;
+      break;
+    }
     error = std::strerror(errno);
     ::close(fd);
     fd = -1;
@@ -148,8 +157,11 @@ int listen_on(const Endpoint& ep, std::string& error) {
     sockaddr_un addr{};
     if (!fill_unix(ep.path, addr, error)) return -1;
     const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-    if (fd < 0) { error = std::strerror(errno); return -1; }
-    struct stat st{};
+    if (fd < 0) {
+      error = std::strerror(errno);
+      return -1;
+    }
+    struct stat st {};
     if (::lstat(ep.path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) ::unlink(ep.path.c_str());
     // Created 0600 from the start: the umask covers the window between bind() and chmod().
     const mode_t old = ::umask(0177);

@@ -12,8 +12,10 @@ namespace {
 using nlohmann::json;
 
 constexpr std::array<const char*, kFieldCount> kFieldNames = {
-    "step", "micro", "allocated", "reserved", "active", "peak_allocated", "inactive_split", "alloc_retries",
-    "ooms", "driver", "recommended_max", "device_used", "rss"};
+    "step",   "micro",          "allocated",       "reserved",
+    "active", "peak_allocated", "inactive_split",  "alloc_retries",
+    "ooms",   "driver",         "recommended_max", "device_used",
+    "rss"};
 
 struct TypeError {
   std::string message;
@@ -34,7 +36,8 @@ std::optional<std::int64_t> get_int(const json& obj, const char* key, const char
     const double d = it->get<double>();
     if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.2e18) return static_cast<std::int64_t>(d);
   }
-  throw TypeError{std::string(type) + " field '" + key + "' should be an integer, not " + it->dump().substr(0, 40)};
+  throw TypeError{std::string(type) + " field '" + key + "' should be an integer, not " +
+                  it->dump().substr(0, 40)};
 }
 
 std::string get_string(const json& obj, const char* key, const char* type) {
@@ -115,7 +118,8 @@ Message parse_object(const json& obj, const std::string& type) {
   if (type == "auth") return Auth{get_string(obj, "token", "auth")};
   if (type == "subscribe") {
     const auto ms = get_int(obj, "interval_ms", "subscribe");
-    if (!ms || *ms < 1 || *ms > 3'600'000) throw TypeError{"subscribe needs 'interval_ms' between 1 and 3600000"};
+    if (!ms || *ms < 1 || *ms > 3'600'000)
+      throw TypeError{"subscribe needs 'interval_ms' between 1 and 3600000"};
     return Subscribe{static_cast<int>(*ms)};
   }
   return Unknown{type};
@@ -144,8 +148,8 @@ bool field_is_bytes(Field f) noexcept {
 ParseResult parse_line(std::string_view line) {
   ParseResult r;
   if (line.size() > kMaxLineBytes) {
-    r.error = "line of " + std::to_string(line.size()) + " bytes is over the " + std::to_string(kMaxLineBytes) +
-              "-byte limit";
+    r.error = "line of " + std::to_string(line.size()) + " bytes is over the " +
+              std::to_string(kMaxLineBytes) + "-byte limit";
     return r;
   }
   const json j = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
@@ -173,9 +177,10 @@ ParseResult parse_line(std::string_view line) {
 }
 
 std::string write_line(const Hello& h) {
-  json j = {{"type", "hello"}, {"protocol", h.protocol}, {"pid", h.pid}, {"host", h.host},
-            {"rank", h.rank}, {"world_size", h.world_size}, {"backend", h.backend}, {"device", h.device},
-            {"total_bytes", h.total_bytes}, {"framework", h.framework}, {"command", h.command}};
+  json j = {{"type", "hello"},          {"protocol", h.protocol}, {"pid", h.pid},
+            {"host", h.host},           {"rank", h.rank},         {"world_size", h.world_size},
+            {"backend", h.backend},     {"device", h.device},     {"total_bytes", h.total_bytes},
+            {"framework", h.framework}, {"command", h.command}};
   return dump_line(j);
 }
 

@@ -21,17 +21,28 @@ inline constexpr std::size_t kMaxLineBytes = 64 * 1024;
 
 // The optional integer fields of a sample, in wire order. Byte figures are bytes.
 enum class Field : std::uint8_t {
-  Step, Micro, Allocated, Reserved, Active, PeakAllocated, InactiveSplit, AllocRetries, Ooms, Driver,
-  RecommendedMax, DeviceUsed, Rss,
+  Step,
+  Micro,
+  Allocated,
+  Reserved,
+  Active,
+  PeakAllocated,
+  InactiveSplit,
+  AllocRetries,
+  Ooms,
+  Driver,
+  RecommendedMax,
+  DeviceUsed,
+  Rss,
 };
 inline constexpr std::size_t kFieldCount = 13;
 const char* field_name(Field f) noexcept;  // the wire name: "peak_allocated"
 std::optional<Field> field_from_name(std::string_view name) noexcept;
-bool field_is_bytes(Field f) noexcept;     // false for step, micro, alloc_retries, ooms
+bool field_is_bytes(Field f) noexcept;  // false for step, micro, alloc_retries, ooms
 
 struct Sample {
-  std::int64_t t = 0;          // unix nanoseconds
-  std::uint16_t present = 0;   // bit i set when field i is present
+  std::int64_t t = 0;         // unix nanoseconds
+  std::uint16_t present = 0;  // bit i set when field i is present
   std::array<std::int64_t, kFieldCount> values{};
 
   bool has(Field f) const noexcept { return (present >> static_cast<int>(f)) & 1u; }
@@ -74,10 +85,16 @@ struct Shapes {
   std::vector<std::vector<std::int64_t>> fresh;
 };
 
-struct Auth { std::string token; };
-struct Subscribe { int interval_ms = 100; };
+struct Auth {
+  std::string token;
+};
+struct Subscribe {
+  int interval_ms = 100;
+};
 // A line with a type this version does not know: ignored by design (the protocol may grow).
-struct Unknown { std::string type; };
+struct Unknown {
+  std::string type;
+};
 
 using Message = std::variant<Hello, Sample, Event, Shapes, Auth, Subscribe, Unknown>;
 
@@ -107,7 +124,11 @@ class LineSplitter {
   void feed(std::string_view bytes, OnLine&& on_line, OnOversized&& on_oversized);
   // Bytes of an unfinished line still held (what a connection that dies mid-line loses).
   std::size_t pending() const noexcept { return discarding_ ? discarded_ : buf_.size(); }
-  void reset() { buf_.clear(); discarding_ = false; discarded_ = 0; }
+  void reset() {
+    buf_.clear();
+    discarding_ = false;
+    discarded_ = 0;
+  }
 
  private:
   std::size_t max_;

@@ -53,7 +53,7 @@ void Recorder::close() {
 }
 
 std::uint64_t Recorder::bytes_written() const {
-  struct stat st{};
+  struct stat st {};
   if (::stat(path_.c_str(), &st) != 0) return 0;
   return static_cast<std::uint64_t>(st.st_size);
 }
@@ -86,7 +86,9 @@ void Recorder::line_record(int rank, std::string line) {
   append(scratch_);
 }
 
-void Recorder::on_endpoint(int rank, const std::string& endpoint) { text_record(rec::Kind::Endpoint, rank, 0, endpoint); }
+void Recorder::on_endpoint(int rank, const std::string& endpoint) {
+  text_record(rec::Kind::Endpoint, rank, 0, endpoint);
+}
 void Recorder::on_hello(int rank, const Hello& hello) { line_record(rank, write_line(hello)); }
 void Recorder::on_event(int rank, const Event& event) { line_record(rank, write_line(event)); }
 void Recorder::on_shapes(int rank, const Shapes& shapes) { line_record(rank, write_line(shapes)); }

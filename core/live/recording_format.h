@@ -19,7 +19,14 @@ namespace oomscope::live::rec {
 
 inline constexpr std::string_view kMagic = "OOMSCOPE-LIVE-RECORDING 1\n";
 
-enum class Kind : std::uint8_t { Endpoint = 1, Line = 2, Sample = 3, Disconnected = 4, Connected = 5, BadLine = 6 };
+enum class Kind : std::uint8_t {
+  Endpoint = 1,
+  Line = 2,
+  Sample = 3,
+  Disconnected = 4,
+  Connected = 5,
+  BadLine = 6
+};
 
 inline void put_varint(std::string& out, std::uint64_t v) {
   while (v >= 0x80) {

@@ -21,8 +21,12 @@ void LiveSession::apply(F&& f) {
 void LiveSession::on_endpoint(int rank, const std::string& endpoint) {
   apply([&](LiveSink& s) { s.on_endpoint(rank, endpoint); });
 }
-void LiveSession::on_hello(int rank, const Hello& hello) { apply([&](LiveSink& s) { s.on_hello(rank, hello); }); }
-void LiveSession::on_sample(int rank, const Sample& sample) { apply([&](LiveSink& s) { s.on_sample(rank, sample); }); }
+void LiveSession::on_hello(int rank, const Hello& hello) {
+  apply([&](LiveSink& s) { s.on_hello(rank, hello); });
+}
+void LiveSession::on_sample(int rank, const Sample& sample) {
+  apply([&](LiveSink& s) { s.on_sample(rank, sample); });
+}
 void LiveSession::on_event(int rank, const Event& event) {
   {
     std::lock_guard lock(mutex_);
@@ -30,11 +34,15 @@ void LiveSession::on_event(int rank, const Event& event) {
   }
   apply([&](LiveSink& s) { s.on_event(rank, event); });
 }
-void LiveSession::on_shapes(int rank, const Shapes& shapes) { apply([&](LiveSink& s) { s.on_shapes(rank, shapes); }); }
+void LiveSession::on_shapes(int rank, const Shapes& shapes) {
+  apply([&](LiveSink& s) { s.on_shapes(rank, shapes); });
+}
 void LiveSession::on_disconnected(int rank, std::int64_t t, const std::string& reason) {
   apply([&](LiveSink& s) { s.on_disconnected(rank, t, reason); });
 }
-void LiveSession::on_connected(int rank, std::int64_t t) { apply([&](LiveSink& s) { s.on_connected(rank, t); }); }
+void LiveSession::on_connected(int rank, std::int64_t t) {
+  apply([&](LiveSink& s) { s.on_connected(rank, t); });
+}
 void LiveSession::on_bad_line(int rank, std::int64_t t, const std::string& error) {
   apply([&](LiveSink& s) { s.on_bad_line(rank, t, error); });
 }

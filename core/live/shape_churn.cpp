@@ -33,7 +33,7 @@ std::vector<std::int64_t> pow2_bounds(std::int64_t lo, std::int64_t hi) {
 
 std::vector<std::int64_t> multiple_bounds(std::int64_t lo, std::int64_t hi, std::int64_t m) {
   std::vector<std::int64_t> b;
-  for (std::int64_t v = std::max<std::int64_t>(m, (lo + m - 1) / m * m); ; v += m) {
+  for (std::int64_t v = std::max<std::int64_t>(m, (lo + m - 1) / m * m);; v += m) {
     b.push_back(v);
     if (v >= hi || b.size() > 100000) break;
   }
@@ -44,7 +44,8 @@ std::vector<std::int64_t> quantile_bounds(std::vector<std::int64_t> values, int 
   std::sort(values.begin(), values.end());
   std::vector<std::int64_t> b;
   for (int i = 1; i <= k; ++i) {
-    const std::size_t at = std::min(values.size() - 1, (values.size() * std::size_t(i) + std::size_t(k) - 1) / std::size_t(k) - 1);
+    const std::size_t at = std::min(
+        values.size() - 1, (values.size() * std::size_t(i) + std::size_t(k) - 1) / std::size_t(k) - 1);
     if (b.empty() || values[at] > b.back()) b.push_back(values[at]);
   }
   return b;
@@ -61,7 +62,9 @@ ShapeChurn analyse_shape_churn(std::vector<Shape> shapes, std::int64_t reported)
   if (shapes.empty()) return c;
   std::map<std::size_t, std::int64_t> ranks;
   for (const auto& s : shapes) ++ranks[s.size()];
-  const std::size_t rank = std::max_element(ranks.begin(), ranks.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
+  const std::size_t rank = std::max_element(ranks.begin(), ranks.end(), [](auto& a, auto& b) {
+                             return a.second < b.second;
+                           })->first;
   c.rank = int(rank);
   std::vector<Shape> same;
   for (auto& s : shapes)
@@ -83,7 +86,8 @@ ShapeChurn analyse_shape_churn(std::vector<Shape> shapes, std::int64_t reported)
       distinct.insert(s[d]);
     }
     if (distinct.size() > 1)
-      c.dims.push_back(DimensionStats{int(d), *distinct.begin(), *distinct.rbegin(), std::int64_t(distinct.size())});
+      c.dims.push_back(
+          DimensionStats{int(d), *distinct.begin(), *distinct.rbegin(), std::int64_t(distinct.size())});
   }
   if (c.dims.empty()) return c;
 
@@ -113,10 +117,12 @@ ShapeChurn analyse_shape_churn(std::vector<Shape> shapes, std::int64_t reported)
   };
   evaluate("powers of two", [](const DimensionStats& d) { return pow2_bounds(d.min, d.max); });
   for (std::int64_t m : {8, 64})
-    evaluate("multiples of " + std::to_string(m), [m](const DimensionStats& d) { return multiple_bounds(d.min, d.max, m); });
+    evaluate("multiples of " + std::to_string(m),
+             [m](const DimensionStats& d) { return multiple_bounds(d.min, d.max, m); });
   for (int k : {4, 8, 16})
-    evaluate(std::to_string(k) + " quantile buckets per dimension",
-             [&values, k](const DimensionStats& d) { return quantile_bounds(values[std::size_t(d.index)], k); });
+    evaluate(std::to_string(k) + " quantile buckets per dimension", [&values, k](const DimensionStats& d) {
+      return quantile_bounds(values[std::size_t(d.index)], k);
+    });
   std::sort(c.plans.begin(), c.plans.end(), [](const BucketPlan& a, const BucketPlan& b) {
     return a.distinct_after != b.distinct_after ? a.distinct_after < b.distinct_after : a.waste < b.waste;
   });
@@ -126,13 +132,15 @@ ShapeChurn analyse_shape_churn(std::vector<Shape> shapes, std::int64_t reported)
 std::string shape_churn_text(const ShapeChurn& c) {
   std::string out;
   char buf[256];
-  std::snprintf(buf, sizeof buf, "shape churn: %lld distinct padded shapes analysed (the agent counted %lld)\n",
+  std::snprintf(buf, sizeof buf,
+                "shape churn: %lld distinct padded shapes analysed (the agent counted %lld)\n",
                 static_cast<long long>(c.shapes), static_cast<long long>(c.reported));
   out += buf;
   if (c.dims.empty()) return out + "  no dimension varies: padding buckets would not help\n";
   for (const auto& d : c.dims) {
     std::snprintf(buf, sizeof buf, "  dimension %d varies: %lld sizes from %lld to %lld\n", d.index,
-                  static_cast<long long>(d.distinct), static_cast<long long>(d.min), static_cast<long long>(d.max));
+                  static_cast<long long>(d.distinct), static_cast<long long>(d.min),
+                  static_cast<long long>(d.max));
     out += buf;
   }
   out += "  shapes by elements (up to):";

@@ -20,15 +20,15 @@ struct DimensionStats {
 };
 
 struct BucketPlan {
-  std::string name;                                  // "powers of two", "multiples of 64", "8 quantile buckets"
+  std::string name;  // "powers of two", "multiples of 64", "8 quantile buckets"
   std::vector<std::vector<std::int64_t>> boundaries;  // per varying dimension: the sizes padded up to
   std::int64_t distinct_after = 0;                    // distinct shapes once padded
   double waste = 0;                                   // padded elements / observed elements - 1
 };
 
 struct ShapeChurn {
-  std::int64_t shapes = 0;      // distinct shapes analysed
-  std::int64_t reported = 0;    // the agent's own distinct count (may exceed `shapes` when capped)
+  std::int64_t shapes = 0;           // distinct shapes analysed
+  std::int64_t reported = 0;         // the agent's own distinct count (may exceed `shapes` when capped)
   std::vector<DimensionStats> dims;  // the varying dimensions only
   int rank = 0;                      // the shapes' rank (number of dimensions); 0 when they disagree
   // Histogram of shape sizes: elements per shape in power-of-two classes -> number of shapes.

@@ -9,7 +9,8 @@
 namespace oomscope::live {
 
 std::int64_t now_unix_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
@@ -42,7 +43,8 @@ bool Store::has_event(int rank, const Event& event) const {
   const auto& events = ranks_[static_cast<std::size_t>(rank)].events;
   const std::size_t from = events.size() > 256 ? events.size() - 256 : 0;
   for (std::size_t i = from; i < events.size(); ++i)
-    if (events[i].t == event.t && events[i].kind == event.kind && events[i].message == event.message) return true;
+    if (events[i].t == event.t && events[i].kind == event.kind && events[i].message == event.message)
+      return true;
   return false;
 }
 
@@ -95,7 +97,8 @@ std::size_t Store::sample_count() const {
   return n;
 }
 
-std::vector<Bucket> Store::downsample(int rank, Field field, std::int64_t t0, std::int64_t t1, int buckets) const {
+std::vector<Bucket> Store::downsample(int rank, Field field, std::int64_t t0, std::int64_t t1,
+                                      int buckets) const {
   std::vector<Bucket> out;
   if (rank < 0 || static_cast<std::size_t>(rank) >= ranks_.size() || buckets <= 0 || t1 <= t0) return out;
   const auto& s = ranks_[static_cast<std::size_t>(rank)].samples;

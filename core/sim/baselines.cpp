@@ -91,7 +91,8 @@ Baselines compute_baselines(const SimConfig& c, std::span<const std::int64_t> si
   out.micro_batch = price(c, sizes, c.batch, micro);
   out.micro_batch.accumulation = (c.batch + micro - 1) / micro;
   out.micro_batch.optimizer_steps = c.epochs * ((count + c.batch - 1) / c.batch);
-  if (c.max_batches > 0) out.micro_batch.optimizer_steps = std::min(out.micro_batch.optimizer_steps, c.max_batches);
+  if (c.max_batches > 0)
+    out.micro_batch.optimizer_steps = std::min(out.micro_batch.optimizer_steps, c.max_batches);
   return out;
 }
 

@@ -10,13 +10,14 @@
 namespace oomscope::sim {
 
 Policy preset_original() {
-  return Policy{CatchMode::Everything, GradMode::LastFragment, SplitPoint::Midpoint, AxisRule::AlternateXY, 500,
-                FloorAction::Drop, NormMode::BatchNorm};
+  return Policy{
+      CatchMode::Everything, GradMode::LastFragment, SplitPoint::Midpoint, AxisRule::AlternateXY, 500,
+      FloorAction::Drop,     NormMode::BatchNorm};
 }
 
 Policy preset_corrected() {
   return Policy{CatchMode::OomOnly, GradMode::Accumulate, SplitPoint::Median, AxisRule::Longest, 500,
-                FloorAction::Keep, NormMode::Frozen};
+                FloorAction::Keep,  NormMode::Frozen};
 }
 
 std::optional<Policy> preset_by_name(std::string_view name) {
@@ -40,7 +41,8 @@ namespace {
 void validate(const SimConfig& c) {
   if (c.policy.floor < 0) bad("floor must be >= 0, got " + std::to_string(c.policy.floor));
   const bool from_file = c.scenes.dist == SizeDist::File;
-  if (!from_file && c.scenes.count < 1) bad("scene count must be >= 1, got " + std::to_string(c.scenes.count));
+  if (!from_file && c.scenes.count < 1)
+    bad("scene count must be >= 1, got " + std::to_string(c.scenes.count));
   if (c.scenes.count > 10'000'000) bad("scene count must be <= 10,000,000");
   if (from_file && c.scenes.sizes.empty() && c.scenes.sizes_file.empty()) bad("a sizes file is required");
   if (c.scenes.sizes.size() > 10'000'000) bad("at most 10,000,000 scene sizes");
@@ -53,15 +55,18 @@ void validate(const SimConfig& c) {
   }
   if (c.batch < 1) bad("batch must be >= 1 scene, got " + std::to_string(c.batch));
   if (c.batch > 65'536) bad("batch must be <= 65,536 scenes");
-  if (c.epochs < 1 || c.epochs > 1'000'000) bad("epochs must be in 1..1,000,000, got " + std::to_string(c.epochs));
-  if (c.max_batches < 0) bad("max batches must be >= 0 (0: every batch), got " + std::to_string(c.max_batches));
+  if (c.epochs < 1 || c.epochs > 1'000'000)
+    bad("epochs must be in 1..1,000,000, got " + std::to_string(c.epochs));
+  if (c.max_batches < 0)
+    bad("max batches must be >= 0 (0: every batch), got " + std::to_string(c.max_batches));
   const auto& m = c.memory;
   if (m.bytes_per_point < 1) bad("bytes per point must be >= 1");
   if (m.fixed_bytes < 0) bad("fixed bytes per attempt must be >= 0");
   if (m.budget < 1) bad("budget must be > 0");
   if (m.fragmentation_penalty < 0) bad("fragmentation penalty must be >= 0");
   if (m.empty_cache_relief_permille < 0 || m.empty_cache_relief_permille > 1000)
-    bad("empty_cache() relief must be in 0..1000 per mille, got " + std::to_string(m.empty_cache_relief_permille));
+    bad("empty_cache() relief must be in 0..1000 per mille, got " +
+        std::to_string(m.empty_cache_relief_permille));
   // Keeps bytes_needed of any batch (<= 65,536 x 100,000,000 points) inside int64.
   if (m.bytes_per_point > (std::int64_t{1} << 20)) bad("bytes per point must be <= 1 MiB");
   if (m.fixed_bytes > (std::int64_t{1} << 60) || m.budget > (std::int64_t{1} << 60) ||
@@ -77,33 +82,44 @@ void validate(const SimConfig& c) {
   if (t.shape_bug_forward_permille < 0 || t.shape_bug_forward_permille > 1000)
     bad("shape bug forward fraction must be in 0..1000 per mille");
   if (c.fault.kind != BugKind::None) {
-    const std::int64_t n = from_file && c.scenes.count == 0 ? std::int64_t(c.scenes.sizes.size()) : c.scenes.count;
+    const std::int64_t n =
+        from_file && c.scenes.count == 0 ? std::int64_t(c.scenes.sizes.size()) : c.scenes.count;
     if (c.fault.scene < 0 || (n > 0 && c.fault.scene >= n))
-      bad("bug scene " + std::to_string(c.fault.scene) + " is not a scene (0.." + std::to_string(n - 1) + ")");
+      bad("bug scene " + std::to_string(c.fault.scene) + " is not a scene (0.." + std::to_string(n - 1) +
+          ")");
   }
 }
 
 const char* to_string(CatchMode v) {
   switch (v) {
-    case CatchMode::OomOnly: return "oom-only";
-    case CatchMode::Everything: return "everything";
-    case CatchMode::RuntimeError: return "runtime-error";
+    case CatchMode::OomOnly:
+      return "oom-only";
+    case CatchMode::Everything:
+      return "everything";
+    case CatchMode::RuntimeError:
+      return "runtime-error";
   }
   return "oom-only";
 }
 const char* to_string(FloorAction v) {
   switch (v) {
-    case FloorAction::Drop: return "drop";
-    case FloorAction::Keep: return "keep";
-    case FloorAction::Raise: return "raise";
+    case FloorAction::Drop:
+      return "drop";
+    case FloorAction::Keep:
+      return "keep";
+    case FloorAction::Raise:
+      return "raise";
   }
   return "drop";
 }
 const char* to_string(NormMode v) {
   switch (v) {
-    case NormMode::BatchNorm: return "batchnorm";
-    case NormMode::Frozen: return "frozen";
-    case NormMode::GroupNorm: return "groupnorm";
+    case NormMode::BatchNorm:
+      return "batchnorm";
+    case NormMode::Frozen:
+      return "frozen";
+    case NormMode::GroupNorm:
+      return "groupnorm";
   }
   return "batchnorm";
 }
@@ -112,17 +128,23 @@ const char* to_string(SplitPoint v) { return v == SplitPoint::Midpoint ? "midpoi
 const char* to_string(AxisRule v) { return v == AxisRule::AlternateXY ? "alternate-xy" : "longest"; }
 const char* to_string(BugKind v) {
   switch (v) {
-    case BugKind::None: return "none";
-    case BugKind::ShapeMismatch: return "shape";
-    case BugKind::NanLoss: return "nan";
+    case BugKind::None:
+      return "none";
+    case BugKind::ShapeMismatch:
+      return "shape";
+    case BugKind::NanLoss:
+      return "nan";
   }
   return "none";
 }
 const char* to_string(SizeDist v) {
   switch (v) {
-    case SizeDist::Uniform: return "uniform";
-    case SizeDist::HeavyTailed: return "heavy-tailed";
-    case SizeDist::File: return "file";
+    case SizeDist::Uniform:
+      return "uniform";
+    case SizeDist::HeavyTailed:
+      return "heavy-tailed";
+    case SizeDist::File:
+      return "file";
   }
   return "uniform";
 }
@@ -199,10 +221,20 @@ std::optional<std::int64_t> parse_byte_size(std::string_view s) {
     std::string_view name;
     double factor;
   };
-  static constexpr Unit units[] = {
-      {"", 1},           {"B", 1},           {"K", 1024.0},       {"KiB", 1024.0},  {"KB", 1e3},
-      {"M", 1048576.0},  {"MiB", 1048576.0}, {"MB", 1e6},         {"G", 1073741824.0},
-      {"GiB", 1073741824.0}, {"GB", 1e9},    {"T", 1099511627776.0}, {"TiB", 1099511627776.0}, {"TB", 1e12}};
+  static constexpr Unit units[] = {{"", 1},
+                                   {"B", 1},
+                                   {"K", 1024.0},
+                                   {"KiB", 1024.0},
+                                   {"KB", 1e3},
+                                   {"M", 1048576.0},
+                                   {"MiB", 1048576.0},
+                                   {"MB", 1e6},
+                                   {"G", 1073741824.0},
+                                   {"GiB", 1073741824.0},
+                                   {"GB", 1e9},
+                                   {"T", 1099511627776.0},
+                                   {"TiB", 1099511627776.0},
+                                   {"TB", 1e12}};
   for (const auto& u : units) {
     if (unit != u.name) continue;
     const double value = number * u.factor;

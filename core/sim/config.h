@@ -67,16 +67,16 @@ std::string preset_name(const Policy& policy);
 
 struct SceneSource {
   SizeDist dist = SizeDist::Uniform;
-  std::int64_t count = 64;           // scenes per epoch (for File: taken from the file when 0)
-  std::string sizes_file;            // File only: one integer per line, or CSV with a `size` column
-  std::vector<std::int64_t> sizes;   // File only: filled by Simulator from sizes_file unless already set
+  std::int64_t count = 64;          // scenes per epoch (for File: taken from the file when 0)
+  std::string sizes_file;           // File only: one integer per line, or CSV with a `size` column
+  std::vector<std::int64_t> sizes;  // File only: filled by Simulator from sizes_file unless already set
 };
 
 struct MemoryModel {
   std::int64_t bytes_per_point = 12 * 1024;
-  std::int64_t fixed_bytes = 1536LL << 20;            // per attempt: weights, optimizer state, workspace
-  std::int64_t budget = 4LL << 30;                    // usable GPU memory
-  std::int64_t fragmentation_penalty = 256LL << 20;   // left unusable by an OOM after a success
+  std::int64_t fixed_bytes = 1536LL << 20;           // per attempt: weights, optimizer state, workspace
+  std::int64_t budget = 4LL << 30;                   // usable GPU memory
+  std::int64_t fragmentation_penalty = 256LL << 20;  // left unusable by an OOM after a success
   // The share (per mille) of the fragmented bytes that each empty_cache() returns: the loop calls it after
   // every caught failure, and an OOM in a freshly flushed allocator leaves no new fragmentation, so the k-th
   // retry in a row sees penalty x (1 - relief)^k. 0 models an allocator empty_cache() cannot help (then a
@@ -85,7 +85,7 @@ struct MemoryModel {
 };
 
 struct TimeModel {
-  std::int64_t forward_ps_per_point = 350'000;   // picoseconds, so that totals stay exact integers
+  std::int64_t forward_ps_per_point = 350'000;  // picoseconds, so that totals stay exact integers
   std::int64_t backward_ps_per_point = 650'000;
   std::int64_t fixed_ns_per_attempt = 5'000'000;
   std::int64_t host_copy_ps_per_point = 20'000;  // per retry: fragment back to the host
@@ -102,7 +102,7 @@ struct Fault {
 struct SimConfig {
   Policy policy = preset_original();
   SceneSource scenes;
-  std::int64_t batch = 4;    // scenes per batch
+  std::int64_t batch = 4;  // scenes per batch
   std::int64_t epochs = 1;
   // Stop after this many batches (a trainer's --steps); 0 runs every batch of every epoch.
   std::int64_t max_batches = 0;
@@ -117,14 +117,14 @@ SimConfig default_config();
 // Throws oomscope::Error (InvalidArgument) naming the first bad field.
 void validate(const SimConfig& config);
 
-const char* to_string(CatchMode v);   // "oom-only" | "everything" | "runtime-error"
-const char* to_string(FloorAction v); // "drop" | "keep" | "raise"
-const char* to_string(NormMode v);    // "batchnorm" | "frozen" | "groupnorm"
-const char* to_string(GradMode v);    // "last-fragment" | "accumulate"
-const char* to_string(SplitPoint v);  // "midpoint" | "median"
-const char* to_string(AxisRule v);    // "alternate-xy" | "longest"
-const char* to_string(BugKind v);     // "none" | "shape" | "nan"
-const char* to_string(SizeDist v);    // "uniform" | "heavy-tailed" | "file"
+const char* to_string(CatchMode v);    // "oom-only" | "everything" | "runtime-error"
+const char* to_string(FloorAction v);  // "drop" | "keep" | "raise"
+const char* to_string(NormMode v);     // "batchnorm" | "frozen" | "groupnorm"
+const char* to_string(GradMode v);     // "last-fragment" | "accumulate"
+const char* to_string(SplitPoint v);   // "midpoint" | "median"
+const char* to_string(AxisRule v);     // "alternate-xy" | "longest"
+const char* to_string(BugKind v);      // "none" | "shape" | "nan"
+const char* to_string(SizeDist v);     // "uniform" | "heavy-tailed" | "file"
 
 std::optional<CatchMode> parse_catch_mode(std::string_view s);
 std::optional<FloorAction> parse_floor_action(std::string_view s);

@@ -36,12 +36,12 @@ struct Event {
   std::int64_t parent = -1;  // the failed attempt this fragment was split from; -1 for a batch
   std::int64_t step = 0;     // the step that produced it (an attempt and the halves it dropped share a step)
   std::int64_t epoch = 0;
-  std::int64_t batch = 0;    // batch index over the whole run (not reset per epoch)
-  std::int32_t depth = 0;    // 0 for a batch, parent's depth + 1 otherwise
+  std::int64_t batch = 0;  // batch index over the whole run (not reset per epoch)
+  std::int32_t depth = 0;  // 0 for a batch, parent's depth + 1 otherwise
   Origin origin = Origin::Batch;
   Outcome outcome = Outcome::Ok;
-  std::int8_t axis = -1;     // axis of the spatial split that made this fragment (0 x, 1 y, 2 z), else -1
-  double split_value = 0;    // coordinate of that split (meaningful when axis >= 0)
+  std::int8_t axis = -1;   // axis of the spatial split that made this fragment (0 x, 1 y, 2 z), else -1
+  double split_value = 0;  // coordinate of that split (meaningful when axis >= 0)
   std::uint32_t scenes_offset = 0;  // this event's scene ids: EventLog::scene_ids[offset, offset+count)
   std::uint32_t scenes_count = 0;
   std::int64_t points = 0;
@@ -80,7 +80,7 @@ struct Totals {
   std::int64_t ok_attempts = 0;
   std::int64_t oom_attempts = 0;
   std::int64_t bug_attempts = 0;
-  std::int64_t retries = 0;          // attempts on a fragment that is not a whole batch
+  std::int64_t retries = 0;                // attempts on a fragment that is not a whole batch
   std::int64_t wasted_forward_passes = 0;  // failed attempts (oom + bug + crash)
   std::int64_t discarded_gradients = 0;    // ok attempts whose gradient zero_grad() cleared before the step
   std::int64_t dropped_fragments = 0;
@@ -93,18 +93,19 @@ struct Totals {
   std::int64_t scenes_applied = 0;            // scenes with at least one point in the step
   std::int64_t points_spatial = 0;            // points trained in spatially split fragments
   // Optional in a trace (0 when absent): counters added after the first version of the format.
-  std::int64_t empty_cache_calls = 0;         // one per caught failure, before the retry
-  std::int64_t renormalised_steps = 0;        // accumulate: steps whose scales were renormalised after drops
-  std::int64_t floor_kept_fragments = 0;      // --on-floor keep: halves at or under the floor trained anyway
-  std::int64_t norm_biased_points = 0;        // points trained in spatial halves with BatchNorm batch statistics
-  std::int64_t norm_small_fragments = 0;      // ok attempts on <= 2 x floor points with BatchNorm batch statistics
-  std::int64_t floor_raised = 0;              // --on-floor raise: 1 when the run stopped at the floor
+  std::int64_t empty_cache_calls = 0;     // one per caught failure, before the retry
+  std::int64_t renormalised_steps = 0;    // accumulate: steps whose scales were renormalised after drops
+  std::int64_t floor_kept_fragments = 0;  // --on-floor keep: halves at or under the floor trained anyway
+  std::int64_t norm_biased_points = 0;    // points trained in spatial halves with BatchNorm batch statistics
+  std::int64_t norm_small_fragments =
+      0;                          // ok attempts on <= 2 x floor points with BatchNorm batch statistics
+  std::int64_t floor_raised = 0;  // --on-floor raise: 1 when the run stopped at the floor
   std::int64_t crashes = 0;
-  std::int64_t crash_scene = -1;              // the scene whose bug crashed the run
+  std::int64_t crash_scene = -1;  // the scene whose bug crashed the run
   std::int64_t crash_event = -1;
-  std::int64_t time_ns = 0;                   // simulated wall clock
-  std::int64_t oom_free_time_ns = 0;          // the same batches with unlimited memory: one pass each
-  std::int64_t ok_bytes_sum = 0;              // sum of bytes_needed over ok attempts
+  std::int64_t time_ns = 0;           // simulated wall clock
+  std::int64_t oom_free_time_ns = 0;  // the same batches with unlimited memory: one pass each
+  std::int64_t ok_bytes_sum = 0;      // sum of bytes_needed over ok attempts
   std::int64_t peak_ok_bytes = 0;
 
   double applied_point_fraction() const { return points ? double(points_applied) / double(points) : 0.0; }
@@ -118,14 +119,14 @@ struct Totals {
 
 // One alternative training schedule for the same scenes and epochs.
 struct BaselineResult {
-  bool feasible = false;          // false when even one scene alone exceeds the budget
+  bool feasible = false;  // false when even one scene alone exceeds the budget
   std::int64_t scenes_per_attempt = 0;
   std::int64_t accumulation = 1;  // attempts per optimizer step
   std::int64_t attempts = 0;
   std::int64_t oom_attempts = 0;  // attempts that exceed the budget anyway (only when infeasible)
   std::int64_t optimizer_steps = 0;
   std::int64_t time_ns = 0;
-  double mean_utilisation = 0;    // mean bytes_needed / budget over attempts
+  double mean_utilisation = 0;  // mean bytes_needed / budget over attempts
   double peak_utilisation = 0;
   friend bool operator==(const BaselineResult&, const BaselineResult&) = default;
 };

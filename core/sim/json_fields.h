@@ -4,9 +4,8 @@
 
 #include <cstdint>
 #include <limits>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace oomscope::sim::detail {
 
@@ -24,7 +23,8 @@ inline const nlohmann::json& field(const nlohmann::json& j, const char* key) {
 inline std::int64_t get_int(const nlohmann::json& j, const char* key) {
   const auto& v = field(j, key);
   if (v.is_number_integer()) return v.get<std::int64_t>();
-  if (v.is_number_unsigned() && v.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+  if (v.is_number_unsigned() &&
+      v.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<std::int64_t>::max()))
     return static_cast<std::int64_t>(v.get<std::uint64_t>());
   throw FieldError{std::string("field '") + key + "' must be an integer, got " + v.dump()};
 }
@@ -32,7 +32,8 @@ inline std::int64_t get_int(const nlohmann::json& j, const char* key) {
 inline std::uint64_t get_uint(const nlohmann::json& j, const char* key) {
   const auto& v = field(j, key);
   if (v.is_number_unsigned()) return v.get<std::uint64_t>();
-  if (v.is_number_integer() && v.get<std::int64_t>() >= 0) return static_cast<std::uint64_t>(v.get<std::int64_t>());
+  if (v.is_number_integer() && v.get<std::int64_t>() >= 0)
+    return static_cast<std::uint64_t>(v.get<std::int64_t>());
   throw FieldError{std::string("field '") + key + "' must be a non-negative integer, got " + v.dump()};
 }
 

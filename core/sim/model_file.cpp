@@ -27,11 +27,11 @@ const json& required(const json& j, const char* key, const std::string& name) {
 
 double number(const json& j, const char* key, const std::string& name, double max) {
   const json& v = required(j, key, name);
-  if (!v.is_number())
-    bad(name, std::string("key '") + key + "' must be a number, got " + v.dump());
+  if (!v.is_number()) bad(name, std::string("key '") + key + "' must be a number, got " + v.dump());
   const double x = v.get<double>();
   if (!std::isfinite(x) || x < 0 || x > max)
-    bad(name, std::string("key '") + key + "' is " + v.dump() + ", out of range (0 to " + json(max).dump() + ")");
+    bad(name,
+        std::string("key '") + key + "' is " + v.dump() + ", out of range (0 to " + json(max).dump() + ")");
   return x;
 }
 
@@ -43,21 +43,21 @@ CalibratedModel parse_model_json(const json& j, const std::string& name) {
   if (!format.is_string() || format.get<std::string>() != kModelFormat)
     bad(name, std::string("key 'format' must be \"") + kModelFormat + "\", got " + format.dump());
   const json& version = required(j, "version", name);
-  if (!version.is_number_integer())
-    bad(name, "key 'version' must be an integer, got " + version.dump());
+  if (!version.is_number_integer()) bad(name, "key 'version' must be an integer, got " + version.dump());
   if (version.get<std::int64_t>() != kModelVersion)
     bad(name, "model file version " + version.dump() + " is not supported (this build reads version 1)");
 
   CalibratedModel m;
   const json& fixed = required(j, "fixed_bytes", name);
-  if (!fixed.is_number_integer())
-    bad(name, "key 'fixed_bytes' must be an integer, got " + fixed.dump());
-  if (fixed.is_number_unsigned() ? fixed.get<std::uint64_t>() > (std::uint64_t{1} << 60)
-                                 : (fixed.get<std::int64_t>() < 0 || fixed.get<std::int64_t>() > (std::int64_t{1} << 60)))
+  if (!fixed.is_number_integer()) bad(name, "key 'fixed_bytes' must be an integer, got " + fixed.dump());
+  if (fixed.is_number_unsigned()
+          ? fixed.get<std::uint64_t>() > (std::uint64_t{1} << 60)
+          : (fixed.get<std::int64_t>() < 0 || fixed.get<std::int64_t>() > (std::int64_t{1} << 60)))
     bad(name, "key 'fixed_bytes' is " + fixed.dump() + ", out of range (0 to 1 EiB)");
   m.fixed_bytes = fixed.get<std::int64_t>();
   m.bytes_per_point = number(j, "bytes_per_point", name, double(1 << 20));
-  if (m.bytes_per_point <= 0) bad(name, "key 'bytes_per_point' must be > 0, got " + j["bytes_per_point"].dump());
+  if (m.bytes_per_point <= 0)
+    bad(name, "key 'bytes_per_point' must be > 0, got " + j["bytes_per_point"].dump());
   m.time_fixed_s = number(j, "time_fixed_s", name, 3600.0);
   m.time_per_point_s = number(j, "time_per_point_s", name, 1e-3);
   for (const auto& [key, value] : j.items()) {
@@ -82,9 +82,11 @@ CalibratedModel parse_model(std::string_view text, const std::string& name) {
 CalibratedModel read_model_file(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw Error(ErrorKind::NotFound, path, "no such file");
-  if (std::filesystem::is_directory(path, ec)) throw Error(ErrorKind::Io, path, "is a directory, not a model file");
+  if (std::filesystem::is_directory(path, ec))
+    throw Error(ErrorKind::Io, path, "is a directory, not a model file");
   const auto size = std::filesystem::file_size(path, ec);
-  if (!ec && size > (16u << 20)) throw Error(ErrorKind::TooLarge, path, "a model file is a few hundred bytes; this one is over 16 MiB");
+  if (!ec && size > (16u << 20))
+    throw Error(ErrorKind::TooLarge, path, "a model file is a few hundred bytes; this one is over 16 MiB");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorKind::Io, path, "cannot open the model file");
   std::ostringstream buffer;

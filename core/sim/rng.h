@@ -14,7 +14,8 @@ inline std::uint64_t mix64(std::uint64_t z) {
 
 // Independent streams for (seed, purpose, index).
 inline std::uint64_t stream_key(std::uint64_t seed, std::uint64_t purpose, std::uint64_t index) {
-  return mix64(mix64(seed ^ 0x6a09e667f3bcc909ULL) ^ mix64(purpose + 0x3c6ef372fe94f82bULL) ^ (index * 0x9e3779b97f4a7c15ULL));
+  return mix64(mix64(seed ^ 0x6a09e667f3bcc909ULL) ^ mix64(purpose + 0x3c6ef372fe94f82bULL) ^
+               (index * 0x9e3779b97f4a7c15ULL));
 }
 
 class Rng {
@@ -32,7 +33,8 @@ class Rng {
   float normal() {
     const std::uint64_t r = next();
     constexpr float k = 1.0f / 2097152.0f;
-    const float s = float(r & 0x1fffff) * k + float((r >> 21) & 0x1fffff) * k + float((r >> 42) & 0x1fffff) * k;
+    const float s =
+        float(r & 0x1fffff) * k + float((r >> 21) & 0x1fffff) * k + float((r >> 42) & 0x1fffff) * k;
     return (s - 1.5f) * 2.0f;
   }
   // Two floats in [0, 1) with 24 bits each, from one draw.

@@ -101,7 +101,8 @@ void generate_scene_points(std::int64_t scene, std::uint64_t seed, std::span<Poi
   float weight_before = 0;
   for (int j = 0; j < k; ++j) {
     const detail::Cluster& cl = clusters[j];
-    const auto end = 2 + static_cast<std::size_t>(double(in_clusters) * double(weight_before + cl.weight) / total);
+    const auto end =
+        2 + static_cast<std::size_t>(double(in_clusters) * double(weight_before + cl.weight) / total);
     weight_before += cl.weight;
     for (; next < std::min(end, out.size()); ++next)
       out[next] = Point{clamp_to(cl.c[0] + cl.sigma[0] * rng.normal(), L[0]),
@@ -122,10 +123,18 @@ void generate_scene_points(std::int64_t scene, std::uint64_t seed, std::span<Poi
     const float depth = detail::kWallDepth * c;
     const float along_x = L[0] * a, along_y = L[1] * a, height = L[2] * b;
     switch (wall) {
-      case 0: out[next] = Point{along_x, depth, height}; break;
-      case 1: out[next] = Point{along_x, L[1] - depth, height}; break;
-      case 2: out[next] = Point{depth, along_y, height}; break;
-      default: out[next] = Point{L[0] - depth, along_y, height}; break;
+      case 0:
+        out[next] = Point{along_x, depth, height};
+        break;
+      case 1:
+        out[next] = Point{along_x, L[1] - depth, height};
+        break;
+      case 2:
+        out[next] = Point{depth, along_y, height};
+        break;
+      default:
+        out[next] = Point{L[0] - depth, along_y, height};
+        break;
     }
   }
 }

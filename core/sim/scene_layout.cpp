@@ -209,7 +209,8 @@ CellSplit median_split(const SceneLayout& l, const Bbox& cell, std::int64_t n, i
 
 CellSplit split_cell(const SceneLayout& l, const Bbox& cell, std::int64_t n, int axis, SplitPoint mode,
                      std::uint64_t key) {
-  return mode == SplitPoint::Midpoint ? midpoint_split(l, cell, n, axis, key) : median_split(l, cell, n, axis);
+  return mode == SplitPoint::Midpoint ? midpoint_split(l, cell, n, axis, key)
+                                      : median_split(l, cell, n, axis);
 }
 
 }  // namespace oomscope::sim

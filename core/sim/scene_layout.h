@@ -48,7 +48,7 @@ std::int64_t draw_binomial(std::uint64_t key, std::int64_t n, double p);
 struct CellSplit {
   std::int64_t low_count = 0;
   float value = 0;
-  Bbox low_box;   // the cells of the two halves
+  Bbox low_box;  // the cells of the two halves
   Bbox high_box;
 };
 

@@ -77,8 +77,9 @@ std::vector<std::int64_t> Simulator::Impl::scenes_of_batch(std::int64_t b) const
 
 void Simulator::Impl::begin_batch(std::int64_t b) {
   if (!sealed)
-    checkpoints.push_back(BatchCheckpoint{steps, static_cast<std::int64_t>(log.events.size()), log.scene_ids.size(),
-                                          totals, fragmented, flushed, last_needed, last_outcome});
+    checkpoints.push_back(BatchCheckpoint{steps, static_cast<std::int64_t>(log.events.size()),
+                                          log.scene_ids.size(), totals, fragmented, flushed, last_needed,
+                                          last_outcome});
   batch = b;
   const auto& o = epoch_scenes(b / batches_per_epoch);
   const std::int64_t first = (b % batches_per_epoch) * config.batch;
@@ -144,8 +145,10 @@ void Simulator::Impl::end_batch() {
 bool Simulator::Impl::step() {
   if (finished()) return false;
   if (!sealed && keep >= 0 && static_cast<std::int64_t>(log.events.size()) >= keep) sealed = true;
-  if (sealed) window.clear();
-  else step_first_event.push_back(static_cast<std::int64_t>(log.events.size()));
+  if (sealed)
+    window.clear();
+  else
+    step_first_event.push_back(static_cast<std::int64_t>(log.events.size()));
   const EventLog& out = target();
   const std::size_t first = out.events.size();
   if (queue_empty()) begin_batch(batch + 1);

@@ -37,14 +37,14 @@ struct PendingFragment {
   std::int64_t points = 0;
   std::int64_t first_scene = -1;  // global id of its (first) scene
   std::int64_t scene_count = 0;
-  bool split_on_x = true;          // the reference's flag: the next alternate-xy split is on x
+  bool split_on_x = true;  // the reference's flag: the next alternate-xy split is on x
 };
 
 // What the memory gauge shows.
 struct MemoryGauge {
   std::int64_t budget = 0;
-  std::int64_t fragmented = 0;    // unusable after the last OOM until an attempt succeeds
-  std::int64_t last_needed = 0;   // bytes_needed of the latest attempt (0 before the first)
+  std::int64_t fragmented = 0;   // unusable after the last OOM until an attempt succeeds
+  std::int64_t last_needed = 0;  // bytes_needed of the latest attempt (0 before the first)
   Outcome last_outcome = Outcome::Ok;
 };
 

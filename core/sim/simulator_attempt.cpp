@@ -53,10 +53,10 @@ void Simulator::Impl::drop(const Frag& f, bool unsplittable) {
 void Simulator::Impl::enqueue(const Frag& f) {
   if (queue.size() - head >= max_queued)
     throw Error(ErrorKind::InvalidArgument, config.scenes.sizes_file,
-                "batch " + std::to_string(batch) + " was split into more than " +
-                    std::to_string(max_queued) + " waiting fragments; the simulator stops here rather than "
-                    "run out of memory. Raise --floor (now " + std::to_string(config.policy.floor) +
-                    ") or the budget, or use smaller scenes");
+                "batch " + std::to_string(batch) + " was split into more than " + std::to_string(max_queued) +
+                    " waiting fragments; the simulator stops here rather than "
+                    "run out of memory. Raise --floor (now " +
+                    std::to_string(config.policy.floor) + ") or the budget, or use smaller scenes");
   queue.push_back(f);
 }
 
@@ -124,14 +124,16 @@ void Simulator::Impl::attempt(Frag f) {
       totals.points_trained += f.points;
       totals.ok_bytes_sum += bytes;
       totals.peak_ok_bytes = std::max(totals.peak_ok_bytes, bytes);
-      if (f.origin == Origin::SpatialLow || f.origin == Origin::SpatialHigh) totals.points_spatial += f.points;
+      if (f.origin == Origin::SpatialLow || f.origin == Origin::SpatialHigh)
+        totals.points_spatial += f.points;
       for (std::uint32_t s = f.slot_begin; s < f.slot_begin + f.slot_count; ++s)
         slot_ok[s] += f.slot_count == 1 ? f.points : slot_points[s];
       batch_ok_attempts++;
       if (config.policy.norm == NormMode::BatchNorm) {
         // BatchNorm takes its statistics from the fragment: a spatial half is a biased sample, and a few
         // hundred points a degenerate one. Frozen statistics and GroupNorm take none from the fragment.
-        if (f.origin == Origin::SpatialLow || f.origin == Origin::SpatialHigh) totals.norm_biased_points += f.points;
+        if (f.origin == Origin::SpatialLow || f.origin == Origin::SpatialHigh)
+          totals.norm_biased_points += f.points;
         totals.norm_small_fragments += f.points <= 2 * config.policy.floor;
       }
       fragmented = 0;

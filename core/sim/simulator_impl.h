@@ -22,8 +22,8 @@ struct Frag {
   std::int8_t axis = -1;
   Origin origin = Origin::Batch;
   bool split_on_x = true;
-  bool stalled = false;       // made by a split that separated nothing
-  bool under_floor = false;   // kept although at or under the floor (--on-floor keep)
+  bool stalled = false;      // made by a split that separated nothing
+  bool under_floor = false;  // kept although at or under the floor (--on-floor keep)
 };
 
 // What must be restored to step back to the start of a batch.
@@ -65,8 +65,8 @@ struct Simulator::Impl {
   bool flushed = false;  // empty_cache() ran since the last successful attempt
   std::int64_t last_needed = 0;
   Outcome last_outcome = Outcome::Ok;
-  std::vector<std::int64_t> step_first_event;   // per step taken while the log is not sealed
-  std::vector<BatchCheckpoint> checkpoints;     // per batch started while the log is not sealed
+  std::vector<std::int64_t> step_first_event;  // per step taken while the log is not sealed
+  std::vector<BatchCheckpoint> checkpoints;    // per batch started while the log is not sealed
 
   // Current batch.
   std::int64_t batch = -1;

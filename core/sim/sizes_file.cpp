@@ -66,14 +66,18 @@ std::int64_t parse_count(std::string_view field, const std::string& name, std::s
     if (r.ptr != end || (r.ec != std::errc() && r.ec != std::errc::result_out_of_range))
       fail(name, line, "'" + std::string(field) + "' is not a point count (expected a positive integer)");
     if (r.ec == std::errc::result_out_of_range || d > double(kMaxScenePoints))
-      fail(name, line, "point count '" + std::string(field) + "' is larger than 100,000,000 (the most one scene may have)");
-    if (d != std::floor(d)) fail(name, line, "point count '" + std::string(field) + "' is not a whole number");
+      fail(name, line,
+           "point count '" + std::string(field) +
+               "' is larger than 100,000,000 (the most one scene may have)");
+    if (d != std::floor(d))
+      fail(name, line, "point count '" + std::string(field) + "' is not a whole number");
     value = static_cast<std::int64_t>(d);
     ptr = end;
     ec = std::errc();
   }
   if (ec == std::errc::result_out_of_range || (ec == std::errc() && ptr == end && value > kMaxScenePoints))
-    fail(name, line, "point count '" + std::string(field) + "' is larger than 100,000,000 (the most one scene may have)");
+    fail(name, line,
+         "point count '" + std::string(field) + "' is larger than 100,000,000 (the most one scene may have)");
   if (ec != std::errc() || ptr != end)
     fail(name, line, "'" + std::string(field) + "' is not a point count (expected a positive integer)");
   if (value < 1) fail(name, line, "point count must be positive, got " + std::string(field));
@@ -92,7 +96,8 @@ std::vector<std::int64_t> parse_scene_sizes(std::string_view text, const std::st
   if (text.substr(0, 3) == "\xEF\xBB\xBF") pos = 3;  // UTF-8 byte order mark from spreadsheet exports
   while (pos < text.size()) {
     const std::size_t nl = text.find('\n', pos);
-    std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    std::string_view line =
+        text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
     pos = nl == std::string_view::npos ? text.size() : nl + 1;
     ++line_no;
     line = trim(line);
@@ -119,8 +124,9 @@ std::vector<std::int64_t> parse_scene_sizes(std::string_view text, const std::st
     }
     if (size_column) {
       if (fields.size() != header_fields)
-        fail(name, line_no, "has " + std::to_string(fields.size()) + " fields, the header has " +
-                                std::to_string(header_fields));
+        fail(name, line_no,
+             "has " + std::to_string(fields.size()) + " fields, the header has " +
+                 std::to_string(header_fields));
       sizes.push_back(parse_count(fields[*size_column], name, line_no));
     } else {
       if (fields.size() != 1) fail(name, line_no, "expected one point count per line");
@@ -134,13 +140,15 @@ std::vector<std::int64_t> parse_scene_sizes(std::string_view text, const std::st
 std::vector<std::int64_t> read_scene_sizes(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw Error(ErrorKind::NotFound, path, "no such file");
-  if (std::filesystem::is_directory(path, ec)) throw Error(ErrorKind::Io, path, "is a directory, not a sizes file");
+  if (std::filesystem::is_directory(path, ec))
+    throw Error(ErrorKind::Io, path, "is a directory, not a sizes file");
   // 10,000,000 sizes (the most the simulator takes) fit in well under 256 MiB of text; refusing a larger
   // file up front keeps a wrong file (a capture, a log) from being read into memory whole.
   const auto bytes = std::filesystem::file_size(path, ec);
   if (!ec && bytes > (std::uintmax_t{256} << 20))
-    throw Error(ErrorKind::TooLarge, path, "is " + std::to_string(bytes >> 20) +
-                                               " MiB; a sizes file holds at most 10,000,000 counts (256 MiB)");
+    throw Error(
+        ErrorKind::TooLarge, path,
+        "is " + std::to_string(bytes >> 20) + " MiB; a sizes file holds at most 10,000,000 counts (256 MiB)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorKind::Io, path, "cannot open the sizes file");
   std::ostringstream buffer;

@@ -4,11 +4,10 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "core/sim/config.h"
 #include "core/sim/event.h"
@@ -21,7 +20,7 @@ inline constexpr int kTraceVersion = 1;
 struct TraceHeader {
   std::string format = kTraceFormat;
   int version = kTraceVersion;
-  std::string source = "simulator";  // "simulator" | "libtorch" | any producer name
+  std::string source = "simulator";                  // "simulator" | "libtorch" | any producer name
   nlohmann::json config = nlohmann::json::object();  // simulator: config_to_json(); others: free-form
   std::optional<std::uint64_t> seed;
 };
@@ -29,7 +28,7 @@ struct TraceHeader {
 struct Trace {
   TraceHeader header;
   EventLog log;
-  std::optional<Totals> totals;        // absent when the producer stopped before writing it
+  std::optional<Totals> totals;  // absent when the producer stopped before writing it
   std::optional<Baselines> baselines;
   // Events in the file past the reader's max_events: checked line by line but not kept.
   std::int64_t events_not_kept = 0;

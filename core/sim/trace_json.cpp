@@ -11,21 +11,30 @@ using namespace detail;
 
 const char* to_string(Outcome v) {
   switch (v) {
-    case Outcome::Ok: return "ok";
-    case Outcome::Oom: return "oom";
-    case Outcome::Bug: return "bug";
-    case Outcome::Dropped: return "dropped";
-    case Outcome::Crash: return "crash";
+    case Outcome::Ok:
+      return "ok";
+    case Outcome::Oom:
+      return "oom";
+    case Outcome::Bug:
+      return "bug";
+    case Outcome::Dropped:
+      return "dropped";
+    case Outcome::Crash:
+      return "crash";
   }
   return "ok";
 }
 
 const char* to_string(Origin v) {
   switch (v) {
-    case Origin::Batch: return "batch";
-    case Origin::Scene: return "scene";
-    case Origin::SpatialLow: return "spatial-low";
-    case Origin::SpatialHigh: return "spatial-high";
+    case Origin::Batch:
+      return "batch";
+    case Origin::Scene:
+      return "scene";
+    case Origin::SpatialLow:
+      return "spatial-low";
+    case Origin::SpatialHigh:
+      return "spatial-high";
   }
   return "batch";
 }
@@ -78,21 +87,28 @@ SimConfig config_from_json(const json& j, const std::string& name) {
     c.policy.split = get_enum(p, "split", parse_split_point, "midpoint or median");
     c.policy.axis = get_enum(p, "axis", parse_axis_rule, "alternate-xy or longest");
     c.policy.floor = get_int(p, "floor");
-    if (p.contains("on_floor")) c.policy.on_floor = get_enum(p, "on_floor", parse_floor_action, "drop, keep or raise");
-    if (p.contains("norm")) c.policy.norm = get_enum(p, "norm", parse_norm_mode, "batchnorm, frozen or groupnorm");
+    if (p.contains("on_floor"))
+      c.policy.on_floor = get_enum(p, "on_floor", parse_floor_action, "drop, keep or raise");
+    if (p.contains("norm"))
+      c.policy.norm = get_enum(p, "norm", parse_norm_mode, "batchnorm, frozen or groupnorm");
     const json& s = field(j, "scenes");
     const std::string dist = get_string(s, "dist");
-    if (dist == "uniform") c.scenes.dist = SizeDist::Uniform;
-    else if (dist == "heavy-tailed") c.scenes.dist = SizeDist::HeavyTailed;
-    else if (dist == "file") c.scenes.dist = SizeDist::File;
-    else throw FieldError{"field 'dist' is '" + dist + "', expected uniform, heavy-tailed or file"};
+    if (dist == "uniform")
+      c.scenes.dist = SizeDist::Uniform;
+    else if (dist == "heavy-tailed")
+      c.scenes.dist = SizeDist::HeavyTailed;
+    else if (dist == "file")
+      c.scenes.dist = SizeDist::File;
+    else
+      throw FieldError{"field 'dist' is '" + dist + "', expected uniform, heavy-tailed or file"};
     c.scenes.count = get_int(s, "count");
     if (c.scenes.dist == SizeDist::File) {
       c.scenes.sizes_file = get_string(s, "sizes_file");
       const json& sizes = field(s, "sizes");
       if (!sizes.is_array()) throw FieldError{"field 'sizes' must be an array of point counts"};
       for (const auto& v : sizes) {
-        if (!v.is_number_integer()) throw FieldError{"field 'sizes' holds " + v.dump() + ", not a point count"};
+        if (!v.is_number_integer())
+          throw FieldError{"field 'sizes' holds " + v.dump() + ", not a point count"};
         c.scenes.sizes.push_back(v.get<std::int64_t>());
       }
     }
@@ -130,16 +146,19 @@ SimConfig config_from_json(const json& j, const std::string& name) {
 }
 
 // Every Totals field by its JSON key, so that writing and reading cannot drift apart.
-#define OOMSCOPE_TOTALS_FIELDS(X)                                                                      \
-  X(epochs_done) X(batches) X(optimizer_steps) X(scenes) X(points) X(attempts) X(ok_attempts)          \
-  X(oom_attempts) X(bug_attempts) X(retries) X(wasted_forward_passes) X(discarded_gradients)            \
-  X(dropped_fragments) X(unsplittable_fragments) X(points_dropped) X(scenes_dropped)                    \
-  X(scenes_partially_dropped) X(points_trained) X(points_applied) X(scenes_applied) X(points_spatial)   \
-  X(crashes) X(crash_scene) X(crash_event) X(time_ns) X(oom_free_time_ns) X(ok_bytes_sum) X(peak_ok_bytes)
+#define OOMSCOPE_TOTALS_FIELDS(X)                                                                     \
+  X(epochs_done)                                                                                      \
+  X(batches) X(optimizer_steps) X(scenes) X(points) X(attempts) X(ok_attempts) X(oom_attempts)        \
+      X(bug_attempts) X(retries) X(wasted_forward_passes) X(discarded_gradients) X(dropped_fragments) \
+          X(unsplittable_fragments) X(points_dropped) X(scenes_dropped) X(scenes_partially_dropped)   \
+              X(points_trained) X(points_applied) X(scenes_applied) X(points_spatial) X(crashes)      \
+                  X(crash_scene) X(crash_event) X(time_ns) X(oom_free_time_ns) X(ok_bytes_sum)        \
+                      X(peak_ok_bytes)
 // Added later: optional when reading.
-#define OOMSCOPE_TOTALS_OPTIONAL_FIELDS(X)                                                             \
-  X(empty_cache_calls) X(renormalised_steps) X(floor_kept_fragments) X(norm_biased_points)             \
-  X(norm_small_fragments) X(floor_raised)
+#define OOMSCOPE_TOTALS_OPTIONAL_FIELDS(X)                                                    \
+  X(empty_cache_calls)                                                                        \
+  X(renormalised_steps) X(floor_kept_fragments) X(norm_biased_points) X(norm_small_fragments) \
+      X(floor_raised)
 
 json totals_to_json(const Totals& t) {
   json j;
@@ -158,7 +177,8 @@ Totals totals_from_json(const json& j) {
 #define X(name) t.name = get_int(j, #name);
   OOMSCOPE_TOTALS_FIELDS(X)
 #undef X
-#define X(name) if (j.contains(#name)) t.name = get_int(j, #name);
+#define X(name) \
+  if (j.contains(#name)) t.name = get_int(j, #name);
   OOMSCOPE_TOTALS_OPTIONAL_FIELDS(X)
 #undef X
   return t;

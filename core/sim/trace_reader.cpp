@@ -2,9 +2,9 @@
 
 #include <cmath>
 #include <filesystem>
-#include <limits>
 #include <fstream>
 #include <istream>
+#include <limits>
 
 #include "core/sim/json_fields.h"
 #include "core/sim/trace_io.h"
@@ -36,8 +36,9 @@ TraceHeader parse_header(const json& j) {
     throw FieldError{"format is '" + h.format + "', expected '" + kTraceFormat + "'"};
   h.version = static_cast<int>(get_int(j, "version"));
   if (h.version < 1 || h.version > kTraceVersion)
-    throw FieldError{"format version " + std::to_string(h.version) + " is not supported (this build reads 1.." +
-                     std::to_string(kTraceVersion) + "; a newer oomscope wrote it?)"};
+    throw FieldError{"format version " + std::to_string(h.version) +
+                     " is not supported (this build reads 1.." + std::to_string(kTraceVersion) +
+                     "; a newer oomscope wrote it?)"};
   h.source = get_string(j, "source");
   if (j.contains("seed")) h.seed = get_uint(j, "seed");
   h.config = field(j, "config");
@@ -49,7 +50,8 @@ void parse_event(const json& j, EventLog& log, std::int64_t expected) {
   Event e;
   e.id = get_int(j, "id");
   if (e.id != expected)
-    throw FieldError{"event id " + std::to_string(e.id) + " out of order (expected " + std::to_string(expected) + ")"};
+    throw FieldError{"event id " + std::to_string(e.id) + " out of order (expected " +
+                     std::to_string(expected) + ")"};
   e.parent = get_int(j, "parent");
   if (e.parent < -1 || e.parent >= e.id)
     throw FieldError{"parent " + std::to_string(e.parent) + " is not an earlier event"};
@@ -77,7 +79,8 @@ void parse_event(const json& j, EventLog& log, std::int64_t expected) {
     if (!box[static_cast<std::size_t>(i)].is_number()) throw FieldError{"field 'bbox' holds a non-number"};
     const auto v = box[static_cast<std::size_t>(i)].get<double>();
     if (!(std::fabs(v) <= double(std::numeric_limits<float>::max())))
-      throw FieldError{"field 'bbox' holds " + box[static_cast<std::size_t>(i)].dump() + ", out of float range"};
+      throw FieldError{"field 'bbox' holds " + box[static_cast<std::size_t>(i)].dump() +
+                       ", out of float range"};
     (i < 3 ? e.bbox.lo[i] : e.bbox.hi[i - 3]) = static_cast<float>(v);
   }
   const json& axis = field(j, "axis");
@@ -85,7 +88,8 @@ void parse_event(const json& j, EventLog& log, std::int64_t expected) {
     e.axis = -1;
   } else {
     const std::string a = axis.is_string() ? axis.get<std::string>() : axis.dump();
-    if (a != "x" && a != "y" && a != "z") throw FieldError{"field 'axis' is " + axis.dump() + ", expected x, y, z or null"};
+    if (a != "x" && a != "y" && a != "z")
+      throw FieldError{"field 'axis' is " + axis.dump() + ", expected x, y, z or null"};
     e.axis = static_cast<std::int8_t>(a[0] - 'x');
     e.split_value = get_number(j, "split");
   }
@@ -158,7 +162,8 @@ Trace read_trace(std::istream& in, const std::string& name, std::int64_t max_eve
       }
       const std::string type = get_string(j, "type");
       if (!have_header) {
-        if (type != "header") throw FieldError{"the first line must be the header, found a '" + type + "' line"};
+        if (type != "header")
+          throw FieldError{"the first line must be the header, found a '" + type + "' line"};
         trace.header = parse_header(j);
         have_header = true;
       } else if (type == "event") {
@@ -188,7 +193,8 @@ Trace read_trace(std::istream& in, const std::string& name, std::int64_t max_eve
 Trace read_trace_file(const std::string& path, std::int64_t max_events) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw Error(ErrorKind::NotFound, path, "no such file");
-  if (std::filesystem::is_directory(path, ec)) throw Error(ErrorKind::Io, path, "is a directory, not a trace");
+  if (std::filesystem::is_directory(path, ec))
+    throw Error(ErrorKind::Io, path, "is a directory, not a trace");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorKind::Io, path, "cannot open the trace");
   unsigned char magic[2] = {0, 0};

@@ -36,17 +36,20 @@ void remove_range(SegMap& segs, std::uint64_t addr, std::int64_t size) {
   const std::uint64_t seg_end = base + static_cast<std::uint64_t>(seg.size);
   if (addr > base) {
     Seg left{static_cast<std::int64_t>(addr - base), seg.large, {}};
-    for (auto& [a, b] : seg.blocks) if (a < addr) left.blocks.emplace(a, b);
+    for (auto& [a, b] : seg.blocks)
+      if (a < addr) left.blocks.emplace(a, b);
     segs.emplace(base, std::move(left));
   }
   if (end < seg_end) {
     Seg right{static_cast<std::int64_t>(seg_end - end), seg.large, {}};
-    for (auto& [a, b] : seg.blocks) if (a >= end) right.blocks.emplace(a, b);
+    for (auto& [a, b] : seg.blocks)
+      if (a >= end) right.blocks.emplace(a, b);
     segs.emplace(end, std::move(right));
   }
 }
 
-// Adds [addr, addr+size) (undoing a segment_free or segment_unmap); merges with touching neighbours when asked.
+// Adds [addr, addr+size) (undoing a segment_free or segment_unmap); merges with touching neighbours when
+// asked.
 void add_range(SegMap& segs, std::uint64_t addr, std::int64_t size, bool large, bool merge) {
   Seg seg{size, large, {}};
   if (merge) {
@@ -74,7 +77,8 @@ void add_range(SegMap& segs, std::uint64_t addr, std::int64_t size, bool large, 
 AllocatorState allocator_state_at(const Snapshot& snap, std::int64_t device, std::int64_t index) {
   static const std::vector<TraceEntry> kNone;
   const auto& trace = device >= 0 && static_cast<std::size_t>(device) < snap.device_traces.size()
-                          ? snap.device_traces[static_cast<std::size_t>(device)] : kNone;
+                          ? snap.device_traces[static_cast<std::size_t>(device)]
+                          : kNone;
   const auto n = static_cast<std::int64_t>(trace.size());
   index = std::clamp<std::int64_t>(index, -1, n > 0 ? n - 1 : -1);
   if (n == 0) index = -1;
@@ -90,7 +94,8 @@ AllocatorState allocator_state_at(const Snapshot& snap, std::int64_t device, std
       const Block& b = snap.blocks[i];
       known_sizes[b.address] = b.size;
       if (!b.active()) continue;
-      seg.blocks[b.address] = StateBlock{b.address, b.size, b.effective_requested, b.state == BlockState::ActivePendingFree, b.frames};
+      seg.blocks[b.address] = StateBlock{b.address, b.size, b.effective_requested,
+                                         b.state == BlockState::ActivePendingFree, b.frames};
     }
   }
   AllocatorState st;
@@ -111,21 +116,32 @@ AllocatorState allocator_state_at(const Snapshot& snap, std::int64_t device, std
           break;
         }
         auto known = known_sizes.find(e.addr);
-        const std::int64_t rounded = known != known_sizes.end() && known->second >= e.size ? known->second : round512(e.size);
+        const std::int64_t rounded =
+            known != known_sizes.end() && known->second >= e.size ? known->second : round512(e.size);
         it->second.blocks[e.addr] = StateBlock{e.addr, rounded, e.size, true, e.frames};
         break;
       }
       case Action::FreeRequested: {
         auto it = containing(segs, e.addr);
         if (it != segs.end())
-          if (auto b = it->second.blocks.find(e.addr); b != it->second.blocks.end()) b->second.pending_free = false;
+          if (auto b = it->second.blocks.find(e.addr); b != it->second.blocks.end())
+            b->second.pending_free = false;
         break;
       }
-      case Action::SegmentAlloc: remove_range(segs, e.addr, e.size); break;
-      case Action::SegmentMap: remove_range(segs, e.addr, e.size); break;
-      case Action::SegmentFree: add_range(segs, e.addr, e.size, e.size > (2 << 20), false); break;
-      case Action::SegmentUnmap: add_range(segs, e.addr, e.size, true, true); break;
-      default: break;
+      case Action::SegmentAlloc:
+        remove_range(segs, e.addr, e.size);
+        break;
+      case Action::SegmentMap:
+        remove_range(segs, e.addr, e.size);
+        break;
+      case Action::SegmentFree:
+        add_range(segs, e.addr, e.size, e.size > (2 << 20), false);
+        break;
+      case Action::SegmentUnmap:
+        add_range(segs, e.addr, e.size, true, true);
+        break;
+      default:
+        break;
     }
   }
   for (auto& [addr, seg] : segs) {

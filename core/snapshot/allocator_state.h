@@ -24,26 +24,29 @@ struct StateSegment {
   bool large = true;
   std::vector<StateBlock> blocks;  // live blocks, address order
   std::int64_t free_bytes = 0;
-  std::int64_t largest_free = 0;   // the largest gap between live blocks
+  std::int64_t largest_free = 0;  // the largest gap between live blocks
 };
 
 struct AllocatorState {
   std::int64_t device = 0;
-  std::int64_t index = 0;          // after this raw entry; -1 before the first; the snapshot is the last
+  std::int64_t index = 0;              // after this raw entry; -1 before the first; the snapshot is the last
   std::vector<StateSegment> segments;  // address order
-  std::int64_t reserved = 0;       // Σ segment sizes
-  std::int64_t allocated = 0;      // Σ requested of live blocks (memory_viz's header)
+  std::int64_t reserved = 0;           // Σ segment sizes
+  std::int64_t allocated = 0;          // Σ requested of live blocks (memory_viz's header)
   std::int64_t allocated_rounded = 0;
-  std::int64_t rounding_waste = 0; // Σ (size − requested) of live blocks
-  std::int64_t free_bytes = 0;     // reserved − Σ rounded live
+  std::int64_t rounding_waste = 0;  // Σ (size − requested) of live blocks
+  std::int64_t free_bytes = 0;      // reserved − Σ rounded live
   std::int64_t largest_free = 0, largest_free_large = 0, largest_free_small = 0;
   std::size_t live_blocks = 0;
   std::size_t outside_segments = 0;  // re-created blocks that fall in no known segment
   // 1 − largest free / total free: 0 when all free space is one block, near 1 when it is in crumbs.
-  double fragmentation() const { return free_bytes > 0 ? 1.0 - static_cast<double>(largest_free) / static_cast<double>(free_bytes) : 0.0; }
+  double fragmentation() const {
+    return free_bytes > 0 ? 1.0 - static_cast<double>(largest_free) / static_cast<double>(free_bytes) : 0.0;
+  }
 };
 
-// index is clamped to [-1, n-1] where n is the device's trace length (n-1 or an empty trace: the snapshot itself).
+// index is clamped to [-1, n-1] where n is the device's trace length (n-1 or an empty trace: the snapshot
+// itself).
 AllocatorState allocator_state_at(const Snapshot& snap, std::int64_t device, std::int64_t index);
 
 }  // namespace oomscope::snapshot

@@ -27,13 +27,20 @@ bool is_torch_internal(const std::string& file) {
 
 const char* to_string(Category c) noexcept {
   switch (c) {
-    case Category::Parameters: return "parameters";
-    case Category::OptimizerState: return "optimizer state";
-    case Category::Gradients: return "gradients";
-    case Category::Activations: return "activations";
-    case Category::Temporaries: return "temporaries";
-    case Category::Other: return "other";
-    case Category::Unknown: return "unknown";
+    case Category::Parameters:
+      return "parameters";
+    case Category::OptimizerState:
+      return "optimizer state";
+    case Category::Gradients:
+      return "gradients";
+    case Category::Activations:
+      return "activations";
+    case Category::Temporaries:
+      return "temporaries";
+    case Category::Other:
+      return "other";
+    case Category::Unknown:
+      return "unknown";
   }
   return "?";
 }
@@ -56,8 +63,10 @@ FrameTraits frame_traits(const Snapshot& snap) {
         contains(file, "/torch/autograd/__init__.py") || contains(file, "/torch/autograd/graph.py"))
       b |= kBackward;
     if (f.name == "_apply" || f.name == "reset_parameters" || f.name == "load_state_dict" ||
-        f.name == "_load_from_state_dict" || f.name.starts_with("init_weight") || contains(file, "/torch/nn/init.py") ||
-        (contains(file, "/torch/nn/modules/module.py") && (f.name == "to" || f.name == "cuda" || f.name == "convert")))
+        f.name == "_load_from_state_dict" || f.name.starts_with("init_weight") ||
+        contains(file, "/torch/nn/init.py") ||
+        (contains(file, "/torch/nn/modules/module.py") &&
+         (f.name == "to" || f.name == "cuda" || f.name == "convert")))
       b |= kParams;
     if (f.name == "forward" || f.name == "_call_impl" || f.name == "_wrapped_call_impl") b |= kForward;
     t.bits[i] = b;
@@ -65,7 +74,8 @@ FrameTraits frame_traits(const Snapshot& snap) {
   return t;
 }
 
-Categorised categorise(const Snapshot& snap, const FrameTraits& traits, FramesId frames, std::int64_t lifetime_events) {
+Categorised categorise(const Snapshot& snap, const FrameTraits& traits, FramesId frames,
+                       std::int64_t lifetime_events) {
   const auto& ids = snap.frames_of(frames);
   // The first rule that any frame satisfies wins, rules in this order.
   const Frame* optim = nullptr;
@@ -80,17 +90,20 @@ Categorised categorise(const Snapshot& snap, const FrameTraits& traits, FramesId
   }
   if (optim) return {Category::OptimizerState, "a frame in torch/optim/ (" + optim->name + ")"};
   if (backward) return {Category::Gradients, "allocated inside backward() (a torch.autograd frame)"};
-  if (params) return {Category::Parameters, "allocated while building or moving the model (" + params->name + ")"};
+  if (params)
+    return {Category::Parameters, "allocated while building or moving the model (" + params->name + ")"};
   if (forward) {
     if (lifetime_events >= 0 && lifetime_events <= 16)
       return {Category::Temporaries, "in forward() and freed within 16 allocator events"};
     return {Category::Activations, "allocated in a module's forward() and kept"};
   }
   if (ids.empty()) {
-    if (lifetime_events >= 0 && lifetime_events <= 16) return {Category::Temporaries, "no stack; freed within 16 allocator events"};
+    if (lifetime_events >= 0 && lifetime_events <= 16)
+      return {Category::Temporaries, "no stack; freed within 16 allocator events"};
     return {Category::Unknown, "no stack recorded"};
   }
-  if (lifetime_events >= 0 && lifetime_events <= 16) return {Category::Temporaries, "freed within 16 allocator events"};
+  if (lifetime_events >= 0 && lifetime_events <= 16)
+    return {Category::Temporaries, "freed within 16 allocator events"};
   return {Category::Other, "stack matches no rule"};
 }
 

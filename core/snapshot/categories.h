@@ -10,7 +10,15 @@
 
 namespace oomscope::snapshot {
 
-enum class Category : std::uint8_t { Parameters, OptimizerState, Gradients, Activations, Temporaries, Other, Unknown };
+enum class Category : std::uint8_t {
+  Parameters,
+  OptimizerState,
+  Gradients,
+  Activations,
+  Temporaries,
+  Other,
+  Unknown
+};
 inline constexpr int kCategoryCount = 7;
 const char* to_string(Category c) noexcept;  // "parameters", "optimizer state", ...
 
@@ -25,8 +33,10 @@ struct FrameTraits {
 };
 FrameTraits frame_traits(const Snapshot& snap);
 
-// frames: the allocation's stack. lifetime_events: trace entries between alloc and free (-1: unknown or never freed).
-Categorised categorise(const Snapshot& snap, const FrameTraits& traits, FramesId frames, std::int64_t lifetime_events = -1);
+// frames: the allocation's stack. lifetime_events: trace entries between alloc and free (-1: unknown or never
+// freed).
+Categorised categorise(const Snapshot& snap, const FrameTraits& traits, FramesId frames,
+                       std::int64_t lifetime_events = -1);
 inline Categorised categorise(const Snapshot& snap, FramesId frames, std::int64_t lifetime_events = -1) {
   return categorise(snap, frame_traits(snap), frames, lifetime_events);
 }

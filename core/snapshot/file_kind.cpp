@@ -71,8 +71,11 @@ bool hta_raw_rows(std::string_view s, std::size_t p) {
   const std::string_view row = s.substr(p + 1, close - p - 1);
   int commas = 0;
   for (char c : row) {
-    if (c == ',') ++commas;
-    else if (!std::isdigit(static_cast<unsigned char>(c)) && c != '-' && !std::isspace(static_cast<unsigned char>(c))) return false;
+    if (c == ',')
+      ++commas;
+    else if (!std::isdigit(static_cast<unsigned char>(c)) && c != '-' &&
+             !std::isspace(static_cast<unsigned char>(c)))
+      return false;
   }
   return commas == 3;
 }
@@ -103,7 +106,8 @@ FileKindInfo classify(std::string_view s, bool gz, bool complete) {
     return k;
   }
   const auto c0 = static_cast<unsigned char>(s[0]);
-  if (c0 == 0x80 && s.size() >= 2 && s[1] >= 0 && s[1] <= 16) {  // PROTO; the reader says which versions it takes
+  if (c0 == 0x80 && s.size() >= 2 && s[1] >= 0 &&
+      s[1] <= 16) {  // PROTO; the reader says which versions it takes
     k.kind = FileKind::TorchSnapshot;
     k.looks_like = "a Python pickle (protocol " + std::to_string(static_cast<int>(s[1])) + ")" + post;
     return k;
@@ -114,30 +118,43 @@ FileKindInfo classify(std::string_view s, bool gz, bool complete) {
     return k;
   }
   if (s.size() >= 4 && std::memcmp(s.data(), "PK\x03\x04", 4) == 0) {
-    k.looks_like = "a ZIP archive (a torch.save() checkpoint or a .pt model?), not a memory snapshot or profile" + post;
+    k.looks_like =
+        "a ZIP archive (a torch.save() checkpoint or a .pt model?), not a memory snapshot or profile" + post;
     return k;
   }
   const std::size_t p = skip_ws(s);
   if (p < s.size() && s[p] == '<') {
-    k.looks_like = "an HTML or XML page (a memory_viz / trace_plot export?); open the .pickle or trace it was made from" + post;
+    k.looks_like =
+        "an HTML or XML page (a memory_viz / trace_plot export?); open the .pickle or trace it was made "
+        "from" +
+        post;
     return k;
   }
   if (p < s.size() && (s[p] == '{' || s[p] == '[')) {
     if (s.find("\"traceEvents\"") != std::string_view::npos ||
-        (s[p] == '[' && s.find("\"ph\"") != std::string_view::npos && s.find("\"ts\"") != std::string_view::npos)) {
+        (s[p] == '[' && s.find("\"ph\"") != std::string_view::npos &&
+         s.find("\"ts\"") != std::string_view::npos)) {
       k.kind = FileKind::ChromeTrace;
       k.looks_like = "Chrome trace JSON (torch.profiler / Kineto)" + post;
     } else if (hta_raw_rows(s, p)) {
       k.kind = FileKind::HtaRawTimeline;
       k.looks_like = "a torch.profiler raw memory timeline (export_memory_timeline .raw.json.gz)" + post;
     } else if (s.find("\"memoryProfilePerAllocator\"") != std::string_view::npos) {
-      k.looks_like = "an XProf memory_profile tool output (JSON); open the .xplane.pb capture it was made from" + post;
-    } else if (s.find("\"device_traces\"") != std::string_view::npos || s.find("\"segments\"") != std::string_view::npos) {
-      k.looks_like = "a memory snapshot written as JSON; oomscope reads the .pickle from torch.cuda.memory._dump_snapshot()" + post;
+      k.looks_like =
+          "an XProf memory_profile tool output (JSON); open the .xplane.pb capture it was made from" + post;
+    } else if (s.find("\"device_traces\"") != std::string_view::npos ||
+               s.find("\"segments\"") != std::string_view::npos) {
+      k.looks_like =
+          "a memory snapshot written as JSON; oomscope reads the .pickle from "
+          "torch.cuda.memory._dump_snapshot()" +
+          post;
     } else if (s[p] == '[') {
-      k.looks_like = "a JSON list (a non-raw export_memory_timeline [times, sizes] file?), not a format oomscope reads" + post;
+      k.looks_like =
+          "a JSON list (a non-raw export_memory_timeline [times, sizes] file?), not a format oomscope reads" +
+          post;
     } else {
-      k.looks_like = "JSON, but not a Chrome trace, memory timeline or snapshot (starts '" + printable_start(s.substr(p)) + "')" + post;
+      k.looks_like = "JSON, but not a Chrome trace, memory timeline or snapshot (starts '" +
+                     printable_start(s.substr(p)) + "')" + post;
     }
     return k;
   }
@@ -157,7 +174,8 @@ FileKindInfo classify(std::string_view s, bool gz, bool complete) {
   }
   bool text = true;
   for (char c : s.substr(0, 256))
-    if (!std::isprint(static_cast<unsigned char>(c)) && !std::isspace(static_cast<unsigned char>(c))) text = false;
+    if (!std::isprint(static_cast<unsigned char>(c)) && !std::isspace(static_cast<unsigned char>(c)))
+      text = false;
   if (text) {
     k.looks_like = "text starting '" + printable_start(s) + "'" + post;
     return k;
@@ -172,12 +190,18 @@ FileKindInfo classify(std::string_view s, bool gz, bool complete) {
 
 const char* to_string(FileKind k) noexcept {
   switch (k) {
-    case FileKind::XSpace: return "xspace";
-    case FileKind::TorchSnapshot: return "torch-snapshot";
-    case FileKind::ChromeTrace: return "chrome-trace";
-    case FileKind::HtaRawTimeline: return "memory-timeline-raw";
-    case FileKind::Pprof: return "pprof";
-    case FileKind::Unknown: return "unknown";
+    case FileKind::XSpace:
+      return "xspace";
+    case FileKind::TorchSnapshot:
+      return "torch-snapshot";
+    case FileKind::ChromeTrace:
+      return "chrome-trace";
+    case FileKind::HtaRawTimeline:
+      return "memory-timeline-raw";
+    case FileKind::Pprof:
+      return "pprof";
+    case FileKind::Unknown:
+      return "unknown";
   }
   return "?";
 }
@@ -194,15 +218,17 @@ FileKindInfo detect_file_kind(const std::string& path) {
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<std::size_t>(in.gcount()));
   const bool complete = in.eof();
-  if (head.empty()) return FileKindInfo{FileKind::XSpace, false, "an empty file"};  // the capture reader says "empty"
+  if (head.empty())
+    return FileKindInfo{FileKind::XSpace, false, "an empty file"};  // the capture reader says "empty"
   return detect_kind_of_bytes(head, complete);
 }
 
 void throw_unknown_kind(const std::string& path, const FileKindInfo& k) {
-  throw Error(ErrorKind::NotACapture, path,
-              "is not a file oomscope reads: it looks like " + k.looks_like +
-                  ". oomscope opens XLA captures (.xplane.pb), PyTorch memory snapshots (.pickle), Kineto traces "
-                  "(.json/.json.gz), memory timelines (.raw.json.gz) and JAX device memory profiles (.prof)");
+  throw Error(
+      ErrorKind::NotACapture, path,
+      "is not a file oomscope reads: it looks like " + k.looks_like +
+          ". oomscope opens XLA captures (.xplane.pb), PyTorch memory snapshots (.pickle), Kineto traces "
+          "(.json/.json.gz), memory timelines (.raw.json.gz) and JAX device memory profiles (.prof)");
 }
 
 }  // namespace oomscope::snapshot

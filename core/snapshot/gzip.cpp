@@ -50,7 +50,8 @@ int inflate_into(std::string_view in, std::string& out, std::uint64_t limit, boo
 }  // namespace
 
 bool is_gzip(std::string_view bytes) {
-  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f && static_cast<unsigned char>(bytes[1]) == 0x8b;
+  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
+         static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
 std::string gunzip(std::string_view bytes, const std::string& name, std::uint64_t max_out) {
@@ -58,14 +59,17 @@ std::string gunzip(std::string_view bytes, const std::string& name, std::uint64_
   bool ended = false;
   const int rc = inflate_into(bytes, out, max_out + 1, ended);
   if (out.size() > max_out)
-    throw Error(ErrorKind::TooLarge, name, "decompresses to more than " + format_bytes(max_out) + "; refusing to go on");
+    throw Error(ErrorKind::TooLarge, name,
+                "decompresses to more than " + format_bytes(max_out) + "; refusing to go on");
   if (rc == Z_DATA_ERROR || rc == Z_NEED_DICT || rc == Z_MEM_ERROR || rc == Z_STREAM_ERROR)
-    throw Error(ErrorKind::Damaged, name, "the gzip stream is damaged after " + format_bytes_exact(static_cast<std::int64_t>(out.size())) +
-                                              " decompressed bytes");
+    throw Error(ErrorKind::Damaged, name,
+                "the gzip stream is damaged after " +
+                    format_bytes_exact(static_cast<std::int64_t>(out.size())) + " decompressed bytes");
   if (!ended)
-    throw Error(ErrorKind::Truncated, name, "the gzip stream is truncated: it ends after " +
-                                                format_bytes_exact(static_cast<std::int64_t>(out.size())) +
-                                                " decompressed bytes; the file was probably cut short");
+    throw Error(ErrorKind::Truncated, name,
+                "the gzip stream is truncated: it ends after " +
+                    format_bytes_exact(static_cast<std::int64_t>(out.size())) +
+                    " decompressed bytes; the file was probably cut short");
   return out;
 }
 

@@ -10,8 +10,9 @@
 namespace oomscope::snapshot {
 
 const char* hta_category_name(int c) noexcept {
-  static const char* kNames[kHtaCategories] = {"parameter", "optimizer state", "input", "temporary",
-                                               "activation", "gradient", "autograd detail", "unknown"};
+  static const char* kNames[kHtaCategories] = {"parameter",       "optimizer state", "input",
+                                               "temporary",       "activation",      "gradient",
+                                               "autograd detail", "unknown"};
   return c >= 0 && c < kHtaCategories ? kNames[c] : "?";
 }
 
@@ -22,7 +23,9 @@ std::shared_ptr<const HtaTimeline> read_hta_raw_from_text(const std::string& tex
   } catch (const nlohmann::json::parse_error& e) {
     throw Error(ErrorKind::Damaged, name, std::string("the memory timeline is not valid JSON: ") + e.what());
   }
-  if (!rows.is_array()) throw Error(ErrorKind::NotACapture, name, "is JSON but not a list of [time, action, bytes, category] rows");
+  if (!rows.is_array())
+    throw Error(ErrorKind::NotACapture, name,
+                "is JSON but not a list of [time, action, bytes, category] rows");
   auto t = std::make_shared<HtaTimeline>();
   t->path = name;
   struct Row {
@@ -33,12 +36,18 @@ std::shared_ptr<const HtaTimeline> read_hta_raw_from_text(const std::string& tex
   std::int64_t min_t = -1;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
-    if (!r.is_array() || r.size() != 4 || !r[0].is_number_integer() || !r[1].is_number_integer() || !r[2].is_number_integer() ||
-        !r[3].is_number_integer())
-      throw Error(ErrorKind::Damaged, name, "row " + std::to_string(i) + " is not four integers [time, action, bytes, category]");
-    Row row{r[0].get<std::int64_t>(), r[1].get<std::int64_t>(), r[2].get<std::int64_t>(), r[3].get<std::int64_t>()};
-    if (row.action < 1 || row.action > 4) throw Error(ErrorKind::Damaged, name, "row " + std::to_string(i) + " has action " + std::to_string(row.action) + " (1..4 exist)");
-    if (row.cat < 0 || row.cat >= kHtaCategories) throw Error(ErrorKind::Damaged, name, "row " + std::to_string(i) + " has category " + std::to_string(row.cat) + " (0..7 exist)");
+    if (!r.is_array() || r.size() != 4 || !r[0].is_number_integer() || !r[1].is_number_integer() ||
+        !r[2].is_number_integer() || !r[3].is_number_integer())
+      throw Error(ErrorKind::Damaged, name,
+                  "row " + std::to_string(i) + " is not four integers [time, action, bytes, category]");
+    Row row{r[0].get<std::int64_t>(), r[1].get<std::int64_t>(), r[2].get<std::int64_t>(),
+            r[3].get<std::int64_t>()};
+    if (row.action < 1 || row.action > 4)
+      throw Error(ErrorKind::Damaged, name,
+                  "row " + std::to_string(i) + " has action " + std::to_string(row.action) + " (1..4 exist)");
+    if (row.cat < 0 || row.cat >= kHtaCategories)
+      throw Error(ErrorKind::Damaged, name,
+                  "row " + std::to_string(i) + " has category " + std::to_string(row.cat) + " (0..7 exist)");
     if (row.t >= 0 && (min_t < 0 || row.t < min_t)) min_t = row.t;
     ++t->action_rows[static_cast<std::size_t>(row.action)];
     if (row.t == -1) ++t->preexisting_rows, t->preexisting_bytes += row.bytes;
@@ -60,9 +69,11 @@ std::shared_ptr<const HtaTimeline> read_hta_raw_from_text(const std::string& tex
   }
   if (open) t->steps.push_back(cur);
   for (const HtaStep& s : t->steps) {
-    if (s.total > t->peak_bytes) t->peak_bytes = s.total, t->peak_t_ns = s.t_ns, t->category_at_peak = s.by_category;
+    if (s.total > t->peak_bytes)
+      t->peak_bytes = s.total, t->peak_t_ns = s.t_ns, t->category_at_peak = s.by_category;
     for (int c = 0; c < kHtaCategories; ++c)
-      t->category_peak[static_cast<std::size_t>(c)] = std::max(t->category_peak[static_cast<std::size_t>(c)], s.by_category[static_cast<std::size_t>(c)]);
+      t->category_peak[static_cast<std::size_t>(c)] =
+          std::max(t->category_peak[static_cast<std::size_t>(c)], s.by_category[static_cast<std::size_t>(c)]);
   }
   if (!t->steps.empty()) {
     t->category_final = t->steps.back().by_category;

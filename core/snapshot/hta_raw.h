@@ -12,7 +12,8 @@
 namespace oomscope::snapshot {
 
 inline constexpr int kHtaCategories = 8;
-// "parameter", "optimizer state", "input", "temporary", "activation", "gradient", "autograd detail", "unknown"
+// "parameter", "optimizer state", "input", "temporary", "activation", "gradient", "autograd detail",
+// "unknown"
 const char* hta_category_name(int c) noexcept;
 
 struct HtaStep {
@@ -35,7 +36,8 @@ struct HtaTimeline {
   std::int64_t final_bytes = 0;
 };
 
-// Throws oomscope::Error naming the file when a row is not four integers or an action/category is out of range.
+// Throws oomscope::Error naming the file when a row is not four integers or an action/category is out of
+// range.
 std::shared_ptr<const HtaTimeline> read_hta_raw(const std::string& path);
 std::shared_ptr<const HtaTimeline> read_hta_raw_from_text(const std::string& text, const std::string& name);
 

@@ -30,8 +30,9 @@ std::int64_t int_arg(const json& args, const char* key, std::int64_t fallback) {
 }
 
 const char* device_type_name(int t) {
-  static const char* kNames[] = {"CPU", "CUDA", "MKLDNN", "OPENGL", "OPENCL", "IDEEP", "HIP", "FPGA", "MAIA", "XLA", "Vulkan",
-                                 "Metal", "XPU", "MPS", "Meta", "HPU", "VE", "Lazy", "IPU", "MTIA", "PrivateUse1"};
+  static const char* kNames[] = {"CPU",  "CUDA", "MKLDNN", "OPENGL", "OPENCL", "IDEEP", "HIP",
+                                 "FPGA", "MAIA", "XLA",    "Vulkan", "Metal",  "XPU",   "MPS",
+                                 "Meta", "HPU",  "VE",     "Lazy",   "IPU",    "MTIA",  "PrivateUse1"};
   return t >= 0 && t < 21 ? kNames[t] : "device type";
 }
 
@@ -61,18 +62,23 @@ KinetoDevice build_device(int type, std::int64_t id, std::vector<RawEvent>& ev, 
     if (e.total_allocated >= 0) prev_ta = e.total_allocated;
     d.last_ts_us = ts;
     running += e.bytes;
-    if (e.bytes >= 0) ++d.allocs, d.largest_alloc = std::max(d.largest_alloc, e.bytes);
-    else ++d.frees;
+    if (e.bytes >= 0)
+      ++d.allocs, d.largest_alloc = std::max(d.largest_alloc, e.bytes);
+    else
+      ++d.frees;
     if (running > d.running_peak) d.running_peak = running, d.peak_ts_us = ts;
     d.max_total_allocated = std::max(d.max_total_allocated, e.total_allocated);
     if (e.total_reserved >= 0) {
       d.max_total_reserved = std::max(d.max_total_reserved, e.total_reserved);
-      d.min_total_reserved = d.min_total_reserved < 0 ? e.total_reserved : std::min(d.min_total_reserved, e.total_reserved);
+      d.min_total_reserved =
+          d.min_total_reserved < 0 ? e.total_reserved : std::min(d.min_total_reserved, e.total_reserved);
     }
     if (e.has_addr) {
       d.has_addr = true;
-      if (e.bytes >= 0) live[e.addr] = e.bytes;
-      else if (!live.erase(e.addr)) ++d.unmatched_frees;
+      if (e.bytes >= 0)
+        live[e.addr] = e.bytes;
+      else if (!live.erase(e.addr))
+        ++d.unmatched_frees;
     }
     d.series.push_back(KinetoPoint{ts, d.baseline.value_or(0) + running, e.bytes, e.total_reserved});
   }
@@ -84,7 +90,8 @@ KinetoDevice build_device(int type, std::int64_t id, std::vector<RawEvent>& ev, 
 
 }  // namespace
 
-std::shared_ptr<const KinetoTrace> read_kineto_trace_from_text(const std::string& text, const std::string& name) {
+std::shared_ptr<const KinetoTrace> read_kineto_trace_from_text(const std::string& text,
+                                                               const std::string& name) {
   auto trace = std::make_shared<KinetoTrace>();
   trace->path = name;
   std::size_t p = text.find_first_not_of(" \t\r\n");
@@ -141,21 +148,28 @@ std::shared_ptr<const KinetoTrace> read_kineto_trace_from_text(const std::string
   for (auto& [key, ev] : groups)
     for (const RawEvent& e : ev) any_totals |= e.total_allocated >= 0 || e.has_addr;
   trace->old_schema = !groups.empty() && !any_totals;
-  for (auto& [key, ev] : groups) trace->devices.push_back(build_device(key.first, key.second, ev, trace->base_time_ns / 1000.0));
+  for (auto& [key, ev] : groups)
+    trace->devices.push_back(build_device(key.first, key.second, ev, trace->base_time_ns / 1000.0));
   std::stable_sort(trace->devices.begin(), trace->devices.end(),
-                   [](const KinetoDevice& a, const KinetoDevice& b) { return (a.device_type == 0) < (b.device_type == 0); });
+                   [](const KinetoDevice& a, const KinetoDevice& b) {
+                     return (a.device_type == 0) < (b.device_type == 0);
+                   });
   return trace;
 }
 
 void require_memory_events(const KinetoTrace& t) {
   if (t.memory_events > 0 || t.oom_events > 0) return;
-  throw Error(ErrorKind::NotACapture, t.path,
-              std::string("is a Chrome trace") + (t.gzip ? " (gzip-compressed)" : "") + " with " + std::to_string(t.events) +
-                  " events but no [memory] events: record it with torch.profiler.profile(profile_memory=True); a JAX or "
-                  "TensorFlow .trace.json.gz holds no allocator events, open the .xplane.pb beside it instead");
+  throw Error(
+      ErrorKind::NotACapture, t.path,
+      std::string("is a Chrome trace") + (t.gzip ? " (gzip-compressed)" : "") + " with " +
+          std::to_string(t.events) +
+          " events but no [memory] events: record it with torch.profiler.profile(profile_memory=True); a JAX "
+          "or "
+          "TensorFlow .trace.json.gz holds no allocator events, open the .xplane.pb beside it instead");
 }
 
-std::shared_ptr<const KinetoTrace> read_kineto_trace(const std::string& path, ProgressSink& progress, std::stop_token stop) {
+std::shared_ptr<const KinetoTrace> read_kineto_trace(const std::string& path, ProgressSink& progress,
+                                                     std::stop_token stop) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorKind::Io, path, "cannot open the file");
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

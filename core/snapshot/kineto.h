@@ -16,9 +16,9 @@
 namespace oomscope::snapshot {
 
 struct KinetoPoint {
-  double ts_us = 0;               // absolute µs (baseTimeNanoseconds applied)
-  std::int64_t live_bytes = 0;    // baseline + running Σ Bytes after the event
-  std::int64_t bytes = 0;         // +alloc / −free
+  double ts_us = 0;             // absolute µs (baseTimeNanoseconds applied)
+  std::int64_t live_bytes = 0;  // baseline + running Σ Bytes after the event
+  std::int64_t bytes = 0;       // +alloc / −free
   std::int64_t total_reserved = -1;
 };
 
@@ -29,14 +29,14 @@ struct KinetoOom {
 };
 
 struct KinetoDevice {
-  int device_type = 0;             // c10::DeviceType: 0 CPU, 1 CUDA, ...
+  int device_type = 0;  // c10::DeviceType: 0 CPU, 1 CUDA, ...
   std::int64_t device_id = -1;
-  std::string label;               // "CUDA 1", "CPU"
+  std::string label;  // "CUDA 1", "CPU"
   std::size_t allocs = 0, frees = 0;
-  std::int64_t running_peak = 0;   // max of the running Σ Bytes from 0
+  std::int64_t running_peak = 0;  // max of the running Σ Bytes from 0
   std::int64_t net = 0;
   std::optional<std::int64_t> baseline;  // memory that existed before profiling
-  std::int64_t peak_live = 0;      // baseline (or 0) + running peak
+  std::int64_t peak_live = 0;            // baseline (or 0) + running peak
   double peak_ts_us = 0;
   std::int64_t max_total_allocated = -1, max_total_reserved = -1, min_total_reserved = -1;
   std::int64_t largest_alloc = 0;
@@ -54,16 +54,18 @@ struct KinetoTrace {
   bool gzip = false;
   std::size_t events = 0, memory_events = 0, oom_events = 0;
   double base_time_ns = 0;
-  bool old_schema = false;  // no Addr / Total Allocated (PyTorch 1.9-era)
-  std::vector<std::string> gpus;  // deviceProperties names
+  bool old_schema = false;            // no Addr / Total Allocated (PyTorch 1.9-era)
+  std::vector<std::string> gpus;      // deviceProperties names
   std::vector<KinetoDevice> devices;  // accelerators first, then CPU
 };
 
 // Throws oomscope::Error naming the file (Damaged JSON, Truncated gzip, NotACapture without traceEvents).
-std::shared_ptr<const KinetoTrace> read_kineto_trace(const std::string& path, ProgressSink& progress, std::stop_token stop = {});
+std::shared_ptr<const KinetoTrace> read_kineto_trace(const std::string& path, ProgressSink& progress,
+                                                     std::stop_token stop = {});
 // Throws oomscope::Error (NotACapture) when the trace has no [memory] or [OutOfMemory] event, saying how to
 // record one (and, for a JAX/TensorFlow trace-viewer export, to open the .xplane.pb beside it).
 void require_memory_events(const KinetoTrace& t);
-std::shared_ptr<const KinetoTrace> read_kineto_trace_from_text(const std::string& text, const std::string& name);
+std::shared_ptr<const KinetoTrace> read_kineto_trace_from_text(const std::string& text,
+                                                               const std::string& name);
 
 }  // namespace oomscope::snapshot

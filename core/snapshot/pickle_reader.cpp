@@ -31,11 +31,16 @@ bool valid_utf8(const unsigned char* s, std::size_t n) {
     }
     const unsigned char c = s[i];
     std::size_t len = 0;
-    if (c < 0x80) len = 1;
-    else if (c >= 0xc2 && c <= 0xdf) len = 2;
-    else if (c >= 0xe0 && c <= 0xef) len = 3;  // surrogates allowed: Python writes them with surrogatepass
-    else if (c >= 0xf0 && c <= 0xf4) len = 4;
-    else return false;
+    if (c < 0x80)
+      len = 1;
+    else if (c >= 0xc2 && c <= 0xdf)
+      len = 2;
+    else if (c >= 0xe0 && c <= 0xef)
+      len = 3;  // surrogates allowed: Python writes them with surrogatepass
+    else if (c >= 0xf0 && c <= 0xf4)
+      len = 4;
+    else
+      return false;
     if (i + len > n) return false;
     for (std::size_t k = 1; k < len; ++k)
       if ((s[i + k] & 0xc0) != 0x80) return false;
@@ -51,38 +56,156 @@ bool valid_utf8(const unsigned char* s, std::size_t n) {
 
 const char* pickle_opcode_name(std::uint8_t op) {
   switch (op) {
-    case 0x28: return "MARK";         case 0x2e: return "STOP";        case 0x30: return "POP";
-    case 0x31: return "POP_MARK";     case 0x32: return "DUP";         case 0x46: return "FLOAT";
-    case 0x49: return "INT";          case 0x4a: return "BININT";      case 0x4b: return "BININT1";
-    case 0x4c: return "LONG";         case 0x4d: return "BININT2";     case 0x4e: return "NONE";
-    case 0x50: return "PERSID";       case 0x51: return "BINPERSID";   case 0x52: return "REDUCE";
-    case 0x53: return "STRING";       case 0x54: return "BINSTRING";   case 0x55: return "SHORT_BINSTRING";
-    case 0x56: return "UNICODE";      case 0x58: return "BINUNICODE";  case 0x61: return "APPEND";
-    case 0x62: return "BUILD";        case 0x63: return "GLOBAL";      case 0x64: return "DICT";
-    case 0x7d: return "EMPTY_DICT";   case 0x65: return "APPENDS";     case 0x67: return "GET";
-    case 0x68: return "BINGET";       case 0x69: return "INST";        case 0x6a: return "LONG_BINGET";
-    case 0x6c: return "LIST";         case 0x5d: return "EMPTY_LIST";  case 0x6f: return "OBJ";
-    case 0x70: return "PUT";          case 0x71: return "BINPUT";      case 0x72: return "LONG_BINPUT";
-    case 0x73: return "SETITEM";      case 0x74: return "TUPLE";       case 0x29: return "EMPTY_TUPLE";
-    case 0x75: return "SETITEMS";     case 0x47: return "BINFLOAT";    case 0x42: return "BINBYTES";
-    case 0x43: return "SHORT_BINBYTES";
-    case 0x80: return "PROTO";        case 0x81: return "NEWOBJ";      case 0x82: return "EXT1";
-    case 0x83: return "EXT2";         case 0x84: return "EXT4";        case 0x85: return "TUPLE1";
-    case 0x86: return "TUPLE2";       case 0x87: return "TUPLE3";      case 0x88: return "NEWTRUE";
-    case 0x89: return "NEWFALSE";     case 0x8a: return "LONG1";       case 0x8b: return "LONG4";
-    case 0x8c: return "SHORT_BINUNICODE"; case 0x8d: return "BINUNICODE8"; case 0x8e: return "BINBYTES8";
-    case 0x8f: return "EMPTY_SET";    case 0x90: return "ADDITEMS";    case 0x91: return "FROZENSET";
-    case 0x92: return "NEWOBJ_EX";    case 0x93: return "STACK_GLOBAL"; case 0x94: return "MEMOIZE";
-    case 0x95: return "FRAME";        case 0x96: return "BYTEARRAY8";  case 0x97: return "NEXT_BUFFER";
-    case 0x98: return "READONLY_BUFFER";
-    default: return "";
+    case 0x28:
+      return "MARK";
+    case 0x2e:
+      return "STOP";
+    case 0x30:
+      return "POP";
+    case 0x31:
+      return "POP_MARK";
+    case 0x32:
+      return "DUP";
+    case 0x46:
+      return "FLOAT";
+    case 0x49:
+      return "INT";
+    case 0x4a:
+      return "BININT";
+    case 0x4b:
+      return "BININT1";
+    case 0x4c:
+      return "LONG";
+    case 0x4d:
+      return "BININT2";
+    case 0x4e:
+      return "NONE";
+    case 0x50:
+      return "PERSID";
+    case 0x51:
+      return "BINPERSID";
+    case 0x52:
+      return "REDUCE";
+    case 0x53:
+      return "STRING";
+    case 0x54:
+      return "BINSTRING";
+    case 0x55:
+      return "SHORT_BINSTRING";
+    case 0x56:
+      return "UNICODE";
+    case 0x58:
+      return "BINUNICODE";
+    case 0x61:
+      return "APPEND";
+    case 0x62:
+      return "BUILD";
+    case 0x63:
+      return "GLOBAL";
+    case 0x64:
+      return "DICT";
+    case 0x7d:
+      return "EMPTY_DICT";
+    case 0x65:
+      return "APPENDS";
+    case 0x67:
+      return "GET";
+    case 0x68:
+      return "BINGET";
+    case 0x69:
+      return "INST";
+    case 0x6a:
+      return "LONG_BINGET";
+    case 0x6c:
+      return "LIST";
+    case 0x5d:
+      return "EMPTY_LIST";
+    case 0x6f:
+      return "OBJ";
+    case 0x70:
+      return "PUT";
+    case 0x71:
+      return "BINPUT";
+    case 0x72:
+      return "LONG_BINPUT";
+    case 0x73:
+      return "SETITEM";
+    case 0x74:
+      return "TUPLE";
+    case 0x29:
+      return "EMPTY_TUPLE";
+    case 0x75:
+      return "SETITEMS";
+    case 0x47:
+      return "BINFLOAT";
+    case 0x42:
+      return "BINBYTES";
+    case 0x43:
+      return "SHORT_BINBYTES";
+    case 0x80:
+      return "PROTO";
+    case 0x81:
+      return "NEWOBJ";
+    case 0x82:
+      return "EXT1";
+    case 0x83:
+      return "EXT2";
+    case 0x84:
+      return "EXT4";
+    case 0x85:
+      return "TUPLE1";
+    case 0x86:
+      return "TUPLE2";
+    case 0x87:
+      return "TUPLE3";
+    case 0x88:
+      return "NEWTRUE";
+    case 0x89:
+      return "NEWFALSE";
+    case 0x8a:
+      return "LONG1";
+    case 0x8b:
+      return "LONG4";
+    case 0x8c:
+      return "SHORT_BINUNICODE";
+    case 0x8d:
+      return "BINUNICODE8";
+    case 0x8e:
+      return "BINBYTES8";
+    case 0x8f:
+      return "EMPTY_SET";
+    case 0x90:
+      return "ADDITEMS";
+    case 0x91:
+      return "FROZENSET";
+    case 0x92:
+      return "NEWOBJ_EX";
+    case 0x93:
+      return "STACK_GLOBAL";
+    case 0x94:
+      return "MEMOIZE";
+    case 0x95:
+      return "FRAME";
+    case 0x96:
+      return "BYTEARRAY8";
+    case 0x97:
+      return "NEXT_BUFFER";
+    case 0x98:
+      return "READONLY_BUFFER";
+    default:
+      return "";
   }
 }
 
 class PickleParser {
  public:
-  PickleParser(PickleSource source, const std::string& name, ProgressSink& progress, std::stop_token stop, DictRecordSink* sink)
-      : tree_(std::make_shared<PickleTree>()), name_(name), progress_(progress), stop_(std::move(stop)), sink_(sink) {
+  PickleParser(PickleSource source, const std::string& name, ProgressSink& progress, std::stop_token stop,
+               DictRecordSink* sink)
+      : tree_(std::make_shared<PickleTree>()),
+        name_(name),
+        progress_(progress),
+        stop_(std::move(stop)),
+        sink_(sink) {
     tree_->keep_ = std::move(source.keep);
     release_ = std::move(source.release);
     data_ = source.data;
@@ -99,12 +222,15 @@ class PickleParser {
 
  private:
   [[noreturn]] void damaged(std::uint64_t at, const std::string& what) const {
-    throw Error(ErrorKind::Damaged, name_, "the pickle is invalid at byte " + format_bytes_exact(static_cast<std::int64_t>(at)) + ": " + what);
+    throw Error(
+        ErrorKind::Damaged, name_,
+        "the pickle is invalid at byte " + format_bytes_exact(static_cast<std::int64_t>(at)) + ": " + what);
   }
   [[noreturn]] void truncated(std::uint64_t at, const std::string& inside) const {
     throw Error(ErrorKind::Truncated, name_,
-                "the pickle is truncated: the file ends (" + format_bytes_exact(static_cast<std::int64_t>(size_)) +
-                    " bytes) inside " + inside + " that starts at byte " + format_bytes_exact(static_cast<std::int64_t>(at)) +
+                "the pickle is truncated: the file ends (" +
+                    format_bytes_exact(static_cast<std::int64_t>(size_)) + " bytes) inside " + inside +
+                    " that starts at byte " + format_bytes_exact(static_cast<std::int64_t>(at)) +
                     "; it was probably cut short while being written or copied");
   }
   std::string op_text(std::uint8_t op) const {
@@ -135,21 +261,27 @@ class PickleParser {
   }
   Ref container(Tag tag) { return new_node(tag, Node{kNoRun, 0, kNoRun}); }
   Ref int_ref(std::int64_t v) {
-    if (v >= -kInlineMax && v <= kInlineMax) return Ref{(static_cast<std::uint64_t>(v) << 3) | static_cast<std::uint64_t>(Tag::Int)};
-    return new_node(Tag::Other, Node{static_cast<std::uint64_t>(v), 0, static_cast<std::uint32_t>(OtherKind::Int64)});
+    if (v >= -kInlineMax && v <= kInlineMax)
+      return Ref{(static_cast<std::uint64_t>(v) << 3) | static_cast<std::uint64_t>(Tag::Int)};
+    return new_node(Tag::Other,
+                    Node{static_cast<std::uint64_t>(v), 0, static_cast<std::uint32_t>(OtherKind::Int64)});
   }
   Ref str_ref(std::uint64_t len, const char* what) {
-    if (len > 0xffffffffull) damaged(op_at_, std::string(what) + " of " + format_bytes_exact(static_cast<std::int64_t>(len)) + " bytes is longer than 4 GiB");
+    if (len > 0xffffffffull)
+      damaged(op_at_, std::string(what) + " of " + format_bytes_exact(static_cast<std::int64_t>(len)) +
+                          " bytes is longer than 4 GiB");
     const std::uint64_t off = pos_;
     const std::uint8_t* p = need(len, what);
-    if (!valid_utf8(p, static_cast<std::size_t>(len))) damaged(op_at_, std::string(what) + " is not valid UTF-8");
+    if (!valid_utf8(p, static_cast<std::size_t>(len)))
+      damaged(op_at_, std::string(what) + " is not valid UTF-8");
     return new_node(Tag::Str, Node{off, static_cast<std::uint32_t>(len), 0});
   }
   Ref bytes_ref(std::uint64_t len, const char* what) {
     if (len > 0xffffffffull) damaged(op_at_, std::string(what) + " is longer than 4 GiB");
     const std::uint64_t off = pos_;
     need(len, what);
-    return new_node(Tag::Other, Node{off, static_cast<std::uint32_t>(len), static_cast<std::uint32_t>(OtherKind::Bytes)});
+    return new_node(Tag::Other,
+                    Node{off, static_cast<std::uint32_t>(len), static_cast<std::uint32_t>(OtherKind::Bytes)});
   }
 
   void push(Ref r) { stack_.push_back(r); }
@@ -179,8 +311,10 @@ class PickleParser {
       return;
     }
     Node& node = tree_->nodes_[PickleTree::index(target)];
-    if (node.a & PickleTree::kRecordBit) damaged(op_at_, "a dict gets more items after its first batch was complete");
-    if (static_cast<std::uint64_t>(node.b) + n > 0xffffffffull) damaged(op_at_, "a container holds more than 4 billion items");
+    if (node.a & PickleTree::kRecordBit)
+      damaged(op_at_, "a dict gets more items after its first batch was complete");
+    if (static_cast<std::uint64_t>(node.b) + n > 0xffffffffull)
+      damaged(op_at_, "a container holds more than 4 billion items");
     auto& pool = tree_->pool_;
     auto& segs = tree_->segments_;
     const std::uint64_t start = pool.size();
@@ -193,8 +327,10 @@ class PickleParser {
       if (segs.size() >= kNoRun) damaged(op_at_, "too many container batches");
       segs.push_back(ItemRun{start, static_cast<std::uint32_t>(n), kNoRun});
       const auto s = static_cast<std::uint32_t>(segs.size() - 1);
-      if (node.c == kNoRun) node.c = s;
-      else segs[node.a].next = s;
+      if (node.c == kNoRun)
+        node.c = s;
+      else
+        segs[node.a].next = s;
       node.a = s;
     }
     node.b += static_cast<std::uint32_t>(n);
@@ -208,19 +344,23 @@ class PickleParser {
       memo_.push_back(v);
     } else {
       // Explicit indexes count up from 0 in every writer; a far jump is a damaged or hostile file.
-      if (idx > memo_.size() + (1u << 20) || idx > size_) damaged(op_at_, "memo index " + std::to_string(idx) + " is out of range");
+      if (idx > memo_.size() + (1u << 20) || idx > size_)
+        damaged(op_at_, "memo index " + std::to_string(idx) + " is out of range");
       memo_.resize(static_cast<std::size_t>(idx), Ref{kUnset});
       memo_.push_back(v);
     }
   }
   void memo_get(std::uint64_t idx) {
     if (idx >= memo_.size() || memo_[idx].bits == kUnset)
-      damaged(op_at_, "memo reference " + std::to_string(idx) + " refers to nothing stored (" + std::to_string(memo_.size()) + " entries)");
+      damaged(op_at_, "memo reference " + std::to_string(idx) + " refers to nothing stored (" +
+                          std::to_string(memo_.size()) + " entries)");
     push(memo_[idx]);
   }
 
   Ref long_value(std::uint64_t n) {
-    if (n > 9) damaged(op_at_, "an integer of " + format_bytes_exact(static_cast<std::int64_t>(n)) + " bytes is larger than any snapshot value (at most 9 bytes)");
+    if (n > 9)
+      damaged(op_at_, "an integer of " + format_bytes_exact(static_cast<std::int64_t>(n)) +
+                          " bytes is larger than any snapshot value (at most 9 bytes)");
     const std::uint8_t* p = need(n, "an integer");
     if (n == 0) return int_ref(0);
     if (n == 9) {
@@ -237,9 +377,10 @@ class PickleParser {
   }
 
   [[noreturn]] void refuse(std::uint8_t op) {
-    damaged(op_at_, "refused opcode " + op_text(op) +
-                        ": it names or calls Python code (an object, not data); snapshot files never contain it, and "
-                        "oomscope does not run pickle code");
+    damaged(op_at_,
+            "refused opcode " + op_text(op) +
+                ": it names or calls Python code (an object, not data); snapshot files never contain it, and "
+                "oomscope does not run pickle code");
   }
 
   std::shared_ptr<PickleTree> tree_;
@@ -259,7 +400,8 @@ class PickleParser {
 
 std::shared_ptr<const PickleTree> PickleParser::run() {
   if (size_ < 2 || data_[0] != 0x80)
-    throw Error(ErrorKind::NotACapture, name_, "is not a pickle of protocol 2 or later (it does not start with PROTO, byte 0x80)");
+    throw Error(ErrorKind::NotACapture, name_,
+                "is not a pickle of protocol 2 or later (it does not start with PROTO, byte 0x80)");
   std::uint64_t next_progress = kProgressStep;
   while (true) {
     if (pos_ >= next_progress) {
@@ -271,44 +413,78 @@ std::shared_ptr<const PickleTree> PickleParser::run() {
     op_at_ = pos_;
     if (pos_ >= size_)
       throw Error(ErrorKind::Truncated, name_,
-                  "the pickle is truncated: the file ends after " + format_bytes_exact(static_cast<std::int64_t>(size_)) +
+                  "the pickle is truncated: the file ends after " +
+                      format_bytes_exact(static_cast<std::int64_t>(size_)) +
                       " bytes with no STOP opcode; it was probably cut short while being written or copied");
     const std::uint8_t op = data_[pos_++];
     switch (op) {
       case 0x80: {  // PROTO
         const std::uint8_t v = *need(1, "PROTO");
-        if (v < 2 || v > 5) damaged(op_at_, "pickle protocol " + std::to_string(v) + " is not supported (2 to 5 are)");
+        if (v < 2 || v > 5)
+          damaged(op_at_, "pickle protocol " + std::to_string(v) + " is not supported (2 to 5 are)");
         break;
       }
       case 0x95: {  // FRAME: informational, but its length must fit in the file
         const std::uint64_t len = read_le<std::uint64_t>("FRAME");
-        if (len > size_ - pos_) truncated(op_at_, "a FRAME of " + format_bytes_exact(static_cast<std::int64_t>(std::min<std::uint64_t>(len, INT64_MAX))) + " bytes");
+        if (len > size_ - pos_)
+          truncated(op_at_, "a FRAME of " +
+                                format_bytes_exact(
+                                    static_cast<std::int64_t>(std::min<std::uint64_t>(len, INT64_MAX))) +
+                                " bytes");
         break;
       }
       case 0x2e: {  // STOP
-        if (!marks_.empty()) damaged(op_at_, "STOP with " + std::to_string(marks_.size()) + " MARK(s) still open");
+        if (!marks_.empty())
+          damaged(op_at_, "STOP with " + std::to_string(marks_.size()) + " MARK(s) still open");
         if (stack_.empty()) damaged(op_at_, "STOP with nothing on the stack");
         tree_->root_ = stack_.back();
         progress_.report(1.0, "reading pickle");
         return tree_;
       }
       case 0x28:  // MARK
-        if (marks_.size() >= kMaxPickleNesting) damaged(op_at_, "more than " + std::to_string(kMaxPickleNesting) + " nested MARKs (nesting limit)");
+        if (marks_.size() >= kMaxPickleNesting)
+          damaged(op_at_, "more than " + std::to_string(kMaxPickleNesting) + " nested MARKs (nesting limit)");
         marks_.push_back(stack_.size());
         break;
-      case 0x30: pop("POP"); break;
-      case 0x31: stack_.resize(pop_mark("POP_MARK")); break;
-      case 0x32: push(top("DUP")); break;
-      case 0x7d: push(container(Tag::Dict)); break;
-      case 0x5d: push(container(Tag::List)); break;
-      case 0x29: push(container(Tag::Tuple)); break;
-      case 0x4e: push(Ref{static_cast<std::uint64_t>(Tag::None)}); break;
-      case 0x88: push(Ref{(1u << 3) | static_cast<std::uint64_t>(Tag::Bool)}); break;
-      case 0x89: push(Ref{static_cast<std::uint64_t>(Tag::Bool)}); break;
-      case 0x4b: push(int_ref(*need(1, "BININT1"))); break;
-      case 0x4d: push(int_ref(read_le<std::uint16_t>("BININT2"))); break;
-      case 0x4a: push(int_ref(read_le<std::int32_t>("BININT"))); break;
-      case 0x8a: push(long_value(*need(1, "LONG1"))); break;
+      case 0x30:
+        pop("POP");
+        break;
+      case 0x31:
+        stack_.resize(pop_mark("POP_MARK"));
+        break;
+      case 0x32:
+        push(top("DUP"));
+        break;
+      case 0x7d:
+        push(container(Tag::Dict));
+        break;
+      case 0x5d:
+        push(container(Tag::List));
+        break;
+      case 0x29:
+        push(container(Tag::Tuple));
+        break;
+      case 0x4e:
+        push(Ref{static_cast<std::uint64_t>(Tag::None)});
+        break;
+      case 0x88:
+        push(Ref{(1u << 3) | static_cast<std::uint64_t>(Tag::Bool)});
+        break;
+      case 0x89:
+        push(Ref{static_cast<std::uint64_t>(Tag::Bool)});
+        break;
+      case 0x4b:
+        push(int_ref(*need(1, "BININT1")));
+        break;
+      case 0x4d:
+        push(int_ref(read_le<std::uint16_t>("BININT2")));
+        break;
+      case 0x4a:
+        push(int_ref(read_le<std::int32_t>("BININT")));
+        break;
+      case 0x8a:
+        push(long_value(*need(1, "LONG1")));
+        break;
       case 0x8b: {
         const std::int32_t n = read_le<std::int32_t>("LONG4");
         if (n < 0) damaged(op_at_, "LONG4 has a negative length");
@@ -317,21 +493,46 @@ std::shared_ptr<const PickleTree> PickleParser::run() {
       }
       case 0x47: {  // BINFLOAT, big-endian
         const std::uint64_t be = read_le<std::uint64_t>("BINFLOAT");
-        push(new_node(Tag::Other, Node{__builtin_bswap64(be), 0, static_cast<std::uint32_t>(OtherKind::Float)}));
+        push(new_node(Tag::Other,
+                      Node{__builtin_bswap64(be), 0, static_cast<std::uint32_t>(OtherKind::Float)}));
         break;
       }
-      case 0x8c: push(str_ref(*need(1, "SHORT_BINUNICODE"), "a string")); break;
-      case 0x58: push(str_ref(read_le<std::uint32_t>("BINUNICODE"), "a string")); break;
-      case 0x8d: push(str_ref(read_le<std::uint64_t>("BINUNICODE8"), "a string")); break;
-      case 0x43: push(bytes_ref(*need(1, "SHORT_BINBYTES"), "a bytes value")); break;
-      case 0x42: push(bytes_ref(read_le<std::uint32_t>("BINBYTES"), "a bytes value")); break;
-      case 0x8e: push(bytes_ref(read_le<std::uint64_t>("BINBYTES8"), "a bytes value")); break;
-      case 0x96: push(bytes_ref(read_le<std::uint64_t>("BYTEARRAY8"), "a bytearray value")); break;
-      case 0x94: memo_put(memo_.size()); break;  // MEMOIZE
-      case 0x71: memo_put(*need(1, "BINPUT")); break;
-      case 0x72: memo_put(read_le<std::uint32_t>("LONG_BINPUT")); break;
-      case 0x68: memo_get(*need(1, "BINGET")); break;
-      case 0x6a: memo_get(read_le<std::uint32_t>("LONG_BINGET")); break;
+      case 0x8c:
+        push(str_ref(*need(1, "SHORT_BINUNICODE"), "a string"));
+        break;
+      case 0x58:
+        push(str_ref(read_le<std::uint32_t>("BINUNICODE"), "a string"));
+        break;
+      case 0x8d:
+        push(str_ref(read_le<std::uint64_t>("BINUNICODE8"), "a string"));
+        break;
+      case 0x43:
+        push(bytes_ref(*need(1, "SHORT_BINBYTES"), "a bytes value"));
+        break;
+      case 0x42:
+        push(bytes_ref(read_le<std::uint32_t>("BINBYTES"), "a bytes value"));
+        break;
+      case 0x8e:
+        push(bytes_ref(read_le<std::uint64_t>("BINBYTES8"), "a bytes value"));
+        break;
+      case 0x96:
+        push(bytes_ref(read_le<std::uint64_t>("BYTEARRAY8"), "a bytearray value"));
+        break;
+      case 0x94:
+        memo_put(memo_.size());
+        break;  // MEMOIZE
+      case 0x71:
+        memo_put(*need(1, "BINPUT"));
+        break;
+      case 0x72:
+        memo_put(read_le<std::uint32_t>("LONG_BINPUT"));
+        break;
+      case 0x68:
+        memo_get(*need(1, "BINGET"));
+        break;
+      case 0x6a:
+        memo_get(read_le<std::uint32_t>("LONG_BINGET"));
+        break;
       case 0x61: {  // APPEND
         const Ref v = pop("APPEND");
         const Ref list = top("APPEND");
@@ -342,7 +543,8 @@ std::shared_ptr<const PickleTree> PickleParser::run() {
       }
       case 0x65: {  // APPENDS
         const std::size_t m = pop_mark("APPENDS");
-        if (m == 0 || m <= floor() || stack_[m - 1].tag() != Tag::List) damaged(op_at_, "APPENDS without a list below its MARK");
+        if (m == 0 || m <= floor() || stack_[m - 1].tag() != Tag::List)
+          damaged(op_at_, "APPENDS without a list below its MARK");
         extend(stack_[m - 1], m);
         break;
       }
@@ -354,7 +556,8 @@ std::shared_ptr<const PickleTree> PickleParser::run() {
       }
       case 0x75: {  // SETITEMS
         const std::size_t m = pop_mark("SETITEMS");
-        if (m == 0 || m <= floor() || stack_[m - 1].tag() != Tag::Dict) damaged(op_at_, "SETITEMS without a dict below its MARK");
+        if (m == 0 || m <= floor() || stack_[m - 1].tag() != Tag::Dict)
+          damaged(op_at_, "SETITEMS without a dict below its MARK");
         if ((stack_.size() - m) % 2) damaged(op_at_, "SETITEMS with an odd number of keys and values");
         if (sink_ && stack_.size() > m && tree_->nodes_[PickleTree::index(stack_[m - 1])].b == 0 &&
             !(tree_->nodes_[PickleTree::index(stack_[m - 1])].a & PickleTree::kRecordBit)) {
@@ -368,42 +571,66 @@ std::shared_ptr<const PickleTree> PickleParser::run() {
         extend(stack_[m - 1], m);
         break;
       }
-      case 0x6c: case 0x64: case 0x74: {  // LIST, DICT, TUPLE (mark-based)
+      case 0x6c:
+      case 0x64:
+      case 0x74: {  // LIST, DICT, TUPLE (mark-based)
         const std::size_t m = pop_mark(pickle_opcode_name(op));
-        if (op == 0x64 && (stack_.size() - m) % 2) damaged(op_at_, "DICT with an odd number of keys and values");
+        if (op == 0x64 && (stack_.size() - m) % 2)
+          damaged(op_at_, "DICT with an odd number of keys and values");
         const Ref c = container(op == 0x6c ? Tag::List : op == 0x64 ? Tag::Dict : Tag::Tuple);
         extend(c, m);
         push(c);
         break;
       }
-      case 0x85: case 0x86: case 0x87: {  // TUPLE1..3
+      case 0x85:
+      case 0x86:
+      case 0x87: {  // TUPLE1..3
         const std::size_t n = op - 0x84u;
-        if (stack_.size() < floor() + n) damaged(op_at_, std::string(pickle_opcode_name(op)) + " needs " + std::to_string(n) + " values on the stack");
+        if (stack_.size() < floor() + n)
+          damaged(op_at_, std::string(pickle_opcode_name(op)) + " needs " + std::to_string(n) +
+                              " values on the stack");
         const Ref c = container(Tag::Tuple);
         extend(c, stack_.size() - n);
         push(c);
         break;
       }
-      case 0x63: case 0x93: case 0x52: case 0x62: case 0x69: case 0x6f: case 0x81: case 0x92:
-      case 0x50: case 0x51: case 0x82: case 0x83: case 0x84: case 0x97: case 0x98:
+      case 0x63:
+      case 0x93:
+      case 0x52:
+      case 0x62:
+      case 0x69:
+      case 0x6f:
+      case 0x81:
+      case 0x92:
+      case 0x50:
+      case 0x51:
+      case 0x82:
+      case 0x83:
+      case 0x84:
+      case 0x97:
+      case 0x98:
         refuse(op);
       default: {
         const char* n = pickle_opcode_name(op);
-        if (*n) damaged(op_at_, "unsupported opcode " + op_text(op) + " (a text-protocol, set or other opcode that snapshot writers never emit)");
+        if (*n)
+          damaged(op_at_, "unsupported opcode " + op_text(op) +
+                              " (a text-protocol, set or other opcode that snapshot writers never emit)");
         damaged(op_at_, "byte " + op_text(op) + " is not a pickle opcode");
       }
     }
   }
 }
 
-std::shared_ptr<const PickleTree> parse_pickle(PickleSource source, const std::string& name, ProgressSink& progress,
-                                               std::stop_token stop, DictRecordSink* sink) {
+std::shared_ptr<const PickleTree> parse_pickle(PickleSource source, const std::string& name,
+                                               ProgressSink& progress, std::stop_token stop,
+                                               DictRecordSink* sink) {
   PickleParser parser(std::move(source), name, progress, std::move(stop), sink);
   return parser.run();
 }
 
-std::shared_ptr<const PickleTree> parse_pickle(std::shared_ptr<const capture::MappedFile> file, const std::string& name,
-                                               ProgressSink& progress, std::stop_token stop, DictRecordSink* sink) {
+std::shared_ptr<const PickleTree> parse_pickle(std::shared_ptr<const capture::MappedFile> file,
+                                               const std::string& name, ProgressSink& progress,
+                                               std::stop_token stop, DictRecordSink* sink) {
   PickleSource source{file->data(), file->size(), file, {}};
   return parse_pickle(std::move(source), name, progress, std::move(stop), sink);
 }

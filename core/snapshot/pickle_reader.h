@@ -14,7 +14,6 @@
 #include <string>
 
 #include "core/capture/mapped_file.h"
-
 #include "core/snapshot/pickle_tree.h"
 #include "core/util/progress.h"
 
@@ -36,18 +35,22 @@ class DictRecordSink {
 struct PickleSource {
   const std::uint8_t* data = nullptr;
   std::uint64_t size = 0;
-  std::shared_ptr<const void> keep;                    // owns the bytes for the tree's lifetime
-  std::function<void(std::uint64_t end)> release;      // may drop [0, end) from memory (it is faulted back if read)
+  std::shared_ptr<const void> keep;  // owns the bytes for the tree's lifetime
+  std::function<void(std::uint64_t end)>
+      release;  // may drop [0, end) from memory (it is faulted back if read)
 };
 
 // Parses the whole stream up to STOP (bytes after STOP, such as memory_viz's NUL padding, are ignored).
 // Throws oomscope::Error naming `name` (Truncated, Damaged, NotACapture) or oomscope::Cancelled.
-std::shared_ptr<const PickleTree> parse_pickle(PickleSource source, const std::string& name, ProgressSink& progress,
+std::shared_ptr<const PickleTree> parse_pickle(PickleSource source, const std::string& name,
+                                               ProgressSink& progress, std::stop_token stop = {},
+                                               DictRecordSink* sink = nullptr);
+std::shared_ptr<const PickleTree> parse_pickle(std::shared_ptr<const capture::MappedFile> file,
+                                               const std::string& name, ProgressSink& progress,
                                                std::stop_token stop = {}, DictRecordSink* sink = nullptr);
-std::shared_ptr<const PickleTree> parse_pickle(std::shared_ptr<const capture::MappedFile> file, const std::string& name,
-                                               ProgressSink& progress, std::stop_token stop = {}, DictRecordSink* sink = nullptr);
 
-// The opcode's name as pickletools spells it ("GLOBAL", "SHORT_BINUNICODE"), or "" for a byte that is no opcode.
+// The opcode's name as pickletools spells it ("GLOBAL", "SHORT_BINUNICODE"), or "" for a byte that is no
+// opcode.
 const char* pickle_opcode_name(std::uint8_t op);
 
 }  // namespace oomscope::snapshot

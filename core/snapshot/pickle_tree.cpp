@@ -7,14 +7,17 @@ namespace oomscope::snapshot {
 
 std::optional<std::int64_t> PickleTree::as_int_slow(Ref r) const {
   switch (r.tag()) {
-    case Tag::Int: return static_cast<std::int64_t>(r.bits) >> 3;
-    case Tag::Bool: return static_cast<std::int64_t>(r.bits >> 3);
+    case Tag::Int:
+      return static_cast<std::int64_t>(r.bits) >> 3;
+    case Tag::Bool:
+      return static_cast<std::int64_t>(r.bits >> 3);
     case Tag::Other: {
       const Node& n = nodes_[index(r)];
       if (n.c == static_cast<std::uint32_t>(OtherKind::Int64)) return static_cast<std::int64_t>(n.a);
       return std::nullopt;
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -40,9 +43,13 @@ std::optional<std::string_view> PickleTree::as_str(Ref r) const {
 
 std::size_t PickleTree::size(Ref r) const {
   switch (r.tag()) {
-    case Tag::List: case Tag::Tuple: return nodes_[index(r)].b;
-    case Tag::Dict: return nodes_[index(r)].b / 2;
-    default: return 0;
+    case Tag::List:
+    case Tag::Tuple:
+      return nodes_[index(r)].b;
+    case Tag::Dict:
+      return nodes_[index(r)].b / 2;
+    default:
+      return 0;
   }
 }
 

@@ -14,7 +14,16 @@
 
 namespace oomscope::snapshot {
 
-enum class Tag : std::uint8_t { None = 0, Bool = 1, Int = 2, Str = 3, List = 4, Dict = 5, Tuple = 6, Other = 7 };
+enum class Tag : std::uint8_t {
+  None = 0,
+  Bool = 1,
+  Int = 2,
+  Str = 3,
+  List = 4,
+  Dict = 5,
+  Tuple = 6,
+  Other = 7
+};
 
 struct Ref {
   std::uint64_t bits = 0;
@@ -23,7 +32,8 @@ struct Ref {
 };
 
 // Node payloads. Str: a = offset in the data, b = length. Container: b = item count (a dict counts keys and
-// values), c = first segment, a = last segment. Other: c = kind (OtherKind), a = the value or offset, b = length.
+// values), c = first segment, a = last segment. Other: c = kind (OtherKind), a = the value or offset, b =
+// length.
 struct Node {
   std::uint64_t a = 0;
   std::uint32_t b = 0;
@@ -97,7 +107,8 @@ class PickleTree {
   static std::uint64_t index(Ref r) { return r.bits >> 3; }
   std::size_t node_count() const { return nodes_.size(); }
   std::size_t memory_bytes() const {
-    return nodes_.capacity() * sizeof(Node) + segments_.capacity() * sizeof(ItemRun) + pool_.capacity() * sizeof(Ref);
+    return nodes_.capacity() * sizeof(Node) + segments_.capacity() * sizeof(ItemRun) +
+           pool_.capacity() * sizeof(Ref);
   }
 
  private:

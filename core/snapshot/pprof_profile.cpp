@@ -49,7 +49,8 @@ std::int64_t PprofProfile::total_bytes() const {
   std::int64_t n = 0;
   if (space_index < 0) return 0;
   for (const PprofSample& s : samples)
-    if (static_cast<std::size_t>(space_index) < s.values.size()) n += s.values[static_cast<std::size_t>(space_index)];
+    if (static_cast<std::size_t>(space_index) < s.values.size())
+      n += s.values[static_cast<std::size_t>(space_index)];
   return n;
 }
 
@@ -59,19 +60,23 @@ std::vector<PprofGroup> PprofProfile::by_line() const {
     std::string where = "(no stack)";
     for (std::size_t i = 0; i < s.stack.size(); ++i) {
       const PprofFrame& f = frames[s.stack[i]];
-      if (i == 0 || !jax_internal(f.filename)) where = f.filename + ":" + std::to_string(f.line) + " (" + f.function + ")";
+      if (i == 0 || !jax_internal(f.filename))
+        where = f.filename + ":" + std::to_string(f.line) + " (" + f.function + ")";
       if (!jax_internal(f.filename)) break;
     }
     PprofGroup& g = groups[{where, s.kind}];
     g.where = where;
     g.kind = s.kind;
     ++g.samples;
-    if (space_index >= 0 && static_cast<std::size_t>(space_index) < s.values.size()) g.bytes += s.values[static_cast<std::size_t>(space_index)];
-    if (count_index >= 0 && static_cast<std::size_t>(count_index) < s.values.size()) g.count += s.values[static_cast<std::size_t>(count_index)];
+    if (space_index >= 0 && static_cast<std::size_t>(space_index) < s.values.size())
+      g.bytes += s.values[static_cast<std::size_t>(space_index)];
+    if (count_index >= 0 && static_cast<std::size_t>(count_index) < s.values.size())
+      g.count += s.values[static_cast<std::size_t>(count_index)];
   }
   std::vector<PprofGroup> out;
   for (auto& [k, g] : groups) out.push_back(std::move(g));
-  std::stable_sort(out.begin(), out.end(), [](const PprofGroup& a, const PprofGroup& b) { return a.bytes > b.bytes; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const PprofGroup& a, const PprofGroup& b) { return a.bytes > b.bytes; });
   return out;
 }
 
@@ -82,12 +87,15 @@ std::vector<PprofGroup> PprofProfile::by_kind() const {
     g.kind = s.kind;
     g.where = s.device;
     ++g.samples;
-    if (space_index >= 0 && static_cast<std::size_t>(space_index) < s.values.size()) g.bytes += s.values[static_cast<std::size_t>(space_index)];
-    if (count_index >= 0 && static_cast<std::size_t>(count_index) < s.values.size()) g.count += s.values[static_cast<std::size_t>(count_index)];
+    if (space_index >= 0 && static_cast<std::size_t>(space_index) < s.values.size())
+      g.bytes += s.values[static_cast<std::size_t>(space_index)];
+    if (count_index >= 0 && static_cast<std::size_t>(count_index) < s.values.size())
+      g.count += s.values[static_cast<std::size_t>(count_index)];
   }
   std::vector<PprofGroup> out;
   for (auto& [k, g] : groups) out.push_back(std::move(g));
-  std::stable_sort(out.begin(), out.end(), [](const PprofGroup& a, const PprofGroup& b) { return a.bytes > b.bytes; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const PprofGroup& a, const PprofGroup& b) { return a.bytes > b.bytes; });
   return out;
 }
 
@@ -116,9 +124,12 @@ std::shared_ptr<const PprofProfile> read_pprof_from_bytes(const std::string& raw
         std::pair<std::uint64_t, std::uint64_t> t{0, 0};
         while (!vt.done()) {
           const Field g = vt.field();
-          if (g.number == 1 && g.type == WireType::Varint) t.first = vt.varint();
-          else if (g.number == 2 && g.type == WireType::Varint) t.second = vt.varint();
-          else vt.skip(g.type);
+          if (g.number == 1 && g.type == WireType::Varint)
+            t.first = vt.varint();
+          else if (g.number == 2 && g.type == WireType::Varint)
+            t.second = vt.varint();
+          else
+            vt.skip(g.type);
         }
         types.push_back(t);
       } else if (f.number == 2 && f.type == WireType::Len) {  // sample
@@ -126,19 +137,25 @@ std::shared_ptr<const PprofProfile> read_pprof_from_bytes(const std::string& raw
         RawSample rs;
         while (!s.done()) {
           const Field g = s.field();
-          if (g.number == 1) read_ints(s, g, rs.locations);
-          else if (g.number == 2) read_ints(s, g, rs.values);
+          if (g.number == 1)
+            read_ints(s, g, rs.locations);
+          else if (g.number == 2)
+            read_ints(s, g, rs.values);
           else if (g.number == 3 && g.type == WireType::Len) {
             WireReader l = s.sub(s.bytes());
             std::pair<std::uint64_t, std::uint64_t> kv{0, 0};
             while (!l.done()) {
               const Field h = l.field();
-              if (h.number == 1 && h.type == WireType::Varint) kv.first = l.varint();
-              else if (h.number == 2 && h.type == WireType::Varint) kv.second = l.varint();
-              else l.skip(h.type);
+              if (h.number == 1 && h.type == WireType::Varint)
+                kv.first = l.varint();
+              else if (h.number == 2 && h.type == WireType::Varint)
+                kv.second = l.varint();
+              else
+                l.skip(h.type);
             }
             rs.labels.push_back(kv);
-          } else s.skip(g.type);
+          } else
+            s.skip(g.type);
         }
         samples.push_back(std::move(rs));
       } else if (f.number == 4 && f.type == WireType::Len) {  // location
@@ -147,18 +164,23 @@ std::shared_ptr<const PprofProfile> read_pprof_from_bytes(const std::string& raw
         std::vector<Line> lines;
         while (!l.done()) {
           const Field g = l.field();
-          if (g.number == 1 && g.type == WireType::Varint) id = l.varint();
+          if (g.number == 1 && g.type == WireType::Varint)
+            id = l.varint();
           else if (g.number == 4 && g.type == WireType::Len) {
             WireReader ln = l.sub(l.bytes());
             Line line;
             while (!ln.done()) {
               const Field h = ln.field();
-              if (h.number == 1 && h.type == WireType::Varint) line.function = ln.varint();
-              else if (h.number == 2 && h.type == WireType::Varint) line.line = static_cast<std::int64_t>(ln.varint());
-              else ln.skip(h.type);
+              if (h.number == 1 && h.type == WireType::Varint)
+                line.function = ln.varint();
+              else if (h.number == 2 && h.type == WireType::Varint)
+                line.line = static_cast<std::int64_t>(ln.varint());
+              else
+                ln.skip(h.type);
             }
             lines.push_back(line);
-          } else l.skip(g.type);
+          } else
+            l.skip(g.type);
         }
         locations[id] = std::move(lines);
       } else if (f.number == 5 && f.type == WireType::Len) {  // function
@@ -167,10 +189,14 @@ std::shared_ptr<const PprofProfile> read_pprof_from_bytes(const std::string& raw
         Function func;
         while (!fn.done()) {
           const Field g = fn.field();
-          if (g.number == 1 && g.type == WireType::Varint) id = fn.varint();
-          else if (g.number == 2 && g.type == WireType::Varint) func.name = fn.varint();
-          else if (g.number == 4 && g.type == WireType::Varint) func.filename = fn.varint();
-          else fn.skip(g.type);
+          if (g.number == 1 && g.type == WireType::Varint)
+            id = fn.varint();
+          else if (g.number == 2 && g.type == WireType::Varint)
+            func.name = fn.varint();
+          else if (g.number == 4 && g.type == WireType::Varint)
+            func.filename = fn.varint();
+          else
+            fn.skip(g.type);
         }
         functions[id] = func;
       } else if (f.number == 6 && f.type == WireType::Len) {
@@ -182,23 +208,28 @@ std::shared_ptr<const PprofProfile> read_pprof_from_bytes(const std::string& raw
       }
     }
   } catch (const capture::wire::WireError& e) {
-    throw Error(e.truncated ? ErrorKind::Truncated : ErrorKind::Damaged, name,
-                std::string(e.truncated ? "the profile is truncated" : "the profile is not a valid pprof protobuf") + " at byte " +
-                    std::to_string(e.offset) + " of the decompressed data: " + e.what);
+    throw Error(
+        e.truncated ? ErrorKind::Truncated : ErrorKind::Damaged, name,
+        std::string(e.truncated ? "the profile is truncated" : "the profile is not a valid pprof protobuf") +
+            " at byte " + std::to_string(e.offset) + " of the decompressed data: " + e.what);
   }
   auto str = [&](std::uint64_t i) -> std::string { return i < strings.size() ? strings[i] : std::string(); };
   for (std::size_t i = 0; i < types.size(); ++i) {
     prof->sample_types.emplace_back(str(types[i].first), str(types[i].second));
-    if (prof->sample_types.back().second == "bytes" && prof->space_index < 0) prof->space_index = static_cast<int>(i);
-    if (prof->sample_types.back().second == "count" && prof->count_index < 0) prof->count_index = static_cast<int>(i);
+    if (prof->sample_types.back().second == "bytes" && prof->space_index < 0)
+      prof->space_index = static_cast<int>(i);
+    if (prof->sample_types.back().second == "count" && prof->count_index < 0)
+      prof->count_index = static_cast<int>(i);
   }
   std::map<std::tuple<std::string, std::string, std::int64_t>, std::uint32_t> frame_ids;
   for (RawSample& rs : samples) {
     PprofSample s;
     for (std::uint64_t v : rs.values) s.values.push_back(static_cast<std::int64_t>(v));
     for (auto [k, v] : rs.labels) {
-      if (str(k) == "kind") s.kind = str(v);
-      else if (str(k) == "device") s.device = str(v);
+      if (str(k) == "kind")
+        s.kind = str(v);
+      else if (str(k) == "device")
+        s.device = str(v);
     }
     for (std::uint64_t loc : rs.locations) {
       auto it = locations.find(loc);

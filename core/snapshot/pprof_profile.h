@@ -16,13 +16,13 @@ struct PprofFrame {
 };
 
 struct PprofSample {
-  std::vector<std::int64_t> values;         // one per sample type
-  std::vector<std::uint32_t> stack;         // frame ids, innermost first
-  std::string kind, device;                 // labels "kind", "device" ("" when absent)
+  std::vector<std::int64_t> values;  // one per sample type
+  std::vector<std::uint32_t> stack;  // frame ids, innermost first
+  std::string kind, device;          // labels "kind", "device" ("" when absent)
 };
 
 struct PprofGroup {
-  std::string where;   // "file.py:12 (function)"
+  std::string where;  // "file.py:12 (function)"
   std::string kind;
   std::int64_t bytes = 0;
   std::size_t samples = 0;

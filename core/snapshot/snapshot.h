@@ -31,11 +31,11 @@ struct HistoryEntry {  // 2.0 format: one earlier use of the block, newest first
 };
 
 struct Block {
-  std::uint64_t address = 0;      // stored (2.1+) or segment address + earlier blocks' sizes (2.0)
-  std::int64_t size = 0;          // rounded
+  std::uint64_t address = 0;        // stored (2.1+) or segment address + earlier blocks' sizes (2.0)
+  std::int64_t size = 0;            // rounded
   std::int64_t requested_size = 0;  // as read; stale for inactive blocks
   BlockState state = BlockState::Inactive;
-  FramesId frames = 0;            // block frames, or history[0].frames for 2.0 blocks
+  FramesId frames = 0;                                 // block frames, or history[0].frames for 2.0 blocks
   std::uint32_t history_begin = 0, history_count = 0;  // into Snapshot::history (2.0)
   std::uint32_t segment = 0;
   bool active() const { return state != BlockState::Inactive; }
@@ -59,16 +59,26 @@ struct Segment {
 };
 
 enum class Action : std::uint8_t {
-  Alloc, FreeRequested, FreeCompleted, SegmentAlloc, SegmentFree, SegmentMap, SegmentUnmap, Snapshot, Oom, Annotate, Other
+  Alloc,
+  FreeRequested,
+  FreeCompleted,
+  SegmentAlloc,
+  SegmentFree,
+  SegmentMap,
+  SegmentUnmap,
+  Snapshot,
+  Oom,
+  Annotate,
+  Other
 };
 const char* to_string(Action a) noexcept;  // the file's spelling ("free_requested")
 
 struct TraceEntry {
-  std::uint64_t addr = 0;         // for Oom: the device_free figure (the file replaces addr by it)
+  std::uint64_t addr = 0;  // for Oom: the device_free figure (the file replaces addr by it)
   std::int64_t size = 0;
-  std::int64_t time_us = -1;      // -1: not recorded (2.0/2.1)
+  std::int64_t time_us = -1;  // -1: not recorded (2.0/2.1)
   FramesId frames = 0;
-  std::uint16_t stream = 0;       // index into Snapshot::streams (0 is the default stream)
+  std::uint16_t stream = 0;  // index into Snapshot::streams (0 is the default stream)
   Action action = Action::Other;
 };
 static_assert(sizeof(TraceEntry) == 32, "a trace entry stays 32 bytes: big snapshots hold millions");
@@ -103,13 +113,15 @@ struct Snapshot {
   bool expandable_segments = false;
   std::vector<Annotation> annotations;
   std::vector<std::int64_t> streams{0};  // the cudaStream_t values trace entries refer to, [0] = 0
-  std::vector<std::string> notes;  // oddities found while reading (never silent)
+  std::vector<std::string> notes;        // oddities found while reading (never silent)
 
-  std::int64_t reserved_bytes() const;   // Σ total_size
-  std::int64_t allocated_bytes() const;  // Σ allocated_size
+  std::int64_t reserved_bytes() const;          // Σ total_size
+  std::int64_t allocated_bytes() const;         // Σ allocated_size
   std::int64_t requested_active_bytes() const;  // Σ requested of active_allocated blocks
   std::size_t trace_entries() const;
-  const std::vector<std::uint32_t>& frames_of(FramesId id) const { return frame_lists[id < frame_lists.size() ? id : 0]; }
+  const std::vector<std::uint32_t>& frames_of(FramesId id) const {
+    return frame_lists[id < frame_lists.size() ? id : 0];
+  }
   // Devices with segments or trace entries, ascending.
   std::vector<std::int64_t> devices() const;
 };

@@ -11,7 +11,9 @@ namespace {
 // The Active Cached Segment Timeline's maximum (§3.4): segments paired like allocations.
 std::int64_t reserved_peak(const Snapshot& snap, std::int64_t device) {
   static const std::vector<TraceEntry> kNone;
-  const auto& trace = static_cast<std::size_t>(device) < snap.device_traces.size() ? snap.device_traces[static_cast<std::size_t>(device)] : kNone;
+  const auto& trace = static_cast<std::size_t>(device) < snap.device_traces.size()
+                          ? snap.device_traces[static_cast<std::size_t>(device)]
+                          : kNone;
   std::unordered_map<std::uint64_t, std::int64_t> live;
   std::int64_t initial = 0;
   std::vector<std::int64_t> delta(trace.size(), 0);
@@ -21,8 +23,10 @@ std::int64_t reserved_peak(const Snapshot& snap, std::int64_t device) {
       live[e.addr] = e.size;
       delta[i] = e.size;
     } else if (e.action == Action::SegmentFree) {
-      if (live.erase(e.addr)) delta[i] = -e.size;
-      else initial += e.size, delta[i] = -e.size;
+      if (live.erase(e.addr))
+        delta[i] = -e.size;
+      else
+        initial += e.size, delta[i] = -e.size;
     }
   }
   for (const Segment& s : snap.segments)
@@ -36,7 +40,9 @@ DeviceAnalysis analyse_device(const Snapshot& snap, std::int64_t device, std::si
   DeviceAnalysis d;
   d.device = device;
   static const std::vector<TraceEntry> kNone;
-  const auto& trace = static_cast<std::size_t>(device) < snap.device_traces.size() ? snap.device_traces[static_cast<std::size_t>(device)] : kNone;
+  const auto& trace = static_cast<std::size_t>(device) < snap.device_traces.size()
+                          ? snap.device_traces[static_cast<std::size_t>(device)]
+                          : kNone;
   d.trace_entries = trace.size();
   for (const TraceEntry& e : trace)
     if (e.time_us >= 0) {
@@ -71,15 +77,19 @@ DeviceAnalysis analyse_device(const Snapshot& snap, std::int64_t device, std::si
     }
   }
   for (int c = 0; c < kCategoryCount; ++c)
-    if (cat_count[c]) d.categories_at_peak.push_back(CategoryTotal{static_cast<Category>(c), cat_bytes[c], cat_count[c], cat_rule[c]});
+    if (cat_count[c])
+      d.categories_at_peak.push_back(
+          CategoryTotal{static_cast<Category>(c), cat_bytes[c], cat_count[c], cat_rule[c]});
   std::stable_sort(d.categories_at_peak.begin(), d.categories_at_peak.end(),
                    [](const CategoryTotal& a, const CategoryTotal& b) { return a.bytes > b.bytes; });
   for (std::size_t i = trace.size(); i-- > 0;)
     if (trace[i].action == Action::Oom) {
-      d.oom = OomPoint{static_cast<std::int64_t>(i), trace[i].size, static_cast<std::int64_t>(trace[i].addr), trace[i].time_us, trace[i].frames};
+      d.oom = OomPoint{static_cast<std::int64_t>(i), trace[i].size, static_cast<std::int64_t>(trace[i].addr),
+                       trace[i].time_us, trace[i].frames};
       break;
     }
-  d.state = allocator_state_at(snap, device, d.oom ? d.oom->index : static_cast<std::int64_t>(trace.size()) - 1);
+  d.state =
+      allocator_state_at(snap, device, d.oom ? d.oom->index : static_cast<std::int64_t>(trace.size()) - 1);
   d.reserved_peak = reserved_peak(snap, device);
   return d;
 }
@@ -100,8 +110,10 @@ SnapshotReport analyse_snapshot(const Snapshot& snap, std::size_t top) {
   r.segments = snap.segments.size();
   r.blocks = snap.blocks.size();
   for (const Block& b : snap.blocks) {
-    if (b.active()) ++r.active_blocks;
-    else r.inactive_bytes += b.size;
+    if (b.active())
+      ++r.active_blocks;
+    else
+      r.inactive_bytes += b.size;
   }
   r.reserved = snap.reserved_bytes();
   r.allocated = snap.allocated_bytes();

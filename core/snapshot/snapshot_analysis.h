@@ -36,9 +36,9 @@ struct CategoryTotal {
 };
 
 struct OomPoint {
-  std::int64_t index = -1;          // raw trace index of the oom entry
-  std::int64_t requested = 0;       // rounded request that failed
-  std::int64_t device_free = 0;     // cudaMemGetInfo free bytes
+  std::int64_t index = -1;       // raw trace index of the oom entry
+  std::int64_t requested = 0;    // rounded request that failed
+  std::int64_t device_free = 0;  // cudaMemGetInfo free bytes
   std::int64_t time_us = -1;
   FramesId frames = 0;
 };
@@ -48,10 +48,10 @@ struct DeviceAnalysis {
   std::size_t trace_entries = 0;
   std::int64_t first_time_us = -1, last_time_us = -1;
   Timeline timeline;
-  std::vector<PeakAllocation> at_peak;  // live at the peak, largest first
+  std::vector<PeakAllocation> at_peak;            // live at the peak, largest first
   std::vector<CategoryTotal> categories_at_peak;  // largest first
   std::optional<OomPoint> oom;
-  AllocatorState state;        // at the OOM entry when there is one, else the snapshot itself
+  AllocatorState state;            // at the OOM entry when there is one, else the snapshot itself
   std::int64_t reserved_peak = 0;  // Active Cached Segment Timeline maximum (§3.4)
 };
 

@@ -14,7 +14,8 @@ namespace {
 
 class Builder {
  public:
-  Builder(const PickleTree& t, Snapshot& s, ProgressSink& progress, std::stop_token stop, TraceEntrySink* sink)
+  Builder(const PickleTree& t, Snapshot& s, ProgressSink& progress, std::stop_token stop,
+          TraceEntrySink* sink)
       : t_(t), s_(s), progress_(progress), stop_(std::move(stop)), sink_(sink) {
     s_.frame_lists.emplace_back();  // id 0: no frames
   }
@@ -37,7 +38,7 @@ class Builder {
     bool any_history = false, any_address = false;
     for (const Block& b : s_.blocks) any_history |= b.history_count > 0;
     any_address = saw_block_address_;
-    s_.format = s_.has_allocator_settings ? SnapshotFormat::V2_3
+    s_.format = s_.has_allocator_settings                                 ? SnapshotFormat::V2_3
                 : (!any_address && (any_history || !saw_segment_frames_)) ? SnapshotFormat::V2_0
                                                                           : SnapshotFormat::V2_1;
   }
@@ -51,14 +52,22 @@ class Builder {
   }
   std::string kind(Ref r) const {
     switch (t_.tag(r)) {
-      case Tag::None: return "None";
-      case Tag::Bool: return "a bool";
-      case Tag::Int: return "an int";
-      case Tag::Str: return "a str";
-      case Tag::List: return "a list";
-      case Tag::Dict: return "a dict";
-      case Tag::Tuple: return "a tuple";
-      default: return "a number or bytes";
+      case Tag::None:
+        return "None";
+      case Tag::Bool:
+        return "a bool";
+      case Tag::Int:
+        return "an int";
+      case Tag::Str:
+        return "a str";
+      case Tag::List:
+        return "a list";
+      case Tag::Dict:
+        return "a dict";
+      case Tag::Tuple:
+        return "a tuple";
+      default:
+        return "a number or bytes";
     }
   }
   void tick() {
@@ -70,7 +79,8 @@ class Builder {
   std::int64_t int_of(Ref v, const char* what, std::size_t where) const {
     if (auto i = t_.as_int(v)) return *i;
     if (auto d = t_.as_number(v)) return static_cast<std::int64_t>(static_cast<std::uint64_t>(*d));
-    damaged(std::string(what) + " " + std::to_string(where) + " has a value that is " + kind(v) + ", not an integer");
+    damaged(std::string(what) + " " + std::to_string(where) + " has a value that is " + kind(v) +
+            ", not an integer");
   }
   std::uint64_t addr_of(Ref v, const char* what, std::size_t where) const {
     if (auto i = t_.as_int(v)) return static_cast<std::uint64_t>(*i);
@@ -93,9 +103,12 @@ class Builder {
         t_.for_each_pair(f, [&](Ref k, Ref v) {
           const auto key = t_.as_str(k);
           if (!key) return;
-          if (*key == "filename") fr.filename = std::string(t_.as_str(v).value_or(""));
-          else if (*key == "name") fr.name = std::string(t_.as_str(v).value_or(""));
-          else if (*key == "line") fr.line = t_.as_int(v).value_or(0);
+          if (*key == "filename")
+            fr.filename = std::string(t_.as_str(v).value_or(""));
+          else if (*key == "name")
+            fr.name = std::string(t_.as_str(v).value_or(""));
+          else if (*key == "line")
+            fr.line = t_.as_int(v).value_or(0);
         });
         s_.frames.push_back(std::move(fr));
         fit->second = static_cast<std::uint32_t>(s_.frames.size() - 1);
@@ -119,20 +132,32 @@ class Builder {
       t_.for_each_pair(seg, [&](Ref k, Ref v) {
         const auto key = t_.as_str(k);
         if (!key) return;
-        if (*key == "device") sg.device = int_of(v, "segment", i);
-        else if (*key == "address") sg.address = addr_of(v, "segment", i);
-        else if (*key == "total_size") sg.total_size = int_of(v, "segment", i), have_total = true;
-        else if (*key == "allocated_size") sg.allocated_size = int_of(v, "segment", i);
-        else if (*key == "active_size") sg.active_size = int_of(v, "segment", i);
-        else if (*key == "requested_size") sg.requested_size = int_of(v, "segment", i);
-        else if (*key == "stream") sg.stream = t_.as_int(v).value_or(0);
-        else if (*key == "segment_type") sg.large = t_.as_str(v).value_or("large") != "small";
-        else if (*key == "is_expandable") sg.is_expandable = t_.as_bool(v).value_or(false);
+        if (*key == "device")
+          sg.device = int_of(v, "segment", i);
+        else if (*key == "address")
+          sg.address = addr_of(v, "segment", i);
+        else if (*key == "total_size")
+          sg.total_size = int_of(v, "segment", i), have_total = true;
+        else if (*key == "allocated_size")
+          sg.allocated_size = int_of(v, "segment", i);
+        else if (*key == "active_size")
+          sg.active_size = int_of(v, "segment", i);
+        else if (*key == "requested_size")
+          sg.requested_size = int_of(v, "segment", i);
+        else if (*key == "stream")
+          sg.stream = t_.as_int(v).value_or(0);
+        else if (*key == "segment_type")
+          sg.large = t_.as_str(v).value_or("large") != "small";
+        else if (*key == "is_expandable")
+          sg.is_expandable = t_.as_bool(v).value_or(false);
         else if (*key == "segment_pool_id" && t_.is_list(v) && t_.size(v) == 2) {
           int n = 0;
-          t_.for_each(v, [&](Ref x) { (n++ ? sg.pool_id.second : sg.pool_id.first) = t_.as_int(x).value_or(0); });
-        } else if (*key == "frames") sg.frames = frames(v), saw_segment_frames_ = true;
-        else if (*key == "blocks") blocks = v;
+          t_.for_each(
+              v, [&](Ref x) { (n++ ? sg.pool_id.second : sg.pool_id.first) = t_.as_int(x).value_or(0); });
+        } else if (*key == "frames")
+          sg.frames = frames(v), saw_segment_frames_ = true;
+        else if (*key == "blocks")
+          blocks = v;
       });
       if (!have_total) damaged("segment " + std::to_string(i) + " has no 'total_size'");
       sg.first_block = static_cast<std::uint32_t>(s_.blocks.size());
@@ -155,20 +180,28 @@ class Builder {
       t_.for_each_pair(blk, [&](Ref k, Ref v) {
         const auto key = t_.as_str(k);
         if (!key) return;
-        if (*key == "size") b.size = int_of(v, "block of segment", seg_index);
-        else if (*key == "requested_size") b.requested_size = int_of(v, "block of segment", seg_index), have_req = true;
-        else if (*key == "address") b.address = addr_of(v, "block of segment", seg_index), have_addr = true;
-        else if (*key == "frames") b.frames = frames(v), have_frames = true;
-        else if (*key == "history") history = v;
+        if (*key == "size")
+          b.size = int_of(v, "block of segment", seg_index);
+        else if (*key == "requested_size")
+          b.requested_size = int_of(v, "block of segment", seg_index), have_req = true;
+        else if (*key == "address")
+          b.address = addr_of(v, "block of segment", seg_index), have_addr = true;
+        else if (*key == "frames")
+          b.frames = frames(v), have_frames = true;
+        else if (*key == "history")
+          history = v;
         else if (*key == "state") {
           const auto st = t_.as_str(v).value_or("");
           b.state = st == "active_allocated" ? BlockState::ActiveAllocated
-                    : (st == "active_pending_free" || st == "active_awaiting_free") ? BlockState::ActivePendingFree
-                                                                                     : BlockState::Inactive;
+                    : (st == "active_pending_free" || st == "active_awaiting_free")
+                        ? BlockState::ActivePendingFree
+                        : BlockState::Inactive;
         }
       });
-      if (!have_addr) b.address = next_addr;
-      else saw_block_address_ = true;
+      if (!have_addr)
+        b.address = next_addr;
+      else
+        saw_block_address_ = true;
       next_addr = b.address + static_cast<std::uint64_t>(b.size);
       b.history_begin = static_cast<std::uint32_t>(s_.history.size());
       if (history && t_.is_list(*history)) {
@@ -178,9 +211,12 @@ class Builder {
           t_.for_each_pair(h, [&](Ref k, Ref v) {
             const auto key = t_.as_str(k);
             if (!key) return;
-            if (*key == "addr") e.addr = addr_of(v, "history entry of segment", seg_index);
-            else if (*key == "real_size") e.real_size = t_.as_int(v).value_or(0);
-            else if (*key == "frames") e.frames = frames(v);
+            if (*key == "addr")
+              e.addr = addr_of(v, "history entry of segment", seg_index);
+            else if (*key == "real_size")
+              e.real_size = t_.as_int(v).value_or(0);
+            else if (*key == "frames")
+              e.frames = frames(v);
           });
           s_.history.push_back(e);
         });
@@ -249,7 +285,9 @@ class Builder {
           out.push_back(te);
           return;
         }
-        if (!t_.is_dict(e)) damaged("a trace entry of device " + std::to_string(s_.device_traces.size() - 1) + " is " + kind(e));
+        if (!t_.is_dict(e))
+          damaged("a trace entry of device " + std::to_string(s_.device_traces.size() - 1) + " is " +
+                  kind(e));
         TraceEntry te;
         bool have_action = false;
         t_.for_each_pair(e, [&](Ref k, Ref v) {
@@ -257,12 +295,16 @@ class Builder {
           if (!key || key->empty()) return;
           switch ((*key)[0]) {
             case 'a':
-              if (*key == "action") te.action = action_of(v), have_action = true;
-              else if (*key == "addr" && te.action != Action::Oom) te.addr = addr_of(v, "trace entry", out.size());
+              if (*key == "action")
+                te.action = action_of(v), have_action = true;
+              else if (*key == "addr" && te.action != Action::Oom)
+                te.addr = addr_of(v, "trace entry", out.size());
               break;
             case 's':
-              if (*key == "size") te.size = int_of(v, "trace entry", out.size());
-              else if (*key == "stream") te.stream = stream_index(s_, t_.as_int(v).value_or(0));
+              if (*key == "size")
+                te.size = int_of(v, "trace entry", out.size());
+              else if (*key == "stream")
+                te.stream = stream_index(s_, t_.as_int(v).value_or(0));
               break;
             case 't':
               if (*key == "time_us") te.time_us = t_.as_int(v).value_or(-1);
@@ -273,15 +315,21 @@ class Builder {
             case 'd':
               if (*key == "device_free") te.addr = addr_of(v, "trace entry", out.size()), device_free_ = true;
               break;
-            default: break;
+            default:
+              break;
           }
         });
-        if (!have_action) damaged("trace entry " + std::to_string(out.size()) + " of device " + std::to_string(s_.device_traces.size() - 1) + " has no 'action'");
+        if (!have_action)
+          damaged("trace entry " + std::to_string(out.size()) + " of device " +
+                  std::to_string(s_.device_traces.size() - 1) + " has no 'action'");
         if (te.action == Action::Other) ++others;
         out.push_back(te);
       });
     });
-    if (others) s_.notes.push_back(std::to_string(others) + " trace entries have an action oomscope does not know; they are listed as 'other' and not replayed");
+    if (others)
+      s_.notes.push_back(std::to_string(others) +
+                         " trace entries have an action oomscope does not know; they are listed as 'other' "
+                         "and not replayed");
   }
 
   std::string text_of(Ref v, int depth = 0) const {
@@ -321,10 +369,14 @@ class Builder {
       Annotation an;
       t_.for_each_pair(a, [&](Ref k, Ref v) {
         const auto key = t_.as_str(k).value_or("");
-        if (key == "name") an.name = std::string(t_.as_str(v).value_or(""));
-        else if (key == "stage") an.stage = std::string(t_.as_str(v).value_or(""));
-        else if (key == "device") an.device = t_.as_int(v).value_or(0);
-        else if (key == "time_us") an.time_us = t_.as_int(v).value_or(-1);
+        if (key == "name")
+          an.name = std::string(t_.as_str(v).value_or(""));
+        else if (key == "stage")
+          an.stage = std::string(t_.as_str(v).value_or(""));
+        else if (key == "device")
+          an.device = t_.as_int(v).value_or(0);
+        else if (key == "time_us")
+          an.time_us = t_.as_int(v).value_or(-1);
       });
       s_.annotations.push_back(std::move(an));
     });
@@ -349,11 +401,16 @@ enum Field { kAction, kAddr, kSize, kStream, kTime, kFrames, kDeviceFree, kIgnor
 }  // namespace
 
 Action action_named(std::string_view s) {
-  static const std::pair<const char*, Action> kNames[] = {
-      {"alloc", Action::Alloc}, {"free_requested", Action::FreeRequested}, {"free_completed", Action::FreeCompleted},
-      {"segment_alloc", Action::SegmentAlloc}, {"segment_free", Action::SegmentFree}, {"segment_map", Action::SegmentMap},
-      {"segment_unmap", Action::SegmentUnmap}, {"snapshot", Action::Snapshot}, {"oom", Action::Oom},
-      {"annotate", Action::Annotate}};
+  static const std::pair<const char*, Action> kNames[] = {{"alloc", Action::Alloc},
+                                                          {"free_requested", Action::FreeRequested},
+                                                          {"free_completed", Action::FreeCompleted},
+                                                          {"segment_alloc", Action::SegmentAlloc},
+                                                          {"segment_free", Action::SegmentFree},
+                                                          {"segment_map", Action::SegmentMap},
+                                                          {"segment_unmap", Action::SegmentUnmap},
+                                                          {"snapshot", Action::Snapshot},
+                                                          {"oom", Action::Oom},
+                                                          {"annotate", Action::Annotate}};
   for (const auto& [n, a] : kNames)
     if (s == n) return a;
   return Action::Other;
@@ -374,20 +431,29 @@ int TraceEntrySink::field_of(const PickleTree& tree, Ref key) {
     if (n == node) return f;
   const std::string_view k = *tree.as_str(key);
   int f = kUnknown;
-  if (k == "action") f = kAction;
-  else if (k == "addr") f = kAddr;
-  else if (k == "size") f = kSize;
-  else if (k == "stream") f = kStream;
-  else if (k == "time_us") f = kTime;
-  else if (k == "frames") f = kFrames;
-  else if (k == "device_free") f = kDeviceFree;
-  else if (k == "compile_context" || k == "user_metadata" || k == "internal_metadata" || k == "pool_id" || k == "cpp_frames")
+  if (k == "action")
+    f = kAction;
+  else if (k == "addr")
+    f = kAddr;
+  else if (k == "size")
+    f = kSize;
+  else if (k == "stream")
+    f = kStream;
+  else if (k == "time_us")
+    f = kTime;
+  else if (k == "frames")
+    f = kFrames;
+  else if (k == "device_free")
+    f = kDeviceFree;
+  else if (k == "compile_context" || k == "user_metadata" || k == "internal_metadata" || k == "pool_id" ||
+           k == "cpp_frames")
     f = kIgnored;
   if (keys_.size() < 64) keys_.emplace_back(node, f);
   return f;
 }
 
-bool TraceEntrySink::take(const PickleTree& tree, const Ref* pairs, std::size_t count, std::uint32_t& record) {
+bool TraceEntrySink::take(const PickleTree& tree, const Ref* pairs, std::size_t count,
+                          std::uint32_t& record) {
   if (count > 32 || records.size() >= 0xfffffff0u) return false;
   TraceEntry te;
   bool have_action = false, have_device_free = false;
@@ -410,23 +476,34 @@ bool TraceEntrySink::take(const PickleTree& tree, const Ref* pairs, std::size_t 
         have_action = true;
         break;
       }
-      case kAddr: case kSize: case kStream: case kTime: case kDeviceFree: {
+      case kAddr:
+      case kSize:
+      case kStream:
+      case kTime:
+      case kDeviceFree: {
         const auto x = tree.as_int(v);
         if (!x) return false;
         const int f = field_of(tree, pairs[i]);
-        if (f == kAddr) te.addr = static_cast<std::uint64_t>(*x);
-        else if (f == kSize) te.size = *x;
-        else if (f == kStream) te.stream = stream_index(snap_, *x);
-        else if (f == kTime) te.time_us = *x;
-        else device_free = static_cast<std::uint64_t>(*x), have_device_free = true;
+        if (f == kAddr)
+          te.addr = static_cast<std::uint64_t>(*x);
+        else if (f == kSize)
+          te.size = *x;
+        else if (f == kStream)
+          te.stream = stream_index(snap_, *x);
+        else if (f == kTime)
+          te.time_us = *x;
+        else
+          device_free = static_cast<std::uint64_t>(*x), have_device_free = true;
         break;
       }
       case kFrames:
         if (v.tag() != Tag::List || PickleTree::index(v) >= 0xfffffffeull) return false;
         te.frames = static_cast<FramesId>(PickleTree::index(v) + 1);
         break;
-      case kIgnored: break;
-      default: return false;
+      case kIgnored:
+        break;
+      default:
+        return false;
     }
   }
   if (!have_action) return false;
@@ -436,7 +513,8 @@ bool TraceEntrySink::take(const PickleTree& tree, const Ref* pairs, std::size_t 
   return true;
 }
 
-void build_snapshot(const PickleTree& tree, Snapshot& out, ProgressSink& progress, std::stop_token stop, TraceEntrySink* sink) {
+void build_snapshot(const PickleTree& tree, Snapshot& out, ProgressSink& progress, std::stop_token stop,
+                    TraceEntrySink* sink) {
   Builder(tree, out, progress, std::move(stop), sink).build();
 }
 

@@ -22,7 +22,7 @@ class TraceEntrySink final : public DictRecordSink {
  private:
   int field_of(const PickleTree& tree, Ref key);
   Snapshot& snap_;
-  std::vector<std::pair<std::uint64_t, int>> keys_;       // str node -> field
+  std::vector<std::pair<std::uint64_t, int>> keys_;        // str node -> field
   std::vector<std::pair<std::uint64_t, Action>> actions_;  // str node -> action
 };
 

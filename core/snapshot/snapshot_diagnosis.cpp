@@ -31,7 +31,9 @@ std::string pct(double x) {
   std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * x);
   return buf;
 }
-double share(std::int64_t part, std::int64_t whole) { return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0; }
+double share(std::int64_t part, std::int64_t whole) {
+  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
 
 std::int64_t category_bytes(const DeviceAnalysis& d, Category c) {
   for (const CategoryTotal& t : d.categories_at_peak)
@@ -47,19 +49,25 @@ std::vector<Fix> peak_fixes(const DeviceAnalysis& d) {
   const std::int64_t grads = category_bytes(d, Category::Gradients);
   const std::int64_t params = category_bytes(d, Category::Parameters);
   if (params > 0 && share(params, peak) >= 0.5)
-    fixes.push_back(make_fix("keep the weights in lower precision (fp32 -> bf16, or bf16 -> int8 for inference) or offload part of them to the CPU",
-                             params / 2, "half of the " + b(params) + " allocated while building the model",
-                             "precision loss to validate, or host-device copies for offloaded weights"));
+    fixes.push_back(
+        make_fix("keep the weights in lower precision (fp32 -> bf16, or bf16 -> int8 for inference) or "
+                 "offload part of them to the CPU",
+                 params / 2, "half of the " + b(params) + " allocated while building the model",
+                 "precision loss to validate, or host-device copies for offloaded weights"));
   if (act > 0 && share(act, peak) >= 0.2) {
-    fixes.push_back(make_fix("activation checkpointing (torch.utils.checkpoint) on the repeated blocks of the model", act / 2,
-                        "about half of the " + b(act) + " of activations live at the peak", "one extra forward pass (~30 % more compute)"));
+    fixes.push_back(
+        make_fix("activation checkpointing (torch.utils.checkpoint) on the repeated blocks of the model",
+                 act / 2, "about half of the " + b(act) + " of activations live at the peak",
+                 "one extra forward pass (~30 % more compute)"));
     fixes.push_back(make_fix("halve the micro-batch and accumulate gradients over 2 micro-steps", act / 2,
-                        "activations scale with the batch: half of " + b(act), "two forward/backward passes per optimizer step"));
+                             "activations scale with the batch: half of " + b(act),
+                             "two forward/backward passes per optimizer step"));
   }
   if (grads > 0 && share(grads, peak) >= 0.05)
-    fixes.push_back(make_fix("optimizer.zero_grad(set_to_none=True) so gradients are freed, not zeroed, between steps", grads,
-                        "the " + b(grads) + " allocated in backward() and live at the peak, if they are the previous step's",
-                        "none (the default since PyTorch 2.0)"));
+    fixes.push_back(make_fix(
+        "optimizer.zero_grad(set_to_none=True) so gradients are freed, not zeroed, between steps", grads,
+        "the " + b(grads) + " allocated in backward() and live at the peak, if they are the previous step's",
+        "none (the default since PyTorch 2.0)"));
   return fixes;
 }
 
@@ -67,7 +75,8 @@ std::string composition(const DeviceAnalysis& d) {
   std::string s;
   for (const CategoryTotal& t : d.categories_at_peak) {
     if (!s.empty()) s += ", ";
-    s += std::string(to_string(t.category)) + " " + b(t.bytes) + " (" + pct(share(t.bytes, d.timeline.peak_bytes)) + ")";
+    s += std::string(to_string(t.category)) + " " + b(t.bytes) + " (" +
+         pct(share(t.bytes, d.timeline.peak_bytes)) + ")";
   }
   return s;
 }
@@ -85,22 +94,28 @@ std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const Snapsho
       const std::int64_t pool_largest = large ? st.largest_free_large : st.largest_free_small;
       DiagnosisLine l;
       l.provenance = Provenance::Read;
-      l.finding = dev + ": the allocator failed to allocate " + b(o.requested) + " (trace entry " + std::to_string(o.index) +
-                  ") with " + b(o.device_free) + " free on the device";
-      if (o.requested <= st.free_bytes + o.device_free && o.requested > pool_largest && o.requested > o.device_free) {
+      l.finding = dev + ": the allocator failed to allocate " + b(o.requested) + " (trace entry " +
+                  std::to_string(o.index) + ") with " + b(o.device_free) + " free on the device";
+      if (o.requested <= st.free_bytes + o.device_free && o.requested > pool_largest &&
+          o.requested > o.device_free) {
         l.rule = "oom-fragmentation";
         l.cause = b(st.free_bytes) + " was free inside the cache but in pieces: the largest free " +
-                  (large ? "large-pool" : "small-pool") + " block was " + b(pool_largest) + " (fragmentation " +
-                  pct(st.fragmentation()) + ") [measured]";
+                  (large ? "large-pool" : "small-pool") + " block was " + b(pool_largest) +
+                  " (fragmentation " + pct(st.fragmentation()) + ") [measured]";
         if (!snap.expandable_segments)
           l.fixes.push_back(make_fix("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", st.free_bytes,
-                                "the cache's free space becomes one growable range", "none known for most workloads"));
-        l.fixes.push_back(make_fix("PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:" + std::to_string(std::max<std::int64_t>(1, pool_largest >> 20)),
-                              std::nullopt, "keeps big cached blocks from being split for small requests", "more cudaMalloc calls"));
+                                     "the cache's free space becomes one growable range",
+                                     "none known for most workloads"));
+        l.fixes.push_back(make_fix("PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:" +
+                                       std::to_string(std::max<std::int64_t>(1, pool_largest >> 20)),
+                                   std::nullopt,
+                                   "keeps big cached blocks from being split for small requests",
+                                   "more cudaMalloc calls"));
       } else {
         l.rule = "oom-full";
-        l.cause = "live allocations held " + b(st.allocated) + " of " + b(st.reserved) + " reserved; the cache had " +
-                  b(st.free_bytes) + " free (largest block " + b(pool_largest) + ") [measured]";
+        l.cause = "live allocations held " + b(st.allocated) + " of " + b(st.reserved) +
+                  " reserved; the cache had " + b(st.free_bytes) + " free (largest block " + b(pool_largest) +
+                  ") [measured]";
         l.fixes = peak_fixes(d);
       }
       l.confirm = "the Allocator State page at the OOM marker shows every segment and block";
@@ -109,13 +124,16 @@ std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const Snapsho
       DiagnosisLine l;
       l.rule = "cache-full";
       l.provenance = Provenance::Measured;
-      l.finding = dev + ": only " + b(st.free_bytes) + " of " + b(st.reserved) + " reserved is free in the cache (largest free block " +
-                  b(st.largest_free) + "); any larger request needs a new cudaMalloc";
-      l.cause = d.trace_entries == 0 || d.oom ? "live tensors fill the reserved memory"
-                                              : "live tensors fill the reserved memory; the trace holds no 'oom' entry, so "
-                                                "the failed request and the free device memory are not in this file";
+      l.finding = dev + ": only " + b(st.free_bytes) + " of " + b(st.reserved) +
+                  " reserved is free in the cache (largest free block " + b(st.largest_free) +
+                  "); any larger request needs a new cudaMalloc";
+      l.cause = d.trace_entries == 0 || d.oom
+                    ? "live tensors fill the reserved memory"
+                    : "live tensors fill the reserved memory; the trace holds no 'oom' entry, so "
+                      "the failed request and the free device memory are not in this file";
       if (!d.at_peak.empty() && !d.at_peak.front().where.empty())
-        l.cause += "; the largest live allocation (" + b(d.at_peak.front().bytes) + ") comes from " + d.at_peak.front().where;
+        l.cause += "; the largest live allocation (" + b(d.at_peak.front().bytes) + ") comes from " +
+                   d.at_peak.front().where;
       l.fixes = peak_fixes(d);
       out.push_back(std::move(l));
     }
@@ -125,19 +143,24 @@ std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const Snapsho
       l.rule = "over-reserved";
       l.provenance = Provenance::Measured;
       l.finding = dev + ": " + b(cached_free) + " of " + b(st.reserved) + " reserved is cached but unused (" +
-                  pct(share(cached_free, st.reserved)) + "); the largest free block is " + b(st.largest_free) +
-                  ", fragmentation " + pct(st.fragmentation());
-      l.cause = "the caching allocator keeps freed blocks for reuse; split blocks serve only requests that fit in them";
+                  pct(share(cached_free, st.reserved)) + "); the largest free block is " +
+                  b(st.largest_free) + ", fragmentation " + pct(st.fragmentation());
+      l.cause =
+          "the caching allocator keeps freed blocks for reuse; split blocks serve only requests that fit in "
+          "them";
       if (!snap.expandable_segments)
-        l.fixes.push_back(make_fix("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", cached_free - st.largest_free,
-                              "free space outside the largest block, which split segments cannot offer to a larger request",
-                              "none known for most workloads"));
+        l.fixes.push_back(make_fix(
+            "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", cached_free - st.largest_free,
+            "free space outside the largest block, which split segments cannot offer to a larger request",
+            "none known for most workloads"));
       std::int64_t whole_free = 0;
       for (const StateSegment& s : st.segments)
         if (s.blocks.empty()) whole_free += s.size;
       if (whole_free > 0)
-        l.fixes.push_back(make_fix("torch.cuda.empty_cache() between phases (e.g. after loading, before training)", whole_free,
-                              "segments with no live block go back to the driver", "later cudaMalloc calls (milliseconds each)"));
+        l.fixes.push_back(
+            make_fix("torch.cuda.empty_cache() between phases (e.g. after loading, before training)",
+                     whole_free, "segments with no live block go back to the driver",
+                     "later cudaMalloc calls (milliseconds each)"));
       out.push_back(std::move(l));
     }
     if (d.trace_entries > 0 && d.timeline.peak_bytes > 0) {
@@ -145,7 +168,8 @@ std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const Snapsho
       l.rule = "peak-composition";
       l.provenance = Provenance::Derived;
       l.finding = dev + ": the active-memory peak is " + b(d.timeline.peak_bytes) +
-                  (d.timeline.peak_index >= 0 ? " at trace entry " + std::to_string(d.timeline.peak_index) : std::string(" at the start of the trace")) +
+                  (d.timeline.peak_index >= 0 ? " at trace entry " + std::to_string(d.timeline.peak_index)
+                                              : std::string(" at the start of the trace")) +
                   ": " + composition(d);
       l.cause = "categories are guessed from each allocation's stack (rules on the Top allocations page)";
       if (!d.oom) l.fixes = peak_fixes(d);
@@ -155,20 +179,21 @@ std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const Snapsho
       DiagnosisLine l;
       l.rule = "allocated-before-trace";
       l.provenance = Provenance::Measured;
-      l.finding = dev + ": " + std::to_string(d.timeline.ghosts) + " live blocks (" + b(d.timeline.ghost_bytes) +
-                  ") were allocated before the trace began (" + pct(share(d.timeline.ghost_bytes, d.timeline.peak_bytes)) +
-                  " of the peak)";
+      l.finding = dev + ": " + std::to_string(d.timeline.ghosts) + " live blocks (" +
+                  b(d.timeline.ghost_bytes) + ") were allocated before the trace began (" +
+                  pct(share(d.timeline.ghost_bytes, d.timeline.peak_bytes)) + " of the peak)";
       l.cause = "recording started after they were allocated, or the ring buffer dropped their alloc entries";
-      l.fixes.push_back(make_fix("call torch.cuda.memory._record_memory_history(max_entries=...) before the model is built", std::nullopt,
-                            "their stacks become known", "slower allocations while recording"));
+      l.fixes.push_back(
+          make_fix("call torch.cuda.memory._record_memory_history(max_entries=...) before the model is built",
+                   std::nullopt, "their stacks become known", "slower allocations while recording"));
       out.push_back(std::move(l));
     }
     if (d.timeline.unmatched_frees > 0) {
       DiagnosisLine l;
       l.rule = "trace-wrapped";
       l.provenance = Provenance::Measured;
-      l.finding = dev + ": " + std::to_string(d.timeline.unmatched_frees) + " frees (" + b(d.timeline.unmatched_free_bytes) +
-                  ") have no alloc in the trace";
+      l.finding = dev + ": " + std::to_string(d.timeline.unmatched_frees) + " frees (" +
+                  b(d.timeline.unmatched_free_bytes) + ") have no alloc in the trace";
       l.cause = "the allocation happened before recording began or fell out of the trace ring buffer";
       out.push_back(std::move(l));
     }

@@ -32,7 +32,9 @@ std::map<std::string, std::int64_t> sites_at_peak(const Snapshot& s, const Devic
   return out;
 }
 
-std::string signed_bytes(std::int64_t v) { return (v > 0 ? "+" : v < 0 ? "-" : "") + format_bytes(v < 0 ? -v : v); }
+std::string signed_bytes(std::int64_t v) {
+  return (v > 0 ? "+" : v < 0 ? "-" : "") + format_bytes(v < 0 ? -v : v);
+}
 
 std::string pct_change(std::int64_t a, std::int64_t b) {
   if (a == 0) return "";
@@ -43,7 +45,8 @@ std::string pct_change(std::int64_t a, std::int64_t b) {
 
 }  // namespace
 
-SnapshotDiff diff_snapshots(const Snapshot& a, const SnapshotReport& ra, const Snapshot& b, const SnapshotReport& rb, std::size_t top) {
+SnapshotDiff diff_snapshots(const Snapshot& a, const SnapshotReport& ra, const Snapshot& b,
+                            const SnapshotReport& rb, std::size_t top) {
   SnapshotDiff d;
   d.path_a = ra.path;
   d.path_b = rb.path;
@@ -62,12 +65,17 @@ SnapshotDiff diff_snapshots(const Snapshot& a, const SnapshotReport& ra, const S
       {"allocated before the trace", ghosts(da), ghosts(db)},
       {"segments", static_cast<std::int64_t>(ra.segments), static_cast<std::int64_t>(rb.segments)},
       {"blocks", static_cast<std::int64_t>(ra.blocks), static_cast<std::int64_t>(rb.blocks)},
-      {"trace entries", static_cast<std::int64_t>(ra.trace_entries), static_cast<std::int64_t>(rb.trace_entries)},
+      {"trace entries", static_cast<std::int64_t>(ra.trace_entries),
+       static_cast<std::int64_t>(rb.trace_entries)},
   };
   for (int c = 0; c < kCategoryCount; ++c) {
     DiffRow row{to_string(static_cast<Category>(c)), 0, 0};
-    if (da) for (const CategoryTotal& t : da->categories_at_peak) if (t.category == static_cast<Category>(c)) row.a = t.bytes;
-    if (db) for (const CategoryTotal& t : db->categories_at_peak) if (t.category == static_cast<Category>(c)) row.b = t.bytes;
+    if (da)
+      for (const CategoryTotal& t : da->categories_at_peak)
+        if (t.category == static_cast<Category>(c)) row.a = t.bytes;
+    if (db)
+      for (const CategoryTotal& t : db->categories_at_peak)
+        if (t.category == static_cast<Category>(c)) row.b = t.bytes;
     if (row.a || row.b) d.categories.push_back(row);
   }
   auto sa = sites_at_peak(a, da), sb = sites_at_peak(b, db);
@@ -88,17 +96,19 @@ SnapshotDiff diff_snapshots(const Snapshot& a, const SnapshotReport& ra, const S
   analysis::DiagnosisLine l;
   l.rule = "peak-change";
   l.provenance = analysis::Provenance::Derived;
-  l.finding = "the active-memory peak goes from " + format_bytes(peak(da)) + " to " + format_bytes(peak(db)) + ": " +
-              signed_bytes(peak(db) - peak(da)) + pct_change(peak(da), peak(db));
+  l.finding = "the active-memory peak goes from " + format_bytes(peak(da)) + " to " + format_bytes(peak(db)) +
+              ": " + signed_bytes(peak(db) - peak(da)) + pct_change(peak(da), peak(db));
   if (!d.sites.empty())
-    l.cause = "the largest change at the peak is " + signed_bytes(d.sites.front().delta()) + " at " + d.sites.front().name;
+    l.cause = "the largest change at the peak is " + signed_bytes(d.sites.front().delta()) + " at " +
+              d.sites.front().name;
   d.findings.push_back(std::move(l));
   if (rb.reserved != ra.reserved) {
     analysis::DiagnosisLine r;
     r.rule = "reserved-change";
     r.provenance = analysis::Provenance::Read;
-    r.finding = "reserved memory goes from " + format_bytes(ra.reserved) + " to " + format_bytes(rb.reserved) + ": " +
-                signed_bytes(rb.reserved - ra.reserved) + pct_change(ra.reserved, rb.reserved);
+    r.finding = "reserved memory goes from " + format_bytes(ra.reserved) + " to " +
+                format_bytes(rb.reserved) + ": " + signed_bytes(rb.reserved - ra.reserved) +
+                pct_change(ra.reserved, rb.reserved);
     d.findings.push_back(std::move(r));
   }
   return d;
@@ -115,27 +125,37 @@ void write_diff_text(std::ostream& o, const SnapshotDiff& d) {
     const bool count = r.name == "segments" || r.name == "blocks" || r.name == "trace entries";
     auto f = [&](std::int64_t v) { return count ? format_bytes_exact(v) : format_bytes(v); };
     o << pad(r.name, 28) << pad(f(r.a), 12) << pad(f(r.b), 12)
-      << (count ? (r.delta() >= 0 ? "+" : "") + format_bytes_exact(r.delta()) : signed_bytes(r.delta())) << pct_change(r.a, r.b) << "\n";
+      << (count ? (r.delta() >= 0 ? "+" : "") + format_bytes_exact(r.delta()) : signed_bytes(r.delta()))
+      << pct_change(r.a, r.b) << "\n";
   }
   if (!d.categories.empty()) {
     o << "\nat each peak by category (guessed from stacks) [derived]\n";
     for (const DiffRow& r : d.categories)
-      o << "  " << pad(r.name, 26) << pad(format_bytes(r.a), 12) << pad(format_bytes(r.b), 12) << signed_bytes(r.delta()) << "\n";
+      o << "  " << pad(r.name, 26) << pad(format_bytes(r.a), 12) << pad(format_bytes(r.b), 12)
+        << signed_bytes(r.delta()) << "\n";
   }
-  o << "\nat each peak by allocation site, largest change first (" << d.sites_total << " sites changed) [derived]\n";
+  o << "\nat each peak by allocation site, largest change first (" << d.sites_total
+    << " sites changed) [derived]\n";
   for (const DiffRow& r : d.sites)
-    o << "  " << pad(signed_bytes(r.delta()), 12) << pad(format_bytes(r.a), 12) << pad(format_bytes(r.b), 12) << r.name << "\n";
+    o << "  " << pad(signed_bytes(r.delta()), 12) << pad(format_bytes(r.a), 12) << pad(format_bytes(r.b), 12)
+      << r.name << "\n";
   write_diagnosis_text(o, d.findings);
 }
 
 nlohmann::json diff_json(const SnapshotDiff& d) {
   auto rows = [](const std::vector<DiffRow>& v) {
     nlohmann::json out = nlohmann::json::array();
-    for (const DiffRow& r : v) out.push_back({{"name", r.name}, {"a", r.a}, {"b", r.b}, {"delta", r.delta()}});
+    for (const DiffRow& r : v)
+      out.push_back({{"name", r.name}, {"a", r.a}, {"b", r.b}, {"delta", r.delta()}});
     return out;
   };
-  return {{"a", d.path_a}, {"b", d.path_b}, {"totals", rows(d.totals)}, {"categories_at_peak", rows(d.categories)},
-          {"sites_at_peak", rows(d.sites)}, {"sites_changed", d.sites_total}, {"diagnosis", diagnosis_lines_json(d.findings)}};
+  return {{"a", d.path_a},
+          {"b", d.path_b},
+          {"totals", rows(d.totals)},
+          {"categories_at_peak", rows(d.categories)},
+          {"sites_at_peak", rows(d.sites)},
+          {"sites_changed", d.sites_total},
+          {"diagnosis", diagnosis_lines_json(d.findings)}};
 }
 
 }  // namespace oomscope::snapshot

@@ -3,11 +3,10 @@
 // allocation sites (innermost user frame) whose bytes at the peak changed most.
 
 #include <cstdint>
-#include <string>
-#include <vector>
-
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "core/snapshot/snapshot_analysis.h"
 
@@ -28,8 +27,8 @@ struct SnapshotDiff {
   std::vector<analysis::DiagnosisLine> findings;
 };
 
-SnapshotDiff diff_snapshots(const Snapshot& a, const SnapshotReport& ra, const Snapshot& b, const SnapshotReport& rb,
-                            std::size_t top = 25);
+SnapshotDiff diff_snapshots(const Snapshot& a, const SnapshotReport& ra, const Snapshot& b,
+                            const SnapshotReport& rb, std::size_t top = 25);
 
 void write_diff_text(std::ostream& o, const SnapshotDiff& d);
 nlohmann::json diff_json(const SnapshotDiff& d);

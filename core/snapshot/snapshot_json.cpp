@@ -8,10 +8,14 @@ namespace {
 
 const char* format_id(SnapshotFormat f) {
   switch (f) {
-    case SnapshotFormat::V2_0: return "2.0";
-    case SnapshotFormat::V2_1: return "2.1";
-    case SnapshotFormat::V2_3: return "2.3";
-    case SnapshotFormat::SegmentsOnly: return "segments-only";
+    case SnapshotFormat::V2_0:
+      return "2.0";
+    case SnapshotFormat::V2_1:
+      return "2.1";
+    case SnapshotFormat::V2_3:
+      return "2.3";
+    case SnapshotFormat::SegmentsOnly:
+      return "segments-only";
   }
   return "?";
 }
@@ -31,12 +35,17 @@ nlohmann::json diagnosis_json(const std::vector<analysis::DiagnosisLine>& lines)
   for (const auto& l : lines) {
     nlohmann::json fixes = nlohmann::json::array();
     for (const auto& f : l.fixes)
-      fixes.push_back({{"action", f.action},
-                       {"saving_bytes", f.saving_bytes ? nlohmann::json(*f.saving_bytes) : nlohmann::json(nullptr)},
-                       {"saving_note", f.saving_note},
-                       {"cost", f.cost}});
-    out.push_back({{"rule", l.rule}, {"provenance", analysis::to_string(l.provenance)}, {"finding", l.finding},
-                   {"cause", l.cause}, {"fixes", fixes}, {"confirm", l.confirm}});
+      fixes.push_back(
+          {{"action", f.action},
+           {"saving_bytes", f.saving_bytes ? nlohmann::json(*f.saving_bytes) : nlohmann::json(nullptr)},
+           {"saving_note", f.saving_note},
+           {"cost", f.cost}});
+    out.push_back({{"rule", l.rule},
+                   {"provenance", analysis::to_string(l.provenance)},
+                   {"finding", l.finding},
+                   {"cause", l.cause},
+                   {"fixes", fixes},
+                   {"confirm", l.confirm}});
   }
   return out;
 }
@@ -48,20 +57,23 @@ nlohmann::json snapshot_summary_json(const Snapshot& snap, const SnapshotReport&
   for (const Segment& s : snap.segments) large += s.large;
   nlohmann::json devices = nlohmann::json::array();
   for (const DeviceAnalysis& d : r.devices) {
-    nlohmann::json dev = {{"device", d.device},
-                          {"trace_entries", d.trace_entries},
-                          {"peak_bytes", d.timeline.peak_bytes},
-                          {"peak_index", d.timeline.peak_index},
-                          {"start_bytes", d.timeline.initial_bytes},
-                          {"end_bytes", d.timeline.final_bytes},
-                          {"reserved_peak_bytes", d.reserved_peak},
-                          {"ghost_blocks", d.timeline.ghosts},
-                          {"ghost_bytes", d.timeline.ghost_bytes},
-                          {"unmatched_frees", d.timeline.unmatched_frees},
-                          {"first_time_us", d.first_time_us >= 0 ? nlohmann::json(d.first_time_us) : nlohmann::json(nullptr)},
-                          {"last_time_us", d.last_time_us >= 0 ? nlohmann::json(d.last_time_us) : nlohmann::json(nullptr)}};
+    nlohmann::json dev = {
+        {"device", d.device},
+        {"trace_entries", d.trace_entries},
+        {"peak_bytes", d.timeline.peak_bytes},
+        {"peak_index", d.timeline.peak_index},
+        {"start_bytes", d.timeline.initial_bytes},
+        {"end_bytes", d.timeline.final_bytes},
+        {"reserved_peak_bytes", d.reserved_peak},
+        {"ghost_blocks", d.timeline.ghosts},
+        {"ghost_bytes", d.timeline.ghost_bytes},
+        {"unmatched_frees", d.timeline.unmatched_frees},
+        {"first_time_us", d.first_time_us >= 0 ? nlohmann::json(d.first_time_us) : nlohmann::json(nullptr)},
+        {"last_time_us", d.last_time_us >= 0 ? nlohmann::json(d.last_time_us) : nlohmann::json(nullptr)}};
     if (d.oom)
-      dev["oom"] = {{"index", d.oom->index}, {"requested_bytes", d.oom->requested}, {"device_free_bytes", d.oom->device_free}};
+      dev["oom"] = {{"index", d.oom->index},
+                    {"requested_bytes", d.oom->requested},
+                    {"device_free_bytes", d.oom->device_free}};
     else
       dev["oom"] = nullptr;
     devices.push_back(std::move(dev));
@@ -90,33 +102,49 @@ nlohmann::json snapshot_summary_json(const Snapshot& snap, const SnapshotReport&
 }
 
 nlohmann::json snapshot_report_json(const Snapshot& snap, const SnapshotReport& r) {
-  nlohmann::json j = {{"file", r.path}, {"kind", "torch-snapshot"}, {"file_bytes", r.file_size},
+  nlohmann::json j = {{"file", r.path},
+                      {"kind", "torch-snapshot"},
+                      {"file_bytes", r.file_size},
                       {"snapshot", snapshot_summary_json(snap, r)}};
   nlohmann::json devices = nlohmann::json::array();
   for (const DeviceAnalysis& d : r.devices) {
     nlohmann::json top = nlohmann::json::array();
     for (const PeakAllocation& p : d.at_peak)
-      top.push_back({{"bytes", p.bytes}, {"address", p.addr}, {"alloc_index", p.alloc_index}, {"before_trace", p.alloc_index < 0},
-                     {"category", to_string(p.category.category)}, {"category_rule", p.category.rule}, {"where", p.where},
+      top.push_back({{"bytes", p.bytes},
+                     {"address", p.addr},
+                     {"alloc_index", p.alloc_index},
+                     {"before_trace", p.alloc_index < 0},
+                     {"category", to_string(p.category.category)},
+                     {"category_rule", p.category.rule},
+                     {"where", p.where},
                      {"frames", frames_json(snap, p.frames)}});
     nlohmann::json cats = nlohmann::json::array();
     for (const CategoryTotal& c : d.categories_at_peak)
-      cats.push_back({{"category", to_string(c.category)}, {"bytes", c.bytes}, {"count", c.count}, {"rule", c.rule}});
+      cats.push_back(
+          {{"category", to_string(c.category)}, {"bytes", c.bytes}, {"count", c.count}, {"rule", c.rule}});
     const AllocatorState& s = d.state;
     devices.push_back({{"device", d.device},
                        {"live_at_peak", top},
                        {"categories_at_peak", cats},
-                       {"allocator_state", {{"at", d.oom ? "oom" : "snapshot"}, {"index", s.index}, {"segments", s.segments.size()},
-                                            {"reserved_bytes", s.reserved}, {"allocated_bytes", s.allocated},
-                                            {"live_blocks", s.live_blocks}, {"free_bytes", s.free_bytes},
-                                            {"largest_free_bytes", s.largest_free}, {"fragmentation", s.fragmentation()},
-                                            {"rounding_waste_bytes", s.rounding_waste}}}});
+                       {"allocator_state",
+                        {{"at", d.oom ? "oom" : "snapshot"},
+                         {"index", s.index},
+                         {"segments", s.segments.size()},
+                         {"reserved_bytes", s.reserved},
+                         {"allocated_bytes", s.allocated},
+                         {"live_blocks", s.live_blocks},
+                         {"free_bytes", s.free_bytes},
+                         {"largest_free_bytes", s.largest_free},
+                         {"fragmentation", s.fragmentation()},
+                         {"rounding_waste_bytes", s.rounding_waste}}}});
   }
   j["devices"] = devices;
   j["diagnosis"] = diagnosis_json(r.diagnosis);
   return j;
 }
 
-nlohmann::json diagnosis_lines_json(const std::vector<analysis::DiagnosisLine>& lines) { return diagnosis_json(lines); }
+nlohmann::json diagnosis_lines_json(const std::vector<analysis::DiagnosisLine>& lines) {
+  return diagnosis_json(lines);
+}
 
 }  // namespace oomscope::snapshot

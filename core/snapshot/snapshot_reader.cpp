@@ -39,15 +39,20 @@ PickleSource map_file(const std::string& path) {
   if (S_ISDIR(st.st_mode)) throw Error(ErrorKind::Io, path, "is a directory, not a snapshot file");
   if (!S_ISREG(st.st_mode)) throw Error(ErrorKind::Io, path, "is not a regular file");
   const auto size = static_cast<std::uint64_t>(st.st_size);
-  if (size == 0) throw Error(ErrorKind::Empty, path, "the file is empty (0 bytes); the snapshot was not written");
+  if (size == 0)
+    throw Error(ErrorKind::Empty, path, "the file is empty (0 bytes); the snapshot was not written");
   if (size > kMaxSnapshotBytes)
-    throw Error(ErrorKind::TooLarge, path, "the file is " + format_bytes(size) + ", more than the " + format_bytes(kMaxSnapshotBytes) + " oomscope reads");
+    throw Error(ErrorKind::TooLarge, path,
+                "the file is " + format_bytes(size) + ", more than the " + format_bytes(kMaxSnapshotBytes) +
+                    " oomscope reads");
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw Error(ErrorKind::Io, path, std::string("cannot open the file: ") + std::strerror(errno));
   void* addr = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
   const int map_err = errno;
   ::close(fd);
-  if (addr == MAP_FAILED) throw Error(ErrorKind::Io, path, std::string("cannot map the file into memory: ") + std::strerror(map_err));
+  if (addr == MAP_FAILED)
+    throw Error(ErrorKind::Io, path,
+                std::string("cannot map the file into memory: ") + std::strerror(map_err));
   ::madvise(addr, static_cast<std::size_t>(size), MADV_SEQUENTIAL);
   auto mapping = std::make_shared<Mapping>();
   mapping->addr = addr;
@@ -64,7 +69,8 @@ PickleSource map_file(const std::string& path) {
   return src;
 }
 
-std::shared_ptr<const Snapshot> read_source(PickleSource source, const std::string& name, ProgressSink& progress, std::stop_token stop) {
+std::shared_ptr<const Snapshot> read_source(PickleSource source, const std::string& name,
+                                            ProgressSink& progress, std::stop_token stop) {
   auto snap = std::make_shared<Snapshot>();
   snap->path = name;
   snap->file_size = source.size;
@@ -80,12 +86,13 @@ std::shared_ptr<const Snapshot> read_source(PickleSource source, const std::stri
 
 }  // namespace
 
-std::shared_ptr<const Snapshot> read_snapshot(const std::string& path, ProgressSink& progress, std::stop_token stop) {
+std::shared_ptr<const Snapshot> read_snapshot(const std::string& path, ProgressSink& progress,
+                                              std::stop_token stop) {
   return read_source(map_file(path), path, progress, std::move(stop));
 }
 
-std::shared_ptr<const Snapshot> read_snapshot_from_memory(std::string bytes, const std::string& name, ProgressSink& progress,
-                                                          std::stop_token stop) {
+std::shared_ptr<const Snapshot> read_snapshot_from_memory(std::string bytes, const std::string& name,
+                                                          ProgressSink& progress, std::stop_token stop) {
   auto file = capture::MappedFile::from_bytes(std::move(bytes));
   PickleSource src{file->data(), file->size(), file, {}};
   return read_source(std::move(src), name, progress, std::move(stop));

@@ -14,13 +14,14 @@ namespace oomscope::snapshot {
 // Largest snapshot file accepted (the model needs about as much memory again as the file).
 inline constexpr std::uint64_t kMaxSnapshotBytes = 64ull << 30;
 
-std::shared_ptr<const Snapshot> read_snapshot(const std::string& path, ProgressSink& progress, std::stop_token stop = {});
+std::shared_ptr<const Snapshot> read_snapshot(const std::string& path, ProgressSink& progress,
+                                              std::stop_token stop = {});
 inline std::shared_ptr<const Snapshot> read_snapshot(const std::string& path) {
   NullProgress none;
   return read_snapshot(path, none);
 }
 // For the fuzzer and tests: bytes that never touched the disk; `name` stands for the file in errors.
-std::shared_ptr<const Snapshot> read_snapshot_from_memory(std::string bytes, const std::string& name, ProgressSink& progress,
-                                                          std::stop_token stop = {});
+std::shared_ptr<const Snapshot> read_snapshot_from_memory(std::string bytes, const std::string& name,
+                                                          ProgressSink& progress, std::stop_token stop = {});
 
 }  // namespace oomscope::snapshot

@@ -11,7 +11,8 @@ Timeline active_memory_timeline(const Snapshot& snap, std::int64_t device) {
   t.device = device;
   static const std::vector<TraceEntry> kNone;
   const auto& trace = device >= 0 && static_cast<std::size_t>(device) < snap.device_traces.size()
-                          ? snap.device_traces[static_cast<std::size_t>(device)] : kNone;
+                          ? snap.device_traces[static_cast<std::size_t>(device)]
+                          : kNone;
   std::unordered_map<std::uint64_t, std::uint32_t> live;  // addr -> element
   live.reserve(1024);
   // Pass 1: pairing.
@@ -20,7 +21,8 @@ Timeline active_memory_timeline(const Snapshot& snap, std::int64_t device) {
   for (std::size_t i = 0; i < trace.size(); ++i) {
     const TraceEntry& e = trace[i];
     if (e.action == Action::Alloc) {
-      t.elements.push_back(TimelineElement{e.addr, e.size, static_cast<std::int64_t>(i), -1, e.frames, false});
+      t.elements.push_back(
+          TimelineElement{e.addr, e.size, static_cast<std::int64_t>(i), -1, e.frames, false});
       live[e.addr] = static_cast<std::uint32_t>(t.elements.size() - 1);
       delta_elem[i] = static_cast<std::int32_t>(t.elements.size() - 1);
       running += e.size;
@@ -33,7 +35,8 @@ Timeline active_memory_timeline(const Snapshot& snap, std::int64_t device) {
         delta_elem[i] = static_cast<std::int32_t>(it->second);
         live.erase(it);
       } else {
-        t.elements.push_back(TimelineElement{e.addr, e.size, -1, static_cast<std::int64_t>(i), e.frames, false});
+        t.elements.push_back(
+            TimelineElement{e.addr, e.size, -1, static_cast<std::int64_t>(i), e.frames, false});
         delta_elem[i] = static_cast<std::int32_t>(t.elements.size() - 1);
         ++t.unmatched_frees;
         t.unmatched_free_bytes += e.size;
@@ -78,7 +81,8 @@ std::vector<std::uint32_t> live_elements(const Timeline& t, std::int64_t index) 
   std::vector<std::uint32_t> out;
   for (std::size_t i = 0; i < t.elements.size(); ++i)
     if (t.elements[i].live_at(index)) out.push_back(static_cast<std::uint32_t>(i));
-  std::stable_sort(out.begin(), out.end(), [&](std::uint32_t a, std::uint32_t b) { return t.elements[a].size > t.elements[b].size; });
+  std::stable_sort(out.begin(), out.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return t.elements[a].size > t.elements[b].size; });
   return out;
 }
 
@@ -86,7 +90,8 @@ std::int64_t default_device(const Snapshot& snap) {
   std::int64_t best = -1;
   std::size_t best_len = 0;
   for (std::size_t d = 0; d < snap.device_traces.size(); ++d)
-    if (snap.device_traces[d].size() > best_len) best_len = snap.device_traces[d].size(), best = static_cast<std::int64_t>(d);
+    if (snap.device_traces[d].size() > best_len)
+      best_len = snap.device_traces[d].size(), best = static_cast<std::int64_t>(d);
   if (best >= 0) return best;
   for (const Segment& s : snap.segments) return s.device;
   return 0;

@@ -16,26 +16,28 @@ struct TimelineElement {
   std::int64_t start = -1;  // raw trace index of the alloc; -1: allocated before the trace began
   std::int64_t end = -1;    // raw index of the free that closed it; -1: still live at the end
   FramesId frames = 0;
-  bool ghost = false;       // a live block of the snapshot with no alloc in the trace
+  bool ghost = false;  // a live block of the snapshot with no alloc in the trace
   bool live_at(std::int64_t index) const { return start <= index && (end < 0 || end > index); }
 };
 
 struct Timeline {
   std::int64_t device = 0;
   std::vector<TimelineElement> elements;
-  std::int64_t initial_bytes = 0;     // Σ elements allocated from the start
-  std::vector<std::int64_t> totals;   // active bytes after raw entry i
+  std::int64_t initial_bytes = 0;    // Σ elements allocated from the start
+  std::vector<std::int64_t> totals;  // active bytes after raw entry i
   std::int64_t peak_bytes = 0;
-  std::int64_t peak_index = -1;       // first raw index at the peak; -1: the peak is the starting level
+  std::int64_t peak_index = -1;  // first raw index at the peak; -1: the peak is the starting level
   std::int64_t final_bytes = 0;
   std::size_t ghosts = 0;
   std::int64_t ghost_bytes = 0;
   std::size_t unmatched_frees = 0;
   std::int64_t unmatched_free_bytes = 0;
-  std::size_t never_freed = 0;        // allocs inside the trace still live at the end
-  std::int64_t trace_only_peak = 0;   // running Σ(alloc − free_completed) from 0
+  std::size_t never_freed = 0;       // allocs inside the trace still live at the end
+  std::int64_t trace_only_peak = 0;  // running Σ(alloc − free_completed) from 0
   std::int64_t bytes_at(std::int64_t index) const {
-    return index < 0 || totals.empty() ? initial_bytes : totals[static_cast<std::size_t>(std::min<std::int64_t>(index, static_cast<std::int64_t>(totals.size()) - 1))];
+    return index < 0 || totals.empty() ? initial_bytes
+                                       : totals[static_cast<std::size_t>(std::min<std::int64_t>(
+                                             index, static_cast<std::int64_t>(totals.size()) - 1))];
   }
 };
 

@@ -5,13 +5,13 @@
 
 #include "core/train/budget_allocator.h"
 
+#include <c10/core/CPUAllocator.h>
+#include <c10/util/Exception.h>
+
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <new>
-
-#include <c10/core/CPUAllocator.h>
-#include <c10/util/Exception.h>
 
 #ifdef OOMSCOPE_TORCH_CUDA
 #include <c10/cuda/CUDACachingAllocator.h>

@@ -14,11 +14,11 @@ namespace oomscope::train {
 
 struct AllocatorStats {
   bool installed = false;
-  std::int64_t live_bytes = 0;      // bytes of the tensors allocated through it and not yet freed
-  std::int64_t peak_bytes = 0;      // maximum of live_bytes since installation or the last reset_peak()
-  std::int64_t budget_bytes = 0;    // 0: no limit
-  std::int64_t oom_count = 0;       // allocations refused
-  std::int64_t allocations = 0;     // allocations granted
+  std::int64_t live_bytes = 0;        // bytes of the tensors allocated through it and not yet freed
+  std::int64_t peak_bytes = 0;        // maximum of live_bytes since installation or the last reset_peak()
+  std::int64_t budget_bytes = 0;      // 0: no limit
+  std::int64_t oom_count = 0;         // allocations refused
+  std::int64_t allocations = 0;       // allocations granted
   std::int64_t last_oom_request = 0;  // the size of the latest refused allocation
   std::int64_t last_oom_live = 0;     // live bytes when it was refused
 };

@@ -3,9 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <ostream>
-
 #include <nlohmann/json.hpp>
+#include <ostream>
 
 #include "core/sim/scene.h"
 #include "core/train/budget_allocator.h"
@@ -84,8 +83,8 @@ Calibration calibrate(const ModelConfig& config, const std::vector<std::int64_t>
   c.fixed_bytes = static_cast<std::int64_t>(std::llround(a));
   c.bytes_per_point = b;
   for (const auto& s : c.samples)
-    c.max_bytes_error = std::max(c.max_bytes_error,
-                                 std::abs(a + b * double(s.points) - double(s.peak_bytes)) / double(s.peak_bytes));
+    c.max_bytes_error = std::max(
+        c.max_bytes_error, std::abs(a + b * double(s.points) - double(s.peak_bytes)) / double(s.peak_bytes));
   fit(xs, secs, c.time_fixed_s, c.time_per_point_s);
   c.time_fixed_s = std::max(c.time_fixed_s, 0.0);
   return c;

@@ -16,8 +16,10 @@ sim::Bbox HostFragment::bbox() const {
   for (const auto& c : chunks) {
     if (c.points.empty()) continue;
     const sim::Bbox b = sim::bounds_of(c.points);
-    if (first) box = b, first = false;
-    else box.include(b);
+    if (first)
+      box = b, first = false;
+    else
+      box.include(b);
   }
   return box;
 }
@@ -73,8 +75,10 @@ SpatialSplit split_spatial(HostFragment&& failed, std::int64_t parent_event, sim
     SceneChunk c;
     c.scene = chunk.scene;
     const auto mid = chunk.points.begin() + static_cast<std::ptrdiff_t>(s.low_count);
-    if (side == 0) c.points.assign(chunk.points.begin(), mid);
-    else c.points.assign(mid, chunk.points.end());
+    if (side == 0)
+      c.points.assign(chunk.points.begin(), mid);
+    else
+      c.points.assign(mid, chunk.points.end());
     h.chunks.push_back(std::move(c));
   }
   failed.chunks.clear();

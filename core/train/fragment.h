@@ -18,20 +18,20 @@
 namespace oomscope::train {
 
 struct SceneChunk {
-  std::int64_t scene = 0;           // global scene id
+  std::int64_t scene = 0;  // global scene id
   std::vector<sim::Point> points;
 };
 
 struct HostFragment {
-  std::vector<SceneChunk> chunks;   // one per scene it holds (a batch: several; anything below: one)
-  std::int64_t parent = -1;         // trace event id of the failed attempt it was split from
+  std::vector<SceneChunk> chunks;  // one per scene it holds (a batch: several; anything below: one)
+  std::int64_t parent = -1;        // trace event id of the failed attempt it was split from
   std::int32_t depth = 0;
   sim::Origin origin = sim::Origin::Batch;
-  std::int8_t axis = -1;            // axis of the split that made it
+  std::int8_t axis = -1;  // axis of the split that made it
   float split_value = 0;
-  bool split_on_x = true;           // the reference's flag for the next alternate-xy split
-  bool stalled = false;             // made by a split that separated nothing
-  bool under_floor = false;         // a half at or under the floor kept under on-floor `keep`
+  bool split_on_x = true;    // the reference's flag for the next alternate-xy split
+  bool stalled = false;      // made by a split that separated nothing
+  bool under_floor = false;  // a half at or under the floor kept under on-floor `keep`
 
   std::int64_t points() const;
   // The box of its points (all-zero when empty).

@@ -16,7 +16,8 @@ void PrintObserver::attempt_finished(const AttemptReport& a) {
   char ms[64];
   std::snprintf(ms, sizeof ms, "%.1f ms (cpu %.1f)", double(a.duration_ns) / 1e6, double(a.cpu_ns) / 1e6);
   out_ << "  #" << a.event_id << " " << std::string(static_cast<std::size_t>(a.depth) * 2, ' ')
-       << sim::to_string(a.origin) << " " << format_bytes_exact(a.points) << " points: " << sim::to_string(a.outcome);
+       << sim::to_string(a.origin) << " " << format_bytes_exact(a.points)
+       << " points: " << sim::to_string(a.outcome);
   if (a.outcome != sim::Outcome::Dropped) out_ << ", " << format_bytes(a.bytes_needed) << ", " << ms;
   if (a.outcome == sim::Outcome::Ok) {
     char loss[32];

@@ -2,15 +2,14 @@
 
 #include "core/train/split_retry.h"
 
+#include <c10/util/Exception.h>
+#include <time.h>
+
 #include <algorithm>
 #include <chrono>
 #include <deque>
 #include <exception>
 #include <map>
-
-#include <time.h>
-
-#include <c10/util/Exception.h>
 
 #include "core/train/budget_allocator.h"
 
@@ -19,7 +18,8 @@ namespace oomscope::train {
 namespace {
 
 std::int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
 
@@ -44,7 +44,12 @@ struct SplitRetryLoop::Batch {
 
 SplitRetryLoop::SplitRetryLoop(RetryPolicy policy, AttemptRunner& runner, sim::TraceWriter* trace,
                                TrainObserver* observer, std::int64_t budget, LoopState state)
-    : policy_(policy), runner_(runner), trace_(trace), observer_(observer), budget_(budget), state_(state),
+    : policy_(policy),
+      runner_(runner),
+      trace_(trace),
+      observer_(observer),
+      budget_(budget),
+      state_(state),
       clock_origin_ns_(now_ns() - state.elapsed_ns) {}
 
 LoopState SplitRetryLoop::state() const {
@@ -132,8 +137,8 @@ void SplitRetryLoop::requeue_split(HostFragment&& failed, std::int64_t event_id,
     } else {
       // raise: the half is not attempted; the loop raises and nothing catches it.
       AttemptReport r;
-      r.error = "a fragment of " + std::to_string(n) + " points of scene " + std::to_string(h->chunks.at(0).scene) +
-                " is at the floor (" + std::to_string(policy_.floor) +
+      r.error = "a fragment of " + std::to_string(n) + " points of scene " +
+                std::to_string(h->chunks.at(0).scene) + " is at the floor (" + std::to_string(policy_.floor) +
                 " points): stopping instead of dropping it (on-floor raise)";
       auto& t = state_.totals;
       t.crashes++;
@@ -158,7 +163,8 @@ StepReport SplitRetryLoop::run_batch(HostFragment batch, std::int64_t batch_inde
   t.scenes += static_cast<std::int64_t>(batch.chunks.size());
   t.points += b.points;
   const std::int64_t batch_start = now_ns();
-  if (observer_) observer_->batch_started(batch_index, b.points, static_cast<std::int64_t>(batch.chunks.size()));
+  if (observer_)
+    observer_->batch_started(batch_index, b.points, static_cast<std::int64_t>(batch.chunks.size()));
   b.queue.push_back(std::move(batch));
 
   while (!b.queue.empty()) {
@@ -242,7 +248,8 @@ StepReport SplitRetryLoop::run_batch(HostFragment batch, std::int64_t batch_inde
         emit(f, outcome, b, r);
         std::rethrow_exception(uncaught);
       }
-      t.empty_cache_calls++;  // the reference empties the cache after every caught failure (a no-op on the CPU)
+      t.empty_cache_calls++;  // the reference empties the cache after every caught failure (a no-op on the
+                              // CPU)
       if (outcome == sim::Outcome::Oom) {
         t.oom_attempts++;
         b.report.ooms++;

@@ -2,10 +2,10 @@
 
 #include "core/train/torch_model.h"
 
+#include <torch/torch.h>
+
 #include <cmath>
 #include <sstream>
-
-#include <torch/torch.h>
 
 #include "core/sim/scene.h"
 
@@ -25,7 +25,8 @@ struct Net : torch::nn::Module {
         pool(pool) {}
 
   // `ranges`: [begin, end) of each scene's points in x.
-  torch::Tensor forward(const torch::Tensor& x, const std::vector<std::pair<std::int64_t, std::int64_t>>& ranges) {
+  torch::Tensor forward(const torch::Tensor& x,
+                        const std::vector<std::pair<std::int64_t, std::int64_t>>& ranges) {
     torch::Tensor h = torch::relu(l2(torch::relu(l1(x))));
     if (pool) {
       std::vector<torch::Tensor> g;
@@ -98,8 +99,8 @@ class Model final : public TorchModel {
     const torch::Tensor loss = torch::nn::functional::cross_entropy(logits, label);
     const double value = loss.item<double>();
     if (!std::isfinite(value))
-      throw NonFiniteLoss("loss is not finite (" + std::to_string(value) + ") on a fragment of " + std::to_string(n) +
-                          " points");
+      throw NonFiniteLoss("loss is not finite (" + std::to_string(value) + ") on a fragment of " +
+                          std::to_string(n) + " points");
     (loss * loss_scale).backward();
     return value;
   }
@@ -117,9 +118,12 @@ class Model final : public TorchModel {
     for (std::size_t k = 0; k < params.size(); ++k) {
       auto& p = params[k];
       if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
-      if (acc_.empty()) p.grad().zero_();
-      else if (factor == 1.0) p.grad().copy_(acc_[k]);
-      else p.grad().copy_(acc_[k] * factor);
+      if (acc_.empty())
+        p.grad().zero_();
+      else if (factor == 1.0)
+        p.grad().copy_(acc_[k]);
+      else
+        p.grad().copy_(acc_[k] * factor);
     }
     acc_.clear();
   }
@@ -136,9 +140,10 @@ class Model final : public TorchModel {
   }
 
   std::string describe() const override {
-    return "pointnet-seg width " + std::to_string(config_.width) + (config_.scene_pool ? ", scene pool" : ", no pool") +
-           ", " + std::to_string(parameter_count()) + " parameters, SGD lr " + std::to_string(config_.lr) +
-           " momentum " + std::to_string(config_.momentum);
+    return "pointnet-seg width " + std::to_string(config_.width) +
+           (config_.scene_pool ? ", scene pool" : ", no pool") + ", " + std::to_string(parameter_count()) +
+           " parameters, SGD lr " + std::to_string(config_.lr) + " momentum " +
+           std::to_string(config_.momentum);
   }
 
   std::string save_state() const override {
@@ -181,7 +186,8 @@ class Model final : public TorchModel {
     std::vector<float> out;
     torch::NoGradGuard guard;
     for (const auto& p : net_->parameters()) {
-      const torch::Tensor t = (grad ? (p.grad().defined() ? p.grad() : torch::zeros_like(p)) : p).contiguous();
+      const torch::Tensor t =
+          (grad ? (p.grad().defined() ? p.grad() : torch::zeros_like(p)) : p).contiguous();
       out.insert(out.end(), t.data_ptr<float>(), t.data_ptr<float>() + t.numel());
     }
     return out;
@@ -196,6 +202,8 @@ class Model final : public TorchModel {
 
 }  // namespace
 
-std::unique_ptr<TorchModel> TorchModel::create(const ModelConfig& config) { return std::make_unique<Model>(config); }
+std::unique_ptr<TorchModel> TorchModel::create(const ModelConfig& config) {
+  return std::make_unique<Model>(config);
+}
 
 }  // namespace oomscope::train

@@ -21,13 +21,13 @@
 namespace oomscope::train {
 
 struct ModelConfig {
-  int width = 16;             // W above
-  bool scene_pool = true;     // the per-scene global feature
+  int width = 16;                // W above
+  bool scene_pool = true;        // the per-scene global feature
   std::uint64_t init_seed = 1;   // torch::manual_seed before the weights are made
   std::uint64_t scene_seed = 1;  // the scenes' seed (their rooms give the features and labels)
   double lr = 0.01;
   double momentum = 0.9;
-  int threads = 1;            // intra-op threads (1: bitwise reproducible and no contention)
+  int threads = 1;                          // intra-op threads (1: bitwise reproducible and no contention)
   sim::BugKind fault = sim::BugKind::None;  // a planted bug in scene fault_scene
   std::int64_t fault_scene = -1;
 };

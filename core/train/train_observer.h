@@ -12,9 +12,9 @@
 namespace oomscope::train {
 
 struct AttemptReport {
-  std::int64_t event_id = 0;     // the trace event of this attempt
-  std::int64_t step = 0;         // loop iteration (trace `step`)
-  std::int64_t batch = 0;        // batch index over the run
+  std::int64_t event_id = 0;  // the trace event of this attempt
+  std::int64_t step = 0;      // loop iteration (trace `step`)
+  std::int64_t batch = 0;     // batch index over the run
   std::int32_t depth = 0;
   sim::Origin origin = sim::Origin::Batch;
   sim::Outcome outcome = sim::Outcome::Ok;
@@ -30,12 +30,12 @@ struct AttemptReport {
 };
 
 struct StepReport {
-  std::int64_t batch = 0;          // the batch whose optimizer step this was
-  std::int64_t points = 0;         // points in the batch
-  std::int64_t points_applied = 0; // points whose gradient reached optimizer.step()
+  std::int64_t batch = 0;           // the batch whose optimizer step this was
+  std::int64_t points = 0;          // points in the batch
+  std::int64_t points_applied = 0;  // points whose gradient reached optimizer.step()
   std::int64_t attempts = 0;
   std::int64_t ooms = 0;
-  double loss = 0;                 // points-weighted mean loss of the ok attempts
+  double loss = 0;  // points-weighted mean loss of the ok attempts
   std::int64_t duration_ns = 0;
 };
 

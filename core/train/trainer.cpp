@@ -11,8 +11,8 @@
 #include "core/sim/json_fields.h"
 #include "core/sim/trace_io.h"
 #include "core/train/atomic_file.h"
-#include "core/train/calibrate.h"
 #include "core/train/budget_allocator.h"
+#include "core/train/calibrate.h"
 #include "core/train/fragment.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
@@ -59,9 +59,11 @@ std::string encode(const Checkpoint& c) {
 Checkpoint decode(const std::string& path, const std::string& bytes) {
   const std::string magic = kStateMagic;
   if (bytes.compare(0, magic.size(), magic) != 0)
-    throw Error(ErrorKind::Damaged, path, "not an oomscope-demo-trainer checkpoint (no OOMSCOPE-TRAIN-STATE header)");
+    throw Error(ErrorKind::Damaged, path,
+                "not an oomscope-demo-trainer checkpoint (no OOMSCOPE-TRAIN-STATE header)");
   const auto eol = bytes.find('\n', magic.size());
-  if (eol == std::string::npos) throw Error(ErrorKind::Truncated, path, "the checkpoint's state line is cut short");
+  if (eol == std::string::npos)
+    throw Error(ErrorKind::Truncated, path, "the checkpoint's state line is cut short");
   Checkpoint c;
   try {
     const auto j = nlohmann::json::parse(bytes.begin() + static_cast<std::ptrdiff_t>(magic.size()),
@@ -78,11 +80,12 @@ Checkpoint decode(const std::string& path, const std::string& bytes) {
     const auto torch_bytes = static_cast<std::size_t>(sim::detail::get_int(j, "torch_bytes"));
     if (bytes.size() - eol - 1 != torch_bytes)
       throw Error(ErrorKind::Truncated, path,
-                  "the model state holds " + std::to_string(bytes.size() - eol - 1) + " bytes, the header says " +
-                      std::to_string(torch_bytes));
+                  "the model state holds " + std::to_string(bytes.size() - eol - 1) +
+                      " bytes, the header says " + std::to_string(torch_bytes));
     c.torch_state = bytes.substr(eol + 1);
   } catch (const nlohmann::json::exception& e) {
-    throw Error(ErrorKind::Damaged, path, std::string("the checkpoint's state line is not valid JSON: ") + e.what());
+    throw Error(ErrorKind::Damaged, path,
+                std::string("the checkpoint's state line is not valid JSON: ") + e.what());
   } catch (const sim::detail::FieldError& e) {
     throw Error(ErrorKind::Damaged, path, "the checkpoint's state line: " + e.message);
   }
@@ -107,7 +110,8 @@ std::vector<std::int64_t> trainer_scene_sizes(const TrainerOptions& o) {
 }
 
 nlohmann::json trainer_config_json(const TrainerOptions& o, const std::vector<std::int64_t>& sizes,
-                                   const sim::CalibratedModel& figures, const std::string& model_description) {
+                                   const sim::CalibratedModel& figures,
+                                   const std::string& model_description) {
   sim::SimConfig sc;
   sc.policy = o.policy;
   sc.scenes.dist = sim::SizeDist::File;  // always the sizes themselves, drawn or read
@@ -145,7 +149,8 @@ TrainerResult run_trainer(const TrainerOptions& o, TrainObserver* observer, std:
     const auto count = static_cast<std::int64_t>(sizes.size());
     if (count == 0) throw Error(ErrorKind::InvalidArgument, o.sizes_file, "no scenes to train on");
     if (o.bug != sim::BugKind::None && (o.bug_scene < 0 || o.bug_scene >= count))
-      throw Error(ErrorKind::InvalidArgument, "", "--bug-scene must be a scene id below " + std::to_string(count));
+      throw Error(ErrorKind::InvalidArgument, "",
+                  "--bug-scene must be a scene id below " + std::to_string(count));
     const std::int64_t per_epoch = (count + o.batch - 1) / o.batch;
     std::int64_t total = per_epoch * o.epochs;
     if (o.steps > 0) total = std::min(total, o.steps);
@@ -184,17 +189,19 @@ TrainerResult run_trainer(const TrainerOptions& o, TrainObserver* observer, std:
       model->load_state(ck.torch_state);
       log << "resumed from " << o.checkpoint_path << " at batch " << ck.next_batch << " of " << total << "\n";
     }
-    log << "model: " << model->describe() << "; LibTorch " << torch_version() << ", cpu, "
-        << o.model.threads << " thread(s)\n"
+    log << "model: " << model->describe() << "; LibTorch " << torch_version() << ", cpu, " << o.model.threads
+        << " thread(s)\n"
         << "scenes: " << count << " (" << (o.sizes_file.empty() ? sim::to_string(o.dist) : o.sizes_file)
         << "), batch " << o.batch << ", " << total << " step(s); budget "
-        << (o.budget > 0 ? format_bytes(o.budget) + " (" + fmt_int(o.budget) + " bytes)" : std::string("none"))
-        << "; policy catch " << sim::to_string(o.policy.catch_mode) << ", grad " << sim::to_string(o.policy.grad)
-        << ", split " << sim::to_string(o.policy.split) << ", axis " << sim::to_string(o.policy.axis) << ", floor "
-        << o.policy.floor << " (" << sim::to_string(o.policy.on_floor) << ")\n"
+        << (o.budget > 0 ? format_bytes(o.budget) + " (" + fmt_int(o.budget) + " bytes)"
+                         : std::string("none"))
+        << "; policy catch " << sim::to_string(o.policy.catch_mode) << ", grad "
+        << sim::to_string(o.policy.grad) << ", split " << sim::to_string(o.policy.split) << ", axis "
+        << sim::to_string(o.policy.axis) << ", floor " << o.policy.floor << " ("
+        << sim::to_string(o.policy.on_floor) << ")\n"
         << "memory model: " << format_bytes_exact(figures.fixed_bytes) << " bytes + "
-        << figures.bytes_per_point << " bytes/point" << (o.model_file.empty() ? " (measured)" : " (" + o.model_file + ")")
-        << "\n";
+        << figures.bytes_per_point << " bytes/point"
+        << (o.model_file.empty() ? " (measured)" : " (" + o.model_file + ")") << "\n";
 
     // The trace: a fresh one with its header, or on resume the old one cut back to the checkpoint.
     std::ofstream trace_file;
@@ -220,18 +227,19 @@ TrainerResult run_trainer(const TrainerOptions& o, TrainObserver* observer, std:
       trace_stream.rdbuf(trace_file.rdbuf());
     }
 
-    SplitRetryLoop loop(o.policy, *model, writer.get(), observer, o.budget > 0 ? o.budget : kNoBudget, ck.loop);
+    SplitRetryLoop loop(o.policy, *model, writer.get(), observer, o.budget > 0 ? o.budget : kNoBudget,
+                        ck.loop);
     log << "ready: start-up took "
         << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count()
         << " ms (scene sizes, " << (o.model_file.empty() ? "memory measurement, " : "model file, ")
-        << "allocator, model" << (o.resume ? ", checkpoint" : "") << (writer ? ", trace" : "")
-        << ")\n";
+        << "allocator, model" << (o.resume ? ", checkpoint" : "") << (writer ? ", trace" : "") << ")\n";
     auto save = [&](std::int64_t next_batch) {
       Checkpoint c;
       c.next_batch = next_batch;
       c.loop = loop.state();
       trace_stream.flush();
-      c.trace_bytes = o.trace_path.empty() ? -1 : static_cast<std::int64_t>(std::filesystem::file_size(o.trace_path));
+      c.trace_bytes =
+          o.trace_path.empty() ? -1 : static_cast<std::int64_t>(std::filesystem::file_size(o.trace_path));
       c.signature = signature_of(config);
       c.torch_state = model->save_state();
       write_file_atomic(o.checkpoint_path, encode(c));
@@ -259,8 +267,8 @@ TrainerResult run_trainer(const TrainerOptions& o, TrainObserver* observer, std:
       model->hold_bytes(o.hold_per_step);
       const bool more = b + 1 < total;
       // Every N steps, and at the end of a run cut short by --steps (so that --resume can go further).
-      if (!o.checkpoint_path.empty() &&
-          ((o.checkpoint_every > 0 && (b + 1) % o.checkpoint_every == 0) || (!more && b + 1 < per_epoch * o.epochs)))
+      if (!o.checkpoint_path.empty() && ((o.checkpoint_every > 0 && (b + 1) % o.checkpoint_every == 0) ||
+                                         (!more && b + 1 < per_epoch * o.epochs)))
         save(b + 1);
       const std::int64_t live = allocator_stats().live_bytes;
       if (o.restart_above > 0 && live > o.restart_above && more) {
@@ -284,19 +292,24 @@ TrainerResult run_trainer(const TrainerOptions& o, TrainObserver* observer, std:
     }
     if (!o.weights_out.empty()) {
       const auto w = model->flat_weights();
-      write_file_atomic(o.weights_out, std::string(reinterpret_cast<const char*>(w.data()), w.size() * sizeof(float)));
+      write_file_atomic(o.weights_out,
+                        std::string(reinterpret_cast<const char*>(w.data()), w.size() * sizeof(float)));
     }
     const auto& t = result.totals;
     log << "done: " << t.optimizer_steps << " step(s), " << t.attempts << " attempt(s) (" << t.oom_attempts
         << " oom, " << t.bug_attempts << " bug, " << t.crashes << " crash), " << t.dropped_fragments
         << " fragment(s) dropped (" << fmt_int(t.points_dropped) << " points); " << fmt_int(t.points_applied)
-        << " of " << fmt_int(t.points) << " points reached the optimizer; largest ok attempt " << format_bytes(t.peak_ok_bytes)
-        << "\n";
+        << " of " << fmt_int(t.points) << " points reached the optimizer; largest ok attempt "
+        << format_bytes(t.peak_ok_bytes) << "\n";
     char cpu[160];
-    std::snprintf(cpu, sizeof cpu, "CPU time in attempts: %.2f s ok, %.2f s failed (%.1f %% spent on failed attempts); wall %.2f s\n",
-                  double(end.ok_cpu_ns) / 1e9, double(end.failed_cpu_ns) / 1e9,
-                  end.ok_cpu_ns + end.failed_cpu_ns > 0 ? 100.0 * double(end.failed_cpu_ns) / double(end.ok_cpu_ns + end.failed_cpu_ns) : 0.0,
-                  double(end.elapsed_ns) / 1e9);
+    std::snprintf(
+        cpu, sizeof cpu,
+        "CPU time in attempts: %.2f s ok, %.2f s failed (%.1f %% spent on failed attempts); wall %.2f s\n",
+        double(end.ok_cpu_ns) / 1e9, double(end.failed_cpu_ns) / 1e9,
+        end.ok_cpu_ns + end.failed_cpu_ns > 0
+            ? 100.0 * double(end.failed_cpu_ns) / double(end.ok_cpu_ns + end.failed_cpu_ns)
+            : 0.0,
+        double(end.elapsed_ns) / 1e9);
     log << cpu;
   } catch (const Error& e) {
     result.exit_code = 1;

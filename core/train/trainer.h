@@ -7,9 +7,8 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "core/sim/config.h"
 #include "core/sim/event.h"
@@ -33,16 +32,16 @@ struct TrainerOptions {
   // fixed: a scene fits up to ~218,000 points) for the default model (~900 bytes per point).
   std::int64_t budget = 192LL << 20;
   RetryPolicy policy = policy_original();
-  ModelConfig model;        // init_seed, scene_seed, fault are set from seed and the bug options
+  ModelConfig model;  // init_seed, scene_seed, fault are set from seed and the bug options
   sim::BugKind bug = sim::BugKind::None;
   std::int64_t bug_scene = -1;
   std::string trace_path;
   std::string checkpoint_path;
   std::int64_t checkpoint_every = 0;  // steps; 0: only when restarting
   bool resume = false;
-  std::int64_t restart_above = 0;     // live bytes at a step boundary; 0: never
-  std::int64_t hold_per_step = 0;     // bytes held after every step until the process ends
-  std::string weights_out;            // the final weights as raw float32 (for bitwise comparison)
+  std::int64_t restart_above = 0;  // live bytes at a step boundary; 0: never
+  std::int64_t hold_per_step = 0;  // bytes held after every step until the process ends
+  std::string weights_out;         // the final weights as raw float32 (for bitwise comparison)
   // The calibrated model file (docs/sim-model-format.md) whose figures go into the trace header for the
   // simulator's prediction; without one the trainer measures its memory figures at start-up.
   std::string model_file;

@@ -24,7 +24,7 @@ fs::path resolve_all_links(const fs::path& path) {
   fs::path pending = path.is_absolute() ? path : fs::current_path(ec) / path;
   // Walk component by component; a link's target replaces the components walked so far (absolute) or the
   // link's own name (relative), and the walk starts again. 40 links at most, like the kernel.
-  for (int links = 0;; ) {
+  for (int links = 0;;) {
     fs::path done = pending.root_path();
     bool restarted = false;
     const fs::path rel = pending.relative_path();
@@ -39,7 +39,9 @@ fs::path resolve_all_links(const fs::path& path) {
       if (::lstat(next.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
         if (++links > 40) throw Error(ErrorKind::Io, path.string(), "too many levels of symbolic links");
         const fs::path target = fs::read_symlink(next, ec);
-        if (ec) throw Error(ErrorKind::Io, path.string(), "cannot read the symbolic link " + next.string() + ": " + ec.message());
+        if (ec)
+          throw Error(ErrorKind::Io, path.string(),
+                      "cannot read the symbolic link " + next.string() + ": " + ec.message());
         fs::path rest;
         for (auto r = std::next(it); r != rel.end(); ++r) rest /= *r;
         pending = (target.is_absolute() ? target : done / target) / rest;
@@ -98,7 +100,8 @@ WriteResult write_file_atomically(const std::string& path, std::string_view cont
   if (::rename(tmpl.c_str(), result.written.c_str()) != 0) {
     const int err = errno;
     ::unlink(tmpl.c_str());
-    throw Error(ErrorKind::Io, path, "cannot put the file in place: " + reason(err) + "; nothing was changed");
+    throw Error(ErrorKind::Io, path,
+                "cannot put the file in place: " + reason(err) + "; nothing was changed");
   }
   return result;
 }

@@ -7,17 +7,17 @@
 namespace oomscope {
 
 enum class ErrorKind {
-  NotFound,        // the file does not exist
-  Io,              // cannot open/read/map
-  Empty,           // zero bytes
-  TooLarge,        // over the 2 GiB protobuf limit
-  Gzip,            // a gzip file (e.g. .trace.json.gz)
-  Riegeli,         // a riegeli chunked capture (.xplane.riegeli)
-  NotACapture,     // parses as something else, or has no planes
-  Truncated,       // protobuf ends in the middle of a field
-  Damaged,         // protobuf structure is invalid
-  InvalidArgument, // bad option or value given by the user
-  Cancelled,       // the job was cancelled through its stop_token
+  NotFound,         // the file does not exist
+  Io,               // cannot open/read/map
+  Empty,            // zero bytes
+  TooLarge,         // over the 2 GiB protobuf limit
+  Gzip,             // a gzip file (e.g. .trace.json.gz)
+  Riegeli,          // a riegeli chunked capture (.xplane.riegeli)
+  NotACapture,      // parses as something else, or has no planes
+  Truncated,        // protobuf ends in the middle of a field
+  Damaged,          // protobuf structure is invalid
+  InvalidArgument,  // bad option or value given by the user
+  Cancelled,        // the job was cancelled through its stop_token
 };
 
 const char* to_string(ErrorKind kind) noexcept;
@@ -26,7 +26,9 @@ class Error : public std::runtime_error {
  public:
   Error(ErrorKind kind, std::string file, const std::string& message)
       : std::runtime_error(file.empty() ? message : file + ": " + message),
-        kind_(kind), file_(std::move(file)), message_(message) {}
+        kind_(kind),
+        file_(std::move(file)),
+        message_(message) {}
 
   ErrorKind kind() const noexcept { return kind_; }
   const std::string& file() const noexcept { return file_; }

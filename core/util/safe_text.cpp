@@ -16,10 +16,14 @@ std::size_t utf8_at(std::string_view text, std::size_t i, char32_t& cp) {
   }
   std::size_t n = 0;
   char32_t min = 0;
-  if ((c & 0xe0) == 0xc0) n = 2, cp = c & 0x1f, min = 0x80;
-  else if ((c & 0xf0) == 0xe0) n = 3, cp = c & 0x0f, min = 0x800;
-  else if ((c & 0xf8) == 0xf0) n = 4, cp = c & 0x07, min = 0x10000;
-  else return 0;
+  if ((c & 0xe0) == 0xc0)
+    n = 2, cp = c & 0x1f, min = 0x80;
+  else if ((c & 0xf0) == 0xe0)
+    n = 3, cp = c & 0x0f, min = 0x800;
+  else if ((c & 0xf8) == 0xf0)
+    n = 4, cp = c & 0x07, min = 0x10000;
+  else
+    return 0;
   if (i + n > text.size()) return 0;
   for (std::size_t k = 1; k < n; ++k) {
     if ((b(k) & 0xc0) != 0x80) return 0;
@@ -39,9 +43,9 @@ void hex_escape(std::string& out, std::uint8_t byte) {
 bool unsafe_code_point(char32_t cp, bool keep_layout) {
   if (cp == '\n' || cp == '\t') return !keep_layout;
   if (cp < 0x20 || cp == 0x7f) return true;
-  if (cp >= 0x80 && cp <= 0x9f) return true;                                 // C1 controls (CSI 0x9b ...)
+  if (cp >= 0x80 && cp <= 0x9f) return true;  // C1 controls (CSI 0x9b ...)
   if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) return true;  // bidi overrides
-  if (cp == 0x200e || cp == 0x200f || cp == 0x061c) return true;              // bidi marks
+  if (cp == 0x200e || cp == 0x200f || cp == 0x061c) return true;                      // bidi marks
   return false;
 }
 

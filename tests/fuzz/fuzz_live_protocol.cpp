@@ -46,13 +46,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto on_line = [&](std::string_view line) {
     ++lines;
     const ParseResult r = parse_line(line);
-    if (r.message) check_round_trip(*r.message);
-    else if (r.error.empty()) __builtin_trap();  // every rejection says why
+    if (r.message)
+      check_round_trip(*r.message);
+    else if (r.error.empty())
+      __builtin_trap();  // every rejection says why
   };
   // Feed in two chunks split at a data-dependent point: the splitter must not depend on chunking.
   const std::size_t cut = size ? data[0] % (size + 1) : 0;
-  split.feed(bytes.substr(0, cut), on_line, [](std::size_t n) { if (n <= 256) __builtin_trap(); });
-  split.feed(bytes.substr(cut), on_line, [](std::size_t n) { if (n <= 256) __builtin_trap(); });
+  split.feed(bytes.substr(0, cut), on_line, [](std::size_t n) {
+    if (n <= 256) __builtin_trap();
+  });
+  split.feed(bytes.substr(cut), on_line, [](std::size_t n) {
+    if (n <= 256) __builtin_trap();
+  });
   (void)lines;
   // The whole input as one line too (the client never passes more than kMaxLineBytes, parse_line checks).
   const ParseResult whole = parse_line(bytes);

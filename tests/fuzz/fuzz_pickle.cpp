@@ -14,7 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   oomscope::NullProgress none;
   std::shared_ptr<const oomscope::snapshot::Snapshot> snap;
   try {
-    snap = oomscope::snapshot::read_snapshot_from_memory(std::string(reinterpret_cast<const char*>(data), size), "<fuzz input>", none);
+    snap = oomscope::snapshot::read_snapshot_from_memory(
+        std::string(reinterpret_cast<const char*>(data), size), "<fuzz input>", none);
   } catch (const oomscope::Error& e) {
     if (e.message().empty()) __builtin_trap();  // every error must say something
     return 0;

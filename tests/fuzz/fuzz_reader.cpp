@@ -23,10 +23,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto& plane : cap->planes())
     for (const auto& line : plane.lines)
       for (const auto& event : line.events) {
-        for (const auto& stat : cap->event_stats(plane, event)) touched += stat.name.size() + stat.value.as_string().size();
+        for (const auto& stat : cap->event_stats(plane, event))
+          touched += stat.name.size() + stat.value.as_string().size();
         (void)plane.event_name(event.metadata_id);
       }
-  for (const auto& m : cap->modules()) touched += m.name.size() + static_cast<std::size_t>(m.totals.allocation_count);
+  for (const auto& m : cap->modules())
+    touched += m.name.size() + static_cast<std::size_t>(m.totals.allocation_count);
   for (const auto& e : cap->memory_events())
     if (e.allocator >= cap->allocators().size() || e.tf_op >= cap->strings().size()) __builtin_trap();
   for (const auto& d : cap->device_program_events())

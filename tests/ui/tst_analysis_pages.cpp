@@ -139,7 +139,8 @@ class TestAnalysisPages : public QObject {
     PlanPage* plan = pages.planPage();
     QVERIFY(plan->showsChart());
     QVERIFY(plan->summaryText().contains(QLatin1String("497 MiB")));
-    QVERIFY2(plan->summaryText().contains(QLatin1String("in the forward; the backward peaks at 448 MiB at gemm_fusion_dot.6")),
+    QVERIFY2(plan->summaryText().contains(
+                 QLatin1String("in the forward; the backward peaks at 448 MiB at gemm_fusion_dot.6")),
              qPrintable(plan->summaryText()));
     QVERIFY(!plan->curve()->capacityShown());  // 279 GiB is far off a 497 MiB scale
     QVERIFY(plan->roles()->barSetCount() == int(report.plan->role_totals.size()));

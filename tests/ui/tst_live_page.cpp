@@ -5,11 +5,11 @@
 // table, charts and alerts, records and reopens the session, takes screenshots, and prints the redraw time
 // with 64 ranks at 10 Hz (a figure, not an assertion).
 #include <QDir>
-#include <QFileInfo>
-#include <QPushButton>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QListWidget>
 #include <QProcess>
+#include <QPushButton>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -99,10 +99,11 @@ class TestLivePage : public QObject {
       QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
       env.insert(QStringLiteral("PYTHONPATH"), QStringLiteral(OOMSCOPE_TEST_DATA "/../../packaging/python"));
       python.setProcessEnvironment(env);
-      python.start(py, {QStringLiteral("-m"), QStringLiteral("oomscope_agent"), QStringLiteral("--port"),
-                        QStringLiteral("0"), QStringLiteral("--endpoint-file"), epFile,
-                        QStringLiteral(OOMSCOPE_TEST_DATA "/../live/train_tiny.py"), QStringLiteral("--steps"),
-                        QStringLiteral("100000"), QStringLiteral("--sleep"), QStringLiteral("0.02")});
+      python.start(py,
+                   {QStringLiteral("-m"), QStringLiteral("oomscope_agent"), QStringLiteral("--port"),
+                    QStringLiteral("0"), QStringLiteral("--endpoint-file"), epFile,
+                    QStringLiteral(OOMSCOPE_TEST_DATA "/../live/train_tiny.py"), QStringLiteral("--steps"),
+                    QStringLiteral("100000"), QStringLiteral("--sleep"), QStringLiteral("0.02")});
       QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(epFile), 60000);
       QFile f(epFile);
       QVERIFY(f.open(QIODevice::ReadOnly));
@@ -141,8 +142,11 @@ class TestLivePage : public QObject {
     QVERIFY(page.alertList()->item(0)->text().contains(QStringLiteral("driver")));
     QVERIFY(page.alertList()->item(0)->text().contains(QStringLiteral("rule driver>22000MB")));
     if (!pyEndpoint.isEmpty())  // the torch loop's steps reach the table
-      QTRY_VERIFY_WITH_TIMEOUT(page.rankModel()->data(page.rankModel()->index(0, RankTableModel::Step), Qt::DisplayRole)
-                                   .toString() != QStringLiteral("\u2014"), 30000);
+      QTRY_VERIFY_WITH_TIMEOUT(
+          page.rankModel()
+                  ->data(page.rankModel()->index(0, RankTableModel::Step), Qt::DisplayRole)
+                  .toString() != QStringLiteral("\u2014"),
+          30000);
     agents[1]->post_event(live::Event{0, "oom", "MPS backend out of memory (synthetic)", "", std::nullopt});
 
     // Record two seconds, stop, reopen in another page.
@@ -186,20 +190,23 @@ class TestLivePage : public QObject {
     page.resize(1400, 800);
     page.show();
     QVERIFY(QTest::qWaitForWindowExposed(&page));
-    page.setDemoTrainer(trainer, {QStringLiteral("--steps"), QStringLiteral("6"), QStringLiteral("--scenes"),
-                                  QStringLiteral("8"), QStringLiteral("--batch"), QStringLiteral("2"),
-                                  QStringLiteral("--width"), QStringLiteral("8"), QStringLiteral("--budget"),
-                                  QStringLiteral("64MiB"), QStringLiteral("--hold-per-step"), QStringLiteral("8MiB"),
-                                  QStringLiteral("--restart-above"), QStringLiteral("20MiB"), QStringLiteral("--checkpoint"),
-                                  tmp.filePath(QStringLiteral("ck")), QStringLiteral("--quiet")});
+    page.setDemoTrainer(
+        trainer,
+        {QStringLiteral("--steps"), QStringLiteral("6"), QStringLiteral("--scenes"), QStringLiteral("8"),
+         QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--width"), QStringLiteral("8"),
+         QStringLiteral("--budget"), QStringLiteral("64MiB"), QStringLiteral("--hold-per-step"),
+         QStringLiteral("8MiB"), QStringLiteral("--restart-above"), QStringLiteral("20MiB"),
+         QStringLiteral("--checkpoint"), tmp.filePath(QStringLiteral("ck")), QStringLiteral("--quiet")});
     QVERIFY(page.startDemoTrainer());
     auto ooms = [&] {
       return page.rankModel()->rowCount() == 1
-                 ? page.rankModel()->data(page.rankModel()->index(0, RankTableModel::Ooms), Qt::DisplayRole).toString()
+                 ? page.rankModel()
+                       ->data(page.rankModel()->index(0, RankTableModel::Ooms), Qt::DisplayRole)
+                       .toString()
                  : QString();
     };
-    QTRY_VERIFY_WITH_TIMEOUT(!ooms().isEmpty() && ooms() != QStringLiteral("\u2014") && ooms() != QStringLiteral("0"),
-                             120000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !ooms().isEmpty() && ooms() != QStringLiteral("\u2014") && ooms() != QStringLiteral("0"), 120000);
     // Wait for the restart (a gap) and the re-attachment, then for the run's end or enough to show.
     QTRY_VERIFY_WITH_TIMEOUT(!page.charts()[0]->data().gaps.isEmpty(), 180000);
     QTest::qWait(3000);
@@ -228,7 +235,8 @@ class TestLivePage : public QObject {
     auto snapshotItems = [&] {
       QList<QListWidgetItem*> items;
       for (int i = 0; i < page.alertList()->count(); ++i)
-        if (!page.alertList()->item(i)->data(Qt::UserRole).toString().isEmpty()) items << page.alertList()->item(i);
+        if (!page.alertList()->item(i)->data(Qt::UserRole).toString().isEmpty())
+          items << page.alertList()->item(i);
       return items;
     };
     QTRY_COMPARE_WITH_TIMEOUT(snapshotItems().size(), 1, 10000);
@@ -269,8 +277,10 @@ class TestLivePage : public QObject {
     timer.restart();
     for (int i = 0; i < rounds; ++i) page.repaint();
     const double paint = double(timer.nsecsElapsed()) / 1e6 / rounds;
-    qInfo("live redraw, 64 ranks at 10 Hz: cut all 64 charts %.2f ms; cut the visible ones (the timer's path) "
-          "%.2f ms; paint the page %.2f ms", cutAll, cutVisible, paint);
+    qInfo(
+        "live redraw, 64 ranks at 10 Hz: cut all 64 charts %.2f ms; cut the visible ones (the timer's path) "
+        "%.2f ms; paint the page %.2f ms",
+        cutAll, cutVisible, paint);
     // The event loop kept up: every rank delivered samples while the page refreshed.
     int withSamples = 0;
     for (LiveChart* c : page.charts()) withSamples += c->data().samples > 0;

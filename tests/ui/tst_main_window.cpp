@@ -91,8 +91,9 @@ class TestMainWindow : public QObject {
   void opensACaptureAndFillsThePages() {
     QVERIFY(load(kGood));
     // The analysis tabs follow the Overview; they all have content for this capture once its report is built.
-    const QStringList expected{QStringLiteral("Overview"), QStringLiteral("Diagnosis"), QStringLiteral("Buffers"),
-                               QStringLiteral("Plan"),     QStringLiteral("Timeline"),  QStringLiteral("Modules"),
+    const QStringList expected{QStringLiteral("Overview"),  QStringLiteral("Diagnosis"),
+                               QStringLiteral("Buffers"),   QStringLiteral("Plan"),
+                               QStringLiteral("Timeline"),  QStringLiteral("Modules"),
                                QStringLiteral("Allocators")};
     QTRY_VERIFY_WITH_TIMEOUT(m_window->analysis()->result(), 20000);
     QCOMPARE(tabTitles(m_window->tabs()), expected);
@@ -126,12 +127,16 @@ class TestMainWindow : public QObject {
     QTableView* view = m_window->modulesPage()->view();
     int row = -1;
     for (int r = 0; r < view->model()->rowCount(); ++r) {
-      if (view->model()->index(r, ModuleTableModel::ProgramId).data(RecordTableModel::SortRole).toULongLong() == 5)
+      if (view->model()
+              ->index(r, ModuleTableModel::ProgramId)
+              .data(RecordTableModel::SortRole)
+              .toULongLong() == 5)
         row = r;
     }
     QVERIFY(row >= 0);
     emit view->doubleClicked(view->model()->index(row, ModuleTableModel::Name));
-    QTRY_VERIFY_WITH_TIMEOUT(!changed.isEmpty() && changed.last().at(1).toString() == QStringLiteral("5"), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!changed.isEmpty() && changed.last().at(1).toString() == QStringLiteral("5"),
+                             20000);
     QCOMPARE(m_window->tabs()->tabText(m_window->tabs()->currentIndex()), QStringLiteral("Diagnosis"));
     save(QStringLiteral("diagnosis-after-double-click.png"));
   }

@@ -52,12 +52,13 @@ class TestShrinkingFile : public QObject {
   }
 
   void shrinksWhileBeingRead() {
-    auto* session = new CaptureSession([](const std::string& path, oomscope::ProgressSink& progress,
-                                          std::stop_token stop) {
-      if (path.find("shrinking") == std::string::npos) return oomscope::capture::read_capture(path, progress, stop);
-      CutOnProgress cut(progress, path);
-      return oomscope::capture::read_capture(path, cut, stop);
-    });
+    auto* session = new CaptureSession(
+        [](const std::string& path, oomscope::ProgressSink& progress, std::stop_token stop) {
+          if (path.find("shrinking") == std::string::npos)
+            return oomscope::capture::read_capture(path, progress, stop);
+          CutOnProgress cut(progress, path);
+          return oomscope::capture::read_capture(path, cut, stop);
+        });
     MainWindow window(session);
     window.resize(1100, 700);
     window.show();
@@ -109,12 +110,13 @@ class TestShrinkingFile : public QObject {
 
     std::filesystem::resize_file(path.toStdString(), 1000);
     QTRY_VERIFY_WITH_TIMEOUT(!shrank.isEmpty(), 5000);  // the file watcher noticed
-    window.session().checkCurrentFile();                 // once only
+    window.session().checkCurrentFile();                // once only
     QCOMPARE(shrank.count(), 1);
     QMessageBox* box = nullptr;
     QTRY_VERIFY((box = window.findChild<QMessageBox*>(QStringLiteral("messageBox"))) != nullptr);
     QTRY_VERIFY(box->isVisible());
-    QVERIFY2(box->informativeText().contains(QLatin1String("shrank after it was loaded")), qPrintable(box->informativeText()));
+    QVERIFY2(box->informativeText().contains(QLatin1String("shrank after it was loaded")),
+             qPrintable(box->informativeText()));
     QVERIFY(window.statusText().contains(QLatin1String("shrank")));
     QVERIFY(box->grab().save(QStringLiteral(OOMSCOPE_SCREENSHOT_DIR "/shrank-after-load-dialog.png")));
     QVERIFY(window.grab().save(QStringLiteral(OOMSCOPE_SCREENSHOT_DIR "/shrank-after-load-window.png")));

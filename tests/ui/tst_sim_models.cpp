@@ -5,7 +5,6 @@
 #include <QAbstractItemModelTester>
 #include <QTemporaryDir>
 #include <QtTest>
-
 #include <cmath>
 #include <fstream>
 
@@ -76,7 +75,8 @@ class TestSimModels : public QObject {
     model.setStep(3);
     QCOMPARE(model.rowCount(), int(run->stepEnd[3]));
     const auto& e = run->log.events[0];
-    QCOMPARE(model.index(0, SimEventTableModel::Points).data(SimEventTableModel::SortRole).toLongLong(), qlonglong(e.points));
+    QCOMPARE(model.index(0, SimEventTableModel::Points).data(SimEventTableModel::SortRole).toLongLong(),
+             qlonglong(e.points));
     QCOMPARE(model.index(0, SimEventTableModel::Outcome).data().toString().isEmpty(), false);
     model.setRun(nullptr);
     QCOMPARE(model.rowCount(), 0);
@@ -155,7 +155,8 @@ class TestSimModels : public QObject {
     simulator.run_to_end();
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("run.jsonl"));
-    sim::write_trace_file(path.toStdString(), simulator.config(), simulator.log(), simulator.totals(), simulator.baselines());
+    sim::write_trace_file(path.toStdString(), simulator.config(), simulator.log(), simulator.totals(),
+                          simulator.baselines());
     NullProgress progress;
     const auto live = simulateRun(c, QStringLiteral("original"), progress, {});
     const auto trace = loadTraceRun(path, progress, {});

@@ -3,12 +3,11 @@
 // screenshots at the start, mid-way and at the end of a run (OOMSCOPE_SCREENSHOT_DIR).
 #include <QDir>
 #include <QElapsedTimer>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
-#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
-
 #include <fstream>
 
 #include "core/sim/simulator.h"
@@ -104,7 +103,8 @@ class TestSimPage : public QObject {
     page.runToEnd();
     QCOMPARE(page.run(0)->title, QStringLiteral("original"));
     QCOMPARE(page.run(1)->title, QStringLiteral("corrected"));
-    QVERIFY(totals->value(SimTotalsModel::GradientPoints, 0) < totals->value(SimTotalsModel::GradientPoints, 1));
+    QVERIFY(totals->value(SimTotalsModel::GradientPoints, 0) <
+            totals->value(SimTotalsModel::GradientPoints, 1));
     // The schedules that avoid OOM altogether, for the same scenes, with the simulator's figures.
     const auto& lazy = page.run(0)->baselines->lazy_fix;
     QVERIFY(page.alternativesText().contains(QStringLiteral("Lazy fix")));
@@ -131,7 +131,8 @@ class TestSimPage : public QObject {
     auto& page = *m_page;
     const auto before = page.run(0)->stepTotals.back().oom_attempts;
     page.controls()->setBudgetGiB(16.0);  // 4 x 300,000 points fit: no OOM at all
-    QTRY_VERIFY_WITH_TIMEOUT(settled(page, true) && page.run(0)->config->memory.budget == (16LL << 30), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(settled(page, true) && page.run(0)->config->memory.budget == (16LL << 30),
+                             60000);
     QVERIFY(before > 0);
     QCOMPARE(page.run(0)->stepTotals.back().oom_attempts, 0);
     page.runToEnd();
@@ -143,8 +144,10 @@ class TestSimPage : public QObject {
     c.fault = {sim::BugKind::ShapeMismatch, 3};
     page.controls()->setConfig(c);
     page.controls()->setCompare(SimControls::Compare::Corrected);
-    QTRY_VERIFY_WITH_TIMEOUT(settled(page, true) && page.run(0)->config->fault.kind == sim::BugKind::ShapeMismatch &&
-                                 page.run(1)->config->fault.kind == sim::BugKind::ShapeMismatch, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(settled(page, true) &&
+                                 page.run(0)->config->fault.kind == sim::BugKind::ShapeMismatch &&
+                                 page.run(1)->config->fault.kind == sim::BugKind::ShapeMismatch,
+                             60000);
     page.runToEnd();
     QVERIFY(page.totalsModel()->value(SimTotalsModel::BugsSwallowed, 0) > 0);
     QCOMPARE(page.totalsModel()->value(SimTotalsModel::Crashes, 0), 0.0);
@@ -163,12 +166,13 @@ class TestSimPage : public QObject {
     const QString sizes = dir.filePath(QStringLiteral("sizes.txt"));
     std::ofstream(sizes.toStdString()) << "# points per scene\n250000\n40000\n120000\n90000\n";
     page.controls()->setSizesFile(sizes);
-    QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy() && page.run(0)->config->scenes.dist == sim::SizeDist::File, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy() && page.run(0)->config->scenes.dist == sim::SizeDist::File,
+                             60000);
     QCOMPARE(page.run(0)->stepTotals.back().scenes, 4);
   }
 
-  // A run that takes seconds to simulate is computed on the worker: the event loop keeps ticking, the old runs
-  // stay steppable meanwhile, and Cancel keeps them.
+  // A run that takes seconds to simulate is computed on the worker: the event loop keeps ticking, the old
+  // runs stay steppable meanwhile, and Cancel keeps them.
   void bigRunDoesNotFreezeAndCancels() {
     auto& page = *m_page;
     const RunPtr before = page.run(0);
@@ -209,7 +213,8 @@ class TestSimPage : public QObject {
     sim::Simulator simulator(c);
     simulator.run_to_end();
     const QString good = dir.filePath(QStringLiteral("corrected-seed5.jsonl"));
-    sim::write_trace_file(good.toStdString(), simulator.config(), simulator.log(), simulator.totals(), simulator.baselines());
+    sim::write_trace_file(good.toStdString(), simulator.config(), simulator.log(), simulator.totals(),
+                          simulator.baselines());
     page.controls()->setCompare(SimControls::Compare::None);
     QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy() && !page.run(1), 60000);
     page.openTrace(good, 1);
@@ -221,7 +226,8 @@ class TestSimPage : public QObject {
     shoot(page, QStringLiteral("simulator_trace_compare.png"));
 
     const QString bad = dir.filePath(QStringLiteral("truncated.jsonl"));
-    std::ofstream(bad.toStdString()) << "{\"format\":\"oomscope-split-trace\",\"version\":1,\"source\":\"x\"}\n{\"id\":";
+    std::ofstream(bad.toStdString())
+        << "{\"format\":\"oomscope-split-trace\",\"version\":1,\"source\":\"x\"}\n{\"id\":";
     QSignalSpy failed(&page, &SimulatorPage::failed);
     page.openTrace(bad, 1);
     QTRY_VERIFY_WITH_TIMEOUT(failed.count() == 1, 30000);

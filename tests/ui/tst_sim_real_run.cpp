@@ -5,7 +5,6 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
-
 #include <fstream>
 
 #include "core/sim/simulator.h"
@@ -28,9 +27,12 @@ void shoot(QWidget& w, const QString& name) {
   qInfo("screenshot: %s", qPrintable(QDir(dir).filePath(name)));
 }
 
-bool settled(const SimulatorPage& page, bool wantB) { return !page.isBusy() && page.run(0) && (!wantB || page.run(1)); }
+bool settled(const SimulatorPage& page, bool wantB) {
+  return !page.isBusy() && page.run(0) && (!wantB || page.run(1));
+}
 
-// Two scenes of 4,000 and 3,000 points at 1 KiB a point in a 4,500 KiB budget: the batch OOMs, each scene fits.
+// Two scenes of 4,000 and 3,000 points at 1 KiB a point in a 4,500 KiB budget: the batch OOMs, each scene
+// fits.
 sim::SimConfig realConfig() {
   sim::SimConfig c;
   c.policy = sim::preset_corrected();
@@ -52,18 +54,34 @@ void writeRealTrace(const std::string& path) {
   const sim::SimConfig c = realConfig();
   sim::Simulator s(c);  // only for the scene order the trainer must follow (batch_scenes)
   const auto order = s.batch_scenes(0);
-  nlohmann::json header = {{"type", "header"}, {"format", "oomscope-split-trace"}, {"version", 1},
-                           {"source", "libtorch"}, {"seed", c.seed}, {"config", sim::config_to_json(c)}};
+  nlohmann::json header = {{"type", "header"}, {"format", "oomscope-split-trace"},
+                           {"version", 1},     {"source", "libtorch"},
+                           {"seed", c.seed},   {"config", sim::config_to_json(c)}};
   header["config"]["trainer"] = {{"device", "cpu"}, {"torch_version", "1.13.1"}, {"steps", 1}};
   std::ofstream out(path);
   out << header.dump() << "\n";
-  auto event = [&](int id, int parent, int depth, const char* origin, const char* outcome, std::vector<std::int64_t> scenes,
-                   std::int64_t points, std::int64_t bytes, std::int64_t start, std::int64_t dur) {
-    out << nlohmann::json{{"type", "event"}, {"id", id}, {"parent", parent}, {"step", id}, {"epoch", 0}, {"batch", 0},
-                          {"depth", depth}, {"origin", origin}, {"outcome", outcome}, {"scenes", scenes},
-                          {"points", points}, {"bbox", {0, 0, 0, 5.5, 4.25, 2.75}}, {"axis", nullptr}, {"split", nullptr},
-                          {"bytes_needed", bytes}, {"budget", 4500 * 1024}, {"available", 4500 * 1024},
-                          {"start_ns", start}, {"duration_ns", dur}}
+  auto event = [&](int id, int parent, int depth, const char* origin, const char* outcome,
+                   std::vector<std::int64_t> scenes, std::int64_t points, std::int64_t bytes,
+                   std::int64_t start, std::int64_t dur) {
+    out << nlohmann::json{{"type", "event"},
+                          {"id", id},
+                          {"parent", parent},
+                          {"step", id},
+                          {"epoch", 0},
+                          {"batch", 0},
+                          {"depth", depth},
+                          {"origin", origin},
+                          {"outcome", outcome},
+                          {"scenes", scenes},
+                          {"points", points},
+                          {"bbox", {0, 0, 0, 5.5, 4.25, 2.75}},
+                          {"axis", nullptr},
+                          {"split", nullptr},
+                          {"bytes_needed", bytes},
+                          {"budget", 4500 * 1024},
+                          {"available", 4500 * 1024},
+                          {"start_ns", start},
+                          {"duration_ns", dur}}
                .dump()
         << "\n";
   };
@@ -90,8 +108,13 @@ class TestSimRealRun : public QObject {
 
   void controlsHoldEveryOption() {
     sim::SimConfig c = sim::default_config();
-    c.policy = {sim::CatchMode::RuntimeError, sim::GradMode::Accumulate, sim::SplitPoint::Median,
-                sim::AxisRule::AlternateXY, 700, sim::FloorAction::Raise, sim::NormMode::GroupNorm};
+    c.policy = {sim::CatchMode::RuntimeError,
+                sim::GradMode::Accumulate,
+                sim::SplitPoint::Median,
+                sim::AxisRule::AlternateXY,
+                700,
+                sim::FloorAction::Raise,
+                sim::NormMode::GroupNorm};
     c.scenes.count = 123;
     c.batch = 6;
     c.epochs = 3;
@@ -114,8 +137,9 @@ class TestSimRealRun : public QObject {
   void loadsACalibratedModelAndReportsABadOne() {
     QTemporaryDir dir;
     const QString good = dir.filePath(QStringLiteral("model.json"));
-    std::ofstream(good.toStdString()) << R"({"format":"oomscope-sim-model","version":1,"fixed_bytes":104857600,)"
-                                      << R"("bytes_per_point":2500.4,"time_fixed_s":0.003,"time_per_point_s":2e-6})";
+    std::ofstream(good.toStdString())
+        << R"({"format":"oomscope-sim-model","version":1,"fixed_bytes":104857600,)"
+        << R"("bytes_per_point":2500.4,"time_fixed_s":0.003,"time_per_point_s":2e-6})";
     QVERIFY(m_page->controls()->loadModelFile(good));
     const sim::SimConfig c = m_page->controls()->config();
     QCOMPARE(c.memory.bytes_per_point, 2500);
@@ -139,10 +163,12 @@ class TestSimRealRun : public QObject {
     writeRealTrace(path.toStdString());
     page.openRealRunWithPrediction(path);
     QTRY_VERIFY_WITH_TIMEOUT(settled(page, true) && page.run(0)->realRun && page.run(1) &&
-                                 page.run(1)->title == QStringLiteral("prediction"), 60000);
+                                 page.run(1)->title == QStringLiteral("prediction"),
+                             60000);
     QVERIFY(page.predicting());
     QCOMPARE(page.run(1)->config->memory.budget, 4500 * 1024);
-    QVERIFY2(page.noticeText().contains(QStringLiteral("the same outcome for 3 of 3 events (100.0 %); no divergence")),
+    QVERIFY2(page.noticeText().contains(
+                 QStringLiteral("the same outcome for 3 of 3 events (100.0 %); no divergence")),
              qPrintable(page.noticeText()));
     page.next();
     page.next();
@@ -155,7 +181,8 @@ class TestSimRealRun : public QObject {
     page.controls()->setBudgetGiB(3.5 / 1024.0);
     QTRY_VERIFY_WITH_TIMEOUT(settled(page, true) && page.run(1)->config->memory.budget < 4500 * 1024, 60000);
     QVERIFY(page.run(0)->realRun);
-    QVERIFY2(page.noticeText().contains(QStringLiteral("first divergence at event #")), qPrintable(page.noticeText()));
+    QVERIFY2(page.noticeText().contains(QStringLiteral("first divergence at event #")),
+             qPrintable(page.noticeText()));
   }
 
   // A trace the real LibTorch trainer wrote (tests/data/sim/libtorch_default.jsonl): the prediction from its
@@ -164,9 +191,11 @@ class TestSimRealRun : public QObject {
     auto& page = *m_page;
     page.openRealRunWithPrediction(QStringLiteral(OOMSCOPE_TEST_DATA "/sim/libtorch_default.jsonl"));
     QTRY_VERIFY_WITH_TIMEOUT(settled(page, true) && page.run(0)->realRun && page.run(1) &&
-                                 page.run(1)->title == QStringLiteral("prediction"), 60000);
+                                 page.run(1)->title == QStringLiteral("prediction"),
+                             60000);
     QCOMPARE(page.run(0)->log.events.size(), std::size_t(20));
-    QVERIFY2(page.noticeText().contains(QStringLiteral("the same outcome for 20 of 20 events (100.0 %); no divergence")),
+    QVERIFY2(page.noticeText().contains(
+                 QStringLiteral("the same outcome for 20 of 20 events (100.0 %); no divergence")),
              qPrintable(page.noticeText()));
     page.stepTo(8);
     shoot(page, QStringLiteral("simulator_libtorch_vs_prediction.png"));
@@ -182,7 +211,8 @@ class TestSimRealRun : public QObject {
     QVERIFY(page.run(0)->wholeRun);
     QVERIFY(page.run(0)->wholeRun->attempts > page.run(0)->stepTotals.back().attempts);
     QCOMPARE(page.run(0)->wholeRun->batches, 62'500);
-    QVERIFY2(page.noticeText().contains(QStringLiteral("too large to keep whole")), qPrintable(page.noticeText()));
+    QVERIFY2(page.noticeText().contains(QStringLiteral("too large to keep whole")),
+             qPrintable(page.noticeText()));
     shoot(page, QStringLiteral("simulator_truncated.png"));
   }
 

@@ -4,7 +4,6 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QtTest>
-
 #include <deque>
 #include <random>
 
@@ -95,10 +94,13 @@ sim::EventLog syntheticLog(std::size_t targetNodes) {
         continue;
       }
       const std::int64_t low = std::int64_t(double(f.points) * cut(rng));
-      for (const auto& [pts, origin] : {std::pair{low, Origin::SpatialLow}, std::pair{f.points - low, Origin::SpatialHigh}}) {
+      for (const auto& [pts, origin] :
+           {std::pair{low, Origin::SpatialLow}, std::pair{f.points - low, Origin::SpatialHigh}}) {
         const Frag half{id, f.depth + 1, origin, pts, f.firstScene, 1};
-        if (pts <= 500) addEvent(half, Outcome::Dropped, stepId);
-        else queue.push_back(half);
+        if (pts <= 500)
+          addEvent(half, Outcome::Dropped, stepId);
+        else
+          queue.push_back(half);
       }
     }
     nextScene += 4;
@@ -121,9 +123,11 @@ class TestSimTree : public QObject {
     for (std::size_t v = 0; v < L.nodeCount(); ++v) {
       const auto b = L.childBegin[v], e = L.childBegin[v + 1];
       if (b == e) continue;
-      const float lo = L.x[std::size_t(L.children[std::size_t(b)])], hi = L.x[std::size_t(L.children[std::size_t(e - 1)])];
-      QVERIFY(L.x[v] >= lo && L.x[v] <= hi);          // parent over its children
-      for (auto c = b; c < e; ++c) QCOMPARE(int(L.depth[std::size_t(L.children[std::size_t(c)])]), L.depth[v] + 1);
+      const float lo = L.x[std::size_t(L.children[std::size_t(b)])],
+                  hi = L.x[std::size_t(L.children[std::size_t(e - 1)])];
+      QVERIFY(L.x[v] >= lo && L.x[v] <= hi);  // parent over its children
+      for (auto c = b; c < e; ++c)
+        QCOMPARE(int(L.depth[std::size_t(L.children[std::size_t(c)])]), L.depth[v] + 1);
     }
     QVERIFY(std::is_sorted(L.sortedX.begin(), L.sortedX.end()));
   }
@@ -169,11 +173,14 @@ class TestSimTree : public QObject {
     saveShot(image, QStringLiteral("tree_100k_zoomed.png"));
     const auto detailedNodes = view.lastPaintedNodes();
 
-    qInfo("100k tree: %zu nodes, %lld steps, depth %d | counters %.0f ms, layout %.1f ms (worker, once per run) | "
-          "first paint incl. setRun %.1f ms (LOD paint %.1f ms) | step+repaint %.2f ms | zoomed-in paint %.1f ms for "
-          "%lld nodes in view",
-          run->layout.nodeCount(), qlonglong(run->steps()), run->layout.maxDepth, simulateMs, layoutMs, firstPaintMs,
-          coarsePaint, stepPaintMs, detailedPaintMs, qlonglong(detailedNodes));
+    qInfo(
+        "100k tree: %zu nodes, %lld steps, depth %d | counters %.0f ms, layout %.1f ms (worker, once per "
+        "run) | "
+        "first paint incl. setRun %.1f ms (LOD paint %.1f ms) | step+repaint %.2f ms | zoomed-in paint %.1f "
+        "ms for "
+        "%lld nodes in view",
+        run->layout.nodeCount(), qlonglong(run->steps()), run->layout.maxDepth, simulateMs, layoutMs,
+        firstPaintMs, coarsePaint, stepPaintMs, detailedPaintMs, qlonglong(detailedNodes));
     // Not a timing assertion: culling must have cut the zoomed-in paint to a small part of the tree.
     QVERIFY(detailedNodes < std::int64_t(run->layout.nodeCount()) / 20);
   }

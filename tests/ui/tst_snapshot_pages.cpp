@@ -46,8 +46,10 @@ void saveTabs(SnapshotWindow& w, const QString& prefix) {
   for (int i = 0; i < w.tabs()->count(); ++i) {
     w.tabs()->setCurrentIndex(i);
     QCoreApplication::processEvents();
-    const QString file = QDir(screenshotDir()).filePath(
-        QStringLiteral("snapshot-%1-%2.png").arg(prefix, w.tabs()->tabText(i).toLower().replace(QLatin1Char(' '), QLatin1Char('-'))));
+    const QString file = QDir(screenshotDir())
+                             .filePath(QStringLiteral("snapshot-%1-%2.png")
+                                           .arg(prefix, w.tabs()->tabText(i).toLower().replace(
+                                                            QLatin1Char(' '), QLatin1Char('-'))));
     QVERIFY2(w.grab().save(file), qPrintable(file));
   }
 }
@@ -109,12 +111,14 @@ class TestSnapshotPages : public QObject {
     // Lands on the peak (no OOM entry): entry 11,205 of §5.1.
     QCOMPARE(w.selectedEvent(), std::int64_t{11205});
     QVERIFY(w.topModel()->rowCount() > 100);
-    QCOMPARE(w.topModel()->data(w.topModel()->index(0, TopAllocationsModel::Size)).toString(), QStringLiteral("147 MiB"));
+    QCOMPARE(w.topModel()->data(w.topModel()->index(0, TopAllocationsModel::Size)).toString(),
+             QStringLiteral("147 MiB"));
     QVERIFY(w.topModel()->framesText(0).contains(QStringLiteral("adam_forward.py")));
     // The allocator state follows the selection: the last event is the snapshot itself (§3.5).
     w.selectEvent(23104);
     QCOMPARE(w.segmentModel()->rowCount(), 61);
-    QVERIFY2(w.stateHeader()->text().contains(QStringLiteral("965 MiB allocated / 1.77 GiB reserved")), qPrintable(w.stateHeader()->text()));
+    QVERIFY2(w.stateHeader()->text().contains(QStringLiteral("965 MiB allocated / 1.77 GiB reserved")),
+             qPrintable(w.stateHeader()->text()));
     w.selectEvent(0);
     QCOMPARE(w.segmentModel()->rowCount(), 1);
     QVERIFY(w.stateHeader()->text().contains(QStringLiteral("0 B allocated / 148 MiB reserved")));
@@ -161,7 +165,8 @@ class TestSnapshotPages : public QObject {
     const auto& diag = w.document()->report->diagnosis;
     QVERIFY(!diag.empty());
     QCOMPARE(QString::fromStdString(diag.front().rule), QStringLiteral("oom-fragmentation"));
-    QVERIFY(QString::fromStdString(diag.front().fixes.front().action).contains(QStringLiteral("expandable_segments:True")));
+    QVERIFY(QString::fromStdString(diag.front().fixes.front().action)
+                .contains(QStringLiteral("expandable_segments:True")));
     saveTabs(w, QStringLiteral("oom"));
   }
 
@@ -174,7 +179,8 @@ class TestSnapshotPages : public QObject {
     QCOMPARE(a->tabs()->tabText(4), QStringLiteral("Diff"));
     QAbstractItemModelTester diff(a->diffModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QVERIFY(a->diffModel()->rowCount() >= 10);
-    QCOMPARE(a->diffModel()->data(a->diffModel()->index(0, DiffModel::Delta)).toString(), QStringLiteral("+213 MiB"));
+    QCOMPARE(a->diffModel()->data(a->diffModel()->index(0, DiffModel::Delta)).toString(),
+             QStringLiteral("+213 MiB"));
     QVERIFY(a->diffText()->toPlainText().contains(QStringLiteral("swiglu.py")));
     saveTabs(*a, QStringLiteral("cs336-fp32"));
     delete b;
@@ -183,8 +189,9 @@ class TestSnapshotPages : public QObject {
   }
 
   void otherFormats() {
-    for (const char* name : {"kineto_h100_qwen1.5_0.5b_inference_profile_memory.json.gz", "torch_memory_timeline_raw_hta.raw.gz",
-                             "jax_device_memory_profile_cuda_microjax.prof", "torch2.0_snapshot_flexgen_oom.pickle"}) {
+    for (const char* name :
+         {"kineto_h100_qwen1.5_0.5b_inference_profile_memory.json.gz", "torch_memory_timeline_raw_hta.raw.gz",
+          "jax_device_memory_profile_cuda_microjax.prof", "torch2.0_snapshot_flexgen_oom.pickle"}) {
       SnapshotWindow w;
       w.setDocument(load(name));
       QVERIFY(w.tabs()->count() >= 1);
@@ -210,7 +217,8 @@ class TestSnapshotPages : public QObject {
   void timelineFrameTime() {
     const QString big = qEnvironmentVariable("OOMSCOPE_BIG_SNAPSHOT");
     NullProgress none;
-    const auto doc = big.isEmpty() ? load("torch_snapshot_decomfl_windows_with_trace.pickle") : loadSnapshotDocument(big, none);
+    const auto doc = big.isEmpty() ? load("torch_snapshot_decomfl_windows_with_trace.pickle")
+                                   : loadSnapshotDocument(big, none);
     MemoryTimelineWidget t;
     t.resize(1280, 600);
     t.setDocument(doc);
@@ -219,8 +227,11 @@ class TestSnapshotPages : public QObject {
     double worst = 0, total = 0;
     const int frames = 12;
     for (int i = 0; i < frames; ++i) {
-      if (i < 6) t.zoomAt((t.rangeLo() + t.rangeHi()) / 2, 0.5);   // zoom in
-      else t.setRange(t.rangeLo() + (t.rangeHi() - t.rangeLo()) * 0.3, t.rangeHi() + (t.rangeHi() - t.rangeLo()) * 0.3);  // pan
+      if (i < 6)
+        t.zoomAt((t.rangeLo() + t.rangeHi()) / 2, 0.5);  // zoom in
+      else
+        t.setRange(t.rangeLo() + (t.rangeHi() - t.rangeLo()) * 0.3,
+                   t.rangeHi() + (t.rangeHi() - t.rangeLo()) * 0.3);  // pan
       timer.start();
       t.render(&image);
       const double ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;
@@ -231,8 +242,10 @@ class TestSnapshotPages : public QObject {
     timer.start();
     t.render(&image);
     const double all = static_cast<double>(timer.nsecsElapsed()) / 1e6;
-    qInfo("timeline frame time on %s (%zu trace entries): zoom/pan mean %.1f ms, worst %.1f ms; whole trace %.1f ms",
-          qPrintable(doc->path), doc->snap->trace_entries(), total / frames, worst, all);
+    qInfo(
+        "timeline frame time on %s (%zu trace entries): zoom/pan mean %.1f ms, worst %.1f ms; whole trace "
+        "%.1f ms",
+        qPrintable(doc->path), doc->snap->trace_entries(), total / frames, worst, all);
   }
 
   void mainWindowDispatchesByContent() {

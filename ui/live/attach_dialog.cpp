@@ -21,11 +21,13 @@ QString parseEndpointList(const QString& text, std::vector<live::Endpoint>& out)
   const QStringList items = text.split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts);
   for (const QString& item : items) {
     try {
-      const qsizetype plus = item.startsWith(QLatin1String("unix:")) ? -1 : item.lastIndexOf(QLatin1Char('+'));
+      const qsizetype plus =
+          item.startsWith(QLatin1String("unix:")) ? -1 : item.lastIndexOf(QLatin1Char('+'));
       if (plus > 0) {
         bool ok = false;
         const int n = item.mid(plus + 1).toInt(&ok);
-        if (!ok || n < 1 || n > 1024) return QObject::tr("'%1': the rank count after + must be 1 to 1024").arg(item);
+        if (!ok || n < 1 || n > 1024)
+          return QObject::tr("'%1': the rank count after + must be 1 to 1024").arg(item);
         live::Endpoint ep = live::parse_endpoint(item.left(plus).toStdString());
         if (ep.port + n - 1 > 65535) return QObject::tr("'%1': ports run past 65535").arg(item);
         for (int i = 0; i < n; ++i, ++ep.port) out.push_back(ep);
@@ -65,10 +67,12 @@ AttachDialog::AttachDialog(bool demoAvailable, QWidget* parent) : QDialog(parent
   auto* form = new QFormLayout;
   m_endpoints = new QPlainTextEdit(this);
   m_endpoints->setObjectName(QStringLiteral("endpoints"));
-  m_endpoints->setPlaceholderText(tr("127.0.0.1:7070\n127.0.0.1:7071\nunix:/tmp/rank2.sock\n127.0.0.1:7100+8"));
+  m_endpoints->setPlaceholderText(
+      tr("127.0.0.1:7070\n127.0.0.1:7071\nunix:/tmp/rank2.sock\n127.0.0.1:7100+8"));
   m_endpoints->setMinimumHeight(90);
   QSettings settings;
-  m_endpoints->setPlainText(settings.value(QStringLiteral("live/endpoints"), QStringLiteral("127.0.0.1:7070")).toString());
+  m_endpoints->setPlainText(
+      settings.value(QStringLiteral("live/endpoints"), QStringLiteral("127.0.0.1:7070")).toString());
   form->addRow(tr("Endpoints:"), m_endpoints);
   m_token = new QLineEdit(this);
   m_token->setEchoMode(QLineEdit::Password);
@@ -76,11 +80,13 @@ AttachDialog::AttachDialog(bool demoAvailable, QWidget* parent) : QDialog(parent
   form->addRow(tr("Token:"), m_token);
   m_rules = new QLineEdit(this);
   m_rules->setObjectName(QStringLiteral("rules"));
-  m_rules->setText(settings.value(QStringLiteral("live/rules"),
-                                  QStringLiteral("driver>22000MB moves:ooms moves:alloc_retries shapes-rising"))
+  m_rules->setText(settings
+                       .value(QStringLiteral("live/rules"),
+                              QStringLiteral("driver>22000MB moves:ooms moves:alloc_retries shapes-rising"))
                        .toString());
-  m_rules->setToolTip(tr("FIELD>SIZE, growth:FIELD>SIZE (per 1,000 steps), moves:FIELD, gap>SIZE, "
-                         "shapes-rising[:N], event:KIND"));
+  m_rules->setToolTip(
+      tr("FIELD>SIZE, growth:FIELD>SIZE (per 1,000 steps), moves:FIELD, gap>SIZE, "
+         "shapes-rising[:N], event:KIND"));
   form->addRow(tr("Alerts:"), m_rules);
   layout->addLayout(form);
   m_error = new QLabel(this);

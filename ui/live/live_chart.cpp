@@ -16,25 +16,38 @@ using live::Field;
 
 QColor liveFieldColor(Field f) {
   switch (f) {
-    case Field::Allocated: return QColor(0x1f, 0x77, 0xb4);
-    case Field::Reserved: return QColor(0x2c, 0xa0, 0x2c);
+    case Field::Allocated:
+      return QColor(0x1f, 0x77, 0xb4);
+    case Field::Reserved:
+      return QColor(0x2c, 0xa0, 0x2c);
     case Field::Driver:
-    case Field::DeviceUsed: return QColor(0xd6, 0x27, 0x28);
-    case Field::Rss: return QColor(0x7f, 0x7f, 0x7f);
-    case Field::Step: return QColor(0x94, 0x67, 0xbd);
-    default: return QColor(0x55, 0x55, 0x55);
+    case Field::DeviceUsed:
+      return QColor(0xd6, 0x27, 0x28);
+    case Field::Rss:
+      return QColor(0x7f, 0x7f, 0x7f);
+    case Field::Step:
+      return QColor(0x94, 0x67, 0xbd);
+    default:
+      return QColor(0x55, 0x55, 0x55);
   }
 }
 
 QString liveFieldLabel(Field f) {
   switch (f) {
-    case Field::Allocated: return QObject::tr("allocated");
-    case Field::Reserved: return QObject::tr("reserved");
-    case Field::Driver: return QObject::tr("driver");
-    case Field::DeviceUsed: return QObject::tr("device used");
-    case Field::Rss: return QObject::tr("RSS");
-    case Field::Step: return QObject::tr("step");
-    default: return QString::fromLatin1(live::field_name(f));
+    case Field::Allocated:
+      return QObject::tr("allocated");
+    case Field::Reserved:
+      return QObject::tr("reserved");
+    case Field::Driver:
+      return QObject::tr("driver");
+    case Field::DeviceUsed:
+      return QObject::tr("device used");
+    case Field::Rss:
+      return QObject::tr("RSS");
+    case Field::Step:
+      return QObject::tr("step");
+    default:
+      return QString::fromLatin1(live::field_name(f));
   }
 }
 
@@ -119,7 +132,8 @@ void LiveChart::paintEvent(QPaintEvent*) {
         ymax = std::max(ymax, double(b.max));
       }
     }
-  ymax = std::max({ymax, double(d.recommended_max), double(d.capacity) > ymax * 3 ? 0.0 : double(d.capacity)});
+  ymax =
+      std::max({ymax, double(d.recommended_max), double(d.capacity) > ymax * 3 ? 0.0 : double(d.capacity)});
   const double ystep = niceStep(ymax * 1.05, 4);
   const double ytop = std::max(ystep, std::ceil(ymax * 1.05 / ystep) * ystep);
   const double span = double(d.t1 - d.t0);
@@ -152,7 +166,8 @@ void LiveChart::paintEvent(QPaintEvent*) {
   // Connection gaps: hatched.
   for (const auto& g : d.gaps) {
     const double x0 = X(g.from), x1 = g.to ? X(g.to) : plot.right();
-    p.fillRect(QRectF(x0, plot.top(), std::max(2.0, x1 - x0), plot.height()), QBrush(QColor(0, 0, 0, 60), Qt::BDiagPattern));
+    p.fillRect(QRectF(x0, plot.top(), std::max(2.0, x1 - x0), plot.height()),
+               QBrush(QColor(0, 0, 0, 60), Qt::BDiagPattern));
   }
   const LiveSeries* alloc = nullptr;
   const LiveSeries* top = nullptr;
@@ -196,8 +211,10 @@ void LiveChart::paintEvent(QPaintEvent*) {
     for (const auto& b : s.buckets) {
       const QPointF pt(X(b.last_t), SY(double(b.last)));
       const int run = d.gaps.isEmpty() ? 0 : runOf(b.last_t);
-      if (run != lastRun) path.moveTo(pt);
-      else path.lineTo(pt);
+      if (run != lastRun)
+        path.moveTo(pt);
+      else
+        path.lineTo(pt);
       lastRun = run;
     }
     QPen pen(liveFieldColor(s.field), isStep || s.field == Field::Rss ? 1.0 : 1.8);
@@ -210,7 +227,8 @@ void LiveChart::paintEvent(QPaintEvent*) {
       band.setAlpha(90);
       p.setPen(band);
       for (const auto& b : s.buckets)
-        if (b.max != b.min) p.drawLine(QPointF(X(b.last_t), Y(double(b.min))), QPointF(X(b.last_t), Y(double(b.max))));
+        if (b.max != b.min)
+          p.drawLine(QPointF(X(b.last_t), Y(double(b.min))), QPointF(X(b.last_t), Y(double(b.max))));
     }
   }
   p.setRenderHint(QPainter::Antialiasing, false);
@@ -219,14 +237,17 @@ void LiveChart::paintEvent(QPaintEvent*) {
     if (v <= 0 || double(v) > ytop) return;
     p.setPen(QPen(c, 1, Qt::DashLine));
     p.drawLine(QPointF(plot.left(), Y(double(v))), QPointF(plot.right(), Y(double(v))));
-    p.drawText(QRectF(plot.left() + 4, Y(double(v)) - lh, plot.width() - 8, lh), Qt::AlignRight | Qt::AlignBottom, label);
+    p.drawText(QRectF(plot.left() + 4, Y(double(v)) - lh, plot.width() - 8, lh),
+               Qt::AlignRight | Qt::AlignBottom, label);
   };
-  hline(d.capacity, QColor(0x44, 0x44, 0x44), tr("capacity %1").arg(QString::fromStdString(format_bytes(d.capacity))));
+  hline(d.capacity, QColor(0x44, 0x44, 0x44),
+        tr("capacity %1").arg(QString::fromStdString(format_bytes(d.capacity))));
   hline(d.recommended_max, QColor(0xff, 0x7f, 0x0e),
         tr("recommended max %1").arg(QString::fromStdString(format_bytes(d.recommended_max))));
   // Event markers (OOMs drawn last, on top of a split at the same moment).
   QVector<LiveChartData::Mark> marks = d.events;
-  std::stable_partition(marks.begin(), marks.end(), [](const auto& m) { return m.kind != QLatin1String("oom"); });
+  std::stable_partition(marks.begin(), marks.end(),
+                        [](const auto& m) { return m.kind != QLatin1String("oom"); });
   for (const auto& e : marks) {
     const double x = X(e.t);
     const QColor c = e.kind == QLatin1String("oom") ? QColor(0xd6, 0x27, 0x28) : QColor(0x55, 0x55, 0x55);
@@ -241,8 +262,10 @@ void LiveChart::paintEvent(QPaintEvent*) {
   // Step axis on the right.
   if (smax > smin) {
     p.setPen(liveFieldColor(Field::Step));
-    p.drawText(QRect(plot.right() + 4, plot.top(), right - 4, lh), Qt::AlignLeft, QLocale().toString(qint64(smax)));
-    p.drawText(QRect(plot.right() + 4, plot.bottom() - lh, right - 4, lh), Qt::AlignLeft, QLocale().toString(qint64(smin)));
+    p.drawText(QRect(plot.right() + 4, plot.top(), right - 4, lh), Qt::AlignLeft,
+               QLocale().toString(qint64(smax)));
+    p.drawText(QRect(plot.right() + 4, plot.bottom() - lh, right - 4, lh), Qt::AlignLeft,
+               QLocale().toString(qint64(smin)));
     p.drawText(QRect(plot.right() + 4, plot.center().y() - lh / 2, right - 4, lh), Qt::AlignLeft, tr("step"));
   }
 
@@ -257,7 +280,8 @@ void LiveChart::paintEvent(QPaintEvent*) {
     x += 30 + fm.horizontalAdvance(text);
   };
   for (const auto& s : d.series)
-    if (s.field != Field::Step || smax > smin) legend(liveFieldColor(s.field), liveFieldLabel(s.field), s.field == Field::Step);
+    if (s.field != Field::Step || smax > smin)
+      legend(liveFieldColor(s.field), liveFieldLabel(s.field), s.field == Field::Step);
   if (alloc && top) {
     QColor fill = liveFieldColor(d.top);
     fill.setAlpha(60);
@@ -269,7 +293,8 @@ void LiveChart::paintEvent(QPaintEvent*) {
   }
   if (d.series.isEmpty()) {
     p.setPen(palette().placeholderText().color());
-    p.drawText(plot, Qt::AlignCenter, d.samples ? tr("no memory figures in the samples") : tr("no samples yet"));
+    p.drawText(plot, Qt::AlignCenter,
+               d.samples ? tr("no memory figures in the samples") : tr("no samples yet"));
   }
 }
 

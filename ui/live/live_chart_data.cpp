@@ -6,7 +6,8 @@ namespace oomscope::ui {
 
 using live::Field;
 
-LiveChartData cut_chart_data(const live::Store& store, int rank, std::int64_t t0, std::int64_t t1, int buckets) {
+LiveChartData cut_chart_data(const live::Store& store, int rank, std::int64_t t0, std::int64_t t1,
+                             int buckets) {
   LiveChartData d;
   d.t0 = t0;
   d.t1 = t1;

@@ -42,8 +42,10 @@ LivePage::LivePage(QWidget* parent) : QWidget(parent) {
   m_record->setObjectName(QStringLiteral("recordButton"));
   m_record->setEnabled(false);
   m_window = new QComboBox(this);
-  for (const auto& [label, secs] : std::vector<std::pair<QString, int>>{
-           {tr("last minute"), 60}, {tr("last 10 minutes"), 600}, {tr("last hour"), 3600}, {tr("everything"), 0}})
+  for (const auto& [label, secs] : std::vector<std::pair<QString, int>>{{tr("last minute"), 60},
+                                                                        {tr("last 10 minutes"), 600},
+                                                                        {tr("last hour"), 3600},
+                                                                        {tr("everything"), 0}})
     m_window->addItem(label, secs);
   m_window->setCurrentIndex(1);
   m_status = new QLabel(tr("Not attached. Attach to a trainer's agent, or open a recording."), this);
@@ -186,10 +188,12 @@ void LivePage::openRecording(const QString& path) {
         return;
       }
       self->setWindowSeconds(0);
-      const int ranks = session->read([](const live::Store& s, const live::AlertEngine&) { return int(s.ranks().size()); });
+      const int ranks =
+          session->read([](const live::Store& s, const live::AlertEngine&) { return int(s.ranks().size()); });
       self->rebuildCharts(ranks);
       self->refresh(true);
-      self->m_status->setText(tr("Recording %1%2").arg(path, note.isEmpty() ? QString() : QStringLiteral(" \u2014 ") + note));
+      self->m_status->setText(
+          tr("Recording %1%2").arg(path, note.isEmpty() ? QString() : QStringLiteral(" \u2014 ") + note));
       emit self->recordingOpened(path, note);
     });
   });
@@ -219,8 +223,10 @@ void LivePage::chooseAttach() {
   AttachDialog dialog(!m_demoProgram.isEmpty(), this);
   if (dialog.exec() != QDialog::Accepted) return;
   const AttachRequest& r = dialog.request();
-  if (r.startDemo) startDemoTrainer(r.rules);
-  else attach(r.endpoints, r.token, r.rules);
+  if (r.startDemo)
+    startDemoTrainer(r.rules);
+  else
+    attach(r.endpoints, r.token, r.rules);
 }
 
 bool LivePage::startDemoTrainer(std::vector<live::AlertRule> rules) {
@@ -234,7 +240,8 @@ bool LivePage::startDemoTrainer(std::vector<live::AlertRule> rules) {
   m_demo = new QProcess(this);
   m_demo->setProcessChannelMode(QProcess::MergedChannels);
   m_demo->setStandardOutputFile(QProcess::nullDevice());
-  m_demo->start(m_demoProgram, m_demoArgs + QStringList{QStringLiteral("--serve"), QStringLiteral("unix:") + sock});
+  m_demo->start(m_demoProgram,
+                m_demoArgs + QStringList{QStringLiteral("--serve"), QStringLiteral("unix:") + sock});
   if (!m_demo->waitForStarted(5000)) {
     m_status->setText(tr("Cannot start the demo trainer %1: %2").arg(m_demoProgram, m_demo->errorString()));
     return false;
@@ -254,9 +261,11 @@ void LivePage::toggleRecording() {
     stopRecording();
     return;
   }
-  const QString suggested = QStringLiteral("session-%1.oomlive").arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
-  const QString path = QFileDialog::getSaveFileName(this, tr("Record Session"), suggested,
-                                                    tr("Live recordings (*.oomlive)"));
+  const QString suggested =
+      QStringLiteral("session-%1.oomlive")
+          .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Record Session"), suggested, tr("Live recordings (*.oomlive)"));
   if (!path.isEmpty()) startRecording(path);
 }
 
@@ -285,7 +294,8 @@ void LivePage::refresh(bool force) {
   const std::uint64_t version = m_session->version();
   if (!force && version == m_seenVersion) return;
   m_seenVersion = version;
-  const int n = m_session->read([](const live::Store& s, const live::AlertEngine&) { return int(s.ranks().size()); });
+  const int n =
+      m_session->read([](const live::Store& s, const live::AlertEngine&) { return int(s.ranks().size()); });
   if (n > int(m_charts.size())) rebuildCharts(n);
   QVector<LiveRankRow> rows;
   QStringList newAlerts;
@@ -301,12 +311,13 @@ void LivePage::refresh(bool force) {
     const std::int64_t last = store.last_t();
     const std::int64_t first = store.first_t();
     const std::int64_t t1 = last + 1;
-    const std::int64_t t0 = m_windowSeconds > 0 ? std::max(first, t1 - std::int64_t(m_windowSeconds) * 1'000'000'000)
-                                                : first;
+    const std::int64_t t0 =
+        m_windowSeconds > 0 ? std::max(first, t1 - std::int64_t(m_windowSeconds) * 1'000'000'000) : first;
     for (std::size_t i = 0; i < m_charts.size(); ++i) {
       LiveChart* chart = m_charts[i];
       if (!force && chart->visibleRegion().isEmpty()) continue;  // off screen: drawn when scrolled to
-      LiveChartData data = cut_chart_data(store, int(i), t0, std::max(t1, t0 + 1), std::max(50, chart->width() - 120));
+      LiveChartData data =
+          cut_chart_data(store, int(i), t0, std::max(t1, t0 + 1), std::max(50, chart->width() - 120));
       if (m_isRecording) {
         data.connected = true;  // drawn as data, not as a dead connection
         data.status = tr("recorded");
@@ -314,7 +325,8 @@ void LivePage::refresh(bool force) {
       chart->setData(std::move(data));
     }
     const auto& all = alerts.alerts();
-    for (std::size_t i = m_seenAlerts; i < all.size(); ++i) newAlerts << QString::fromStdString(all[i].message);
+    for (std::size_t i = m_seenAlerts; i < all.size(); ++i)
+      newAlerts << QString::fromStdString(all[i].message);
     m_seenAlerts = all.size();
     const auto& ranks = store.ranks();
     if (m_seenEvents.size() < ranks.size()) m_seenEvents.resize(ranks.size(), 0);
@@ -346,7 +358,8 @@ void LivePage::refresh(bool force) {
   if (!newAlerts.isEmpty() || !snapshots.isEmpty()) m_alerts->scrollToBottom();
   if (!m_isRecording && m_client) {
     QString s = tr("%1 of %2 rank(s) live").arg(up).arg(m_client->endpoints().size());
-    if (m_session->recording()) s += tr(" \u00b7 recording to %1").arg(QString::fromStdString(m_session->recording_path()));
+    if (m_session->recording())
+      s += tr(" \u00b7 recording to %1").arg(QString::fromStdString(m_session->recording_path()));
     m_status->setText(s);
   }
 }

@@ -80,7 +80,7 @@ class LivePage : public QWidget {
   std::uint64_t m_seenVersion = ~0ull;
   std::size_t m_seenAlerts = 0;
   std::vector<std::size_t> m_seenEvents;  // per rank: events already scanned for oom snapshots
-  bool m_isRecording = false;  // a recording being viewed, not made
+  bool m_isRecording = false;             // a recording being viewed, not made
   int m_windowSeconds = 600;
   QString m_demoProgram;
   QStringList m_demoArgs;

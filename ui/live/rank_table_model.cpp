@@ -22,7 +22,8 @@ QVector<LiveRankRow> liveRankRows(const live::Store& store) {
     row.rank = QString::number(r.hello ? r.hello->rank : int(i));
     row.endpoint = QString::fromStdString(r.endpoint);
     row.connected = r.connected;
-    row.status = r.connected ? QObject::tr("live") : QString::fromStdString(r.status.empty() ? "waiting" : r.status);
+    row.status =
+        r.connected ? QObject::tr("live") : QString::fromStdString(r.status.empty() ? "waiting" : r.status);
     row.samples = qint64(r.samples.size());
     row.bad = r.bad_lines;
     row.badWhy = QString::fromStdString(r.last_bad_line);
@@ -57,22 +58,36 @@ void RankTableModel::setRows(QVector<LiveRankRow> rows) {
 QVariant RankTableModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= m_rows.size()) return {};
   const LiveRankRow& r = m_rows[index.row()];
-  auto bytes = [](qint64 v) { return v < 0 ? QStringLiteral("\u2014") : QString::fromStdString(format_bytes(std::int64_t(v))); };
+  auto bytes = [](qint64 v) {
+    return v < 0 ? QStringLiteral("\u2014") : QString::fromStdString(format_bytes(std::int64_t(v)));
+  };
   auto count = [](qint64 v) { return v < 0 ? QStringLiteral("\u2014") : QLocale().toString(v); };
   if (role == Qt::DisplayRole) {
     switch (index.column()) {
-      case Rank: return r.rank;
-      case Status: return r.status;
-      case Step: return count(r.step);
-      case Allocated: return bytes(r.allocated);
-      case Reserved: return bytes(r.reserved);
-      case Top: return bytes(r.top);
-      case Gap: return bytes(r.gap);
-      case Rss: return bytes(r.rss);
-      case Ooms: return count(r.ooms);
-      case Retries: return count(r.retries);
-      case Shapes: return count(r.shapes);
-      case Bad: return count(r.bad);
+      case Rank:
+        return r.rank;
+      case Status:
+        return r.status;
+      case Step:
+        return count(r.step);
+      case Allocated:
+        return bytes(r.allocated);
+      case Reserved:
+        return bytes(r.reserved);
+      case Top:
+        return bytes(r.top);
+      case Gap:
+        return bytes(r.gap);
+      case Rss:
+        return bytes(r.rss);
+      case Ooms:
+        return count(r.ooms);
+      case Retries:
+        return count(r.retries);
+      case Shapes:
+        return count(r.shapes);
+      case Bad:
+        return count(r.bad);
     }
   }
   if (role == Qt::TextAlignmentRole && index.column() >= Step) return int(Qt::AlignRight | Qt::AlignVCenter);
@@ -82,7 +97,8 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const {
     if (index.column() == Ooms && r.ooms > 0) return QBrush(QColor(0xd6, 0x27, 0x28));
   }
   if (role == Qt::ToolTipRole) {
-    if (index.column() == Rank) return r.endpoint + QStringLiteral(" \u00b7 ") + QLocale().toString(r.samples) + tr(" samples");
+    if (index.column() == Rank)
+      return r.endpoint + QStringLiteral(" \u00b7 ") + QLocale().toString(r.samples) + tr(" samples");
     if (index.column() == Status) return r.status;
     if (index.column() == Bad && r.bad) return tr("Last skipped line: %1").arg(r.badWhy);
   }
@@ -91,17 +107,24 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const {
 
 QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal) return {};
-  static const char* names[] = {"rank", "status", "step", "allocated", "reserved", "driver/device", "gap",
-                                "RSS", "OOMs", "retries", "shapes", "bad lines"};
+  static const char* names[] = {"rank", "status", "step", "allocated", "reserved", "driver/device",
+                                "gap",  "RSS",    "OOMs", "retries",   "shapes",   "bad lines"};
   if (role == Qt::DisplayRole) return tr(names[section]);
   if (role == Qt::ToolTipRole) {
     switch (section) {
-      case Top: return tr("The MPS driver figure, or the device memory the driver charges to the process (CUDA "
-                          "context and libraries included).");
-      case Gap: return tr("driver/device minus allocated: memory the framework's allocator does not account for.");
-      case Shapes: return tr("Distinct padded input shapes seen so far; a number still rising keeps graph caches growing.");
-      case Bad: return tr("Lines skipped: malformed, wrong-typed or oversized.");
-      default: return {};
+      case Top:
+        return tr(
+            "The MPS driver figure, or the device memory the driver charges to the process (CUDA "
+            "context and libraries included).");
+      case Gap:
+        return tr("driver/device minus allocated: memory the framework's allocator does not account for.");
+      case Shapes:
+        return tr(
+            "Distinct padded input shapes seen so far; a number still rising keeps graph caches growing.");
+      case Bad:
+        return tr("Lines skipped: malformed, wrong-typed or oversized.");
+      default:
+        return {};
     }
   }
   return {};

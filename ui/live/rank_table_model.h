@@ -23,11 +23,29 @@ class RankTableModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { Rank, Status, Step, Allocated, Reserved, Top, Gap, Rss, Ooms, Retries, Shapes, Bad, ColumnCount };
+  enum Column {
+    Rank,
+    Status,
+    Step,
+    Allocated,
+    Reserved,
+    Top,
+    Gap,
+    Rss,
+    Ooms,
+    Retries,
+    Shapes,
+    Bad,
+    ColumnCount
+  };
   using QAbstractTableModel::QAbstractTableModel;
   void setRows(QVector<LiveRankRow> rows);
-  int rowCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : int(m_rows.size()); }
-  int columnCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : ColumnCount; }
+  int rowCount(const QModelIndex& parent = {}) const override {
+    return parent.isValid() ? 0 : int(m_rows.size());
+  }
+  int columnCount(const QModelIndex& parent = {}) const override {
+    return parent.isValid() ? 0 : ColumnCount;
+  }
   QVariant data(const QModelIndex& index, int role) const override;
   QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 

@@ -63,7 +63,8 @@ QString roleMeaning(BufferRole role) {
     case BufferRole::ForwardKept:
       return QStringLiteral("activations kept for the backward pass");
     case BufferRole::ForwardTransient:
-      return QStringLiteral("forward temporaries freed before the backward starts (remat cannot remove them)");
+      return QStringLiteral(
+          "forward temporaries freed before the backward starts (remat cannot remove them)");
     case BufferRole::Backward:
       return QStringLiteral("backward-pass buffers (gradients and their temporaries)");
     case BufferRole::Workspace:

@@ -1,9 +1,9 @@
 #include "ui/pages/analysis_pages.h"
-#include "core/util/safe_text.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
 
+#include "core/util/safe_text.h"
 #include "ui/pages/analysis_result.h"
 #include "ui/pages/buffers_page.h"
 #include "ui/pages/diagnosis_page.h"
@@ -89,7 +89,8 @@ void AnalysisPages::request() {
   std::optional<std::pair<std::optional<std::size_t>, analysis::ModuleChoice>> known;
   if (m_default) known = std::pair(m_default->first, analysis::ModuleChoice(m_default->second));
   const QString subject =
-      m_module.isEmpty() ? QFileInfo(QString::fromStdString(single_line_safe(m_capture->path()))).fileName() : m_module;
+      m_module.isEmpty() ? QFileInfo(QString::fromStdString(single_line_safe(m_capture->path()))).fileName()
+                         : m_module;
   m_jobs.start<std::shared_ptr<const AnalysisResult>>(
       subject, [req, known](ProgressSink&, std::stop_token stop) { return buildAnalysis(req, stop, known); },
       [this](const std::shared_ptr<const AnalysisResult>& result) { apply(result); });
@@ -109,7 +110,9 @@ void AnalysisPages::apply(std::shared_ptr<const AnalysisResult> result) {
   emit resultChanged();
   if (m_result && m_result->report->plan) {
     const auto& p = *m_result->report->plan;
-    emit moduleChanged(QStringLiteral("%1(%2)").arg(QString::fromStdString(single_line_safe(p.module_name))).arg(p.program_id),
+    emit moduleChanged(QStringLiteral("%1(%2)")
+                           .arg(QString::fromStdString(single_line_safe(p.module_name)))
+                           .arg(p.program_id),
                        QString::number(p.program_id));
   }
 }

@@ -1,5 +1,4 @@
 #include "ui/pages/buffers_page.h"
-#include "core/util/safe_text.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -10,6 +9,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "core/util/safe_text.h"
 #include "ui/models/report_buffer_model.h"
 #include "ui/models/report_format.h"
 #include "ui/models/report_summary_models.h"
@@ -163,8 +163,9 @@ void BuffersPage::setResult(std::shared_ptr<const AnalysisResult> result) {
     empty = tr("No module is analysed, so there is no plan peak to list.");
   } else {
     const analysis::PlanAnalysis& p = *r->plan;
-    const QString module =
-        QStringLiteral("%1(%2)").arg(QString::fromStdString(single_line_safe(p.module_name))).arg(p.program_id);
+    const QString module = QStringLiteral("%1(%2)")
+                               .arg(QString::fromStdString(single_line_safe(p.module_name)))
+                               .arg(p.program_id);
     if (p.status != analysis::PlanStatus::Ok) {
       m_title->setText(tr("Buffers of %1").arg(module));
       empty = p.status == analysis::PlanStatus::NoBufferAssignment
@@ -175,7 +176,8 @@ void BuffersPage::setResult(std::shared_ptr<const AnalysisResult> result) {
       m_title->setText(tr("%1 buffer%2 live at the peak of %3: %4 at %5 (derived)")
                            .arg(p.live_at_peak.size())
                            .arg(p.live_at_peak.size() == 1 ? "" : "s")
-                           .arg(module, bytesText(p.peak_bytes), QString::fromStdString(single_line_safe(p.peak_instruction))));
+                           .arg(module, bytesText(p.peak_bytes),
+                                QString::fromStdString(single_line_safe(p.peak_instruction))));
       m_title->setToolTip(tr("Peak %1, at event %2 of the heap-simulator trace")
                               .arg(bytesWithExact(p.peak_bytes))
                               .arg(p.peak_event_index));

@@ -126,11 +126,12 @@ void DiagnosisPage::addKeyFigures() {
     const auto& p = *r.plan;
     const bool heap = p.status == analysis::PlanStatus::Ok;
     const qint64 needs = heap ? p.peak_bytes : p.total_allocation_bytes;
-    const QString phase = heap && p.peak_event_index >= 0
-                              ? (p.peak_phase == analysis::Phase::NoBackward
-                                     ? tr(", no backward")
-                                     : tr(", in the %1").arg(QString::fromLatin1(analysis::to_string(p.peak_phase))))
-                              : QString();
+    const QString phase =
+        heap && p.peak_event_index >= 0
+            ? (p.peak_phase == analysis::Phase::NoBackward
+                   ? tr(", no backward")
+                   : tr(", in the %1").arg(QString::fromLatin1(analysis::to_string(p.peak_phase))))
+            : QString();
     add(bytesText(needs),
         heap ? tr("planned peak of %1%2").arg(QString::fromStdString(p.module_name), phase)
              : tr("allocation total (no heap trace)"),
@@ -138,12 +139,14 @@ void DiagnosisPage::addKeyFigures() {
     if (heap) {
       if (const auto other = p.other_phase_peak())
         add(bytesText(other->bytes),
-            tr("%1 peak, at %2").arg(QString::fromLatin1(analysis::to_string(other->phase)),
-                                     QString::fromStdString(other->instruction)),
+            tr("%1 peak, at %2")
+                .arg(QString::fromLatin1(analysis::to_string(other->phase)),
+                     QString::fromStdString(other->instruction)),
             P::Derived,
             tr("A fix of the %1 alone cannot bring the need below this peak of the %2 (temp heap %3)")
                 .arg(QString::fromLatin1(analysis::to_string(p.peak_phase)),
-                     QString::fromLatin1(analysis::to_string(other->phase)), bytesWithExact(other->heap_bytes)));
+                     QString::fromLatin1(analysis::to_string(other->phase)),
+                     bytesWithExact(other->heap_bytes)));
     }
     add(bytesText(p.temp_bytes), tr("temp block"), P::Read, bytesWithExact(p.temp_bytes));
     add(bytesText(p.parameters_bytes), tr("parameters, %1 donated").arg(bytesText(p.donation.donated_bytes)),

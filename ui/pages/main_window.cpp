@@ -1,7 +1,5 @@
 #include "ui/pages/main_window.h"
 
-#include <algorithm>
-
 #include <QAbstractItemView>
 #include <QApplication>
 #include <QCloseEvent>
@@ -17,14 +15,15 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <algorithm>
 
 #include "core/util/bytes.h"
 #include "core/util/safe_text.h"
 #include "ui/models/capture_rows.h"
 #include "ui/models/capture_table_models.h"
 #include "ui/pages/analysis_pages.h"
-#include "ui/pages/diagnosis_page.h"
 #include "ui/pages/app_icon.h"
+#include "ui/pages/diagnosis_page.h"
 #include "ui/pages/empty_state_page.h"
 #include "ui/pages/overview_page.h"
 #include "ui/pages/recent_files.h"

@@ -30,10 +30,11 @@ QStringList localFiles(const QMimeData* mime) {
 
 void MainWindow::chooseFile() {
   QSettings settings;
-  const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open Capture"), settings.value(kLastDirKey).toString(),
-      tr("XProf captures (*.xplane.pb *.xplane.pb.gz);;PyTorch snapshots and traces, JAX memory profiles (*.pickle "
-         "*.json *.gz *.prof);;Protocol buffers (*.pb);;All files (*)"));
+  const QString path =
+      QFileDialog::getOpenFileName(this, tr("Open Capture"), settings.value(kLastDirKey).toString(),
+                                   tr("XProf captures (*.xplane.pb *.xplane.pb.gz);;PyTorch snapshots and "
+                                      "traces, JAX memory profiles (*.pickle "
+                                      "*.json *.gz *.prof);;Protocol buffers (*.pb);;All files (*)"));
   if (path.isEmpty()) return;
   settings.setValue(kLastDirKey, QFileInfo(path).absolutePath());
   openFile(path);

@@ -86,8 +86,8 @@ void PlanPage::setResult(std::shared_ptr<const AnalysisResult> result) {
     where += tr("; the %1 peaks at %2 at %3")
                  .arg(QString::fromLatin1(analysis::to_string(other->phase)), bytesText(other->bytes),
                       QString::fromStdString(other->instruction));
-  m_summary->setText(
-      tr("Plan of %1: peak %2 at %3%4 (derived)").arg(s.module, bytesText(s.peakBytes), s.peakInstruction, where));
+  m_summary->setText(tr("Plan of %1: peak %2 at %3%4 (derived)")
+                         .arg(s.module, bytesText(s.peakBytes), s.peakInstruction, where));
   m_summary->setToolTip(
       tr("Peak %1 at event %2 of %3").arg(bytesWithExact(s.peakBytes)).arg(s.peakIndex).arg(s.eventCount));
   QString note =
@@ -109,7 +109,9 @@ void PlanPage::setResult(std::shared_ptr<const AnalysisResult> result) {
                          QString::fromStdString(pat.other_instruction));
         break;
       case analysis::PatternKind::HostPrefetch:
-        note += tr("%1 host prefetch buffer(s) (copy-start), %2 at the peak. ").arg(pat.count).arg(bytesText(pat.bytes));
+        note += tr("%1 host prefetch buffer(s) (copy-start), %2 at the peak. ")
+                    .arg(pat.count)
+                    .arg(bytesText(pat.bytes));
         break;
     }
   }

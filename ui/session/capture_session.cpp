@@ -21,13 +21,14 @@ void CaptureSession::checkCurrentFile() {
   m_shrinkReported = true;
   const QFileInfo info(m_current.path);
   const QString now = info.exists() ? tr("%L1 bytes now").arg(info.size()) : tr("gone now");
-  emit fileShrank(m_current.path,
-                  tr("%1: the file shrank after it was loaded (it was %L2 bytes, %3); it is probably still being "
-                     "written or replaced. What is shown was read before and stays; details read from the file "
-                     "from now on would be zeros. Reload it once it is complete.")
-                      .arg(m_current.path)
-                      .arg(qint64(m_current.capture->file_size()))
-                      .arg(now));
+  emit fileShrank(
+      m_current.path,
+      tr("%1: the file shrank after it was loaded (it was %L2 bytes, %3); it is probably still being "
+         "written or replaced. What is shown was read before and stays; details read from the file "
+         "from now on would be zeros. Reload it once it is complete.")
+          .arg(m_current.path)
+          .arg(qint64(m_current.capture->file_size()))
+          .arg(now));
 }
 
 CaptureSession::~CaptureSession() = default;

@@ -1,9 +1,10 @@
 #include "ui/session/job_tracker.h"
-#include "core/util/safe_text.h"
 
 #include <QMetaObject>
 #include <new>
 #include <string_view>
+
+#include "core/util/safe_text.h"
 
 namespace oomscope::ui {
 

@@ -4,7 +4,6 @@
 // the latest row stays cheap while a long run plays.
 
 #include <QAbstractTableModel>
-
 #include <cstdint>
 
 #include "ui/sim/run_data.h"
@@ -15,7 +14,21 @@ class SimEventTableModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { Id, Step, Batch, Depth, Origin, Outcome, Scenes, Points, Needed, Available, Start, Duration, ColumnCount };
+  enum Column {
+    Id,
+    Step,
+    Batch,
+    Depth,
+    Origin,
+    Outcome,
+    Scenes,
+    Points,
+    Needed,
+    Available,
+    Start,
+    Duration,
+    ColumnCount
+  };
   enum Role { EventIdRole = Qt::UserRole + 1, SortRole };
 
   explicit SimEventTableModel(QObject* parent = nullptr);

@@ -2,7 +2,6 @@
 
 #include <QPainter>
 #include <QPainterPath>
-
 #include <algorithm>
 
 #include "ui/sim/outcome_style.h"
@@ -35,16 +34,19 @@ void SimMemoryGauge::setAttempt(const sim::Event* e, const QString& runLabel) {
   m_needed = e->bytes_needed;
   m_available = e->available;
   m_budget = e->budget;
-  setToolTip(QStringLiteral("Attempt #%1\nneeded %2\navailable %3\nbudget %4")
-                 .arg(e->id)
-                 .arg(simfmt::bytesExact(m_needed), simfmt::bytesExact(m_available), simfmt::bytesExact(m_budget)));
+  setToolTip(
+      QStringLiteral("Attempt #%1\nneeded %2\navailable %3\nbudget %4")
+          .arg(e->id)
+          .arg(simfmt::bytesExact(m_needed), simfmt::bytesExact(m_available), simfmt::bytesExact(m_budget)));
   update();
 }
 
 QString SimMemoryGauge::summary() const {
   if (!m_has) return tr("no attempt yet");
   if (m_dropped) return tr("#%1 dropped under the floor: no forward pass").arg(m_event);
-  QString s = tr("#%1 needs %2 of %3 available").arg(m_event).arg(simfmt::bytes(m_needed), simfmt::bytes(m_available));
+  QString s = tr("#%1 needs %2 of %3 available")
+                  .arg(m_event)
+                  .arg(simfmt::bytes(m_needed), simfmt::bytes(m_available));
   if (m_available < m_budget) s += tr(" (%1 fragmented)").arg(simfmt::bytes(m_budget - m_available));
   return s;
 }

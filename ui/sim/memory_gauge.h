@@ -4,7 +4,6 @@
 // what is available. Exact byte counts in the tooltip.
 
 #include <QWidget>
-
 #include <cstdint>
 
 #include "core/sim/event.h"

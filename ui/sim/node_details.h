@@ -3,7 +3,6 @@
 // became of it (its children in the tree). Plain rich text so it can be selected and copied.
 
 #include <QString>
-
 #include <cstdint>
 
 #include "ui/sim/run_data.h"

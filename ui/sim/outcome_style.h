@@ -13,11 +13,16 @@ namespace oomscope::ui::sim_style {
 inline QColor outcomeColor(oomscope::sim::Outcome o) {
   using oomscope::sim::Outcome;
   switch (o) {
-    case Outcome::Ok: return QColor(0x2e, 0x9e, 0x4f);
-    case Outcome::Oom: return QColor(0xe8, 0x9a, 0x0c);
-    case Outcome::Bug: return QColor(0xd6, 0x2f, 0x2f);
-    case Outcome::Dropped: return QColor(0x9a, 0xa0, 0xa6);
-    case Outcome::Crash: return QColor(0x16, 0x16, 0x16);
+    case Outcome::Ok:
+      return QColor(0x2e, 0x9e, 0x4f);
+    case Outcome::Oom:
+      return QColor(0xe8, 0x9a, 0x0c);
+    case Outcome::Bug:
+      return QColor(0xd6, 0x2f, 0x2f);
+    case Outcome::Dropped:
+      return QColor(0x9a, 0xa0, 0xa6);
+    case Outcome::Crash:
+      return QColor(0x16, 0x16, 0x16);
   }
   return Qt::magenta;
 }
@@ -25,11 +30,16 @@ inline QColor outcomeColor(oomscope::sim::Outcome o) {
 inline QString outcomeLabel(oomscope::sim::Outcome o) {
   using oomscope::sim::Outcome;
   switch (o) {
-    case Outcome::Ok: return QStringLiteral("ok");
-    case Outcome::Oom: return QStringLiteral("OOM");
-    case Outcome::Bug: return QStringLiteral("bug (swallowed)");
-    case Outcome::Dropped: return QStringLiteral("dropped");
-    case Outcome::Crash: return QStringLiteral("crash");
+    case Outcome::Ok:
+      return QStringLiteral("ok");
+    case Outcome::Oom:
+      return QStringLiteral("OOM");
+    case Outcome::Bug:
+      return QStringLiteral("bug (swallowed)");
+    case Outcome::Dropped:
+      return QStringLiteral("dropped");
+    case Outcome::Crash:
+      return QStringLiteral("crash");
   }
   return {};
 }

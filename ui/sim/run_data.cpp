@@ -63,8 +63,8 @@ RunPtr simulateRun(const sim::SimConfig& config, const QString& title, ProgressS
   return run;
 }
 
-RunPtr runFromLog(sim::EventLog log, std::optional<sim::GradMode> grad, std::optional<sim::Totals> finalTotals,
-                  std::stop_token stop) {
+RunPtr runFromLog(sim::EventLog log, std::optional<sim::GradMode> grad,
+                  std::optional<sim::Totals> finalTotals, std::stop_token stop) {
   QElapsedTimer clock;
   clock.start();
   auto run = std::make_shared<RunData>();
@@ -117,7 +117,8 @@ RunPtr loadTraceRun(const QString& path, ProgressSink& progress, std::stop_token
   std::optional<sim::Totals> fileTotals = trace.totals;
   if (trace.events_not_kept > 0) trace.totals.reset();  // not the counters of the kept part
   std::optional<sim::GradMode> grad;
-  if (config) grad = config->policy.grad;
+  if (config)
+    grad = config->policy.grad;
   else if (auto g = trace.header.config.find("grad"); g != trace.header.config.end() && g->is_string())
     grad = sim::parse_grad_mode(g->get<std::string>());
 

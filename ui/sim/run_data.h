@@ -7,7 +7,6 @@
 // from a real LibTorch run) is shown by exactly the same code as a live simulation.
 
 #include <QString>
-
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -26,7 +25,8 @@ struct RunData {
   QString source;  // one line: where the run came from
   bool fromTrace = false;
   std::optional<sim::SimConfig> config;  // absent for a trace whose header is not a simulator config
-  std::optional<sim::GradMode> gradMode;  // needed to derive "gradient reached the step"; unknown for some traces
+  std::optional<sim::GradMode>
+      gradMode;  // needed to derive "gradient reached the step"; unknown for some traces
 
   sim::EventLog log;
   // stepEnd[s]: events logged after s steps (stepEnd[0] == 0); the attempt of step s is event stepEnd[s-1].
@@ -39,13 +39,13 @@ struct RunData {
   std::optional<sim::Baselines> baselines;
 
   std::int64_t batchCount = 0;  // batches the run was to have (simulator), or that the trace started
-  bool truncated = false;  // more than kMaxSteps: only the first kMaxSteps steps are kept and shown
+  bool truncated = false;       // more than kMaxSteps: only the first kMaxSteps steps are kept and shown
   // A truncated simulation still runs to its end (without keeping events): the whole run's counters.
   // A truncated trace: its totals line, when it has one.
   std::optional<sim::Totals> wholeRun;
   std::int64_t wholeRunEvents = 0;  // events of the whole run (or file), kept or not
-  bool realRun = false;  // a trace whose source is not the simulator (a real trainer)
-  QString configError;   // a trace whose header config is not a simulator config: why (no prediction)
+  bool realRun = false;             // a trace whose source is not the simulator (a real trainer)
+  QString configError;  // a trace whose header config is not a simulator config: why (no prediction)
   TreeLayout layout;
   double computeSeconds = 0;  // simulation (or trace read) on the worker
   double layoutSeconds = 0;
@@ -80,7 +80,7 @@ RunPtr loadTraceRun(const QString& path, ProgressSink& progress, std::stop_token
 
 // Builds a run from an event log already in memory (traces and tests); counters are derived from the
 // events; finalTotals, when given, replaces the derived counters at the last step.
-RunPtr runFromLog(sim::EventLog log, std::optional<sim::GradMode> grad, std::optional<sim::Totals> finalTotals,
-                  std::stop_token stop = {});
+RunPtr runFromLog(sim::EventLog log, std::optional<sim::GradMode> grad,
+                  std::optional<sim::Totals> finalTotals, std::stop_token stop = {});
 
 }  // namespace oomscope::ui

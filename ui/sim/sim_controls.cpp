@@ -16,7 +16,6 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QToolButton>
-
 #include <charconv>
 #include <cmath>
 #include <utility>
@@ -119,19 +118,23 @@ QWidget* SimControls::buildPolicy() {
   auto* box = group(tr("Policy"), g);
   m_preset = new QComboBox;
   m_preset->addItems({tr("original"), tr("corrected"), tr("custom")});
-  addRow(g, 0, 0, tr("Preset"), m_preset, tr("original: the reference's handler; corrected: every defect fixed"));
-  addRow(g, 1, 0, tr("Catch"), makeToggle({tr("OOM only"), tr("everything"), tr("RuntimeError")}, m_catch),
-         tr("everything: a real bug is split and dropped silently, like an OOM. RuntimeError (the reference's "
-            "earlier handler) still swallows a shape mismatch, but not a NaN-loss check"));
-  addRow(g, 2, 0, tr("Gradient"), makeToggle({tr("last fragment"), tr("accumulate")}, m_grad),
-         tr("last fragment: zero_grad() before every attempt, only the last attempt's gradient reaches "
-            "optimizer.step() (none if it failed). accumulate: each fragment's loss scaled by its share of the "
-            "batch, renormalised when points were dropped"));
+  addRow(g, 0, 0, tr("Preset"), m_preset,
+         tr("original: the reference's handler; corrected: every defect fixed"));
+  addRow(
+      g, 1, 0, tr("Catch"), makeToggle({tr("OOM only"), tr("everything"), tr("RuntimeError")}, m_catch),
+      tr("everything: a real bug is split and dropped silently, like an OOM. RuntimeError (the reference's "
+         "earlier handler) still swallows a shape mismatch, but not a NaN-loss check"));
+  addRow(
+      g, 2, 0, tr("Gradient"), makeToggle({tr("last fragment"), tr("accumulate")}, m_grad),
+      tr("last fragment: zero_grad() before every attempt, only the last attempt's gradient reaches "
+         "optimizer.step() (none if it failed). accumulate: each fragment's loss scaled by its share of the "
+         "batch, renormalised when points were dropped"));
   m_norm = new QComboBox;
   m_norm->addItems({tr("BatchNorm"), tr("frozen statistics"), tr("GroupNorm")});
-  addRow(g, 3, 0, tr("Norm"), m_norm,
-         tr("BatchNorm takes its statistics from each fragment (biased on spatial halves, degenerate on small "
-            "ones); frozen running statistics or GroupNorm take none from the fragment"));
+  addRow(
+      g, 3, 0, tr("Norm"), m_norm,
+      tr("BatchNorm takes its statistics from each fragment (biased on spatial halves, degenerate on small "
+         "ones); frozen running statistics or GroupNorm take none from the fragment"));
   addRow(g, 0, 1, tr("Split"), makeToggle({tr("midpoint"), tr("median")}, m_split),
          tr("midpoint of the bounding box (uneven halves) or median (equal point counts)"));
   addRow(g, 1, 1, tr("Axis"), makeToggle({tr("alternate x/y"), tr("longest")}, m_axis),
@@ -144,18 +147,20 @@ QWidget* SimControls::buildPolicy() {
   m_floor->setSuffix(tr(" pts"));
   m_onFloor = new QComboBox;
   m_onFloor->addItems({tr("drop"), tr("keep"), tr("raise")});
-  m_onFloor->setToolTip(tr("a half at the floor: dropped (the reference), trained anyway (if it still fails, "
-                           "its halves are dropped and counted), or an error that stops the run"));
+  m_onFloor->setToolTip(
+      tr("a half at the floor: dropped (the reference), trained anyway (if it still fails, "
+         "its halves are dropped and counted), or an error that stops the run"));
   fh->addWidget(m_floor, 1);
   fh->addWidget(m_onFloor);
   addRow(g, 2, 1, tr("Floor"), floorRow, tr("a spatial half with this many points or fewer is at the floor"));
   m_axisNote = new QLabel;
   m_axisNote->setWordWrap(true);
   m_axisNote->setStyleSheet(QStringLiteral("color:#8a5a00"));
-  m_axisNote->setToolTip(tr("Each median half holds half the points whatever the axis, so every attempt needs the "
-                            "same memory: longest vs alternate x/y changes only the boxes. Under a midpoint split "
-                            "longest gave the same attempts on the default workload and 3 % more on a heavy-tailed "
-                            "one (docs/simulator.md)."));
+  m_axisNote->setToolTip(
+      tr("Each median half holds half the points whatever the axis, so every attempt needs the "
+         "same memory: longest vs alternate x/y changes only the boxes. Under a midpoint split "
+         "longest gave the same attempts on the default workload and 3 % more on a heavy-tailed "
+         "one (docs/simulator.md)."));
   g->addWidget(m_axisNote, 3, 2, 1, 2);
   return box;
 }
@@ -177,7 +182,8 @@ QWidget* SimControls::buildWorkload() {
   m_maxBatches->setRange(0, 100'000'000);
   m_maxBatches->setSpecialValueText(tr("all"));
   m_maxBatches->setGroupSeparatorShown(true);
-  addRow(g, 3, 0, tr("Batches"), m_maxBatches, tr("stop after this many batches (a trainer's --steps); all: every batch"));
+  addRow(g, 3, 0, tr("Batches"), m_maxBatches,
+         tr("stop after this many batches (a trainer's --steps); all: every batch"));
   QWidget* distRow = nullptr;
   auto* dh = inlineRow(distRow, 4);
   m_dist = new QComboBox;
@@ -186,14 +192,18 @@ QWidget* SimControls::buildWorkload() {
   m_sizesButton->setText(tr("File…"));
   dh->addWidget(m_dist, 1);
   dh->addWidget(m_sizesButton);
-  addRow(g, 0, 1, tr("Sizes"), distRow, tr("points per scene: uniform, heavy-tailed, or one size per line from a file"));
+  addRow(g, 0, 1, tr("Sizes"), distRow,
+         tr("points per scene: uniform, heavy-tailed, or one size per line from a file"));
   m_seed = new QLineEdit;
-  m_seed->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{1,20}")), m_seed));
-  addRow(g, 1, 1, tr("Seed"), m_seed,
-         tr("0 to 18446744073709551615: scene sizes, order and point layout are a pure function of the seed"));
+  m_seed->setValidator(
+      new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{1,20}")), m_seed));
+  addRow(
+      g, 1, 1, tr("Seed"), m_seed,
+      tr("0 to 18446744073709551615: scene sizes, order and point layout are a pure function of the seed"));
   m_compare = new QComboBox;
   m_compare->addItems({tr("nothing"), tr("B: corrected"), tr("B: original")});
-  addRow(g, 2, 1, tr("Compare"), m_compare, tr("run B: the same scenes and memory with another policy, stepping together"));
+  addRow(g, 2, 1, tr("Compare"), m_compare,
+         tr("run B: the same scenes and memory with another policy, stepping together"));
   m_bugKind = new QComboBox;
   m_bugKind->addItems({tr("no bug"), tr("shape mismatch"), tr("NaN loss")});
   m_bugScene = new QSpinBox;
@@ -203,7 +213,8 @@ QWidget* SimControls::buildWorkload() {
   auto* bugh = inlineRow(bugRow, 4);
   bugh->addWidget(m_bugKind, 1);
   bugh->addWidget(m_bugScene);
-  addRow(g, 3, 1, tr("Bug"), bugRow, tr("a bug planted in one scene, raised by every attempt holding any of its points"));
+  addRow(g, 3, 1, tr("Bug"), bugRow,
+         tr("a bug planted in one scene, raised by every attempt holding any of its points"));
   return box;
 }
 
@@ -240,15 +251,17 @@ QWidget* SimControls::buildMemory() {
   m_relief->setSuffix(tr(" %"));
   frh->addWidget(m_frag, 1);
   frh->addWidget(m_relief, 1);
-  addRow(g, 2, 0, tr("Fragmented"), fragRow,
-         tr("left unusable by an OOM after a success; each empty_cache() (after every caught failure) returns "
-            "the relief share of it. Relief 0: the retries may never fit again"));
+  addRow(
+      g, 2, 0, tr("Fragmented"), fragRow,
+      tr("left unusable by an OOM after a success; each empty_cache() (after every caught failure) returns "
+         "the relief share of it. Relief 0: the retries may never fit again"));
   m_modelButton = new QToolButton;
   m_modelButton->setText(tr("Load calibrated model…"));
   m_modelButton->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-  addRow(g, 3, 0, tr("From"), m_modelButton,
-         tr("a model file written by oomscope-demo-trainer --calibrate (docs/sim-model-format.md): fills bytes "
-            "per point, fixed bytes and the time model"));
+  addRow(
+      g, 3, 0, tr("From"), m_modelButton,
+      tr("a model file written by oomscope-demo-trainer --calibrate (docs/sim-model-format.md): fills bytes "
+         "per point, fixed bytes and the time model"));
   return box;
 }
 
@@ -261,8 +274,9 @@ QWidget* SimControls::buildTime() {
   m_backward = doubleSpin(0, 1'000'000, 3, tr(" ns"), 0.05);
   h->addWidget(m_forward, 1);
   h->addWidget(m_backward, 1);
-  addRow(g, 0, 0, tr("Fwd, bwd /pt"), passRow, tr("forward and backward pass per point; an OOM stops the forward "
-                                                   "pass where memory ran out"));
+  addRow(g, 0, 0, tr("Fwd, bwd /pt"), passRow,
+         tr("forward and backward pass per point; an OOM stops the forward "
+            "pass where memory ran out"));
   m_attempt = doubleSpin(0, 100'000, 3, tr(" ms"), 0.5);
   addRow(g, 1, 0, tr("Per attempt"), m_attempt, tr("fixed cost of every attempt"));
   QWidget* retryRow = nullptr;
@@ -271,8 +285,9 @@ QWidget* SimControls::buildTime() {
   m_flush = doubleSpin(0, 100'000, 3, tr(" ms"), 0.5);
   rh->addWidget(m_hostCopy, 1);
   rh->addWidget(m_flush, 1);
-  addRow(g, 2, 0, tr("Retry"), retryRow, tr("per retry: copying the fragment back to the host (per point), and "
-                                            "empty_cache()"));
+  addRow(g, 2, 0, tr("Retry"), retryRow,
+         tr("per retry: copying the fragment back to the host (per point), and "
+            "empty_cache()"));
   m_shapeAt = doubleSpin(0, 100, 1, tr(" % of fwd"), 5);
   addRow(g, 3, 0, tr("Shape bug"), m_shapeAt, tr("how far into the forward pass a shape mismatch raises"));
   return box;
@@ -280,15 +295,19 @@ QWidget* SimControls::buildTime() {
 
 void SimControls::connectEdits() {
   connect(m_preset, &QComboBox::activated, this, [this](int i) {
-    if (i == 0) applyPolicy(sim::preset_original());
-    else if (i == 1) applyPolicy(sim::preset_corrected());
+    if (i == 0)
+      applyPolicy(sim::preset_original());
+    else if (i == 1)
+      applyPolicy(sim::preset_corrected());
     edited();
   });
   connect(m_floor, &QSpinBox::valueChanged, this, [this] { policyEdited(); });
-  for (QComboBox* c : {m_onFloor, m_norm}) connect(c, &QComboBox::activated, this, [this] { policyEdited(); });
+  for (QComboBox* c : {m_onFloor, m_norm})
+    connect(c, &QComboBox::activated, this, [this] { policyEdited(); });
   for (QSpinBox* s : {m_scenes, m_batch, m_epochs, m_maxBatches, m_frag, m_relief, m_bugScene})
     connect(s, &QSpinBox::valueChanged, this, [this] { edited(); });
-  for (QDoubleSpinBox* s : {m_bytesPerPoint, m_fixed, m_forward, m_backward, m_attempt, m_hostCopy, m_flush, m_shapeAt})
+  for (QDoubleSpinBox* s :
+       {m_bytesPerPoint, m_fixed, m_forward, m_backward, m_attempt, m_hostCopy, m_flush, m_shapeAt})
     connect(s, &QDoubleSpinBox::valueChanged, this, [this] { edited(); });
   connect(m_seed, &QLineEdit::editingFinished, this, [this] {
     const std::string t = m_seed->text().toStdString();
@@ -303,7 +322,8 @@ void SimControls::connectEdits() {
     edited();
   });
   auto pickSizes = [this] {
-    return QFileDialog::getOpenFileName(this, tr("Scene sizes"), {}, tr("Sizes (*.txt *.csv);;All files (*)"));
+    return QFileDialog::getOpenFileName(this, tr("Scene sizes"), {},
+                                        tr("Sizes (*.txt *.csv);;All files (*)"));
   };
   connect(m_dist, &QComboBox::activated, this, [this, pickSizes](int i) {
     if (i == 2 && m_sizesFile.isEmpty() && m_inlineSizes.empty()) {
@@ -323,7 +343,8 @@ void SimControls::connectEdits() {
     if (!path.isEmpty()) setSizesFile(path);
   });
   connect(m_modelButton, &QToolButton::clicked, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Calibrated model"), {}, tr("Model (*.json);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Calibrated model"), {}, tr("Model (*.json);;All files (*)"));
     if (!path.isEmpty()) loadModelFile(path);
   });
   connect(m_budgetSlider, &QSlider::valueChanged, this, [this](int v) {

@@ -7,7 +7,6 @@
 // Emits configChanged() on every user edit; the page debounces and re-simulates.
 
 #include <QWidget>
-
 #include <cstdint>
 #include <optional>
 #include <vector>

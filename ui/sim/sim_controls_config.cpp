@@ -9,7 +9,6 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QToolButton>
-
 #include <algorithm>
 #include <cmath>
 
@@ -44,7 +43,10 @@ int index(E v) {
 
 void SimControls::applyPolicy(const sim::Policy& p) {
   m_updating = true;
-  m_catch->button(p.catch_mode == sim::CatchMode::OomOnly ? 0 : p.catch_mode == sim::CatchMode::Everything ? 1 : 2)
+  m_catch
+      ->button(p.catch_mode == sim::CatchMode::OomOnly      ? 0
+               : p.catch_mode == sim::CatchMode::Everything ? 1
+                                                            : 2)
       ->setChecked(true);
   m_grad->button(p.grad == sim::GradMode::LastFragment ? 0 : 1)->setChecked(true);
   m_split->button(p.split == sim::SplitPoint::Midpoint ? 0 : 1)->setChecked(true);
@@ -91,7 +93,7 @@ sim::SimConfig SimControls::config() const {
   c.policy.floor = m_floor->value();
   c.policy.on_floor = sim::FloorAction(m_onFloor->currentIndex());
   c.policy.norm = sim::NormMode(m_norm->currentIndex());
-  c.scenes.dist = m_dist->currentIndex() == 0 ? sim::SizeDist::Uniform
+  c.scenes.dist = m_dist->currentIndex() == 0   ? sim::SizeDist::Uniform
                   : m_dist->currentIndex() == 1 ? sim::SizeDist::HeavyTailed
                                                 : sim::SizeDist::File;
   c.scenes.sizes.clear();
@@ -108,7 +110,8 @@ sim::SimConfig SimControls::config() const {
   c.max_batches = m_maxBatches->value();
   c.seed = m_seedValue;
   c.memory.budget = exactOr(m_base.memory.budget, kGiB, m_budget);
-  c.memory.bytes_per_point = std::max<std::int64_t>(1, exactOr(m_base.memory.bytes_per_point, 1024.0, m_bytesPerPoint));
+  c.memory.bytes_per_point =
+      std::max<std::int64_t>(1, exactOr(m_base.memory.bytes_per_point, 1024.0, m_bytesPerPoint));
   c.memory.fixed_bytes = exactOr(m_base.memory.fixed_bytes, 1048576.0, m_fixed);
   if (m_frag->value() != int(m_base.memory.fragmentation_penalty >> 20))
     c.memory.fragmentation_penalty = std::int64_t(m_frag->value()) << 20;
@@ -121,7 +124,9 @@ sim::SimConfig SimControls::config() const {
   c.time.cache_flush_ns = exactOr(m_base.time.cache_flush_ns, 1e6, m_flush);
   c.time.shape_bug_forward_permille = exactOr(m_base.time.shape_bug_forward_permille, 10.0, m_shapeAt);
   const int kind = m_bugKind->currentIndex();
-  c.fault.kind = kind == 1 ? sim::BugKind::ShapeMismatch : kind == 2 ? sim::BugKind::NanLoss : sim::BugKind::None;
+  c.fault.kind = kind == 1   ? sim::BugKind::ShapeMismatch
+                 : kind == 2 ? sim::BugKind::NanLoss
+                             : sim::BugKind::None;
   c.fault.scene = kind == 0 ? -1 : m_bugScene->value();
   return c;
 }
@@ -131,13 +136,16 @@ void SimControls::setConfig(const sim::SimConfig& c) {
   applyPolicy(c.policy);
   m_updating = true;
   m_inlineSizes = c.scenes.dist == sim::SizeDist::File ? c.scenes.sizes : std::vector<std::int64_t>{};
-  m_scenes->setValue(int(std::min<std::int64_t>(c.scenes.count > 0 ? c.scenes.count : 64, m_scenes->maximum())));
+  m_scenes->setValue(
+      int(std::min<std::int64_t>(c.scenes.count > 0 ? c.scenes.count : 64, m_scenes->maximum())));
   m_batch->setValue(int(c.batch));
   m_epochs->setValue(int(c.epochs));
   m_maxBatches->setValue(int(std::min<std::int64_t>(c.max_batches, m_maxBatches->maximum())));
   m_seedValue = c.seed;
   m_seed->setText(QString::number(c.seed));
-  m_dist->setCurrentIndex(c.scenes.dist == sim::SizeDist::Uniform ? 0 : c.scenes.dist == sim::SizeDist::HeavyTailed ? 1 : 2);
+  m_dist->setCurrentIndex(c.scenes.dist == sim::SizeDist::Uniform       ? 0
+                          : c.scenes.dist == sim::SizeDist::HeavyTailed ? 1
+                                                                        : 2);
   m_sizesFile = QString::fromStdString(c.scenes.sizes_file);
   m_sizesButton->setText(!m_inlineSizes.empty()  ? tr("%1 sizes").arg(m_inlineSizes.size())
                          : m_sizesFile.isEmpty() ? tr("File…")
@@ -157,7 +165,9 @@ void SimControls::setConfig(const sim::SimConfig& c) {
   showScaled(m_hostCopy, c.time.host_copy_ps_per_point, 1e3);
   showScaled(m_flush, c.time.cache_flush_ns, 1e6);
   showScaled(m_shapeAt, c.time.shape_bug_forward_permille, 10.0);
-  m_bugKind->setCurrentIndex(c.fault.kind == sim::BugKind::ShapeMismatch ? 1 : c.fault.kind == sim::BugKind::NanLoss ? 2 : 0);
+  m_bugKind->setCurrentIndex(c.fault.kind == sim::BugKind::ShapeMismatch ? 1
+                             : c.fault.kind == sim::BugKind::NanLoss     ? 2
+                                                                         : 0);
   m_bugScene->setValue(int(std::max<std::int64_t>(c.fault.scene, 0)));
   m_bugScene->setEnabled(c.fault.kind != sim::BugKind::None);
   m_updating = false;

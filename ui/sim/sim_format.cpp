@@ -1,7 +1,6 @@
 #include "ui/sim/sim_format.h"
 
 #include <QLocale>
-
 #include <cmath>
 #include <cstdlib>
 
@@ -31,7 +30,10 @@ QString duration(std::int64_t ns) {
   const double a = std::fabs(double(ns));
   if (a >= 60e9) {
     const auto totalS = std::llabs(ns) / 1'000'000'000;
-    return QStringLiteral("%1%2 min %3 s").arg(ns < 0 ? QStringLiteral("-") : QString()).arg(totalS / 60).arg(totalS % 60);
+    return QStringLiteral("%1%2 min %3 s")
+        .arg(ns < 0 ? QStringLiteral("-") : QString())
+        .arg(totalS / 60)
+        .arg(totalS % 60);
   }
   if (a >= 1e9) return threeSig(double(ns) / 1e9) + QStringLiteral(" s");
   if (a >= 1e6) return threeSig(double(ns) / 1e6) + QStringLiteral(" ms");
@@ -49,23 +51,33 @@ QString signedPoints(double d) {
 }
 
 QString bytes(std::int64_t b) { return QString::fromStdString(format_bytes(b)); }
-QString bytesExact(std::int64_t b) { return QString::fromStdString(format_bytes_exact(b)) + QStringLiteral(" bytes"); }
+QString bytesExact(std::int64_t b) {
+  return QString::fromStdString(format_bytes_exact(b)) + QStringLiteral(" bytes");
+}
 
 QString axisName(int axis) {
   switch (axis) {
-    case 0: return QStringLiteral("x");
-    case 1: return QStringLiteral("y");
-    case 2: return QStringLiteral("z");
-    default: return QStringLiteral("-");
+    case 0:
+      return QStringLiteral("x");
+    case 1:
+      return QStringLiteral("y");
+    case 2:
+      return QStringLiteral("z");
+    default:
+      return QStringLiteral("-");
   }
 }
 
 QString originName(sim::Origin o) {
   switch (o) {
-    case sim::Origin::Batch: return QStringLiteral("batch");
-    case sim::Origin::Scene: return QStringLiteral("scene");
-    case sim::Origin::SpatialLow: return QStringLiteral("low half");
-    case sim::Origin::SpatialHigh: return QStringLiteral("high half");
+    case sim::Origin::Batch:
+      return QStringLiteral("batch");
+    case sim::Origin::Scene:
+      return QStringLiteral("scene");
+    case sim::Origin::SpatialLow:
+      return QStringLiteral("low half");
+    case sim::Origin::SpatialHigh:
+      return QStringLiteral("high half");
   }
   return {};
 }

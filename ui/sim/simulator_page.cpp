@@ -31,10 +31,11 @@ QString legendHtml() {
   for (Outcome o : {Outcome::Ok, Outcome::Oom, Outcome::Bug, Outcome::Dropped, Outcome::Crash})
     html += QStringLiteral("<span style='color:%1; font-size:14px'>●</span>&nbsp;%2&nbsp;&nbsp;&nbsp;")
                 .arg(sim_style::outcomeColor(o).name(), sim_style::outcomeLabel(o));
-  html += QStringLiteral("<span style='color:#6b7480; font-size:14px'>◌</span>&nbsp;queued&nbsp;&nbsp;&nbsp;"
-                         "<span style='color:#c3c8ce; font-size:14px'>●</span>&nbsp;not reached yet&nbsp;&nbsp;&nbsp;"
-                         "<span style='color:%1; font-size:14px'>◯</span>&nbsp;current attempt&nbsp;&nbsp;&nbsp;"
-                         "<span style='color:#5b636d'>size: points · wheel: zoom · drag: pan</span>")
+  html += QStringLiteral(
+              "<span style='color:#6b7480; font-size:14px'>◌</span>&nbsp;queued&nbsp;&nbsp;&nbsp;"
+              "<span style='color:#c3c8ce; font-size:14px'>●</span>&nbsp;not reached yet&nbsp;&nbsp;&nbsp;"
+              "<span style='color:%1; font-size:14px'>◯</span>&nbsp;current attempt&nbsp;&nbsp;&nbsp;"
+              "<span style='color:#5b636d'>size: points · wheel: zoom · drag: pan</span>")
               .arg(sim_style::currentRing().name());
   return html;
 }
@@ -51,8 +52,10 @@ SimulatorPage::SimulatorPage(QWidget* parent) : QWidget(parent) {
     slot.jobs = new JobTracker(this);
     slot.events = new SimEventTableModel(this);
     connect(slot.jobs, &JobTracker::busyChanged, this, [this] { updateBusy(); });
-    connect(slot.jobs, &JobTracker::failed, this, [this](const QString&, const QString& msg) { jobFailed(msg); });
-    connect(slot.jobs, &JobTracker::progress, this, [this](double f, const QString& stage) { m_transport->setProgress(f, stage); });
+    connect(slot.jobs, &JobTracker::failed, this,
+            [this](const QString&, const QString& msg) { jobFailed(msg); });
+    connect(slot.jobs, &JobTracker::progress, this,
+            [this](double f, const QString& stage) { m_transport->setProgress(f, stage); });
   }
 
   auto* root = new QVBoxLayout(this);
@@ -65,7 +68,8 @@ SimulatorPage::SimulatorPage(QWidget* parent) : QWidget(parent) {
   m_error = new QLabel;
   m_error->setWordWrap(true);
   m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  m_error->setStyleSheet(QStringLiteral("background:#fdecea; color:#8a1c12; border:1px solid #f5c2bd; padding:4px 8px;"));
+  m_error->setStyleSheet(
+      QStringLiteral("background:#fdecea; color:#8a1c12; border:1px solid #f5c2bd; padding:4px 8px;"));
   m_error->hide();
   root->addWidget(m_error);
   m_notice = new QLabel;
@@ -73,7 +77,8 @@ SimulatorPage::SimulatorPage(QWidget* parent) : QWidget(parent) {
   m_notice->setWordWrap(true);
   m_notice->setTextFormat(Qt::RichText);
   m_notice->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  m_notice->setStyleSheet(QStringLiteral("background:#fff8e1; color:#5c4400; border:1px solid #f0d68a; padding:4px 8px;"));
+  m_notice->setStyleSheet(
+      QStringLiteral("background:#fff8e1; color:#5c4400; border:1px solid #f0d68a; padding:4px 8px;"));
   m_notice->hide();
   root->addWidget(m_notice);
 
@@ -236,8 +241,9 @@ QWidget* SimulatorPage::buildSidePanel() {
   m_alternatives = new QLabel;
   m_alternatives->setTextFormat(Qt::RichText);
   m_alternatives->setWordWrap(true);
-  m_alternatives->setToolTip(tr("The same scenes and epochs without split-and-retry, priced by the same memory and time model "
-                                "(derived by the simulator)"));
+  m_alternatives->setToolTip(
+      tr("The same scenes and epochs without split-and-retry, priced by the same memory and time model "
+         "(derived by the simulator)"));
   m_alternatives->setAlignment(Qt::AlignTop | Qt::AlignLeft);
   m_alternatives->setContentsMargins(6, 6, 6, 6);
   v->addWidget(countersBox);
@@ -261,7 +267,9 @@ QWidget* SimulatorPage::buildSidePanel() {
   return side;
 }
 
-QString SimulatorPage::errorText() const { return m_error->isVisible() || !m_error->isHidden() ? m_error->text() : QString(); }
+QString SimulatorPage::errorText() const {
+  return m_error->isVisible() || !m_error->isHidden() ? m_error->text() : QString();
+}
 QString SimulatorPage::detailsText() const { return m_details->toPlainText(); }
 QString SimulatorPage::alternativesText() const { return m_alternatives->text(); }
 QString SimulatorPage::noticeText() const { return m_notice->isHidden() ? QString() : m_notice->text(); }
@@ -270,8 +278,10 @@ void SimulatorPage::chooseTrace(int slot) {
   const QString path = QFileDialog::getOpenFileName(this, tr("Open a split-and-retry trace"), {},
                                                     tr("Traces (*.jsonl *.json);;All files (*)"));
   if (path.isEmpty()) return;
-  if (slot == 2) openRealRunWithPrediction(path);
-  else openTrace(path, slot);
+  if (slot == 2)
+    openRealRunWithPrediction(path);
+  else
+    openTrace(path, slot);
 }
 
 }  // namespace oomscope::ui

@@ -9,7 +9,6 @@
 // step s each run shows min(s, its last step).
 
 #include <QWidget>
-
 #include <array>
 #include <cstdint>
 
@@ -47,7 +46,8 @@ class SimulatorPage : public QWidget {
   QString errorText() const;
   QString detailsText() const;
   QString alternativesText() const;
-  // The notice above the trees: a run too large to keep whole, and a real run's agreement with its prediction.
+  // The notice above the trees: a run too large to keep whole, and a real run's agreement with its
+  // prediction.
   QString noticeText() const;
 
   std::int64_t step() const { return m_step; }

@@ -12,16 +12,18 @@ namespace oomscope::ui {
 namespace {
 
 QString truncatedLine(const QString& letter, const RunData& r) {
-  QString line = SimulatorPage::tr("<b>Run %1 is too large to keep whole</b>: the page keeps its first %2 steps "
-                                   "(%3 of %4 events); the tree, the list and the counters stop there.")
+  QString line = SimulatorPage::tr(
+                     "<b>Run %1 is too large to keep whole</b>: the page keeps its first %2 steps "
+                     "(%3 of %4 events); the tree, the list and the counters stop there.")
                      .arg(letter, simfmt::count(kMaxSteps), simfmt::count(std::int64_t(r.log.events.size())),
                           simfmt::count(r.wholeRunEvents));
   if (r.wholeRun) {
     const sim::Totals& t = *r.wholeRun;
-    line += SimulatorPage::tr(" The whole run: %1 attempts (%2 OOM), %3 points dropped, %4 of the points reached "
-                              "the optimizer step%5.")
-                .arg(simfmt::count(t.attempts), simfmt::count(t.oom_attempts), simfmt::count(t.points_dropped),
-                     simfmt::percent(t.applied_point_fraction()),
+    line += SimulatorPage::tr(
+                " The whole run: %1 attempts (%2 OOM), %3 points dropped, %4 of the points reached "
+                "the optimizer step%5.")
+                .arg(simfmt::count(t.attempts), simfmt::count(t.oom_attempts),
+                     simfmt::count(t.points_dropped), simfmt::percent(t.applied_point_fraction()),
                      t.crashes ? SimulatorPage::tr(", then it crashed") : QString());
   } else {
     line += SimulatorPage::tr(" The trace has no totals line, so the whole run's counters are unknown.");
@@ -49,9 +51,12 @@ void SimulatorPage::refreshNotice() {
     } else {
       const auto i = std::size_t(g.first_divergence);
       auto outcome = [i](const RunData& r) {
-        return i < r.log.events.size() ? sim_style::outcomeLabel(r.log.events[i].outcome) : tr("nothing (run ended)");
+        return i < r.log.events.size() ? sim_style::outcomeLabel(r.log.events[i].outcome)
+                                       : tr("nothing (run ended)");
       };
-      line += tr("; first divergence at event #%1: A %2, B %3.").arg(g.first_divergence).arg(outcome(*a), outcome(*b));
+      line += tr("; first divergence at event #%1: A %2, B %3.")
+                  .arg(g.first_divergence)
+                  .arg(outcome(*a), outcome(*b));
     }
     if (a->truncated || b->truncated) line += tr(" (Over the kept events only.)");
     lines << line;

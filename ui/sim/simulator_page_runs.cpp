@@ -52,7 +52,9 @@ void SimulatorPage::startJobs() {
 void SimulatorPage::startSimulation(int s, const sim::SimConfig& config, const QString& title) {
   m_slots[std::size_t(s)].jobs->start<RunPtr>(
       tr("Simulation %1").arg(QLatin1String(slotLetter(s))),
-      [config, title](ProgressSink& progress, std::stop_token stop) { return simulateRun(config, title, progress, stop); },
+      [config, title](ProgressSink& progress, std::stop_token stop) {
+        return simulateRun(config, title, progress, stop);
+      },
       [this, s](const RunPtr& run) { runArrived(s, run); });
 }
 
@@ -63,7 +65,8 @@ void SimulatorPage::openRealRunWithPrediction(const QString& path) {
   runArrived(1, nullptr);
   m_slots[0].tracePath = path;
   m_slots[0].jobs->start<RunPtr>(
-      path, [path](ProgressSink& progress, std::stop_token stop) { return loadTraceRun(path, progress, stop); },
+      path,
+      [path](ProgressSink& progress, std::stop_token stop) { return loadTraceRun(path, progress, stop); },
       [this](const RunPtr& run) { runArrived(0, run); });
 }
 
@@ -71,7 +74,8 @@ void SimulatorPage::openTrace(const QString& path, int s) {
   m_predict = m_predictPending = false;
   m_slots[std::size_t(s)].tracePath = path;
   m_slots[std::size_t(s)].jobs->start<RunPtr>(
-      path, [path](ProgressSink& progress, std::stop_token stop) { return loadTraceRun(path, progress, stop); },
+      path,
+      [path](ProgressSink& progress, std::stop_token stop) { return loadTraceRun(path, progress, stop); },
       [this, s](const RunPtr& run) { runArrived(s, run); });
 }
 
@@ -107,7 +111,8 @@ void SimulatorPage::runArrived(int s, const RunPtr& run) {
                        simfmt::count(std::int64_t(r->layout.nodeCount())))
                   .arg(r->computeSeconds * 1e3, 0, 'f', 0)
                   .arg(r->layoutSeconds * 1e3, 0, 'f', 0)
-                  .arg(r->truncated ? tr(" — only the first %1 steps kept").arg(simfmt::count(kMaxSteps)) : QString());
+                  .arg(r->truncated ? tr(" — only the first %1 steps kept").arg(simfmt::count(kMaxSteps))
+                                    : QString());
   }
   m_status->setText(status.join(QStringLiteral("   ·   ")));
   refreshNotice();
@@ -123,13 +128,15 @@ void SimulatorPage::runArrived(int s, const RunPtr& run) {
 void SimulatorPage::refreshAlternatives() {
   const auto& run = m_slots[0].run;
   if (!run || !run->baselines) {
-    m_alternatives->setText(run ? tr("<span style='color:#5b636d'>No alternatives: this trace carries no baselines.</span>")
-                                : QString());
+    m_alternatives->setText(
+        run ? tr("<span style='color:#5b636d'>No alternatives: this trace carries no baselines.</span>")
+            : QString());
     return;
   }
   const auto& t = run->stepTotals.back();
   const double budget = run->config ? double(run->config->memory.budget) : 0.0;
-  const double util = t.ok_attempts && budget > 0 ? double(t.ok_bytes_sum) / double(t.ok_attempts) / budget : 0.0;
+  const double util =
+      t.ok_attempts && budget > 0 ? double(t.ok_bytes_sum) / double(t.ok_attempts) / budget : 0.0;
   auto item = [](const QString& name, const QString& text) {
     return QStringLiteral("<p style='margin:0 0 6px 0'><b>%1</b><br>%2</p>").arg(name, text);
   };
@@ -138,19 +145,26 @@ void SimulatorPage::refreshAlternatives() {
         .arg(simfmt::count(attempts), simfmt::duration(ns), simfmt::percent(use));
   };
   auto baseline = [&](const QString& name, const sim::BaselineResult& b, const QString& shape) {
-    if (!b.feasible) return item(name, tr("not possible: one scene alone exceeds the budget, so only splitting can train it"));
+    if (!b.feasible)
+      return item(name,
+                  tr("not possible: one scene alone exceeds the budget, so only splitting can train it"));
     return item(name + QStringLiteral(" · ") + shape, figures(b.attempts, b.time_ns, b.mean_utilisation));
   };
   const auto& bl = *run->baselines;
-  QString html = tr("<p style='color:#5b636d; margin:0 0 8px 0'>The same scenes and epochs as run A, priced by A's memory and "
-                    "time model (derived by the simulator).</p>");
+  QString html =
+      tr("<p style='color:#5b636d; margin:0 0 8px 0'>The same scenes and epochs as run A, priced by A's "
+         "memory and "
+         "time model (derived by the simulator).</p>");
   html += item(tr("Split and retry (run A) · %1 optimizer steps").arg(simfmt::count(t.optimizer_steps)),
                figures(t.attempts, t.time_ns, util));
-  html += baseline(tr("Lazy fix"), bl.lazy_fix,
-                   (bl.lazy_fix.scenes_per_attempt == 1 ? tr("1 scene per step") : tr("%1 scenes per step").arg(bl.lazy_fix.scenes_per_attempt)) +
-                       tr(", %1 steps").arg(simfmt::count(bl.lazy_fix.optimizer_steps)));
-  html += baseline(tr("Micro-batches with accumulation"), bl.micro_batch,
-                   tr("%1 scenes × %2 per step").arg(bl.micro_batch.scenes_per_attempt).arg(bl.micro_batch.accumulation));
+  html += baseline(
+      tr("Lazy fix"), bl.lazy_fix,
+      (bl.lazy_fix.scenes_per_attempt == 1 ? tr("1 scene per step")
+                                           : tr("%1 scenes per step").arg(bl.lazy_fix.scenes_per_attempt)) +
+          tr(", %1 steps").arg(simfmt::count(bl.lazy_fix.optimizer_steps)));
+  html += baseline(
+      tr("Micro-batches with accumulation"), bl.micro_batch,
+      tr("%1 scenes × %2 per step").arg(bl.micro_batch.scenes_per_attempt).arg(bl.micro_batch.accumulation));
   m_alternatives->setText(html);
 }
 
@@ -192,7 +206,8 @@ void SimulatorPage::refreshSlot(int s) {
   const QString letter = QLatin1String(slotLetter(s));
   if (!slot.run) {
     slot.gauge->clear(letter);
-    slot.header->setText(QStringLiteral("<b>%1</b> · %2").arg(letter, isBusy() ? tr("simulating…") : tr("no run")));
+    slot.header->setText(
+        QStringLiteral("<b>%1</b> · %2").arg(letter, isBusy() ? tr("simulating…") : tr("no run")));
     return;
   }
   const auto& r = *slot.run;
@@ -204,7 +219,8 @@ void SimulatorPage::refreshSlot(int s) {
   slot.gauge->setAttempt(e, letter + QStringLiteral(" · ") + r.title);
   const auto& t = r.stepTotals[std::size_t(st)];
   QString state;
-  if (!e) state = tr("before the first attempt");
+  if (!e)
+    state = tr("before the first attempt");
   else {
     state = tr("attempt #%1 <span style='color:%2'>%3</span> · batch %4 of %5")
                 .arg(attempt)
@@ -213,16 +229,19 @@ void SimulatorPage::refreshSlot(int s) {
                 .arg(simfmt::count(r.batchCount));
   }
   if (st == r.steps() && st > 0) state += t.crashes ? tr(" · <b>crashed</b>") : tr(" · finished");
-  slot.header->setText(QStringLiteral("<b>%1 · %2</b>&nbsp;&nbsp;<span style='color:#5b636d'>step %3 of %4 · %5</span>")
-                           .arg(letter, r.title.toHtmlEscaped(), simfmt::count(st), simfmt::count(r.steps()), state));
+  slot.header->setText(
+      QStringLiteral("<b>%1 · %2</b>&nbsp;&nbsp;<span style='color:#5b636d'>step %3 of %4 · %5</span>")
+          .arg(letter, r.title.toHtmlEscaped(), simfmt::count(st), simfmt::count(r.steps()), state));
   if (attempt >= 0 && slot.eventView->isVisible()) {
     // Deferred: rows inserted just now are not in the scroll range until the view has laid them out.
     const bool pinned = m_detailEvent >= 0 && m_detailSlot == s;
     QTimer::singleShot(0, slot.eventView, [view = slot.eventView, model = slot.events, attempt, pinned] {
       if (pinned || attempt >= model->rowCount()) return;
       // The attempt is at most a dropped half or two from the end: scrollToBottom lays the rows out first.
-      if (attempt + 3 >= model->rowCount()) view->scrollToBottom();
-      else view->scrollTo(model->index(int(attempt), 0), QAbstractItemView::PositionAtCenter);
+      if (attempt + 3 >= model->rowCount())
+        view->scrollToBottom();
+      else
+        view->scrollTo(model->index(int(attempt), 0), QAbstractItemView::PositionAtCenter);
     });
   }
 }
@@ -239,10 +258,14 @@ void SimulatorPage::refreshDetails() {
   if (id >= slot.run->eventsAfter(st)) id = -1;  // stepped back before it
   const bool following = id < 0;
   if (following) id = slot.run->attemptOfStep(st);
-  for (int s = 0; s < 2; ++s) m_slots[std::size_t(s)].tree->setSelected(s == m_detailSlot && !following ? id : -1);
-  m_detailsTitle->setText(following ? tr("Run %1 · current attempt · click a node to pin one").arg(QLatin1String(slotLetter(m_detailSlot)))
-                                    : tr("Run %1 · pinned · click empty tree space to follow").arg(QLatin1String(slotLetter(m_detailSlot))));
-  m_details->setHtml(id >= 0 ? nodeDetailsHtml(*slot.run, id, st) : tr("<i>No attempt yet: press Next (→) or Play (Space).</i>"));
+  for (int s = 0; s < 2; ++s)
+    m_slots[std::size_t(s)].tree->setSelected(s == m_detailSlot && !following ? id : -1);
+  m_detailsTitle->setText(following ? tr("Run %1 · current attempt · click a node to pin one")
+                                          .arg(QLatin1String(slotLetter(m_detailSlot)))
+                                    : tr("Run %1 · pinned · click empty tree space to follow")
+                                          .arg(QLatin1String(slotLetter(m_detailSlot))));
+  m_details->setHtml(id >= 0 ? nodeDetailsHtml(*slot.run, id, st)
+                             : tr("<i>No attempt yet: press Next (→) or Play (Space).</i>"));
 }
 
 void SimulatorPage::selectEvent(int s, std::int64_t eventId) {
@@ -251,8 +274,7 @@ void SimulatorPage::selectEvent(int s, std::int64_t eventId) {
   auto& slot = m_slots[std::size_t(s)];
   if (eventId >= 0 && slot.run) {
     slot.tree->ensureVisible(eventId);
-    if (eventId < slot.events->rowCount())
-      slot.eventView->selectRow(int(eventId));
+    if (eventId < slot.events->rowCount()) slot.eventView->selectRow(int(eventId));
   }
   refreshDetails();
 }

@@ -100,8 +100,14 @@ std::vector<sim::Totals> deriveStepTotals(const sim::EventLog& log, const std::v
           batch.okPointsSum += e.points;
           batch.okAttempts++;
           break;
-        case Outcome::Oom: t.oom_attempts++; t.wasted_forward_passes++; break;
-        case Outcome::Bug: t.bug_attempts++; t.wasted_forward_passes++; break;
+        case Outcome::Oom:
+          t.oom_attempts++;
+          t.wasted_forward_passes++;
+          break;
+        case Outcome::Bug:
+          t.bug_attempts++;
+          t.wasted_forward_passes++;
+          break;
         case Outcome::Crash:
           t.crashes++;
           t.floor_raised += floorRaise;

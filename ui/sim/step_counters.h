@@ -17,8 +17,7 @@ namespace oomscope::ui {
 // stepEnd[s] = events after s steps. grad decides what reached optimizer.step(); without it the
 // applied-point counters stay 0. time, when given, prices the OOM-free run for the overhead figure.
 std::vector<sim::Totals> deriveStepTotals(const sim::EventLog& log, const std::vector<std::uint32_t>& stepEnd,
-                                          std::optional<sim::GradMode> grad,
-                                          const sim::TimeModel* time);
+                                          std::optional<sim::GradMode> grad, const sim::TimeModel* time);
 
 // Groups events into steps by their `step` field (an attempt and the halves it dropped share one).
 std::vector<std::uint32_t> stepBoundaries(const sim::EventLog& log);

@@ -8,7 +8,6 @@
 
 #include <QAbstractTableModel>
 #include <QString>
-
 #include <array>
 #include <cstdint>
 
@@ -22,9 +21,28 @@ class SimTotalsModel : public QAbstractTableModel {
  public:
   enum Role { ValueRole = Qt::UserRole + 1 };
   enum Row {
-    Attempts, Retries, Wasted, Ooms, BugsSwallowed, Crashes, OptimizerSteps, DroppedFragments, PointsDropped,
-    ScenesDropped, GradientPoints, GradientScenes, DiscardedGradients, Renormalised, SpatialPoints, NormBiased,
-    NormSmall, FloorKept, EmptyCache, SimTime, Overhead, RowCount
+    Attempts,
+    Retries,
+    Wasted,
+    Ooms,
+    BugsSwallowed,
+    Crashes,
+    OptimizerSteps,
+    DroppedFragments,
+    PointsDropped,
+    ScenesDropped,
+    GradientPoints,
+    GradientScenes,
+    DiscardedGradients,
+    Renormalised,
+    SpatialPoints,
+    NormBiased,
+    NormSmall,
+    FloorKept,
+    EmptyCache,
+    SimTime,
+    Overhead,
+    RowCount
   };
 
   explicit SimTotalsModel(QObject* parent = nullptr);

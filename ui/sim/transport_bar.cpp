@@ -8,7 +8,6 @@
 #include <QSlider>
 #include <QStyle>
 #include <QToolButton>
-
 #include <cmath>
 
 #include "ui/sim/sim_format.h"
@@ -94,7 +93,8 @@ SimTransportBar::SimTransportBar(QWidget* parent) : QWidget(parent) {
   connect(m_cancel, &QToolButton::clicked, this, &SimTransportBar::cancelRequested);
   connect(m_speed, &QSlider::valueChanged, this, [this] {
     const double s = speed();
-    m_speedLabel->setText(s < 10 ? tr("%1 / s").arg(s, 0, 'f', 1) : tr("%1 / s").arg(simfmt::count(std::int64_t(s))));
+    m_speedLabel->setText(s < 10 ? tr("%1 / s").arg(s, 0, 'f', 1)
+                                 : tr("%1 / s").arg(simfmt::count(std::int64_t(s))));
   });
   setSpeedSlider(30);
 }

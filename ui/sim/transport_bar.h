@@ -4,7 +4,6 @@
 // beyond what it displays; the page owns the cursor.
 
 #include <QWidget>
-
 #include <cstdint>
 
 class QLabel;

@@ -79,13 +79,16 @@ TreeLayout layoutTree(const sim::EventLog& log, std::stop_token stop) {
   for (auto it = preorder.rbegin(); it != preorder.rend(); ++it) {
     const auto v = std::size_t(*it);
     const auto b = t.childBegin[v], e = t.childBegin[v + 1];
-    if (b != e) t.x[v] = 0.5f * (t.x[std::size_t(t.children[std::size_t(b)])] + t.x[std::size_t(t.children[std::size_t(e - 1)])]);
+    if (b != e)
+      t.x[v] = 0.5f * (t.x[std::size_t(t.children[std::size_t(b)])] +
+                       t.x[std::size_t(t.children[std::size_t(e - 1)])]);
   }
   t.width = n ? nextSlot : 0.f;
 
   t.byX.resize(n);
   std::iota(t.byX.begin(), t.byX.end(), 0);
-  std::stable_sort(t.byX.begin(), t.byX.end(), [&](std::int32_t a, std::int32_t b) { return t.x[std::size_t(a)] < t.x[std::size_t(b)]; });
+  std::stable_sort(t.byX.begin(), t.byX.end(),
+                   [&](std::int32_t a, std::int32_t b) { return t.x[std::size_t(a)] < t.x[std::size_t(b)]; });
   t.sortedX.resize(n);
   for (std::size_t i = 0; i < n; ++i) t.sortedX[i] = t.x[std::size_t(t.byX[i])];
   return t;

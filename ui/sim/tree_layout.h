@@ -16,14 +16,14 @@
 namespace oomscope::ui {
 
 struct TreeLayout {
-  std::vector<float> x;              // in slots
-  std::vector<std::int16_t> depth;   // recomputed from parents (traces may carry none)
-  std::vector<float> size;           // 0..1: sqrt(points / largest points), the node's relative radius
+  std::vector<float> x;                  // in slots
+  std::vector<std::int16_t> depth;       // recomputed from parents (traces may carry none)
+  std::vector<float> size;               // 0..1: sqrt(points / largest points), the node's relative radius
   std::vector<std::int32_t> childBegin;  // children of i: children[childBegin[i] .. childBegin[i + 1])
   std::vector<std::int32_t> children;
-  std::vector<std::int32_t> byX;     // node ids sorted by x
-  std::vector<float> sortedX;        // x of byX, for the binary search
-  float width = 0;                   // slots used (last x + 1)
+  std::vector<std::int32_t> byX;  // node ids sorted by x
+  std::vector<float> sortedX;     // x of byX, for the binary search
+  float width = 0;                // slots used (last x + 1)
   int maxDepth = 0;
 
   std::size_t nodeCount() const { return x.size(); }

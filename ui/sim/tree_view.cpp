@@ -4,7 +4,6 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QWheelEvent>
-
 #include <algorithm>
 #include <cmath>
 
@@ -20,7 +19,8 @@ constexpr double kDetailRadius = 2.2;
 constexpr double kMaxSlotPx = 160;
 
 QString compactPoints(std::int64_t p) {
-  if (p >= 1'000'000) return QString::number(double(p) / 1e6, 'f', p >= 10'000'000 ? 0 : 1) + QStringLiteral("M");
+  if (p >= 1'000'000)
+    return QString::number(double(p) / 1e6, 'f', p >= 10'000'000 ? 0 : 1) + QStringLiteral("M");
   if (p >= 1'000) return QString::number(double(p) / 1e3, 'f', 0) + QStringLiteral("k");
   return QString::number(p);
 }
@@ -163,8 +163,10 @@ std::int64_t SimTreeView::nodeAt(QPointF pos) const {
 }
 
 void SimTreeView::resizeEvent(QResizeEvent*) {
-  if (m_fitPending || !m_userZoomed || !m_run) fit();
-  else clampOffsets();
+  if (m_fitPending || !m_userZoomed || !m_run)
+    fit();
+  else
+    clampOffsets();
   if (m_follow && m_current >= 0) ensureVisible(m_current);
 }
 
@@ -223,9 +225,12 @@ void SimTreeView::paintEvent(QPaintEvent*) {
   if (m_fitPending) fit();
   paintDepthGuides(p);
   const double pad = maxRadius() + 2;
-  const auto [first, last] = m_run->layout.rangeX(float((-pad - m_ox) / m_sx), float((width() + pad - m_ox) / m_sx));
-  if (levelOfDetail()) paintCoarse(p, first, last);
-  else paintDetailed(p, first, last);
+  const auto [first, last] =
+      m_run->layout.rangeX(float((-pad - m_ox) / m_sx), float((width() + pad - m_ox) / m_sx));
+  if (levelOfDetail())
+    paintCoarse(p, first, last);
+  else
+    paintDetailed(p, first, last);
   paintMarkers(p);
   paintDepthLabels(p);
   p.setRenderHint(QPainter::Antialiasing, false);

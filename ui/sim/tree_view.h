@@ -10,7 +10,6 @@
 // dragging pans, a click selects an attempt.
 
 #include <QWidget>
-
 #include <cstdint>
 #include <vector>
 

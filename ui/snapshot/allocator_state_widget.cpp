@@ -15,21 +15,25 @@ AllocatorStateWidget::AllocatorStateWidget(QWidget* parent) : QWidget(parent) {
   setBackgroundRole(QPalette::Base);
 }
 
-void AllocatorStateWidget::setState(std::shared_ptr<const snapshot::Snapshot> snap, std::shared_ptr<const snapshot::AllocatorState> state) {
+void AllocatorStateWidget::setState(std::shared_ptr<const snapshot::Snapshot> snap,
+                                    std::shared_ptr<const snapshot::AllocatorState> state) {
   m_snap = std::move(snap);
   m_state = std::move(state);
   m_order.clear();
   if (m_state) {
     for (std::size_t i = 0; i < m_state->segments.size(); ++i) m_order.push_back(i);
-    std::stable_sort(m_order.begin(), m_order.end(),
-                     [&](std::size_t a, std::size_t b) { return m_state->segments[a].size > m_state->segments[b].size; });
+    std::stable_sort(m_order.begin(), m_order.end(), [&](std::size_t a, std::size_t b) {
+      return m_state->segments[a].size > m_state->segments[b].size;
+    });
   }
   setMinimumHeight(sizeHint().height());
   updateGeometry();
   update();
 }
 
-QSize AllocatorStateWidget::sizeHint() const { return {900, kTop * 2 + kRow * static_cast<int>(std::max<std::size_t>(1, m_order.size()))}; }
+QSize AllocatorStateWidget::sizeHint() const {
+  return {900, kTop * 2 + kRow * static_cast<int>(std::max<std::size_t>(1, m_order.size()))};
+}
 
 double AllocatorStateWidget::scale() const {
   if (!m_state || m_order.empty()) return 1.0;
@@ -58,9 +62,11 @@ void AllocatorStateWidget::paintEvent(QPaintEvent* event) {
       const double x = kLabel + static_cast<double>(b.addr - s.address) * k;
       const double used = std::max(1.0, static_cast<double>(b.requested) * k);
       const double whole = std::max(used, static_cast<double>(b.size) * k);
-      const QColor c = b.pending_free ? QColor(210, 40, 40) : QColor::fromHsv(static_cast<int>((b.addr >> 9) * 37 % 360), 110, 215);
+      const QColor c = b.pending_free ? QColor(210, 40, 40)
+                                      : QColor::fromHsv(static_cast<int>((b.addr >> 9) * 37 % 360), 110, 215);
       p.fillRect(QRectF(x, bar.top(), used, bar.height()), c);
-      if (whole > used) p.fillRect(QRectF(x + used, bar.top(), whole - used, bar.height()), QColor(245, 150, 60));
+      if (whole > used)
+        p.fillRect(QRectF(x + used, bar.top(), whole - used, bar.height()), QColor(245, 150, 60));
     }
     p.setPen(QColor(150, 150, 155));
     p.drawRect(bar);
@@ -82,13 +88,18 @@ QString AllocatorStateWidget::describeAt(QPoint pos) const {
   for (const auto& b : s.blocks) {
     const double start = static_cast<double>(b.addr - s.address);
     if (offset >= start && offset < start + static_cast<double>(std::max(b.size, b.requested))) {
-      text += tr("\nblock 0x%1: %2 requested, %3 rounded%4").arg(b.addr, 0, 16).arg(bytesWithExact(b.requested), bytesText(b.size),
-                                                                                 b.pending_free ? tr(", freed, pending a stream event") : QString());
+      text += tr("\nblock 0x%1: %2 requested, %3 rounded%4")
+                  .arg(b.addr, 0, 16)
+                  .arg(bytesWithExact(b.requested), bytesText(b.size),
+                       b.pending_free ? tr(", freed, pending a stream event") : QString());
       if (m_snap) {
         const auto& ids = m_snap->frames_of(b.frames);
         for (std::size_t i = 0; i < ids.size() && i < 8; ++i) {
           const auto& f = m_snap->frames[ids[i]];
-          text += QStringLiteral("\n  %1:%2 in %3").arg(QString::fromStdString(f.filename)).arg(f.line).arg(QString::fromStdString(f.name));
+          text += QStringLiteral("\n  %1:%2 in %3")
+                      .arg(QString::fromStdString(f.filename))
+                      .arg(f.line)
+                      .arg(QString::fromStdString(f.name));
         }
       }
       break;
@@ -99,8 +110,10 @@ QString AllocatorStateWidget::describeAt(QPoint pos) const {
 
 void AllocatorStateWidget::mouseMoveEvent(QMouseEvent* event) {
   const QString text = describeAt(event->pos());
-  if (text.isEmpty()) QToolTip::hideText();
-  else QToolTip::showText(event->globalPosition().toPoint(), text, this);
+  if (text.isEmpty())
+    QToolTip::hideText();
+  else
+    QToolTip::showText(event->globalPosition().toPoint(), text, this);
 }
 
 }  // namespace oomscope::ui

@@ -16,7 +16,8 @@ class AllocatorStateWidget : public QWidget {
   Q_OBJECT
  public:
   explicit AllocatorStateWidget(QWidget* parent = nullptr);
-  void setState(std::shared_ptr<const snapshot::Snapshot> snap, std::shared_ptr<const snapshot::AllocatorState> state);
+  void setState(std::shared_ptr<const snapshot::Snapshot> snap,
+                std::shared_ptr<const snapshot::AllocatorState> state);
   QString describeAt(QPoint p) const;
   QSize sizeHint() const override;
 

@@ -49,7 +49,9 @@ void MemoryTimelineWidget::rebuildDrawn() {
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<std::uint32_t>(i);
   const auto n = std::min<std::size_t>(all.size(), static_cast<std::size_t>(m_maxDrawn));
   std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n), all.end(),
-                    [&](std::uint32_t a, std::uint32_t b) { return m_timeline->elements[a].size > m_timeline->elements[b].size; });
+                    [&](std::uint32_t a, std::uint32_t b) {
+                      return m_timeline->elements[a].size > m_timeline->elements[b].size;
+                    });
   m_drawn.assign(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n));
   std::sort(m_drawn.begin(), m_drawn.end(), [&](std::uint32_t a, std::uint32_t b) {
     const auto& x = m_timeline->elements[a];
@@ -63,7 +65,9 @@ std::int64_t MemoryTimelineWidget::maxIndex() const {
   return static_cast<std::int64_t>(m_timeline->totals.size()) - 1;
 }
 
-std::int64_t MemoryTimelineWidget::totalAt(std::int64_t index) const { return m_timeline ? m_timeline->bytes_at(index) : 0; }
+std::int64_t MemoryTimelineWidget::totalAt(std::int64_t index) const {
+  return m_timeline ? m_timeline->bytes_at(index) : 0;
+}
 
 void MemoryTimelineWidget::setRange(double lo, double hi) {
   const double min = static_cast<double>(minIndex()), max = static_cast<double>(maxIndex());
@@ -75,7 +79,9 @@ void MemoryTimelineWidget::setRange(double lo, double hi) {
   update();
 }
 
-void MemoryTimelineWidget::resetZoom() { setRange(static_cast<double>(minIndex()), static_cast<double>(maxIndex())); }
+void MemoryTimelineWidget::resetZoom() {
+  setRange(static_cast<double>(minIndex()), static_cast<double>(maxIndex()));
+}
 
 void MemoryTimelineWidget::zoomAt(double center, double factor) {
   const double lo = center - (center - m_lo) * factor;
@@ -103,7 +109,8 @@ double MemoryTimelineWidget::indexOf(double x) const {
 
 double MemoryTimelineWidget::yOf(double bytes) const {
   const QRect r = plotRect();
-  const double top = m_timeline ? std::max<double>(1.0, static_cast<double>(m_timeline->peak_bytes) * 1.08) : 1.0;
+  const double top =
+      m_timeline ? std::max<double>(1.0, static_cast<double>(m_timeline->peak_bytes) * 1.08) : 1.0;
   return r.bottom() - bytes / top * r.height();
 }
 
@@ -147,7 +154,8 @@ void MemoryTimelineWidget::paintEvent(QPaintEvent*) {
     };
     band(static_cast<double>(summarised), QColor(200, 200, 205));
     for (std::uint32_t e : m_drawn)
-      if (m_timeline->elements[e].live_at(s)) band(static_cast<double>(m_timeline->elements[e].size), bandColor(e));
+      if (m_timeline->elements[e].live_at(s))
+        band(static_cast<double>(m_timeline->elements[e].size), bandColor(e));
   }
   // Axes.
   p.setPen(palette().text().color());
@@ -167,7 +175,8 @@ void MemoryTimelineWidget::paintEvent(QPaintEvent*) {
   for (int k = 0; step < rawStep; ++k) step *= (k % 3 == 1) ? 2.5 : 2.0;
   for (double idx = std::ceil(m_lo / step) * step; idx <= m_hi + 1e-9; idx += step) {
     const int x = static_cast<int>(xOf(idx));
-    const QString label = idx < 0 ? tr("start") : QLocale().toString(static_cast<qlonglong>(std::llround(idx)));
+    const QString label =
+        idx < 0 ? tr("start") : QLocale().toString(static_cast<qlonglong>(std::llround(idx)));
     const int w = fm.horizontalAdvance(label) + 4;
     const int left = std::clamp(x - w / 2, 0, width() - w);
     p.setPen(QColor(0, 0, 0, 25));
@@ -179,19 +188,25 @@ void MemoryTimelineWidget::paintEvent(QPaintEvent*) {
   p.drawText(QRect(r.left(), r.bottom() + 4 + fm.height() - 2, r.width(), fm.height() + 2), Qt::AlignRight,
              tr("trace entry"));
   // Marks: peak (dashed), OOM (red), selection (blue).
-  auto vline = [&](std::int64_t index, const QColor& c, Qt::PenStyle style, const QString& label, double bottom) {
+  auto vline = [&](std::int64_t index, const QColor& c, Qt::PenStyle style, const QString& label,
+                   double bottom) {
     const double x = std::min<double>(xOf(static_cast<double>(index)), r.right() - 1);
     if (x < r.left()) return;
     p.setPen(QPen(c, 1.5, style));
     p.drawLine(QPointF(x, r.top()), QPointF(x, bottom));
-    p.drawText(QPointF(std::min<double>(x + 4, r.right() - fm.horizontalAdvance(label) - 2), r.top() + fm.ascent() + 2), label);
+    p.drawText(QPointF(std::min<double>(x + 4, r.right() - fm.horizontalAdvance(label) - 2),
+                       r.top() + fm.ascent() + 2),
+               label);
   };
   // The peak's line stops above the peak so that the one-pixel spike under it stays visible.
-  vline(m_timeline->peak_index, QColor(90, 90, 90), Qt::DashLine, tr("peak %1").arg(bytesText(m_timeline->peak_bytes)),
+  vline(m_timeline->peak_index, QColor(90, 90, 90), Qt::DashLine,
+        tr("peak %1").arg(bytesText(m_timeline->peak_bytes)),
         yOf(static_cast<double>(m_timeline->peak_bytes)) - 3);
   if (const auto* d = m_doc->deviceAnalysis(); d && d->oom)
-    vline(d->oom->index, QColor(200, 30, 30), Qt::SolidLine, tr("OOM: %1 requested").arg(bytesText(d->oom->requested)), r.bottom());
-  if (m_selected != m_timeline->peak_index) vline(m_selected, QColor(30, 90, 200), Qt::SolidLine, QString(), r.bottom());
+    vline(d->oom->index, QColor(200, 30, 30), Qt::SolidLine,
+          tr("OOM: %1 requested").arg(bytesText(d->oom->requested)), r.bottom());
+  if (m_selected != m_timeline->peak_index)
+    vline(m_selected, QColor(30, 90, 200), Qt::SolidLine, QString(), r.bottom());
 }
 
 QString MemoryTimelineWidget::describeAt(QPoint pos) const {
@@ -203,24 +218,31 @@ QString MemoryTimelineWidget::describeAt(QPoint pos) const {
     if (m_timeline->elements[e].live_at(s)) drawnLive += m_timeline->elements[e].size;
   const std::int64_t total = totalAt(s);
   const std::int64_t summarised = std::max<std::int64_t>(0, total - drawnLive);
-  const QString header = (s < 0 ? tr("Before the first entry") : tr("Trace entry %1").arg(s)) + tr(": %1 active").arg(bytesText(total));
+  const QString header = (s < 0 ? tr("Before the first entry") : tr("Trace entry %1").arg(s)) +
+                         tr(": %1 active").arg(bytesText(total));
   double base = static_cast<double>(summarised);
   if (yOf(0) >= pos.y() && pos.y() >= yOf(base))
-    return header + tr("\nsummarised band: %1 in allocations smaller than the %2 drawn").arg(bytesText(summarised)).arg(m_drawn.size());
+    return header + tr("\nsummarised band: %1 in allocations smaller than the %2 drawn")
+                        .arg(bytesText(summarised))
+                        .arg(m_drawn.size());
   for (std::uint32_t e : m_drawn) {
     const auto& el = m_timeline->elements[e];
     if (!el.live_at(s)) continue;
     const double top = base + static_cast<double>(el.size);
     if (yOf(base) >= pos.y() && pos.y() >= yOf(top)) {
       QString text = header + QStringLiteral("\n%1 at 0x%2").arg(bytesWithExact(el.size)).arg(el.addr, 0, 16);
-      text += el.start < 0 ? (el.ghost ? tr(", allocated before the trace (live block of the snapshot)") : tr(", allocated before the trace"))
+      text += el.start < 0 ? (el.ghost ? tr(", allocated before the trace (live block of the snapshot)")
+                                       : tr(", allocated before the trace"))
                            : tr(", allocated at entry %1").arg(el.start);
       text += el.end < 0 ? tr(", live at the end") : tr(", freed at entry %1").arg(el.end);
       const auto& ids = m_doc->snap->frames_of(el.frames);
       if (ids.empty()) text += tr("\n(no stack recorded)");
       for (std::size_t i = 0; i < ids.size() && i < 12; ++i) {
         const auto& f = m_doc->snap->frames[ids[i]];
-        text += QStringLiteral("\n  %1:%2 in %3").arg(QString::fromStdString(f.filename)).arg(f.line).arg(QString::fromStdString(f.name));
+        text += QStringLiteral("\n  %1:%2 in %3")
+                    .arg(QString::fromStdString(f.filename))
+                    .arg(f.line)
+                    .arg(QString::fromStdString(f.name));
       }
       if (ids.size() > 12) text += tr("\n  \u2026 %1 more frames").arg(ids.size() - 12);
       return text;
@@ -256,8 +278,10 @@ void MemoryTimelineWidget::mouseMoveEvent(QMouseEvent* event) {
     return;
   }
   const QString text = describeAt(event->pos());
-  if (text.isEmpty()) QToolTip::hideText();
-  else QToolTip::showText(event->globalPosition().toPoint(), text, this);
+  if (text.isEmpty())
+    QToolTip::hideText();
+  else
+    QToolTip::showText(event->globalPosition().toPoint(), text, this);
 }
 
 void MemoryTimelineWidget::mouseReleaseEvent(QMouseEvent* event) {

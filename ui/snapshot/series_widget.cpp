@@ -81,8 +81,8 @@ void SeriesWidget::paintEvent(QPaintEvent*) {
   const QFontMetrics fm(font());
   for (int i = 0; i <= 4; ++i) {
     const double b = top * i / 4.0;
-    p.drawText(QRect(0, static_cast<int>(yOf(b)) - fm.height() / 2, r.left() - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
-               bytesText(static_cast<qint64>(b)));
+    p.drawText(QRect(0, static_cast<int>(yOf(b)) - fm.height() / 2, r.left() - 6, fm.height()),
+               Qt::AlignRight | Qt::AlignVCenter, bytesText(static_cast<qint64>(b)));
   }
   for (int i = 0; i <= 5; ++i) {
     const double t = m_lo + (m_hi - m_lo) * i / 5.0;

@@ -16,7 +16,8 @@ const snapshot::DeviceAnalysis* SnapshotDocument::deviceAnalysis() const {
   return nullptr;
 }
 
-std::shared_ptr<const SnapshotDocument> loadSnapshotDocument(const QString& path, ProgressSink& progress, std::stop_token stop) {
+std::shared_ptr<const SnapshotDocument> loadSnapshotDocument(const QString& path, ProgressSink& progress,
+                                                             std::stop_token stop) {
   auto doc = std::make_shared<SnapshotDocument>();
   doc->path = path;
   const std::string p = path.toStdString();
@@ -25,10 +26,12 @@ std::shared_ptr<const SnapshotDocument> loadSnapshotDocument(const QString& path
   std::ostringstream text;
   switch (kind.kind) {
     case snapshot::FileKind::TorchSnapshot: {
-      if (kind.gzip) throw Error(ErrorKind::Gzip, p, "is a gzip-compressed pickle; decompress it first (gunzip)");
+      if (kind.gzip)
+        throw Error(ErrorKind::Gzip, p, "is a gzip-compressed pickle; decompress it first (gunzip)");
       doc->snap = snapshot::read_snapshot(p, progress, stop);
       progress.report(1.0, "analysing");
-      doc->report = std::make_shared<const snapshot::SnapshotReport>(snapshot::analyse_snapshot(*doc->snap, 200));
+      doc->report =
+          std::make_shared<const snapshot::SnapshotReport>(snapshot::analyse_snapshot(*doc->snap, 200));
       doc->device = snapshot::default_device(*doc->snap);
       snapshot::write_snapshot_text(text, *doc->snap, *doc->report, 25);
       break;
@@ -39,8 +42,10 @@ std::shared_ptr<const SnapshotDocument> loadSnapshotDocument(const QString& path
       snapshot::write_kineto_text(text, *doc->kineto);
       if (!doc->kineto->devices.empty()) {
         const auto& d = doc->kineto->devices.front();
-        doc->seriesTitle = QString::fromStdString(d.label + (d.baseline ? " allocated bytes" : " running sum of [memory] Bytes"));
-        for (const auto& pt : d.series) doc->series.push_back({(pt.ts_us - d.first_ts_us) / 1e6, static_cast<double>(pt.live_bytes)});
+        doc->seriesTitle = QString::fromStdString(
+            d.label + (d.baseline ? " allocated bytes" : " running sum of [memory] Bytes"));
+        for (const auto& pt : d.series)
+          doc->series.push_back({(pt.ts_us - d.first_ts_us) / 1e6, static_cast<double>(pt.live_bytes)});
         for (const auto& o : d.ooms) doc->oomTimes.push_back((o.ts_us - d.first_ts_us) / 1e6);
       }
       break;
@@ -50,14 +55,16 @@ std::shared_ptr<const SnapshotDocument> loadSnapshotDocument(const QString& path
       snapshot::write_hta_text(text, *doc->hta);
       doc->seriesTitle = QStringLiteral("live bytes (raw memory timeline)");
       for (const auto& s : doc->hta->steps)
-        doc->series.push_back({static_cast<double>(s.t_ns - doc->hta->first_t_ns) / 1e9, static_cast<double>(s.total)});
+        doc->series.push_back(
+            {static_cast<double>(s.t_ns - doc->hta->first_t_ns) / 1e9, static_cast<double>(s.total)});
       break;
     }
     case snapshot::FileKind::Pprof:
       doc->pprof = snapshot::read_pprof(p);
       snapshot::write_pprof_text(text, *doc->pprof, 50);
       break;
-    case snapshot::FileKind::Unknown: snapshot::throw_unknown_kind(p, kind);
+    case snapshot::FileKind::Unknown:
+      snapshot::throw_unknown_kind(p, kind);
     case snapshot::FileKind::XSpace:
       throw Error(ErrorKind::InvalidArgument, p, "is an XLA capture; open it in the main window");
   }

@@ -46,7 +46,12 @@ class WindowProgress final : public ProgressSink {
     const int value = static_cast<int>(fraction * 100);
     if (value == m_last) return;
     m_last = value;
-    QMetaObject::invokeMethod(m_bar, [bar = m_bar, value] { if (bar) bar->setValue(value); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_bar,
+        [bar = m_bar, value] {
+          if (bar) bar->setValue(value);
+        },
+        Qt::QueuedConnection);
   }
 
  private:
@@ -151,18 +156,21 @@ void SnapshotWindow::load(const QString& path) {
     } catch (const std::exception& e) {
       error = QObject::tr("%1: %2").arg(path, QString::fromUtf8(e.what()));
     }
-    QMetaObject::invokeMethod(self, [self, doc, error] {
-      if (!self) return;
-      self->m_progress->hide();
-      self->m_cancel->hide();
-      if (doc) {
-        self->setDocument(doc);
-        emit self->loaded();
-      } else {
-        self->m_status->setText(error);
-        emit self->failed(error);
-      }
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        self,
+        [self, doc, error] {
+          if (!self) return;
+          self->m_progress->hide();
+          self->m_cancel->hide();
+          if (doc) {
+            self->setDocument(doc);
+            emit self->loaded();
+          } else {
+            self->m_status->setText(error);
+            emit self->failed(error);
+          }
+        },
+        Qt::QueuedConnection);
   });
 }
 
@@ -187,7 +195,8 @@ QWidget* SnapshotWindow::buildTimelinePage() {
   connect(reset, &QPushButton::clicked, m_timeline, &MemoryTimelineWidget::resetZoom);
   controls->addWidget(reset);
   controls->addStretch(1);
-  controls->addWidget(new QLabel(tr("Wheel: zoom \u00b7 drag: pan \u00b7 click: select an event \u00b7 hover: size and stack")));
+  controls->addWidget(new QLabel(
+      tr("Wheel: zoom \u00b7 drag: pan \u00b7 click: select an event \u00b7 hover: size and stack")));
   layout->addWidget(m_timelineHeader);
   layout->addWidget(m_timeline, 1);
   layout->addLayout(controls);
@@ -213,8 +222,9 @@ QWidget* SnapshotWindow::buildStatePage() {
   split->addWidget(segments);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 1);
-  auto* legend = new QLabel(tr("Bars: segments, largest first. Colour: requested bytes of a live block \u00b7 orange: rounding slack "
-                               "\u00b7 red: freed, pending a stream event \u00b7 grey: free"));
+  auto* legend = new QLabel(tr(
+      "Bars: segments, largest first. Colour: requested bytes of a live block \u00b7 orange: rounding slack "
+      "\u00b7 red: freed, pending a stream event \u00b7 grey: free"));
   layout->addWidget(m_stateHeader);
   layout->addWidget(split, 1);
   layout->addWidget(legend);
@@ -230,10 +240,11 @@ QWidget* SnapshotWindow::buildTopPage() {
   split->addWidget(m_frames);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
-  connect(m_topView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-    auto* proxy = static_cast<QSortFilterProxyModel*>(m_topView->model());
-    m_frames->setPlainText(m_topModel->framesText(proxy->mapToSource(current).row()));
-  });
+  connect(m_topView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            auto* proxy = static_cast<QSortFilterProxyModel*>(m_topView->model());
+            m_frames->setPlainText(m_topModel->framesText(proxy->mapToSource(current).row()));
+          });
   return split;
 }
 
@@ -269,7 +280,8 @@ void SnapshotWindow::refreshDiffChoices() {
   m_diffChoice->clear();
   for (SnapshotWindow* w : openWindows())
     if (w != this && w->document() && w->document()->snap)
-      m_diffChoice->addItem(w->document()->path, QVariant::fromValue<quintptr>(reinterpret_cast<quintptr>(w)));
+      m_diffChoice->addItem(w->document()->path,
+                            QVariant::fromValue<quintptr>(reinterpret_cast<quintptr>(w)));
   const bool any = m_diffChoice->count() > 0;
   const int at = m_tabs->indexOf(m_diffPage);
   if (any && at < 0) m_tabs->addTab(m_diffPage, tr("Diff"));
@@ -287,7 +299,8 @@ void SnapshotWindow::compareWith(SnapshotWindow* other) {
     return;
   }
   const auto& b = *other->document();
-  auto diff = std::make_shared<const snapshot::SnapshotDiff>(snapshot::diff_snapshots(*m_doc->snap, *m_doc->report, *b.snap, *b.report, 25));
+  auto diff = std::make_shared<const snapshot::SnapshotDiff>(
+      snapshot::diff_snapshots(*m_doc->snap, *m_doc->report, *b.snap, *b.report, 25));
   m_diffModel->setDiff(diff);
   std::ostringstream text;
   snapshot::write_diff_text(text, *diff);
@@ -306,18 +319,26 @@ void SnapshotWindow::setDocument(std::shared_ptr<const SnapshotDocument> doc) {
     m_topView->resizeColumnsToContents();
     m_topView->sortByColumn(TopAllocationsModel::Size, Qt::DescendingOrder);
     if (m_topModel->rowCount() > 0) m_topView->setCurrentIndex(m_topView->model()->index(0, 0));
-    QString header = tr("<b>%1</b> \u2014 device %2: %3 trace entries, active-memory peak <b>%4</b>")
-                         .arg(QFileInfo(m_doc->path).fileName().toHtmlEscaped())
-                         .arg(m_doc->device)
-                         .arg(d ? QLocale().toString(static_cast<qulonglong>(d->trace_entries)) : QStringLiteral("0"))
-                         .arg(bytesText(d ? d->timeline.peak_bytes : 0));
-    if (d && d->timeline.peak_index >= 0) header += tr(" at entry %1").arg(d->timeline.peak_index);
-    else header += tr(" from the start");
+    QString header =
+        tr("<b>%1</b> \u2014 device %2: %3 trace entries, active-memory peak <b>%4</b>")
+            .arg(QFileInfo(m_doc->path).fileName().toHtmlEscaped())
+            .arg(m_doc->device)
+            .arg(d ? QLocale().toString(static_cast<qulonglong>(d->trace_entries)) : QStringLiteral("0"))
+            .arg(bytesText(d ? d->timeline.peak_bytes : 0));
+    if (d && d->timeline.peak_index >= 0)
+      header += tr(" at entry %1").arg(d->timeline.peak_index);
+    else
+      header += tr(" from the start");
     header += tr("; reserved %1").arg(bytesText(m_doc->report->reserved));
     if (d && d->oom)
-      header += tr("; <span style='color:#c81e1e'>OOM at entry %1: %2 requested, %3 free on the device</span>")
-                    .arg(d->oom->index).arg(bytesText(d->oom->requested), bytesText(d->oom->device_free));
-    if (d && d->timeline.ghosts) header += tr("; %1 live blocks (%2) allocated before the trace").arg(d->timeline.ghosts).arg(bytesText(d->timeline.ghost_bytes));
+      header +=
+          tr("; <span style='color:#c81e1e'>OOM at entry %1: %2 requested, %3 free on the device</span>")
+              .arg(d->oom->index)
+              .arg(bytesText(d->oom->requested), bytesText(d->oom->device_free));
+    if (d && d->timeline.ghosts)
+      header += tr("; %1 live blocks (%2) allocated before the trace")
+                    .arg(d->timeline.ghosts)
+                    .arg(bytesText(d->timeline.ghost_bytes));
     m_timelineHeader->setText(header);
     m_tabs->addTab(m_timelinePage, tr("Timeline"));
     m_tabs->addTab(m_statePage, tr("Allocator State"));
@@ -337,21 +358,27 @@ void SnapshotWindow::selectEvent(std::int64_t index) {
   if (!m_doc || !m_doc->snap) return;
   m_timeline->setSelectedIndex(index);
   m_selected = m_timeline->selectedIndex();
-  auto state = std::make_shared<const snapshot::AllocatorState>(snapshot::allocator_state_at(*m_doc->snap, m_doc->device, m_selected));
+  auto state = std::make_shared<const snapshot::AllocatorState>(
+      snapshot::allocator_state_at(*m_doc->snap, m_doc->device, m_selected));
   m_state->setState(m_doc->snap, state);
   m_segmentModel->setState(state);
   const auto* d = m_doc->deviceAnalysis();
-  QString where = state->index < 0 ? tr("before the first trace entry") : tr("after trace entry %1").arg(state->index);
-  if (d && d->oom && d->oom->index == state->index) where += tr(" (the OOM)");
-  else if (d && state->index == d->timeline.peak_index) where += tr(" (the peak)");
-  if (d && (d->trace_entries == 0 || state->index == static_cast<std::int64_t>(d->trace_entries) - 1)) where += tr(", the snapshot itself");
-  m_stateHeader->setText(tr("Allocator state %1: <b>%2 allocated / %3 reserved</b> in %4 segments; %5 free in the cache, "
-                            "largest free block %6, fragmentation %7 %; rounding waste %8")
-                             .arg(where, bytesText(state->allocated), bytesText(state->reserved))
-                             .arg(state->segments.size())
-                             .arg(bytesText(state->free_bytes), bytesText(state->largest_free))
-                             .arg(100.0 * state->fragmentation(), 0, 'f', 1)
-                             .arg(bytesText(state->rounding_waste)));
+  QString where =
+      state->index < 0 ? tr("before the first trace entry") : tr("after trace entry %1").arg(state->index);
+  if (d && d->oom && d->oom->index == state->index)
+    where += tr(" (the OOM)");
+  else if (d && state->index == d->timeline.peak_index)
+    where += tr(" (the peak)");
+  if (d && (d->trace_entries == 0 || state->index == static_cast<std::int64_t>(d->trace_entries) - 1))
+    where += tr(", the snapshot itself");
+  m_stateHeader->setText(
+      tr("Allocator state %1: <b>%2 allocated / %3 reserved</b> in %4 segments; %5 free in the cache, "
+         "largest free block %6, fragmentation %7 %; rounding waste %8")
+          .arg(where, bytesText(state->allocated), bytesText(state->reserved))
+          .arg(state->segments.size())
+          .arg(bytesText(state->free_bytes), bytesText(state->largest_free))
+          .arg(100.0 * state->fragmentation(), 0, 'f', 1)
+          .arg(bytesText(state->rounding_waste)));
 }
 
 }  // namespace oomscope::ui

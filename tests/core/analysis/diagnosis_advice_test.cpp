@@ -36,8 +36,8 @@ DiagnosisInput fused_attention(std::int64_t capacity) {
   in.other_phase = "backward";
   in.other_phase_instruction = "gemm_fusion_dot.6";
   in.other_phase_peak_bytes = 448 * MiB;
-  in.patterns.push_back({"split-k-partials", "gemm_fusion_dot.3", "f32[2,4096,6144]", 192 * MiB, "loop_reduce_fusion",
-                         "f32[2,2048,3,16,128]", 96 * MiB, 2, 1, "attn.py:92"});
+  in.patterns.push_back({"split-k-partials", "gemm_fusion_dot.3", "f32[2,4096,6144]", 192 * MiB,
+                         "loop_reduce_fusion", "f32[2,2048,3,16,128]", 96 * MiB, 2, 1, "attn.py:92"});
   in.capacity_bytes = capacity;
   in.capacity_from_user = true;
   in.platform = "GPU (AMD)";
@@ -71,8 +71,10 @@ TEST(DiagnosisAdvice, FixSetsSayWhichFixesTogetherMakeItFit) {
   ASSERT_NE(sets, nullptr);
   // donation (96 MiB, both phases) -> max(401, 352) = 401 first; + split-K (192 MiB, forward only) ->
   // max(209, 352) = 352; then nothing lowers the backward's peak further.
-  EXPECT_NE(sets->finding.find("no-donation -> needs 401 MiB; no-donation + split-k-partials -> needs 352 MiB"),
-            std::string::npos) << sets->finding;
+  EXPECT_NE(
+      sets->finding.find("no-donation -> needs 401 MiB; no-donation + split-k-partials -> needs 352 MiB"),
+      std::string::npos)
+      << sets->finding;
   EXPECT_EQ(sets->finding.find("mostly-forward-transient"), std::string::npos) << sets->finding;
   EXPECT_NE(sets->finding.find("no set of the fixes above"), std::string::npos) << sets->finding;
   // With a pool above the backward's peak less the donation, a set fits.
@@ -102,7 +104,8 @@ TEST(DiagnosisAdvice, EagerProgramsLeadWithTheRuntimeAndNeedJitToDonate) {
   const DiagnosisLine* donation = find(lines, "no-donation");
   ASSERT_NE(donation, nullptr);
   EXPECT_NE(donation->fixes[0].action.find("jax.jit"), std::string::npos);
-  EXPECT_NE(pool_fraction_note(in).find("JAX's default XLA_PYTHON_CLIENT_MEM_FRACTION=0.75"), std::string::npos);
+  EXPECT_NE(pool_fraction_note(in).find("JAX's default XLA_PYTHON_CLIENT_MEM_FRACTION=0.75"),
+            std::string::npos);
   in.capacity_bytes = 96LL * 1024 * MiB;
   EXPECT_NE(pool_fraction_note(in).find("about 0.50"), std::string::npos);
   in.platform = "TPU";
@@ -120,8 +123,10 @@ TEST(DiagnosisAdvice, TpuPoolAdviceHasNoMemFraction) {
 
 TEST(DiagnosisAdvice, GrowthIsWordedByWhatTheStepsShow) {
   EXPECT_EQ(growth_wording({104 * MiB, 104 * MiB, 104 * MiB}), "+104 MiB per execution");
-  EXPECT_EQ(growth_wording({300 * MiB, 104 * MiB, 104 * MiB}), "first call +300 MiB, then +104 MiB per execution");
-  EXPECT_EQ(growth_wording({8 * MiB, -8 * MiB, 8 * MiB}), "not consistent (steps +8.00 MiB, -8.00 MiB, +8.00 MiB)");
+  EXPECT_EQ(growth_wording({300 * MiB, 104 * MiB, 104 * MiB}),
+            "first call +300 MiB, then +104 MiB per execution");
+  EXPECT_EQ(growth_wording({8 * MiB, -8 * MiB, 8 * MiB}),
+            "not consistent (steps +8.00 MiB, -8.00 MiB, +8.00 MiB)");
   EXPECT_EQ(growth_wording({}), "");
 }
 
@@ -152,7 +157,8 @@ TEST(DiagnosisAdvice, ALeakAcrossStepsAndAnOomWithAllocatorRetry) {
   EXPECT_NE(growth->cause.find("a leak across steps"), std::string::npos);
   const DiagnosisLine* retry = find(lines, "allocator-retry");
   ASSERT_NE(retry, nullptr);
-  EXPECT_NE(retry->finding.find("longest 10.00 s, 1 execution(s) never started"), std::string::npos) << retry->finding;
+  EXPECT_NE(retry->finding.find("longest 10.00 s, 1 execution(s) never started"), std::string::npos)
+      << retry->finding;
   EXPECT_EQ(retry->provenance, Provenance::Measured);
 }
 
@@ -170,7 +176,8 @@ TEST(DiagnosisAdvice, HostOffloadIsReportedAsSuchAndAnUnseenTempBlockIsSaid) {
   const auto lines = diagnose(in);
   const DiagnosisLine* offload = find(lines, "host-offload");
   ASSERT_NE(offload, nullptr);
-  EXPECT_NE(offload->finding.find("3 parameter(s) of 15.0 GiB aliased with outputs"), std::string::npos) << offload->finding;
+  EXPECT_NE(offload->finding.find("3 parameter(s) of 15.0 GiB aliased with outputs"), std::string::npos)
+      << offload->finding;
   EXPECT_NE(find(lines, "temp-unseen"), nullptr);
   in.temp_block_seen = true;
   EXPECT_EQ(find(diagnose(in), "temp-unseen"), nullptr);

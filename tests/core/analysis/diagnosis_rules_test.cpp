@@ -1,8 +1,8 @@
+#include "core/analysis/diagnosis_rules.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
-
-#include "core/analysis/diagnosis_rules.h"
 
 namespace oomscope::analysis {
 namespace {
@@ -46,7 +46,7 @@ TEST(DiagnosisRules, PlanExceedsPoolWithForwardSplit) {
   DiagnosisInput in = healthy();
   in.plan_peak_bytes = 3809 * MiB;  // 3.72 GiB
   in.forward_kept_bytes = 3108 * MiB;
-  in.capacity_bytes = 2857 * MiB;   // 2.79 GiB
+  in.capacity_bytes = 2857 * MiB;  // 2.79 GiB
   in.device_memory_bytes = 288LL * 1024 * MiB;
   in.peak_buffers = {{256 * MiB, "f32[8,8,1024,1024]", "forward-kept", "model.py:42", 11},
                      {256 * MiB, "f32[8,8,1024,1024]", "forward-kept", "model.py:42", 11},
@@ -161,7 +161,8 @@ TEST(DiagnosisRules, AllocatorRetryAndNeverLaunched) {
   in.last_never_launched = true;
   auto l = rule_allocator_retry(in);
   ASSERT_TRUE(l);
-  EXPECT_NE(l->finding.find("longest 10.00 s, 1 execution(s) never started"), std::string::npos) << l->finding;
+  EXPECT_NE(l->finding.find("longest 10.00 s, 1 execution(s) never started"), std::string::npos)
+      << l->finding;
   in.retry_count = 0;
   l = rule_allocator_retry(in);
   ASSERT_TRUE(l);

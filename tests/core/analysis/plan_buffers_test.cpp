@@ -1,8 +1,9 @@
 // What the plan says about each buffer: shape (tuple elements, every dtype), role rules, source line,
 // the merged small view.
 
-#include <map>
 #include <gtest/gtest.h>
+
+#include <map>
 
 #include "core/analysis/plan.h"
 #include "tests/core/analysis/plan_test_builder.h"
@@ -17,8 +18,8 @@ class LiveBuffers {
  public:
   LiveBuffers() { allocation_ = &p_.allocation(0, 1 << 30, {}); }
   PlanBuilder& builder() { return p_; }
-  void add(std::int64_t buffer_id, std::int64_t instruction_id, std::initializer_list<std::int64_t> index = {},
-           std::int64_t size = 1 << 20) {
+  void add(std::int64_t buffer_id, std::int64_t instruction_id,
+           std::initializer_list<std::int64_t> index = {}, std::int64_t size = 1 << 20) {
     p_.buffer(buffer_id, size, instruction_id, index);
     allocation_->add_assigned()->set_logical_buffer_id(buffer_id);
     ids_.push_back(buffer_id);
@@ -44,7 +45,10 @@ class LiveBuffers {
     static PlanBuffer none;
     return none;
   }
-  const PlanAnalysis& analysis() { get(ids_.front()); return analysis_; }
+  const PlanAnalysis& analysis() {
+    get(ids_.front());
+    return analysis_;
+  }
 
  private:
   PlanBuilder p_;
@@ -57,11 +61,13 @@ class LiveBuffers {
 TEST(PlanShapes, PrintsEveryPrimitiveTypeAndSubByteSizes) {
   EXPECT_EQ(format_shape(array_shape(kF32, {8, 8, 1024, 1024})), "f32[8,8,1024,1024]");
   EXPECT_EQ(format_shape(array_shape(kBF16, {})), "bf16[]");
-  EXPECT_EQ(format_shape(tuple_shape({array_shape(kF32, {2}), array_shape(kS8, {1024})})), "(f32[2], s8[1024])");
-  const char* names[] = {"invalid", "pred", "s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64", "f16", "f32",
-                         "f64", "tuple", "opaque", "c64", "bf16", "token", "c128", "f8e5m2", "f8e4m3fn", "s4",
-                         "u4", "f8e4m3b11fnuz", "f8e5m2fnuz", "f8e4m3fnuz", "s2", "u2", "f8e4m3", "f8e3m4", "s1",
-                         "u1", "f4e2m1fn", "f8e8m0fnu", "buffer"};
+  EXPECT_EQ(format_shape(tuple_shape({array_shape(kF32, {2}), array_shape(kS8, {1024})})),
+            "(f32[2], s8[1024])");
+  const char* names[] = {
+      "invalid", "pred",   "s8",       "s16", "s32",   "s64",           "u8",         "u16",        "u32",
+      "u64",     "f16",    "f32",      "f64", "tuple", "opaque",        "c64",        "bf16",       "token",
+      "c128",    "f8e5m2", "f8e4m3fn", "s4",  "u4",    "f8e4m3b11fnuz", "f8e5m2fnuz", "f8e4m3fnuz", "s2",
+      "u2",      "f8e4m3", "f8e3m4",   "s1",  "u1",    "f4e2m1fn",      "f8e8m0fnu",  "buffer"};
   for (int t = 0; t <= 34; ++t) EXPECT_EQ(primitive_type_name(t), names[t]) << t;
   EXPECT_EQ(primitive_type_name(35), "type<35>");
   EXPECT_EQ(primitive_type_name(-1), "type<-1>");
@@ -90,7 +96,8 @@ TEST(PlanShapes, PrintsEveryPrimitiveTypeAndSubByteSizes) {
   dynamic.add_is_dynamic_dimension(true);
   EXPECT_EQ(format_shape(dynamic), "f32[4,<=16]");
 
-  const auto nested = tuple_shape({array_shape(kF32, {1}), tuple_shape({array_shape(kS32, {2}), array_shape(kPred, {3})})});
+  const auto nested =
+      tuple_shape({array_shape(kF32, {1}), tuple_shape({array_shape(kS32, {2}), array_shape(kPred, {3})})});
   const std::int64_t index[] = {1, 1};
   ASSERT_NE(shape_at_index(nested, index), nullptr);
   EXPECT_EQ(format_shape(*shape_at_index(nested, index)), "pred[3]");
@@ -103,9 +110,10 @@ TEST(PlanBuffers, TupleElementsUseTheShapeIndex) {
   live.builder().instruction(1, "custom-call.3", "custom-call",
                              tuple_shape({array_shape(kBF16, {32, 4, 4096}), array_shape(kS8, {67108864})}),
                              "jit(step)/jvp(model)/dot_general");
-  live.builder().instruction(2, "while.50", "while",
-                             tuple_shape({array_shape(kS32, {}), tuple_shape({array_shape(kF16, {2}), array_shape(kF32, {7})})}),
-                             "jit(step)/jvp(model)/while");
+  live.builder().instruction(
+      2, "while.50", "while",
+      tuple_shape({array_shape(kS32, {}), tuple_shape({array_shape(kF16, {2}), array_shape(kF32, {7})})}),
+      "jit(step)/jvp(model)/while");
   live.add(1, 1, {0});
   live.add(2, 1, {1});
   live.add(3, 2, {1, 1});
@@ -125,9 +133,11 @@ TEST(PlanBuffers, RolesFollowTheNameStackAndTheWorkspaceRule) {
   LiveBuffers live;
   auto& b = live.builder();
   b.instruction(1, "fusion.1", "fusion", array_shape(kF32, {8}), "jit(step)/jvp(block)/softmax");
-  b.instruction(2, "fusion.2", "fusion", array_shape(kF32, {8}), "jit(step)/transpose(jvp(block))/dot_general");
+  b.instruction(2, "fusion.2", "fusion", array_shape(kF32, {8}),
+                "jit(step)/transpose(jvp(block))/dot_general");
   b.instruction(3, "gemm", "custom-call", tuple_shape({array_shape(kF32, {8}), array_shape(kS8, {4096})}),
-                "jit(step)/transpose(jvp(block))/dot_general").set_custom_call_target("__cublas$gemm");
+                "jit(step)/transpose(jvp(block))/dot_general")
+      .set_custom_call_target("__cublas$gemm");
   b.instruction(4, "fusion.4", "fusion", array_shape(kF32, {8}), "jit(step)/reduce_sum");
   b.instruction(5, "copy.5", "copy", array_shape(kF32, {8}));  // XLA-generated, no alias
   b.instruction(6, "fusion.6", "fusion", array_shape(kS8, {8}), "jit(step)/jvp(block)/convert");
@@ -136,8 +146,10 @@ TEST(PlanBuffers, RolesFollowTheNameStackAndTheWorkspaceRule) {
   b.instruction(9, "gte.9", "get-tuple-element", array_shape(kF32, {8}));
   b.instruction(10, "tuple.10", "tuple", array_shape(kF32, {8}), "jit(step)/transpose(jvp(block))/tuple");
   for (int i = 1; i <= 7; ++i) {
-    if (i == 3) live.add(3, 3, {1});
-    else live.add(i, i);
+    if (i == 3)
+      live.add(3, 3, {1});
+    else
+      live.add(i, i);
   }
   live.add(30, 3, {0});
   live.add(8, 8);
@@ -148,7 +160,7 @@ TEST(PlanBuffers, RolesFollowTheNameStackAndTheWorkspaceRule) {
     alias->mutable_location()->set_instruction_id(at);
   }
   EXPECT_EQ(live.get(1).role, BufferRole::ForwardKept);
-  EXPECT_EQ(live.get(2).role, BufferRole::Backward);  // "transpose(jvp(" is backward, not forward
+  EXPECT_EQ(live.get(2).role, BufferRole::Backward);   // "transpose(jvp(" is backward, not forward
   EXPECT_EQ(live.get(3).role, BufferRole::Workspace);  // the s8 element of a custom-call
   EXPECT_EQ(live.get(3).custom_call_target, "__cublas$gemm");
   EXPECT_EQ(live.get(30).role, BufferRole::Backward);  // its f32 element follows the name stack
@@ -196,8 +208,12 @@ TEST(PlanBuffers, SourceLineFromMetadataOrStackFrames) {
   direct.mutable_metadata()->set_source_file("/src/direct.py");
   direct.mutable_metadata()->set_source_line(5);
   direct.mutable_metadata()->set_stack_frame_id(2);  // ignored: source_file wins
-  b.instruction(2, "b", "fusion", array_shape(kF32, {1}), "jit(f)/jvp(g)/mul").mutable_metadata()->set_stack_frame_id(2);
-  b.instruction(3, "c", "fusion", array_shape(kF32, {1}), "x").mutable_metadata()->set_stack_frame_id(9);  // out of range
+  b.instruction(2, "b", "fusion", array_shape(kF32, {1}), "jit(f)/jvp(g)/mul")
+      .mutable_metadata()
+      ->set_stack_frame_id(2);
+  b.instruction(3, "c", "fusion", array_shape(kF32, {1}), "x")
+      .mutable_metadata()
+      ->set_stack_frame_id(9);  // out of range
   b.instruction(4, "d", "fusion", array_shape(kF32, {1}));
   for (int i = 1; i <= 4; ++i) live.add(i, i);
 
@@ -215,7 +231,12 @@ TEST(PlanBuffers, OldProtosFindTheInstructionByName) {
   live.builder().instruction(0, "first", "fusion", array_shape(kF32, {1}), "jit(f)/jvp(g)/a");
   live.builder().instruction(7, "second", "fusion", array_shape(kF32, {2}), "jit(f)/transpose(g)/b");
   live.add(1, 0);
-  live.builder().proto().mutable_buffer_assignment()->mutable_logical_buffers(0)->mutable_defined_at()->set_instruction_name("second");
+  live.builder()
+      .proto()
+      .mutable_buffer_assignment()
+      ->mutable_logical_buffers(0)
+      ->mutable_defined_at()
+      ->set_instruction_name("second");
   EXPECT_EQ(live.get(1).instruction, "second");
   EXPECT_EQ(live.get(1).role, BufferRole::Backward);
 }

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <random>
 
 #include "core/analysis/plan.h"
@@ -37,7 +37,8 @@ TEST(PlanDownsample, KeepsEveryBucketsExtremesTheEndsAndThePeak) {
   EXPECT_EQ(out.front().index, 0);
   EXPECT_EQ(out.back().index, 99999);
   auto has = [&](std::int64_t i) {
-    return std::any_of(out.begin(), out.end(), [&](auto& p) { return p.index == i && p.value == v[static_cast<std::size_t>(i)]; });
+    return std::any_of(out.begin(), out.end(),
+                       [&](auto& p) { return p.index == i && p.value == v[static_cast<std::size_t>(i)]; });
   };
   EXPECT_TRUE(has(31337));
   EXPECT_TRUE(has(77777));
@@ -45,10 +46,12 @@ TEST(PlanDownsample, KeepsEveryBucketsExtremesTheEndsAndThePeak) {
   const std::size_t buckets = (500 - 3) / 2;
   for (std::size_t b = 0; b < buckets; b += 37) {
     const std::size_t lo = b * v.size() / buckets, hi = (b + 1) * v.size() / buckets;
-    const auto in_max = *std::max_element(v.begin() + static_cast<std::ptrdiff_t>(lo), v.begin() + static_cast<std::ptrdiff_t>(hi));
+    const auto in_max = *std::max_element(v.begin() + static_cast<std::ptrdiff_t>(lo),
+                                          v.begin() + static_cast<std::ptrdiff_t>(hi));
     std::int64_t out_max = INT64_MIN;
     for (auto& p : out)
-      if (p.index >= static_cast<std::int64_t>(lo) && p.index < static_cast<std::int64_t>(hi)) out_max = std::max(out_max, p.value);
+      if (p.index >= static_cast<std::int64_t>(lo) && p.index < static_cast<std::int64_t>(hi))
+        out_max = std::max(out_max, p.value);
     EXPECT_EQ(out_max, in_max) << "bucket " << b;
   }
 }
@@ -109,7 +112,8 @@ TEST(PlanCurve, BigModuleIsFast) {
   const std::clock_t cpu_start = std::clock();
   const auto start = std::chrono::steady_clock::now();
   const PlanAnalysis a = analyze_plan(p.proto());
-  const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const double wall_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   const double ms = 1000.0 * static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
   EXPECT_EQ(a.trace_event_count, t.events_size());
   EXPECT_GT(a.heap_peak_bytes, 0);

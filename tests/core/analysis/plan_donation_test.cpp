@@ -17,7 +17,8 @@ PlanBuilder three_params() {
   p.instruction(1, "p0", "parameter", array_shape(kF32, {1024})).set_parameter_number(0);
   p.instruction(2, "p1", "parameter", array_shape(kF32, {1024})).set_parameter_number(1);
   p.instruction(3, "p2", "parameter", array_shape(kBF16, {8})).set_parameter_number(2);
-  p.instruction(4, "t", "tuple", tuple_shape({array_shape(kF32, {1024}), array_shape(kF32, {1024}), array_shape(kS32, {})}));
+  p.instruction(4, "t", "tuple",
+                tuple_shape({array_shape(kF32, {1024}), array_shape(kF32, {1024}), array_shape(kS32, {})}));
   for (int i = 0; i < 3; ++i) {
     p.buffer(10 + i, i == 2 ? 16 : 4096, 1 + i);
     auto& a = p.allocation(i, i == 2 ? 16 : 4096, {10 + i});
@@ -86,8 +87,9 @@ TEST(PlanDonation, DisagreementsAreReported) {
   PlanBuilder p = three_params();
   auto* assignment = p.proto().mutable_buffer_assignment();
   assignment->mutable_buffer_allocations(0)->set_maybe_live_out(true);  // donated by flag, not in the list
-  alias(p, 1, 1);                                                         // in the list, allocation not live-out
-  assignment->mutable_buffer_allocations(2)->set_is_parameter_aliased_with_output(true);  // flag without live-out
+  alias(p, 1, 1);  // in the list, allocation not live-out
+  assignment->mutable_buffer_allocations(2)->set_is_parameter_aliased_with_output(
+      true);  // flag without live-out
   auto* donor = p.proto().mutable_hlo_module()->mutable_buffer_donor()->add_entries();
   donor->set_parameter_number(1);
   const DonationSummary d = analyze_plan(p.proto()).donation;

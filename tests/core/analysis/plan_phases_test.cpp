@@ -20,7 +20,8 @@ constexpr std::int64_t MiB = 1 << 20;
 // then two backward temporaries. Sizes in MiB are chosen by the test.
 struct Step {
   PlanBuilder p;
-  Step(std::int64_t kept, std::int64_t partials, std::int64_t reduced, std::int64_t grad1, std::int64_t grad2) {
+  Step(std::int64_t kept, std::int64_t partials, std::int64_t reduced, std::int64_t grad1,
+       std::int64_t grad2) {
     p.instruction(1, "fusion.x", "fusion", array_shape(kF32, {kept * MiB / 4}), "jit(step)/jvp(mlp)/tanh");
     auto& dot = p.instruction(2, "gemm_fusion_dot.3", "fusion", array_shape(kF32, {2, partials * MiB / 8}),
                               "jit(step)/jvp(mlp)/dot_general");
@@ -30,7 +31,8 @@ struct Step {
     (void)dot;
     p.instruction(4, "gemm_fusion_dot.6", "fusion", array_shape(kF32, {grad1 * MiB / 4}),
                   "jit(step)/transpose(jvp(mlp))/dot_general");
-    p.instruction(5, "fusion.g2", "fusion", array_shape(kF32, {grad2 * MiB / 4}), "jit(step)/transpose(jvp(mlp))/mul");
+    p.instruction(5, "fusion.g2", "fusion", array_shape(kF32, {grad2 * MiB / 4}),
+                  "jit(step)/transpose(jvp(mlp))/mul");
     auto& temp = p.allocation(0, 1 << 30, {10, 11, 12, 13, 14});
     (void)temp;
     p.buffer(10, kept * MiB, 1);
@@ -43,7 +45,7 @@ struct Step {
     PlanBuilder::alloc(t, 11, "gemm_fusion_dot.3");
     PlanBuilder::alloc(t, 12, "loop_reduce_fusion");
     PlanBuilder::free(t, 11, "loop_reduce_fusion");
-    PlanBuilder::free(t, 12, "fusion.x");  // consumed in the forward
+    PlanBuilder::free(t, 12, "fusion.x");            // consumed in the forward
     PlanBuilder::alloc(t, 13, "gemm_fusion_dot.6");  // event 5: the backward starts
     PlanBuilder::alloc(t, 14, "fusion.g2");
     PlanBuilder::free(t, 13, "fusion.g2");
@@ -67,7 +69,7 @@ TEST(PlanPhases, AForwardTransientPeakIsNotKeptForTheBackward) {
   ASSERT_NE(s.role_of(a, 11), nullptr);
   EXPECT_EQ(*s.role_of(a, 11), BufferRole::ForwardTransient);  // freed at event 3, before the backward
   EXPECT_EQ(*s.role_of(a, 12), BufferRole::ForwardTransient);
-  EXPECT_EQ(*s.role_of(a, 10), BufferRole::ForwardKept);       // freed at event 8, inside the backward
+  EXPECT_EQ(*s.role_of(a, 10), BufferRole::ForwardKept);  // freed at event 8, inside the backward
   EXPECT_EQ(a.role_bytes(BufferRole::ForwardTransient), 288 * MiB);
   EXPECT_EQ(a.role_bytes(BufferRole::ForwardKept), 16 * MiB);
   const auto other = a.other_phase_peak();

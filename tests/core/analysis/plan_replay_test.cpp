@@ -11,10 +11,10 @@
 namespace oomscope::analysis {
 namespace {
 
-using testing::PlanBuilder;
-using testing::temps;
 using testing::array_shape;
 using testing::kF32;
+using testing::PlanBuilder;
+using testing::temps;
 
 std::vector<std::int64_t> live_ids(const PlanAnalysis& a, bool heap_only = true) {
   std::vector<std::int64_t> ids;
@@ -27,13 +27,13 @@ TEST(PlanReplay, AllocFreeFindsFirstPeakAndLiveBuffers) {
   PlanBuilder p = temps({100, 200, 50, 300});
   auto& t = p.trace();
   PlanBuilder::alloc(t, 1, "a");
-  PlanBuilder::alloc(t, 2, "b");   // 300
-  PlanBuilder::free(t, 1, "c");    // 200
-  PlanBuilder::alloc(t, 3, "d");   // 250
-  PlanBuilder::alloc(t, 4, "e");   // 550  <- peak
-  PlanBuilder::free(t, 2, "f");    // 350
+  PlanBuilder::alloc(t, 2, "b");  // 300
+  PlanBuilder::free(t, 1, "c");   // 200
+  PlanBuilder::alloc(t, 3, "d");  // 250
+  PlanBuilder::alloc(t, 4, "e");  // 550  <- peak
+  PlanBuilder::free(t, 2, "f");   // 350
   PlanBuilder::free(t, 3, "g");
-  PlanBuilder::alloc(t, 1, "h");   // 400, not above the peak
+  PlanBuilder::alloc(t, 1, "h");  // 400, not above the peak
   const PlanAnalysis a = analyze_plan(p.proto());
   ASSERT_EQ(a.status, PlanStatus::Ok);
   EXPECT_EQ(a.selection, TraceSelection::OwnedByTemp);
@@ -82,11 +82,11 @@ TEST(PlanReplay, ShareWithAfterFreeRevivesTheCanonicalAndCanMoveThePeak) {
   PlanBuilder p = temps({500, 64, 300});
   auto& t = p.trace();
   PlanBuilder::alloc(t, 1, "a");
-  PlanBuilder::alloc(t, 3, "b");   // 800
-  PlanBuilder::free(t, 1, "c");    // 300
+  PlanBuilder::alloc(t, 3, "b");          // 800
+  PlanBuilder::free(t, 1, "c");           // 300
   PlanBuilder::share(t, 2, 1, "revive");  // canonical 1 already freed: its 500 bytes come back -> 800
-  PlanBuilder::free(t, 3, "d");    // 500
-  PlanBuilder::alloc(t, 3, "e");   // 800 again, not higher
+  PlanBuilder::free(t, 3, "d");           // 500
+  PlanBuilder::alloc(t, 3, "e");          // 800 again, not higher
   const PlanAnalysis a = analyze_plan(p.proto());
   EXPECT_EQ(a.curve.heap_bytes, (std::vector<std::int64_t>{500, 800, 300, 800, 500, 800}));
   EXPECT_EQ(a.peak_event_index, 1);
@@ -95,9 +95,9 @@ TEST(PlanReplay, ShareWithAfterFreeRevivesTheCanonicalAndCanMoveThePeak) {
   PlanBuilder q = temps({500, 64, 300, 100});
   auto& u = q.trace();
   PlanBuilder::alloc(u, 1, "a");
-  PlanBuilder::alloc(u, 3, "b");   // 800
-  PlanBuilder::free(u, 1, "c");    // 300
-  PlanBuilder::alloc(u, 4, "d");   // 400
+  PlanBuilder::alloc(u, 3, "b");          // 800
+  PlanBuilder::free(u, 1, "c");           // 300
+  PlanBuilder::alloc(u, 4, "d");          // 400
   PlanBuilder::share(u, 2, 1, "revive");  // 900 <- peak, from a SHARE_WITH
   const PlanAnalysis b = analyze_plan(q.proto());
   EXPECT_EQ(b.heap_peak_bytes, 900);
@@ -116,7 +116,8 @@ TEST(PlanReplay, ShareWithAfterFreeRevivesTheCanonicalAndCanMoveThePeak) {
 
 TEST(PlanReplay, ARevivingSharerWithoutNameStackTakesTheCanonicalsRole) {
   PlanBuilder p;
-  p.instruction(1, "fusion.1", "fusion", array_shape(kF32, {125}), "jit(step)/transpose(jvp(mlp))/dot_general");
+  p.instruction(1, "fusion.1", "fusion", array_shape(kF32, {125}),
+                "jit(step)/transpose(jvp(mlp))/dot_general");
   p.instruction(2, "copy.2", "copy", array_shape(kF32, {125}));  // XLA-generated
   p.instruction(3, "fusion.3", "fusion", array_shape(kF32, {125}), "jit(step)/jvp(mlp)/tanh");
   p.buffer(1, 500, 1);
@@ -147,8 +148,8 @@ TEST(PlanReplay, ChainsOfCanonicalBuffersCountOnTheRoot) {
   PlanBuilder::share(t, 3, 2);  // 3 -> 2 -> 1: the root is 1
   PlanBuilder::free(t, 1);
   PlanBuilder::free(t, 2);
-  PlanBuilder::alloc(t, 4);     // 701 <- 3 still holds the root
-  PlanBuilder::free(t, 3);      // root count reaches 0: the ROOT's 700 bytes leave
+  PlanBuilder::alloc(t, 4);  // 701 <- 3 still holds the root
+  PlanBuilder::free(t, 3);   // root count reaches 0: the ROOT's 700 bytes leave
   const PlanAnalysis a = analyze_plan(p.proto());
   EXPECT_EQ(a.curve.heap_bytes, (std::vector<std::int64_t>{700, 700, 700, 700, 700, 701, 1}));
   EXPECT_EQ(live_ids(a), (std::vector<std::int64_t>{1, 4}));

@@ -63,7 +63,8 @@ TEST(PlanRobustness, RandomTracesNeverCrashAndStayConsistent) {
     ASSERT_EQ(a.curve.size(), static_cast<std::size_t>(t.events_size()));
     const std::int64_t max = a.curve.heap_bytes.empty()
                                  ? 0
-                                 : std::max<std::int64_t>(0, *std::max_element(a.curve.heap_bytes.begin(), a.curve.heap_bytes.end()));
+                                 : std::max<std::int64_t>(0, *std::max_element(a.curve.heap_bytes.begin(),
+                                                                               a.curve.heap_bytes.end()));
     EXPECT_EQ(a.heap_peak_bytes, max) << "round " << round;
     if (well_formed) {
       std::int64_t live = 0;
@@ -95,7 +96,8 @@ TEST(PlanRobustness, PerTracePeaksEqualSeparateReplays) {
       PlanOptions one;
       one.trace = TraceChoice::Index;
       one.trace_index = i;
-      EXPECT_EQ(all.traces[static_cast<std::size_t>(i)].heap_peak_bytes, analyze_plan(p.proto(), one).heap_peak_bytes)
+      EXPECT_EQ(all.traces[static_cast<std::size_t>(i)].heap_peak_bytes,
+                analyze_plan(p.proto(), one).heap_peak_bytes)
           << "round " << round << " trace " << i;
     }
   }

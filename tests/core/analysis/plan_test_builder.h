@@ -11,8 +11,8 @@
 
 namespace oomscope::analysis::testing {
 
-inline constexpr std::int32_t kPred = 1, kS8 = 2, kS32 = 4, kU8 = 6, kF16 = 10, kF32 = 11, kTuple = 13, kBF16 = 16,
-                              kS4 = 21, kU4 = 22, kS2 = 26, kS1 = 30, kF4E2M1FN = 32;
+inline constexpr std::int32_t kPred = 1, kS8 = 2, kS32 = 4, kU8 = 6, kF16 = 10, kF32 = 11, kTuple = 13,
+                              kBF16 = 16, kS4 = 21, kU4 = 22, kS2 = 26, kS1 = 30, kF4E2M1FN = 32;
 
 inline xla::ShapeProto array_shape(std::int32_t type, std::initializer_list<std::int64_t> dims) {
   xla::ShapeProto shape;
@@ -58,7 +58,8 @@ class PlanBuilder {
   }
 
   xla::LogicalBufferProto& buffer(std::int64_t id, std::int64_t size, std::int64_t instruction_id,
-                                  std::initializer_list<std::int64_t> shape_index = {}, std::int64_t color = 0) {
+                                  std::initializer_list<std::int64_t> shape_index = {},
+                                  std::int64_t color = 0) {
     auto* b = proto_.mutable_buffer_assignment()->add_logical_buffers();
     b->set_id(id);
     b->set_size(size);
@@ -69,7 +70,8 @@ class PlanBuilder {
   }
 
   xla::BufferAllocationProto& allocation(std::int64_t index, std::int64_t size,
-                                         std::initializer_list<std::int64_t> buffers, std::int64_t color = 0) {
+                                         std::initializer_list<std::int64_t> buffers,
+                                         std::int64_t color = 0) {
     auto* a = proto_.mutable_buffer_assignment()->add_buffer_allocations();
     a->set_index(index);
     a->set_size(size);
@@ -78,7 +80,9 @@ class PlanBuilder {
     return *a;
   }
 
-  xla::HeapSimulatorTrace& trace() { return *proto_.mutable_buffer_assignment()->add_heap_simulator_traces(); }
+  xla::HeapSimulatorTrace& trace() {
+    return *proto_.mutable_buffer_assignment()->add_heap_simulator_traces();
+  }
 
   static void alloc(xla::HeapSimulatorTrace& t, std::int64_t id, const std::string& instruction = "") {
     add(t, 0, id, instruction, 0);

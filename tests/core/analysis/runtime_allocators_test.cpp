@@ -1,6 +1,7 @@
+#include "core/analysis/runtime_allocators.h"
+
 #include <gtest/gtest.h>
 
-#include "core/analysis/runtime_allocators.h"
 #include "runtime_test_events.h"
 
 namespace oomscope::analysis {
@@ -62,7 +63,8 @@ TEST(RuntimeAllocators, LiveAllocationsBeforeATime) {
 TEST(RuntimeAllocators, DownsampledSeriesKeepsThePeak) {
   MemoryScript s(1 << 30);
   for (int i = 0; i < 5000; ++i) s.alloc(i * 10, static_cast<std::uint64_t>(i), i == 3333 ? 1000000 : 1);
-  for (int i = 0; i < 5000; ++i) s.free(50000 + i * 10, static_cast<std::uint64_t>(i), i == 3333 ? 1000000 : 1);
+  for (int i = 0; i < 5000; ++i)
+    s.free(50000 + i * 10, static_cast<std::uint64_t>(i), i == 3333 ? 1000000 : 1);
   const auto out = analyze_allocators(s.events(), kNames, 100);
   ASSERT_LE(out[0].series.size(), 100u);
   ASSERT_GE(out[0].series.size(), 4u);

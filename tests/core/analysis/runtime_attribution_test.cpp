@@ -1,9 +1,10 @@
+#include "core/analysis/runtime_attribution.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
 
 #include "core/analysis/runtime_analysis.h"
-#include "core/analysis/runtime_attribution.h"
 #include "runtime_test_events.h"
 
 namespace oomscope::analysis {
@@ -15,8 +16,8 @@ using testing::add_execution;
 using testing::MemoryScript;
 using testing::record;
 
-const std::map<std::int64_t, std::string> kNames{{1, "MemoryAllocation"}, {2, "BufferFromHostBuffer"},
-                                                 {3, "$<unknown> append"}, {4, "$train.py:10 main"},
+const std::map<std::int64_t, std::string> kNames{{1, "MemoryAllocation"},   {2, "BufferFromHostBuffer"},
+                                                 {3, "$<unknown> append"},  {4, "$train.py:10 main"},
                                                  {5, "MemoryDeallocation"}, {6, "Wait for donation holds"}};
 
 // The timeline views `lines`, which must outlive it.
@@ -43,7 +44,8 @@ TEST(RuntimeAttribution, GroupsLiveMemoryByTheHostEventThatAllocatedIt) {
   e2.start_ps = 200, e2.end_ps = 240, e2.number = 2;
   const std::vector<RuntimeExecution> runs{e1, e2};
   // Line 1: a Python frame [240, 300) holding BufferFromHostBuffer [245, 255); line 0 irrelevant here.
-  const std::vector<std::vector<EventRecord>> lines{{}, {record(4, 240, 60), record(2, 245, 10), record(1, 250, 0)}};
+  const std::vector<std::vector<EventRecord>> lines{
+      {}, {record(4, 240, 60), record(2, 245, 10), record(1, 250, 0)}};
   const HostTimeline host = timeline(lines);
   const std::vector<std::size_t> live{0, 1, 2, 3};
   const auto groups = group_live_by_host_event(mem.events(), live, runs, 0, host, 700 + 248);
@@ -56,7 +58,7 @@ TEST(RuntimeAttribution, GroupsLiveMemoryByTheHostEventThatAllocatedIt) {
   EXPECT_EQ(by["outputs of jit_step execution 1"].bytes, 100);
   EXPECT_EQ(by["outputs of jit_step execution 2"].bytes, 100);
   EXPECT_EQ(by["BufferFromHostBuffer"].bytes, 40);  // the innermost non-Python span wins
-  EXPECT_EQ(by["$train.py:10 main"].bytes, 8);       // only a Python frame encloses it
+  EXPECT_EQ(by["$train.py:10 main"].bytes, 8);      // only a Python frame encloses it
 }
 
 TEST(RuntimeAttribution, HostEventsBetweenCountsNamesAndSkipsAllocatorEvents) {
@@ -83,7 +85,8 @@ TEST(RuntimeAnalysisEndToEnd, LeakAcrossStepsShowsGrowthAndEarlierOutputs) {
   for (int i = 0; i < 4; ++i) {
     const std::int64_t t = 1000 + i * 1000;
     add_execution(spans, "jit_step", t, 400);
-    mem.alloc(t + 10, static_cast<std::uint64_t>(100 + i), 500).alloc(t + 11, static_cast<std::uint64_t>(200 + i), 100);
+    mem.alloc(t + 10, static_cast<std::uint64_t>(100 + i), 500)
+        .alloc(t + 11, static_cast<std::uint64_t>(200 + i), 100);
     mem.free(t + 300, static_cast<std::uint64_t>(100 + i), 500);
     line0.push_back(record(3, t + 600, 5));  // list.append between steps
     dev.push_back({t + 50, 7, 1, 1});
@@ -109,8 +112,9 @@ TEST(RuntimeAnalysisEndToEnd, LeakAcrossStepsShowsGrowthAndEarlierOutputs) {
   EXPECT_EQ(r.module->host_events_between[0].name, "$<unknown> append");
   std::vector<std::string> labels;
   for (const auto& g : r.module->live_at_last_start) labels.push_back(g.label);
-  EXPECT_EQ(labels, (std::vector<std::string>{"allocated before the capture started", "outputs of jit_step execution 1",
-                                              "outputs of jit_step execution 2", "outputs of jit_step execution 3"}));
+  EXPECT_EQ(labels, (std::vector<std::string>{
+                        "allocated before the capture started", "outputs of jit_step execution 1",
+                        "outputs of jit_step execution 2", "outputs of jit_step execution 3"}));
 }
 
 }  // namespace

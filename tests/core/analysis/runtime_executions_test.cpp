@@ -1,6 +1,7 @@
+#include "core/analysis/runtime_executions.h"
+
 #include <gtest/gtest.h>
 
-#include "core/analysis/runtime_executions.h"
 #include "runtime_test_events.h"
 
 namespace oomscope::analysis {
@@ -17,7 +18,8 @@ using testing::span;
 const std::vector<std::string> kStrings{"", "jit_step", "jit_eval"};
 
 ExecutionInput input(const std::vector<ExecutionSpan>& spans, const std::vector<DeviceProgramEvent>& dev,
-                     const std::vector<ModuleRef>& modules, const std::vector<capture::MemoryEvent>& memory = {}) {
+                     const std::vector<ModuleRef>& modules,
+                     const std::vector<capture::MemoryEvent>& memory = {}) {
   ExecutionInput in;
   in.spans = spans;
   in.device_events = dev;
@@ -129,7 +131,8 @@ TEST(RuntimeExecutions, FlatInUseIsNotConsistentGrowth) {
   EXPECT_FALSE(m.growth_consistent);
 }
 
-std::vector<RuntimeExecution> runs_of(std::initializer_list<std::tuple<std::string, std::uint64_t, std::optional<bool>, bool>> list) {
+std::vector<RuntimeExecution> runs_of(
+    std::initializer_list<std::tuple<std::string, std::uint64_t, std::optional<bool>, bool>> list) {
   std::vector<RuntimeExecution> out;
   std::int64_t t = 0;
   for (const auto& [name, id, launched, span] : list) {
@@ -146,7 +149,8 @@ std::vector<RuntimeExecution> runs_of(std::initializer_list<std::tuple<std::stri
 
 TEST(RuntimeModuleChoice, PrefersTheModuleWhoseLastExecutionNeverStarted) {
   const std::vector<ModuleRef> modules{{"jit_big", 1, 1000}, {"jit_step", 2, 100}};
-  const auto runs = runs_of({{"jit_big", 1, true, true}, {"jit_step", 2, true, true}, {"jit_step", 2, false, false}});
+  const auto runs =
+      runs_of({{"jit_big", 1, true, true}, {"jit_step", 2, true, true}, {"jit_step", 2, false, false}});
   const auto sel = choose_default_module(modules, runs);
   EXPECT_EQ(sel.choice, ModuleChoice::LastNeverStarted);
   EXPECT_EQ(sel.module, 1u);
@@ -155,7 +159,8 @@ TEST(RuntimeModuleChoice, PrefersTheModuleWhoseLastExecutionNeverStarted) {
 TEST(RuntimeModuleChoice, AKernelLessTrivialModuleIsNotAFailure) {
   // jit_alias never launches anything, every time, and always has its module span: a trivial module.
   const std::vector<ModuleRef> modules{{"jit_big", 1, 1000}, {"jit_alias", 2, 10}};
-  const auto runs = runs_of({{"jit_alias", 2, false, true}, {"jit_big", 1, true, true}, {"jit_alias", 2, false, true}});
+  const auto runs =
+      runs_of({{"jit_alias", 2, false, true}, {"jit_big", 1, true, true}, {"jit_alias", 2, false, true}});
   const auto sel = choose_default_module(modules, runs);
   EXPECT_EQ(sel.choice, ModuleChoice::LargestExecuted);
   EXPECT_EQ(sel.module, 0u);

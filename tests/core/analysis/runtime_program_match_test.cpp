@@ -20,7 +20,8 @@ struct Interleaved {
   std::vector<ExecutionSpan> spans;
   std::vector<DeviceProgramEvent> dev;
   std::vector<LaunchEvent> launches;
-  const std::vector<ModuleRef> modules{{"jit_matmul", 3, 100}, {"jit_matmul", 5, 200}, {"jit_matmul", 8, 300}};
+  const std::vector<ModuleRef> modules{
+      {"jit_matmul", 3, 100}, {"jit_matmul", 5, 200}, {"jit_matmul", 8, 300}};
   const std::vector<std::uint64_t> order{5, 3, 8, 3, 5};
 
   explicit Interleaved(bool launch_carries_program) {

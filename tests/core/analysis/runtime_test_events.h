@@ -51,8 +51,9 @@ class MemoryScript {
   std::vector<capture::MemoryEvent> events_;
 };
 
-inline capture::ExecutionSpan span(capture::ExecutionKind kind, std::string name, std::int64_t t, std::int64_t d,
-                                   std::uint32_t line = 0, std::optional<std::uint64_t> program_id = std::nullopt,
+inline capture::ExecutionSpan span(capture::ExecutionKind kind, std::string name, std::int64_t t,
+                                   std::int64_t d, std::uint32_t line = 0,
+                                   std::optional<std::uint64_t> program_id = std::nullopt,
                                    std::uint32_t plane = 0) {
   capture::ExecutionSpan s;
   s.kind = kind;
@@ -66,10 +67,10 @@ inline capture::ExecutionSpan span(capture::ExecutionKind kind, std::string name
 }
 
 // A host execution as the GPU client writes it: ExecuteHelper with the module span inside (unless failed).
-inline void add_execution(std::vector<capture::ExecutionSpan>& spans, const std::string& module, std::int64_t t,
-                          std::int64_t d, bool module_span = true, std::uint32_t line = 0) {
-  spans.push_back(span(capture::ExecutionKind::ExecuteHelper, "PjRtStreamExecutorLoadedExecutable::ExecuteHelper",
-                       t, d, line));
+inline void add_execution(std::vector<capture::ExecutionSpan>& spans, const std::string& module,
+                          std::int64_t t, std::int64_t d, bool module_span = true, std::uint32_t line = 0) {
+  spans.push_back(span(capture::ExecutionKind::ExecuteHelper,
+                       "PjRtStreamExecutorLoadedExecutable::ExecuteHelper", t, d, line));
   if (module_span) spans.push_back(span(capture::ExecutionKind::XlaModule, module, t + d / 2, d / 4, line));
 }
 

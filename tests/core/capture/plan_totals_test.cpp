@@ -24,11 +24,11 @@ TEST(PlanTotals, CategoriesFollowXprofPriority) {
   p1->set_is_entry_computation_parameter(true);
   p1->set_parameter_number(1);
   p1->set_maybe_live_out(true);
-  add(hlo, 300)->set_maybe_live_out(true);   // output
-  add(hlo, 40)->set_is_thread_local(true);   // thread-local
-  add(hlo, 5)->set_is_constant(true);        // constant
-  add(hlo, 60000);                           // temp
-  auto* other_colour = add(hlo, 1 << 20);    // another memory space: not counted
+  add(hlo, 300)->set_maybe_live_out(true);  // output
+  add(hlo, 40)->set_is_thread_local(true);  // thread-local
+  add(hlo, 5)->set_is_constant(true);       // constant
+  add(hlo, 60000);                          // temp
+  auto* other_colour = add(hlo, 1 << 20);   // another memory space: not counted
   other_colour->set_color(1);
   hlo.mutable_buffer_assignment()->add_heap_simulator_traces();
 

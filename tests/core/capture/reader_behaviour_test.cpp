@@ -33,27 +33,35 @@ std::string dfield(int n, double d) {
   s.append(reinterpret_cast<const char*>(&d), 8);
   return s;
 }
-std::string stat_md(int id, const std::string& name) { return lfield(5, vfield(1, id) + lfield(2, vfield(1, id) + lfield(2, name))); }
-std::string event_md(int id, const std::string& name) { return lfield(4, vfield(1, id) + lfield(2, vfield(1, id) + lfield(2, name))); }
+std::string stat_md(int id, const std::string& name) {
+  return lfield(5, vfield(1, id) + lfield(2, vfield(1, id) + lfield(2, name)));
+}
+std::string event_md(int id, const std::string& name) {
+  return lfield(4, vfield(1, id) + lfield(2, vfield(1, id) + lfield(2, name)));
+}
 
 // Two entries of "/host:CPU" (a split plane) whose metadata ids clash, with every message's fields in
 // an unusual order: lines before metadata, events before the line's timestamp, stats before the
 // event's metadata id.
 std::string split_plane_capture() {
-  const std::string alloc_event = lfield(4, lfield(4, vfield(1, 1) + vfield(7, 3)) +   // allocator_name = ref 3
-                                                lfield(4, vfield(1, 2) + vfield(3, 100)) +  // bytes_allocated (uint64)
-                                                vfield(2, 5000) + vfield(1, 1));            // offset, metadata id last
-  const std::string retry = lfield(4, vfield(3, 777) + vfield(1, 2) + vfield(2, 4000));     // duration first
+  const std::string alloc_event =
+      lfield(4, lfield(4, vfield(1, 1) + vfield(7, 3)) +        // allocator_name = ref 3
+                    lfield(4, vfield(1, 2) + vfield(3, 100)) +  // bytes_allocated (uint64)
+                    vfield(2, 5000) + vfield(1, 1));            // offset, metadata id last
+  const std::string retry = lfield(4, vfield(3, 777) + vfield(1, 2) + vfield(2, 4000));  // duration first
   const std::string spans = lfield(4, vfield(1, 3) + vfield(2, 6000) + vfield(3, 50)) +
                             lfield(4, vfield(1, 4) + vfield(2, 3000) + vfield(3, 9000));
-  const std::string line1 = lfield(3, alloc_event + retry + spans + vfield(1, 7) + vfield(3, 10));  // timestamp last
+  const std::string line1 =
+      lfield(3, alloc_event + retry + spans + vfield(1, 7) + vfield(3, 10));  // timestamp last
   const std::string plane1 = line1 + lfield(2, "/host:CPU") + event_md(1, "MemoryAllocation") +
-                             event_md(2, "AllocatorRetry::AllocateRaw") + event_md(3, "jit_step:XLA GPU module") +
-                             event_md(4, "PjitFunction(train_step)") +
-                             stat_md(1, "allocator_name") + stat_md(2, "bytes_allocated") + stat_md(3, "GPU_9_bfc");
-  const std::string free_event = lfield(4, vfield(1, 1) + vfield(2, 1000) +
-                                               lfield(4, vfield(1, 6) + dfield(2, 0.0)) +      // bytes_allocated (double)
-                                               lfield(4, vfield(1, 5) + lfield(5, "GPU_9_bfc")));  // str_value
+                             event_md(2, "AllocatorRetry::AllocateRaw") +
+                             event_md(3, "jit_step:XLA GPU module") +
+                             event_md(4, "PjitFunction(train_step)") + stat_md(1, "allocator_name") +
+                             stat_md(2, "bytes_allocated") + stat_md(3, "GPU_9_bfc");
+  const std::string free_event =
+      lfield(4, vfield(1, 1) + vfield(2, 1000) +
+                    lfield(4, vfield(1, 6) + dfield(2, 0.0)) +          // bytes_allocated (double)
+                    lfield(4, vfield(1, 5) + lfield(5, "GPU_9_bfc")));  // str_value
   const std::string line2 = lfield(3, vfield(3, 20) + vfield(1, 7) + free_event);
   const std::string plane2 = lfield(2, "/host:CPU") + line2 + event_md(1, "MemoryDeallocation") +
                              stat_md(5, "allocator_name") + stat_md(6, "bytes_allocated");
@@ -65,11 +73,11 @@ TEST(ReaderBehaviour, SplitPlanesAndAnyFieldOrder) {
   auto cap = read_capture_from_memory(split_plane_capture(), "<synthetic>", none);
   ASSERT_EQ(cap->planes().size(), 1u);
   const Plane& cpu = cap->planes()[0];
-  ASSERT_EQ(cpu.lines.size(), 1u);  // same line id in both entries: one timeline
+  ASSERT_EQ(cpu.lines.size(), 1u);            // same line id in both entries: one timeline
   ASSERT_EQ(cpu.lines[0].events.size(), 5u);  // sorted by time: pjit, retry, alloc, module span, free
   const EventRecord& first = cpu.lines[0].events[2];
   const EventRecord& second = cpu.lines[0].events[4];
-  EXPECT_EQ(first.start_ps, 10 * 1000 + 5000);  // 15,000 ps
+  EXPECT_EQ(first.start_ps, 10 * 1000 + 5000);   // 15,000 ps
   EXPECT_EQ(second.start_ps, 20 * 1000 + 1000);  // 21,000 ps
   ASSERT_EQ(cap->allocator_retries().size(), 1u);
   EXPECT_EQ(cap->allocator_retries()[0].time_ps, 14000);
@@ -113,8 +121,9 @@ TEST(ReaderBehaviour, TablesAreSortedByTime) {
   EXPECT_TRUE(std::is_sorted(cap->memory_events().begin(), cap->memory_events().end(), by_time));
   for (const Plane& p : cap->planes())
     for (const Line& l : p.lines)
-      EXPECT_TRUE(std::is_sorted(l.events.begin(), l.events.end(),
-                                 [](const EventRecord& a, const EventRecord& b) { return a.start_ps < b.start_ps; }));
+      EXPECT_TRUE(
+          std::is_sorted(l.events.begin(), l.events.end(),
+                         [](const EventRecord& a, const EventRecord& b) { return a.start_ps < b.start_ps; }));
   const auto& ev = cap->memory_events().front();
   EXPECT_EQ(cap->strings()[0], "");
   EXPECT_LT(ev.allocator, cap->allocators().size());
@@ -206,8 +215,9 @@ TEST(ReaderBehaviour, StopTokenCancels) {
   std::stop_source source;
   source.request_stop();
   CountingProgress progress;
-  EXPECT_THROW(read_capture(kData + "/tf2_gpu_v100x8_bert_multiworker.xplane.pb", progress, source.get_token()),
-               oomscope::Cancelled);
+  EXPECT_THROW(
+      read_capture(kData + "/tf2_gpu_v100x8_bert_multiworker.xplane.pb", progress, source.get_token()),
+      oomscope::Cancelled);
 }
 
 // Cancelling while the scan runs (from the progress callback, as a GUI's cancel button would).
@@ -223,8 +233,9 @@ class CancelOnFirstReport final : public oomscope::ProgressSink {
 TEST(ReaderBehaviour, StopRequestedDuringTheScanCancels) {
   std::stop_source source;
   CancelOnFirstReport progress(source);
-  EXPECT_THROW(read_capture(kData + "/tf2_gpu_v100x8_bert_multiworker.xplane.pb", progress, source.get_token()),
-               oomscope::Cancelled);
+  EXPECT_THROW(
+      read_capture(kData + "/tf2_gpu_v100x8_bert_multiworker.xplane.pb", progress, source.get_token()),
+      oomscope::Cancelled);
 }
 
 }  // namespace

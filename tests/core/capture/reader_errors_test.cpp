@@ -41,7 +41,9 @@ class ReaderErrors : public oomscope::testing::ScratchDirTest {
 
 const std::string kData = OOMSCOPE_TEST_DATA;
 
-TEST_F(ReaderErrors, MissingFile) { EXPECT_EQ(kind_of((dir_ / "nope.xplane.pb").string()), ErrorKind::NotFound); }
+TEST_F(ReaderErrors, MissingFile) {
+  EXPECT_EQ(kind_of((dir_ / "nope.xplane.pb").string()), ErrorKind::NotFound);
+}
 
 TEST_F(ReaderErrors, Directory) { EXPECT_EQ(kind_of(dir_.string()), ErrorKind::Io); }
 
@@ -95,30 +97,35 @@ TEST_F(ReaderErrors, RandomGarbageNeverCrashesOrLoads) {
   for (int i = 0; i < 200; ++i) {
     std::string bytes(1 + rng() % 4096, '\0');
     for (char& c : bytes) c = static_cast<char>(rng());
-    if (static_cast<unsigned char>(bytes[0]) == 0x1f || static_cast<unsigned char>(bytes[0]) == 0x83) bytes[0] = 0x0a;
+    if (static_cast<unsigned char>(bytes[0]) == 0x1f || static_cast<unsigned char>(bytes[0]) == 0x83)
+      bytes[0] = 0x0a;
     const ErrorKind k = kind_of(write("garbage.xplane.pb", bytes));
-    EXPECT_TRUE(k == ErrorKind::Damaged || k == ErrorKind::Truncated || k == ErrorKind::NotACapture) << to_string(k);
+    EXPECT_TRUE(k == ErrorKind::Damaged || k == ErrorKind::Truncated || k == ErrorKind::NotACapture)
+        << to_string(k);
   }
 }
 
 TEST_F(ReaderErrors, BadWireTypeIsNotAnXSpaceAtTheStartAndDamagedLater) {
   // Nothing at the start reads as an XSpace field: not a capture (no offset to give but 0).
-  EXPECT_EQ(kind_of(write("wt7.xplane.pb", "\x0f\x01")), ErrorKind::NotACapture);         // field 1, wire type 7
-  EXPECT_EQ(kind_of(write("group.xplane.pb", std::string("\x0b\x00", 2))), ErrorKind::NotACapture);  // wire type 3
+  EXPECT_EQ(kind_of(write("wt7.xplane.pb", "\x0f\x01")), ErrorKind::NotACapture);  // field 1, wire type 7
+  EXPECT_EQ(kind_of(write("group.xplane.pb", std::string("\x0b\x00", 2))),
+            ErrorKind::NotACapture);  // wire type 3
   // A valid plane, then the same bad field: damaged, at byte 4.
   EXPECT_EQ(kind_of(write("late.xplane.pb", std::string("\x0a\x02\x12\x00\x0f\x01", 6))), ErrorKind::Damaged);
 }
 
 TEST_F(ReaderErrors, NestedLengthPastItsParentIsDamaged) {
   // A plane of 4 bytes holding a line that claims 100.
-  EXPECT_EQ(kind_of(write("nested.xplane.pb", std::string("\x0a\x04\x1a\x64\x08\x01", 6))), ErrorKind::Damaged);
+  EXPECT_EQ(kind_of(write("nested.xplane.pb", std::string("\x0a\x04\x1a\x64\x08\x01", 6))),
+            ErrorKind::Damaged);
 }
 
 TEST_F(ReaderErrors, ValidProtobufThatIsNotAnXSpace) {
   // No planes at all: only an unknown field 9.
   EXPECT_EQ(kind_of(write("other.pb", std::string("\x48\x01", 2))), ErrorKind::NotACapture);
   // The bare HloProto sidecar is valid protobuf, but its module is no plane.
-  EXPECT_EQ(kind_of(kData + "/jax_legacy_rocm_mi300x_jit_forward_3d_conv.hlo_proto.pb"), ErrorKind::NotACapture);
+  EXPECT_EQ(kind_of(kData + "/jax_legacy_rocm_mi300x_jit_forward_3d_conv.hlo_proto.pb"),
+            ErrorKind::NotACapture);
 }
 
 TEST_F(ReaderErrors, FromMemoryNamesTheGivenName) {

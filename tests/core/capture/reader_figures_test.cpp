@@ -79,7 +79,8 @@ TEST_P(CaptureFigures, MatchTheIndependentReading) {
     EXPECT_EQ(got->largest_allocation, a.largest);
   }
   std::size_t memory_events = 0;
-  for (const A& a : want.allocators) memory_events += static_cast<std::size_t>(a.allocations + a.deallocations);
+  for (const A& a : want.allocators)
+    memory_events += static_cast<std::size_t>(a.allocations + a.deallocations);
   EXPECT_EQ(cap->memory_events().size(), memory_events);
 }
 

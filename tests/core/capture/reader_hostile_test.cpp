@@ -134,7 +134,9 @@ TEST_F(ReaderHostile, NoXSpaceFieldAtAllVersusDamageAfterAValidStart) {
   damaged[at + 1] = 0;
   const oomscope::Error after = error_of(write("damaged.xplane.pb", damaged));
   EXPECT_EQ(after.kind(), ErrorKind::Damaged);
-  EXPECT_NE(after.message().find("damaged at byte " + oomscope::format_bytes_exact(static_cast<std::int64_t>(at + 1)) + ", after bytes that read as an XSpace capture"),
+  EXPECT_NE(after.message().find("damaged at byte " +
+                                 oomscope::format_bytes_exact(static_cast<std::int64_t>(at + 1)) +
+                                 ", after bytes that read as an XSpace capture"),
             std::string::npos)
       << after.message();
 }
@@ -159,7 +161,8 @@ TEST_F(ReaderHostile, TinyEventsBeyondTheMemoryBudgetAreRefusedNamingTheFile) {
   const std::size_t n = (16u << 20) / one.size();
   events.reserve(n * one.size());
   for (std::size_t i = 0; i < n; ++i) events += one;
-  const std::string path = write("tiny.xplane.pb", plane("/host:CPU", len_field(3, varint_field(1, 1) + events)));
+  const std::string path =
+      write("tiny.xplane.pb", plane("/host:CPU", len_field(3, varint_field(1, 1) + events)));
   const oomscope::Error e = error_of(path);
   EXPECT_EQ(e.kind(), ErrorKind::TooLarge);
   EXPECT_EQ(e.file(), path);
@@ -174,10 +177,12 @@ TEST_F(ReaderHostile, RepeatedErrorsAndHostnamesAreKeptOnceWithACount) {
   EXPECT_EQ(cap->errors().size(), 100u);
   EXPECT_EQ(cap->errors().front(), "buffer overflow");
   ASSERT_EQ(cap->reader_notes().size(), 2u);
-  EXPECT_EQ(cap->reader_notes()[0], "the capture error \"buffer overflow\" is listed 5,000 times; it is kept once");
-  EXPECT_EQ(cap->reader_notes()[1],
-            "the capture lists 5,300 capture errors; the first 100 different ones are kept and 201 further ones "
-            "were skipped");
+  EXPECT_EQ(cap->reader_notes()[0],
+            "the capture error \"buffer overflow\" is listed 5,000 times; it is kept once");
+  EXPECT_EQ(
+      cap->reader_notes()[1],
+      "the capture lists 5,300 capture errors; the first 100 different ones are kept and 201 further ones "
+      "were skipped");
 }
 
 TEST_F(ReaderHostile, CaptureJoinedToItselfCountsOnceAndSaysSo) {

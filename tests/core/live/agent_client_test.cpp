@@ -69,7 +69,8 @@ TEST(LiveAgentClient, SamplesEventsAndReattach) {
   LiveClient client({Endpoint{false, "127.0.0.1", port, {}}}, session, fast_retry(""));
   client.start();
   agent->set_step(41);
-  ASSERT_TRUE(wait_for(session, [](const Store& s) { return !s.ranks().empty() && s.ranks()[0].samples.size() >= 5; }));
+  ASSERT_TRUE(wait_for(
+      session, [](const Store& s) { return !s.ranks().empty() && s.ranks()[0].samples.size() >= 5; }));
   agent->post_event(Event{0, "checkpoint", "saved", "", 41});
   ASSERT_TRUE(wait_for(session, [](const Store& s) { return !s.ranks()[0].events.empty(); }));
   session.read([](const Store& s, const AlertEngine&) {
@@ -106,7 +107,8 @@ TEST(LiveAgentClient, TokenIsCheckedAndAWrongOneCloses) {
   LiveSession wrong;
   LiveClient bad({ep}, wrong, fast_retry("guess"));
   bad.start();
-  ASSERT_TRUE(wait_for(wrong, [](const Store& s) { return !s.ranks().empty() && !s.ranks()[0].status.empty(); }));
+  ASSERT_TRUE(
+      wait_for(wrong, [](const Store& s) { return !s.ranks().empty() && !s.ranks()[0].status.empty(); }));
   bad.stop();
   wrong.read([](const Store& s, const AlertEngine&) {
     EXPECT_TRUE(s.ranks()[0].samples.empty());
@@ -118,7 +120,8 @@ TEST(LiveAgentClient, TokenIsCheckedAndAWrongOneCloses) {
   LiveSession right;
   LiveClient good({ep}, right, fast_retry("s3cret"));
   good.start();
-  ASSERT_TRUE(wait_for(right, [](const Store& s) { return !s.ranks().empty() && s.ranks()[0].samples.size() >= 2; }));
+  ASSERT_TRUE(
+      wait_for(right, [](const Store& s) { return !s.ranks().empty() && s.ranks()[0].samples.size() >= 2; }));
   good.stop();
   agent.stop();
   ASSERT_FALSE(log.empty());
@@ -146,13 +149,14 @@ TEST(LiveAgentClient, UnixSocketIsPrivate) {
   opts.listen = parse_endpoint("unix:" + path);
   AgentServer agent(opts);
   agent.start();
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(::stat(path.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);
   LiveSession session;
   LiveClient client({parse_endpoint("unix:" + path)}, session);
   client.start();
-  ASSERT_TRUE(wait_for(session, [](const Store& s) { return !s.ranks().empty() && s.ranks()[0].samples.size() >= 2; }));
+  ASSERT_TRUE(wait_for(
+      session, [](const Store& s) { return !s.ranks().empty() && s.ranks()[0].samples.size() >= 2; }));
   client.stop();
   agent.stop();
   EXPECT_NE(::access(path.c_str(), F_OK), 0);  // removed on stop

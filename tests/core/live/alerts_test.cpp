@@ -26,7 +26,8 @@ TEST(LiveAlerts, ParsesRulesAndSaysWhatIsWrong) {
   EXPECT_EQ(parse_alert_rule("growth:driver>500MB/1000steps").kind, AlertRule::Kind::Growth);
   EXPECT_EQ(parse_alert_rule("shapes-rising:100").limit, 100);
   EXPECT_EQ(parse_alert_rule("moves:ooms").field, Field::Ooms);
-  for (const char* bad : {"", "driver", "drvier>1GB", "driver>lots", "driver>1XB", "moves:nothing", "event:"}) {
+  for (const char* bad :
+       {"", "driver", "drvier>1GB", "driver>lots", "driver>1XB", "moves:nothing", "event:"}) {
     try {
       parse_alert_rule(bad);
       ADD_FAILURE() << bad;
@@ -64,7 +65,8 @@ TEST(LiveAlerts, GrowthPerThousandSteps) {
 
 TEST(LiveAlerts, CountersGapShapesEvents) {
   AlertEngine a;
-  for (const char* r : {"moves:ooms", "gap>40GB", "shapes-rising:100", "event:oom"}) a.add_rule(parse_alert_rule(r));
+  for (const char* r : {"moves:ooms", "gap>40GB", "shapes-rising:100", "event:oom"})
+    a.add_rule(parse_alert_rule(r));
   a.on_sample(0, at(1, 2'000'000'000, 1'000'000'000, 0));
   a.on_sample(0, at(2, 43'254'000'000, 1'086'000'000, 0));
   a.on_sample(0, at(3, 43'254'000'000, 1'086'000'000, 1));

@@ -20,15 +20,17 @@ TEST(LiveProtocol, ParsesASampleWithSomeFields) {
 }
 
 TEST(LiveProtocol, ParsesHelloEventShapes) {
-  auto r = parse_line(R"({"type":"hello","protocol":1,"pid":7,"host":"h","rank":3,"world_size":8,)"
-                      R"("backend":"mps","device":"Apple M2","total_bytes":25559000000,"framework":"torch 2.11.0",)"
-                      R"("command":["train.py","--resume"]})");
+  auto r = parse_line(
+      R"({"type":"hello","protocol":1,"pid":7,"host":"h","rank":3,"world_size":8,)"
+      R"("backend":"mps","device":"Apple M2","total_bytes":25559000000,"framework":"torch 2.11.0",)"
+      R"("command":["train.py","--resume"]})");
   ASSERT_TRUE(r.message) << r.error;
   const auto& h = std::get<Hello>(*r.message);
   EXPECT_EQ(h.rank, 3);
   EXPECT_EQ(h.world_size, 8);
   EXPECT_EQ(h.command.size(), 2u);
-  r = parse_line(R"({"type":"event","t":5,"kind":"oom","message":"MPS backend out of memory","path":"/tmp/s.pickle"})");
+  r = parse_line(
+      R"({"type":"event","t":5,"kind":"oom","message":"MPS backend out of memory","path":"/tmp/s.pickle"})");
   ASSERT_TRUE(r.message) << r.error;
   EXPECT_EQ(std::get<Event>(*r.message).path, "/tmp/s.pickle");
   r = parse_line(R"({"type":"shapes","t":5,"distinct":9072,"last":[16,384]})");

@@ -16,7 +16,8 @@ namespace oomscope::live {
 namespace {
 
 std::string temp_path(const char* name) {
-  return (std::filesystem::temp_directory_path() / (std::string("oomscope-live-") + std::to_string(::getpid()) + name))
+  return (std::filesystem::temp_directory_path() /
+          (std::string("oomscope-live-") + std::to_string(::getpid()) + name))
       .string();
 }
 

@@ -33,7 +33,8 @@ TEST(Config, NamesRoundTrip) {
   for (auto v : {GradMode::LastFragment, GradMode::Accumulate}) EXPECT_EQ(parse_grad_mode(to_string(v)), v);
   for (auto v : {SplitPoint::Midpoint, SplitPoint::Median}) EXPECT_EQ(parse_split_point(to_string(v)), v);
   for (auto v : {AxisRule::AlternateXY, AxisRule::Longest}) EXPECT_EQ(parse_axis_rule(to_string(v)), v);
-  for (auto v : {BugKind::None, BugKind::ShapeMismatch, BugKind::NanLoss}) EXPECT_EQ(parse_bug_kind(to_string(v)), v);
+  for (auto v : {BugKind::None, BugKind::ShapeMismatch, BugKind::NanLoss})
+    EXPECT_EQ(parse_bug_kind(to_string(v)), v);
   EXPECT_FALSE(parse_catch_mode("oom"));
 }
 

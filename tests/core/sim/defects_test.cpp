@@ -111,8 +111,8 @@ TEST(Defects, ScientificNotationInASizesFileIsANumber) {
   EXPECT_EQ(sizes, (std::vector<std::int64_t>{100000, 25000, 120000}));
   const auto csv = parse_scene_sizes("scene,size\na,1e5\n", "s.csv");
   EXPECT_EQ(csv, (std::vector<std::int64_t>{100000}));
-  EXPECT_THROW(parse_scene_sizes("1.5\n", "s.txt"), Error);   // not a whole count
-  EXPECT_THROW(parse_scene_sizes("1e9\n", "s.txt"), Error);   // over 100,000,000
+  EXPECT_THROW(parse_scene_sizes("1.5\n", "s.txt"), Error);  // not a whole count
+  EXPECT_THROW(parse_scene_sizes("1e9\n", "s.txt"), Error);  // over 100,000,000
   EXPECT_THROW(parse_scene_sizes("1e400\n", "s.txt"), Error);
 }
 

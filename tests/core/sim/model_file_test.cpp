@@ -1,11 +1,12 @@
 // The calibrated model file (docs/sim-model-format.md): what it accepts, what it refuses, what it sets.
 
+#include "core/sim/model_file.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <fstream>
 
-#include "core/sim/model_file.h"
 #include "core/util/error.h"
 
 namespace oomscope::sim {
@@ -47,7 +48,8 @@ TEST(ModelFile, AppliesToTheMemoryAndTimeModels) {
 }
 
 TEST(ModelFile, EachMissingRequiredKeyIsNamed) {
-  for (const char* key : {"format", "version", "fixed_bytes", "bytes_per_point", "time_fixed_s", "time_per_point_s"}) {
+  for (const char* key :
+       {"format", "version", "fixed_bytes", "bytes_per_point", "time_fixed_s", "time_per_point_s"}) {
     auto j = nlohmann::json::parse(kGood);
     j.erase(key);
     EXPECT_EQ(error_of(j.dump()), std::string("m.json: missing key '") + key + "'") << key;
@@ -60,7 +62,8 @@ TEST(ModelFile, WrongTypesAndValuesAreNamed) {
     j[key] = v;
     return error_of(j.dump());
   };
-  EXPECT_NE(with("bytes_per_point", "3391").find("key 'bytes_per_point' must be a number"), std::string::npos);
+  EXPECT_NE(with("bytes_per_point", "3391").find("key 'bytes_per_point' must be a number"),
+            std::string::npos);
   EXPECT_NE(with("fixed_bytes", 1.5).find("key 'fixed_bytes' must be an integer"), std::string::npos);
   EXPECT_NE(with("fixed_bytes", -1).find("key 'fixed_bytes' is -1, out of range"), std::string::npos);
   EXPECT_NE(with("bytes_per_point", 0).find("'bytes_per_point' must be > 0"), std::string::npos);
@@ -111,12 +114,14 @@ TEST(Agreement, IdenticalRunsAgreeAndADifferentBudgetDiverges) {
   EXPECT_GE(diff.first_divergence, 0);
   EXPECT_LT(diff.fraction(), 1.0);
   EXPECT_LE(diff.same, std::min(diff.events_a, diff.events_b));
-  EXPECT_EQ(diff.same, diff.first_divergence + [&] {  // everything before the first divergence agrees
-    std::int64_t after = 0;
-    for (std::size_t i = std::size_t(diff.first_divergence); i < std::min(a.log().events.size(), d.log().events.size()); ++i)
-      after += a.log().events[i].outcome == d.log().events[i].outcome;
-    return after;
-  }());
+  EXPECT_EQ(
+      diff.same, diff.first_divergence + [&] {  // everything before the first divergence agrees
+        std::int64_t after = 0;
+        for (std::size_t i = std::size_t(diff.first_divergence);
+             i < std::min(a.log().events.size(), d.log().events.size()); ++i)
+          after += a.log().events[i].outcome == d.log().events[i].outcome;
+        return after;
+      }());
 }
 
 }  // namespace

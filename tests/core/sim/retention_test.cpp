@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "core/util/error.h"
-
 #include "sim_test_helpers.h"
 
 namespace oomscope::sim {

@@ -11,7 +11,8 @@
 
 namespace oomscope::sim::testing {
 
-inline SimConfig sized_config(std::vector<std::int64_t> sizes, std::int64_t batch, std::int64_t budget_points) {
+inline SimConfig sized_config(std::vector<std::int64_t> sizes, std::int64_t batch,
+                              std::int64_t budget_points) {
   SimConfig c;
   c.scenes.dist = SizeDist::File;
   c.scenes.sizes_file = "<test sizes>";

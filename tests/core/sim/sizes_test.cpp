@@ -28,9 +28,11 @@ TEST(Sizes, OneIntegerPerLine) {
 }
 
 TEST(Sizes, CsvWithASizeColumn) {
-  EXPECT_EQ(parse_scene_sizes("scene,size,room\nscene0000_00,81234,office\nscene0001_00,\"230117\",lounge\n", "s.csv"),
+  EXPECT_EQ(parse_scene_sizes("scene,size,room\nscene0000_00,81234,office\nscene0001_00,\"230117\",lounge\n",
+                              "s.csv"),
             (std::vector<std::int64_t>{81234, 230117}));
-  EXPECT_EQ(parse_scene_sizes("\xEF\xBB\xBFname,Points\na,5\nb,7\n", "s.csv"), (std::vector<std::int64_t>{5, 7}));
+  EXPECT_EQ(parse_scene_sizes("\xEF\xBB\xBFname,Points\na,5\nb,7\n", "s.csv"),
+            (std::vector<std::int64_t>{5, 7}));
 }
 
 TEST(Sizes, ErrorsNameFileAndLine) {
@@ -40,10 +42,13 @@ TEST(Sizes, ErrorsNameFileAndLine) {
   EXPECT_EQ(error_of("100\n-5\n"), "sizes.csv: line 2: point count must be positive, got -5");
   EXPECT_EQ(error_of("100\n12.5\n"), "sizes.csv: line 2: point count '12.5' is not a whole number");
   EXPECT_EQ(error_of("100\n99999999999999999999\n"),
-            "sizes.csv: line 2: point count '99999999999999999999' is larger than 100,000,000 (the most one scene may have)");
-  EXPECT_EQ(error_of("scene,room\na,b\n"), "sizes.csv: line 1: no 'size' column in the CSV header (columns: scene, room)");
+            "sizes.csv: line 2: point count '99999999999999999999' is larger than 100,000,000 (the most one "
+            "scene may have)");
+  EXPECT_EQ(error_of("scene,room\na,b\n"),
+            "sizes.csv: line 1: no 'size' column in the CSV header (columns: scene, room)");
   EXPECT_EQ(error_of("scene,size\na,10\nb\n"), "sizes.csv: line 3: has 1 fields, the header has 2");
-  EXPECT_EQ(error_of("scene,size\na,ten\n"), "sizes.csv: line 2: 'ten' is not a point count (expected a positive integer)");
+  EXPECT_EQ(error_of("scene,size\na,ten\n"),
+            "sizes.csv: line 2: 'ten' is not a point count (expected a positive integer)");
   EXPECT_EQ(error_of("100\n200,300\n"), "sizes.csv: line 2: expected one point count per line");
   EXPECT_EQ(error_of("# only a comment\n\n"), "sizes.csv: no scene sizes in the file");
 }

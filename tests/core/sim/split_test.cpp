@@ -1,11 +1,12 @@
 // Defect 3 (midpoint vs median), the axis rules and the floor.
 
+#include "core/sim/split.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdlib>
 
-#include "core/sim/split.h"
 #include "sim_test_helpers.h"
 
 namespace oomscope::sim {
@@ -18,7 +19,8 @@ std::vector<Point> clustered_room() {
   std::vector<Point> pts;
   for (int i = 0; i < 9000; ++i)
     pts.push_back(Point{1.0f + 0.2f * float(i % 97) / 97.0f, 2.0f + 0.2f * float(i % 89) / 89.0f, 0.5f});
-  for (int i = 0; i < 1000; ++i) pts.push_back(Point{10.0f * float(i) / 999.0f, 4.0f * float(i % 7) / 6.0f, 1.0f});
+  for (int i = 0; i < 1000; ++i)
+    pts.push_back(Point{10.0f * float(i) / 999.0f, 4.0f * float(i % 7) / 6.0f, 1.0f});
   return pts;
 }
 
@@ -119,7 +121,8 @@ TEST(Axis, LongestTakesTheParentsLargestExtent) {
 TEST(Axis, LongestSplitsOnZWhenZIsLongest) {
   // Points stacked in a column: z is the only extent worth splitting.
   std::vector<Point> column;
-  for (int i = 0; i < 1000; ++i) column.push_back(Point{0.01f * float(i % 3), 0.01f * float(i % 5), float(i)});
+  for (int i = 0; i < 1000; ++i)
+    column.push_back(Point{0.01f * float(i % 3), 0.01f * float(i % 5), float(i)});
   const Bbox box = bounds_of(column);
   const int axis = choose_axis(AxisRule::Longest, true, box);
   ASSERT_EQ(axis, 2);

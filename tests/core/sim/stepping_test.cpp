@@ -15,8 +15,8 @@ using testing::trace_text;
 SimConfig busy_config() {
   // Batches OOM, some scenes need spatial splits, scene 3 has a bug that is split to the floor, and
   // fragmentation carries from one attempt to the next. Two epochs, so the walk crosses epoch boundaries.
-  SimConfig c = testing::sized_config({3000, 5200, 2500, 4100, 6000, 1800, 3600, 2900, 7000, 2200, 4800, 3300},
-                                      3, 5000);
+  SimConfig c = testing::sized_config(
+      {3000, 5200, 2500, 4100, 6000, 1800, 3600, 2900, 7000, 2200, 4800, 3300}, 3, 5000);
   c.epochs = 2;
   c.memory.fragmentation_penalty = 600;
   c.fault = Fault{BugKind::ShapeMismatch, 3};

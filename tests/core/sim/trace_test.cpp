@@ -93,19 +93,22 @@ TEST(Trace, BadFilesNameFileAndLine) {
   const std::string ok = valid_lines(2);  // header + 2 events
   EXPECT_EQ(error_of(ok), "");
   EXPECT_EQ(error_of(""), "bad.jsonl: no trace header (the file is empty)");
-  EXPECT_EQ(error_of(ok + "{not json\n").rfind("bad.jsonl: line 4: not valid JSON", 0), 0u) << error_of(ok + "{not json\n");
+  EXPECT_EQ(error_of(ok + "{not json\n").rfind("bad.jsonl: line 4: not valid JSON", 0), 0u)
+      << error_of(ok + "{not json\n");
   EXPECT_EQ(error_of("{\"type\":\"event\"}\n"),
             "bad.jsonl: line 1: the first line must be the header, found a 'event' line");
   EXPECT_EQ(error_of("{\"type\":\"header\",\"format\":\"something-else\",\"version\":1}\n"),
             "bad.jsonl: line 1: format is 'something-else', expected 'oomscope-split-trace'");
-  EXPECT_NE(error_of("{\"type\":\"header\",\"format\":\"oomscope-split-trace\",\"version\":2,\"source\":\"x\","
-                     "\"config\":{}}\n")
-                .find("line 1: format version 2 is not supported"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of("{\"type\":\"header\",\"format\":\"oomscope-split-trace\",\"version\":2,\"source\":\"x\","
+               "\"config\":{}}\n")
+          .find("line 1: format version 2 is not supported"),
+      std::string::npos);
 
   std::string bad_outcome = ok;
   bad_outcome.replace(bad_outcome.find("\"outcome\":\""), 11, "\"outcome\":\"maybe-");
-  EXPECT_NE(error_of(bad_outcome).find("line 2: field 'outcome' is 'maybe-"), std::string::npos) << error_of(bad_outcome);
+  EXPECT_NE(error_of(bad_outcome).find("line 2: field 'outcome' is 'maybe-"), std::string::npos)
+      << error_of(bad_outcome);
 
   std::string missing = ok;
   const auto at = missing.rfind(",\"points\":");
@@ -120,7 +123,8 @@ TEST(Trace, BadFilesNameFileAndLine) {
   std::istringstream three(valid_lines(3));
   std::string l0, l1, l2, l3;
   std::getline(three, l0), std::getline(three, l1), std::getline(three, l2), std::getline(three, l3);
-  EXPECT_EQ(error_of(l0 + "\n" + l1 + "\n" + l3 + "\n"), "bad.jsonl: line 3: event id 2 out of order (expected 1)");
+  EXPECT_EQ(error_of(l0 + "\n" + l1 + "\n" + l3 + "\n"),
+            "bad.jsonl: line 3: event id 2 out of order (expected 1)");
 
   const std::string full = trace_text(finished_run());
   EXPECT_EQ(error_of(full), "");
@@ -149,7 +153,8 @@ TEST(Trace, FileErrors) {
     EXPECT_EQ(e.kind(), ErrorKind::Gzip);
   }
   std::filesystem::remove(gz);
-  EXPECT_THROW(write_trace_file("/nonexistent/dir/t.jsonl", SimConfig{}, EventLog{}, Totals{}, Baselines{}), Error);
+  EXPECT_THROW(write_trace_file("/nonexistent/dir/t.jsonl", SimConfig{}, EventLog{}, Totals{}, Baselines{}),
+               Error);
 }
 
 TEST(Trace, ConfigFromJsonRejectsBadValues) {
@@ -159,8 +164,9 @@ TEST(Trace, ConfigFromJsonRejectsBadValues) {
     config_from_json(j, "t.jsonl");
     FAIL();
   } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "t.jsonl: config: field 'catch' is 'sometimes', expected oom-only, everything or runtime-error");
+    EXPECT_EQ(
+        std::string(e.what()),
+        "t.jsonl: config: field 'catch' is 'sometimes', expected oom-only, everything or runtime-error");
   }
   j = config_to_json(SimConfig{});
   j["batch"] = 0;
@@ -174,14 +180,17 @@ namespace oomscope::sim {
 namespace {
 
 TEST(Trace, AGiantLineIsRefusedNotReadWhole) {
-  std::string text = "{\"type\":\"header\",\"format\":\"oomscope-split-trace\",\"version\":1,\"source\":\"x\",\"config\":{}}\n";
+  std::string text =
+      "{\"type\":\"header\",\"format\":\"oomscope-split-trace\",\"version\":1,\"source\":\"x\",\"config\":{}}"
+      "\n";
   text += std::string((64u << 20) + 10, 'x');
   std::istringstream in(text);
   try {
     read_trace(in, "big.jsonl");
     FAIL();
   } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), "big.jsonl: line 2: line longer than 64 MiB: not a trace (each event is one short line)");
+    EXPECT_EQ(std::string(e.what()),
+              "big.jsonl: line 2: line longer than 64 MiB: not a trace (each event is one short line)");
   }
 }
 

@@ -1,12 +1,13 @@
 // The safe pickle reader on hand-made streams: every accepted flavour, sharing, and refusals with offsets.
 
+#include "core/snapshot/pickle_reader.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <string>
 
 #include "core/capture/mapped_file.h"
-#include "core/snapshot/pickle_reader.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/util/error.h"
 
@@ -36,7 +37,10 @@ std::string binunicode(const std::string& s) {
 
 TEST(PickleReader, Protocol4DictWithSharedList) {
   // {'a': [1, 2], 'b': <the same list>}
-  const std::string p = std::string("\x80\x04}\x94(") + s8("a") + "\x94]\x94(K\x01K\x02" "e" + s8("b") + "\x94h\x02u.";
+  const std::string p = std::string("\x80\x04}\x94(") + s8("a") +
+                        "\x94]\x94(K\x01K\x02"
+                        "e" +
+                        s8("b") + "\x94h\x02u.";
   const auto t = parse(p);
   ASSERT_TRUE(t->is_dict(t->root()));
   const auto a = t->get(t->root(), "a");
@@ -54,8 +58,9 @@ TEST(PickleReader, CppPicklerFlavourProtocol2) {
   // BINPUT after the container is complete, LONG1 of 8 bytes, NEWTRUE, BINFLOAT.
   const std::string q0("q\x00", 2), q1("q\x01", 2), q2("q\x02", 2), get0("h\x00", 2);
   const std::string long8 = std::string("\x8a\x08", 2) + std::string("\x00\x00\x00\x00\x00\x80\x00\x00", 8);
-  const std::string p = std::string("\x80\x02}(") + binunicode("x") + q0 + long8 + binunicode("e") + q1 + "}(u" + q2 + get0 +
-                        "\x88" + binunicode("f") + "G" + std::string("\x3f\xf8\x00\x00\x00\x00\x00\x00", 8) + "u.";
+  const std::string p = std::string("\x80\x02}(") + binunicode("x") + q0 + long8 + binunicode("e") + q1 +
+                        "}(u" + q2 + get0 + "\x88" + binunicode("f") + "G" +
+                        std::string("\x3f\xf8\x00\x00\x00\x00\x00\x00", 8) + "u.";
   // 'x' is then set twice (the last wins): x -> True
   const auto t = parse(p);
   const auto x = t->get(t->root(), "x");
@@ -69,8 +74,9 @@ TEST(PickleReader, CppPicklerFlavourProtocol2) {
 }
 
 TEST(PickleReader, Protocol5AndTrailingNulPadding) {
-  const std::string p = std::string("\x80\x05]\x94(K\x01\x88N\x8a\x09", 11) + std::string("\xff\xff\xff\xff\xff\xff\xff\xff\x00", 9) +
-                        "e." + std::string("\0\0", 2);
+  const std::string p = std::string("\x80\x05]\x94(K\x01\x88N\x8a\x09", 11) +
+                        std::string("\xff\xff\xff\xff\xff\xff\xff\xff\x00", 9) + "e." +
+                        std::string("\0\0", 2);
   const auto t = parse(p);
   ASSERT_EQ(t->size(t->root()), 4u);
   std::vector<Ref> v;
@@ -81,7 +87,8 @@ TEST(PickleReader, Protocol5AndTrailingNulPadding) {
 }
 
 TEST(PickleReader, NegativeLong1AndBinint) {
-  const std::string p = std::string("\x80\x04](J\xff\xff\xff\xff\x8a\x01\xff\x8a\x06", 14) + std::string("\x00\x00\x00\x00\x00\x80", 6) + "e.";
+  const std::string p = std::string("\x80\x04](J\xff\xff\xff\xff\x8a\x01\xff\x8a\x06", 14) +
+                        std::string("\x00\x00\x00\x00\x00\x80", 6) + "e.";
   const auto t = parse(p);
   std::vector<std::int64_t> v;
   t->for_each(t->root(), [&](Ref r) { v.push_back(*t->as_int(r)); });
@@ -90,25 +97,36 @@ TEST(PickleReader, NegativeLong1AndBinint) {
 
 TEST(PickleReader, RefusesCallablesWithNameAndOffset) {
   EXPECT_NE(error_of(std::string("\x80\x04K\x01") + "cos\nsystem\n."), "");
-  EXPECT_NE(error_of(std::string("\x80\x04K\x01") + "cos\nsystem\n.").find("at byte 4: refused opcode GLOBAL (0x63)"), std::string::npos);
-  EXPECT_NE(error_of(std::string("\x80\x04") + s8("os") + s8("system") + "\x93.").find("refused opcode STACK_GLOBAL (0x93)"), std::string::npos);
+  EXPECT_NE(error_of(std::string("\x80\x04K\x01") + "cos\nsystem\n.")
+                .find("at byte 4: refused opcode GLOBAL (0x63)"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string("\x80\x04") + s8("os") + s8("system") + "\x93.")
+                .find("refused opcode STACK_GLOBAL (0x93)"),
+            std::string::npos);
   EXPECT_NE(error_of(std::string("\x80\x04]R.")).find("refused opcode REDUCE"), std::string::npos);
   EXPECT_NE(error_of(std::string("\x80\x04}}b.")).find("refused opcode BUILD"), std::string::npos);
-  EXPECT_NE(error_of(std::string("\x80\x02]", 3) + ")\x81.").find("refused opcode NEWOBJ"), std::string::npos);
+  EXPECT_NE(error_of(std::string("\x80\x02]", 3) + ")\x81.").find("refused opcode NEWOBJ"),
+            std::string::npos);
   EXPECT_NE(error_of(std::string("\x80\x04K\x01Q.")).find("refused opcode BINPERSID"), std::string::npos);
 }
 
 TEST(PickleReader, BoundsAndTruncation) {
-  EXPECT_NE(error_of(std::string("\x80\x04") + std::string(200, '(') + ".").find("nested MARKs"), std::string::npos);
+  EXPECT_NE(error_of(std::string("\x80\x04") + std::string(200, '(') + ".").find("nested MARKs"),
+            std::string::npos);
   EXPECT_NE(error_of(std::string("\x80\x04h\x03.")).find("refers to nothing"), std::string::npos);
-  EXPECT_NE(error_of(std::string("\x80\x04X\xff\xff\xff\x7f" "ab", 9)).find("truncated"), std::string::npos);
+  EXPECT_NE(error_of(std::string("\x80\x04X\xff\xff\xff\x7f"
+                                 "ab",
+                                 9))
+                .find("truncated"),
+            std::string::npos);
   EXPECT_NE(error_of(std::string("\x80\x04}")).find("no STOP opcode"), std::string::npos);
   EXPECT_NE(error_of(std::string("\x80\x04\x8c\x02\xc3\x28.")).find("not valid UTF-8"), std::string::npos);
   EXPECT_NE(error_of(std::string("\x80\x04}(K\x01u.")).find("odd number"), std::string::npos);
 }
 
 TEST(PickleReader, EveryPrefixOfARealSnapshotFailsCleanly) {
-  std::ifstream in(std::string(OOMSCOPE_TEST_DATA) + "/torch_snapshot_cs336_small_peak.pickle", std::ios::binary);
+  std::ifstream in(std::string(OOMSCOPE_TEST_DATA) + "/torch_snapshot_cs336_small_peak.pickle",
+                   std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_GT(bytes.size(), 1000u);
   NullProgress none;
@@ -124,7 +142,8 @@ TEST(PickleReader, EveryPrefixOfARealSnapshotFailsCleanly) {
 }
 
 TEST(PickleReader, CancelsThroughStopToken) {
-  std::ifstream in(std::string(OOMSCOPE_TEST_DATA) + "/torch_snapshot_decomfl_windows_with_trace.pickle", std::ios::binary);
+  std::ifstream in(std::string(OOMSCOPE_TEST_DATA) + "/torch_snapshot_decomfl_windows_with_trace.pickle",
+                   std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   // Repeat the file's content inside a list so that it runs past the first progress step (4 MiB).
   std::stop_source stop;
@@ -134,7 +153,8 @@ TEST(PickleReader, CancelsThroughStopToken) {
   const std::string body = bytes.substr(2, bytes.size() - 3);  // without PROTO and STOP
   while (big.size() < (9u << 20)) big += body + "a";
   big += ".";
-  EXPECT_THROW(parse_pickle(capture::MappedFile::from_bytes(big), "<big>", none, stop.get_token()), Cancelled);
+  EXPECT_THROW(parse_pickle(capture::MappedFile::from_bytes(big), "<big>", none, stop.get_token()),
+               Cancelled);
 }
 
 }  // namespace

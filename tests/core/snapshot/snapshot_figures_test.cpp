@@ -25,20 +25,20 @@ struct Expected {
 };
 
 const Expected kFiles[] = {
-    {"torch_snapshot_decomfl_windows_with_trace.pickle", 61, 44, 468, 397, 71, 1897922560, 1014430208, 1011485828, 23105,
-     1783664516, 11205, 0, 0, 883492352, SnapshotFormat::V2_3},
-    {"torch_snapshot_cs336_bf16_ctx128.pickle", 43, 40, 178, 137, 41, 861929472, 525286400, 523811840, 2811, 779837440,
-     2630, 137, 523811840, 336643072, SnapshotFormat::V2_3},
-    {"torch_snapshot_cs336_fp32_ctx128.pickle", 29, 28, 164, 137, 27, 610271232, 525286400, 523811840, 2043, 556843008,
-     144, 137, 523811840, 84984832, SnapshotFormat::V2_3},
-    {"torch_snapshot_cs336_small_peak.pickle", 9, 8, 20, 10, 10, 3781165056, 31719936, 31719428, 97, 3249143816, 52, 0, 0,
-     3749445120, SnapshotFormat::V2_3},
-    {"torch_snapshot_segments_only_diffusion_vit.pickle", 499, 270, 2974, 2524, 450, 16236150784, 8548367872, 8521811504,
-     0, 8521811504, -1, 2524, 8521811504, 7687782912, SnapshotFormat::V2_1},
-    {"torch2.0_snapshot_flexgen_oom.pickle", 176, 174, 463, 460, 3, 11844714496, 11840159744, 11840159744, 1, 11840159744,
-     -1, 460, 11840159744, 4554752, SnapshotFormat::V2_0},
-    {"torch2.0_snapshot_flexgen_opt1.3b.pickle", 257, 254, 948, 785, 163, 7608467456, 5683450880, 5683449864, 1,
-     5692346376, -1, 785, 5683449864, 1925016576, SnapshotFormat::V2_0},
+    {"torch_snapshot_decomfl_windows_with_trace.pickle", 61, 44, 468, 397, 71, 1897922560, 1014430208,
+     1011485828, 23105, 1783664516, 11205, 0, 0, 883492352, SnapshotFormat::V2_3},
+    {"torch_snapshot_cs336_bf16_ctx128.pickle", 43, 40, 178, 137, 41, 861929472, 525286400, 523811840, 2811,
+     779837440, 2630, 137, 523811840, 336643072, SnapshotFormat::V2_3},
+    {"torch_snapshot_cs336_fp32_ctx128.pickle", 29, 28, 164, 137, 27, 610271232, 525286400, 523811840, 2043,
+     556843008, 144, 137, 523811840, 84984832, SnapshotFormat::V2_3},
+    {"torch_snapshot_cs336_small_peak.pickle", 9, 8, 20, 10, 10, 3781165056, 31719936, 31719428, 97,
+     3249143816, 52, 0, 0, 3749445120, SnapshotFormat::V2_3},
+    {"torch_snapshot_segments_only_diffusion_vit.pickle", 499, 270, 2974, 2524, 450, 16236150784, 8548367872,
+     8521811504, 0, 8521811504, -1, 2524, 8521811504, 7687782912, SnapshotFormat::V2_1},
+    {"torch2.0_snapshot_flexgen_oom.pickle", 176, 174, 463, 460, 3, 11844714496, 11840159744, 11840159744, 1,
+     11840159744, -1, 460, 11840159744, 4554752, SnapshotFormat::V2_0},
+    {"torch2.0_snapshot_flexgen_opt1.3b.pickle", 257, 254, 948, 785, 163, 7608467456, 5683450880, 5683449864,
+     1, 5692346376, -1, 785, 5683449864, 1925016576, SnapshotFormat::V2_0},
 };
 
 class RealSnapshot : public ::testing::TestWithParam<Expected> {};
@@ -51,8 +51,10 @@ TEST_P(RealSnapshot, FiguresOfSection5) {
   std::int64_t inactive_bytes = 0;
   for (const Segment& s : snap->segments) large += s.large;
   for (const Block& b : snap->blocks) {
-    if (b.active()) ++active;
-    else ++inactive, inactive_bytes += b.size;
+    if (b.active())
+      ++active;
+    else
+      ++inactive, inactive_bytes += b.size;
   }
   EXPECT_EQ(large, x.large);
   EXPECT_EQ(snap->blocks.size(), x.blocks);
@@ -104,17 +106,17 @@ TEST_P(RealSnapshot, InvariantsOfSection2_11) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Section5, RealSnapshot, ::testing::ValuesIn(kFiles),
-                         [](const auto& info) {
-                           std::string n = info.param.file;
-                           n = n.substr(0, n.rfind('.'));
-                           for (char& c : n)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Section5, RealSnapshot, ::testing::ValuesIn(kFiles), [](const auto& info) {
+  std::string n = info.param.file;
+  n = n.substr(0, n.rfind('.'));
+  for (char& c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return n;
+});
 
 TEST(SnapshotDetails, DecomflFramesAndTraceActions) {
-  const auto snap = read_snapshot(std::string(OOMSCOPE_TEST_DATA) + "/torch_snapshot_decomfl_windows_with_trace.pickle");
+  const auto snap =
+      read_snapshot(std::string(OOMSCOPE_TEST_DATA) + "/torch_snapshot_decomfl_windows_with_trace.pickle");
   std::size_t counts[11] = {};
   for (const TraceEntry& e : snap->device_traces.at(0)) ++counts[static_cast<int>(e.action)];
   EXPECT_EQ(counts[static_cast<int>(Action::SegmentAlloc)], 61u);
@@ -148,7 +150,8 @@ TEST(SnapshotDetails, FlexgenOomHasASnapshotEntryAndHistory) {
 }
 
 TEST(SnapshotDetails, DiffusionHasTwoEmptyDevices) {
-  const auto snap = read_snapshot(std::string(OOMSCOPE_TEST_DATA) + "/torch_snapshot_segments_only_diffusion_vit.pickle");
+  const auto snap =
+      read_snapshot(std::string(OOMSCOPE_TEST_DATA) + "/torch_snapshot_segments_only_diffusion_vit.pickle");
   EXPECT_EQ(snap->device_traces.size(), 2u);
   EXPECT_EQ(snap->trace_entries(), 0u);
 }
@@ -161,8 +164,10 @@ namespace {
 
 // §3.5: the allocator state reconstructed backwards from the snapshot.
 TEST(AllocatorState, HeaderFiguresOfSection3_5) {
-  const auto decomfl = read_snapshot(std::string(OOMSCOPE_TEST_DATA) + "/torch_snapshot_decomfl_windows_with_trace.pickle");
-  const auto last = allocator_state_at(*decomfl, 0, static_cast<std::int64_t>(decomfl->device_traces[0].size()) - 1);
+  const auto decomfl =
+      read_snapshot(std::string(OOMSCOPE_TEST_DATA) + "/torch_snapshot_decomfl_windows_with_trace.pickle");
+  const auto last =
+      allocator_state_at(*decomfl, 0, static_cast<std::int64_t>(decomfl->device_traces[0].size()) - 1);
   EXPECT_EQ(last.allocated, 1011485828);
   EXPECT_EQ(last.reserved, 1897922560);
   EXPECT_EQ(last.segments.size(), 61u);
@@ -173,7 +178,8 @@ TEST(AllocatorState, HeaderFiguresOfSection3_5) {
   EXPECT_EQ(first.reserved, 155189248);
   EXPECT_EQ(first.outside_segments, 0u);
 
-  const auto small = read_snapshot(std::string(OOMSCOPE_TEST_DATA) + "/torch_snapshot_cs336_small_peak.pickle");
+  const auto small =
+      read_snapshot(std::string(OOMSCOPE_TEST_DATA) + "/torch_snapshot_cs336_small_peak.pickle");
   const auto s0 = allocator_state_at(*small, 0, 0);
   EXPECT_EQ(s0.allocated, 0);
   EXPECT_EQ(s0.reserved, 20971520);

@@ -73,7 +73,8 @@ TEST(Kineto, Resnet2021OldSchema) {
 
 TEST(Kineto, DdpRank1FromSharedCaptures) {
   const std::string path = "/work/shared/captures/kineto_ddp_v100_rank1_profile_memory.json.gz";
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "the 3 MB DDP trace is not in tests/data; " << path << " is absent";
+  if (!std::filesystem::exists(path))
+    GTEST_SKIP() << "the 3 MB DDP trace is not in tests/data; " << path << " is absent";
   NullProgress none;
   const auto t = read_kineto_trace(path, none);
   const KinetoDevice* cuda = find(*t, 1, 1);
@@ -113,7 +114,8 @@ TEST(HtaRaw, Section5_3Figures) {
   EXPECT_EQ(t->peak_bytes, 3082832104);
   EXPECT_EQ(t->peak_t_ns, 1696966047194486198);
   EXPECT_EQ(t->last_t_ns - t->first_t_ns, 987186231);
-  const std::int64_t peaks[8] = {102440608, 102228128, 19395584, 129024, 2746497024, 107868160, 256901120, 168297384};
+  const std::int64_t peaks[8] = {102440608,  102228128, 19395584,  129024,
+                                 2746497024, 107868160, 256901120, 168297384};
   const std::int64_t finals[8] = {102440608, 102228128, 19395584, 0, 128000, 107868160, 0, 424};
   for (std::size_t c = 0; c < 8; ++c) {
     EXPECT_EQ(t->category_peak[c], peaks[c]) << hta_category_name(static_cast<int>(c));
@@ -147,18 +149,24 @@ TEST(Pprof, JaxDeviceMemoryProfile) {
 TEST(FileKind, EveryFormatByContent) {
   EXPECT_EQ(detect_file_kind(data("torch_snapshot_cs336_small_peak.pickle")).kind, FileKind::TorchSnapshot);
   EXPECT_EQ(detect_file_kind(data("torch2.0_snapshot_flexgen_oom.pickle")).kind, FileKind::TorchSnapshot);
-  EXPECT_EQ(detect_file_kind(data("kineto_h100_qwen1.5_0.5b_inference_profile_memory.json.gz")).kind, FileKind::ChromeTrace);
-  EXPECT_EQ(detect_file_kind(data("kineto_resnet50_v100_profile_memory_2021.pt.trace.json.gz")).kind, FileKind::ChromeTrace);
+  EXPECT_EQ(detect_file_kind(data("kineto_h100_qwen1.5_0.5b_inference_profile_memory.json.gz")).kind,
+            FileKind::ChromeTrace);
+  EXPECT_EQ(detect_file_kind(data("kineto_resnet50_v100_profile_memory_2021.pt.trace.json.gz")).kind,
+            FileKind::ChromeTrace);
   EXPECT_EQ(detect_file_kind(data("torch_memory_timeline_raw_hta.raw.gz")).kind, FileKind::HtaRawTimeline);
   EXPECT_EQ(detect_file_kind(data("jax_device_memory_profile_cuda_microjax.prof")).kind, FileKind::Pprof);
   EXPECT_EQ(detect_file_kind(data("jax0.8_rocm_mi300x_gemm.xplane.pb")).kind, FileKind::XSpace);
   EXPECT_EQ(detect_file_kind(data("tf2_gpu_v100x8_bert_multiworker.xplane.pb")).kind, FileKind::XSpace);
-  EXPECT_EQ(detect_file_kind(data("jax_legacy_rocm_mi300x_jit_forward_3d_conv.hlo_proto.pb")).kind, FileKind::XSpace);
+  EXPECT_EQ(detect_file_kind(data("jax_legacy_rocm_mi300x_jit_forward_3d_conv.hlo_proto.pb")).kind,
+            FileKind::XSpace);
   EXPECT_EQ(detect_kind_of_bytes("PK\x03\x04 rest", true).kind, FileKind::Unknown);
   EXPECT_NE(detect_kind_of_bytes("PK\x03\x04 rest", true).looks_like.find("ZIP"), std::string::npos);
   EXPECT_NE(detect_kind_of_bytes("<!DOCTYPE html><html>", true).looks_like.find("HTML"), std::string::npos);
-  EXPECT_NE(detect_kind_of_bytes("hello world, plain text", true).looks_like.find("text starting 'hello"), std::string::npos);
-  EXPECT_NE(detect_kind_of_bytes("{\"memoryProfilePerAllocator\": {}}", true).looks_like.find("memory_profile"), std::string::npos);
+  EXPECT_NE(detect_kind_of_bytes("hello world, plain text", true).looks_like.find("text starting 'hello"),
+            std::string::npos);
+  EXPECT_NE(
+      detect_kind_of_bytes("{\"memoryProfilePerAllocator\": {}}", true).looks_like.find("memory_profile"),
+      std::string::npos);
   EXPECT_EQ(detect_kind_of_bytes("[{\"ph\": \"X\", \"ts\": 1}]", true).kind, FileKind::ChromeTrace);
   EXPECT_EQ(detect_kind_of_bytes("[[-1, 1, 4096, 0], [5, 2, 8, 3]]", true).kind, FileKind::HtaRawTimeline);
 }

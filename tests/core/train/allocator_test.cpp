@@ -1,10 +1,9 @@
 // The budgeted allocator: installed as LibTorch's CPU allocator, throws the typed OOM at the right size,
 // frees what it gave. c10 headers only (cheap to compile).
 
-#include <gtest/gtest.h>
-
 #include <c10/core/CPUAllocator.h>
 #include <c10/util/Exception.h>
+#include <gtest/gtest.h>
 
 #include "core/train/budget_allocator.h"
 
@@ -75,7 +74,8 @@ TEST(BudgetAllocator, PeakFollowsLiveAndResets) {
 }
 
 TEST(BudgetAllocator, CudaBudgetIsTheCachingAllocatorsFraction) {
-  if (!torch_has_cuda()) GTEST_SKIP() << "this LibTorch was built without CUDA (Debian's libtorch-dev is CPU only)";
+  if (!torch_has_cuda())
+    GTEST_SKIP() << "this LibTorch was built without CUDA (Debian's libtorch-dev is CPU only)";
   if (const std::string why = set_cuda_budget(1LL << 30); !why.empty()) GTEST_SKIP() << why;
   EXPECT_EQ(check_cuda_budget(1LL << 30), "");
 }

@@ -1,9 +1,8 @@
 // A planted shape mismatch: crashes under oom-only, is swallowed under everything and runtime-error.
 // The allocator never leaks across a retry.
 
-#include <gtest/gtest.h>
-
 #include <c10/util/Exception.h>
+#include <gtest/gtest.h>
 
 #include <sstream>
 
@@ -53,10 +52,10 @@ TEST(Catch, ShapeMismatchIsSwallowedUnderEverythingAndRuntimeError) {
     const sim::Totals t = run_with(mode, sim::BugKind::ShapeMismatch);
     SCOPED_TRACE(sim::to_string(mode));
     EXPECT_EQ(t.crashes, 0);
-    EXPECT_GT(t.bug_attempts, 3);         // the batch, the scene, then its halves down to the floor
-    EXPECT_EQ(t.points_dropped, 5000);    // the whole bad scene, silently
+    EXPECT_GT(t.bug_attempts, 3);       // the batch, the scene, then its halves down to the floor
+    EXPECT_EQ(t.points_dropped, 5000);  // the whole bad scene, silently
     EXPECT_EQ(t.scenes_dropped, 1);
-    EXPECT_EQ(t.optimizer_steps, 1);      // training went on
+    EXPECT_EQ(t.optimizer_steps, 1);  // training went on
   }
 }
 
@@ -76,13 +75,15 @@ TEST(Catch, NanLossIsSwallowedOnlyByEverything) {
 // Records live bytes around every attempt.
 class LiveBytes final : public TrainObserver {
  public:
-  void batch_started(std::int64_t, std::int64_t, std::int64_t) override { last = allocator_stats().live_bytes; }
+  void batch_started(std::int64_t, std::int64_t, std::int64_t) override {
+    last = allocator_stats().live_bytes;
+  }
   void attempt_finished(const AttemptReport& a) override {
     const std::int64_t now = allocator_stats().live_bytes;
     if (a.outcome == sim::Outcome::Oom) {
       ++ooms;
-      EXPECT_EQ(now, last) << "attempt #" << a.event_id << " (" << a.points << " points) left "
-                           << now - last << " bytes behind";
+      EXPECT_EQ(now, last) << "attempt #" << a.event_id << " (" << a.points << " points) left " << now - last
+                           << " bytes behind";
     }
     last = now;
   }

@@ -15,8 +15,8 @@ namespace oomscope::train {
 namespace {
 
 using testing::batch_of;
-using testing::GradCapture;
 using testing::budget_between;
+using testing::GradCapture;
 using testing::small_model;
 
 float max_abs_diff(const std::vector<float>& a, const std::vector<float>& b) {
@@ -55,7 +55,8 @@ TEST(Gradient, AccumulatedEqualsFullBatchUnderSceneAndSpatialSplits) {
   const std::vector<std::int64_t> scenes = {0, 1, 2};  // 3000 + 5000 + 4000 points
   const auto full = full_batch_gradient(mc, scenes);
   BudgetGuard guard;
-  const std::int64_t budget = budget_between(mc, 3000, 4000);  // the 4000- and 5000-point scenes split in space
+  const std::int64_t budget =
+      budget_between(mc, 3000, 4000);  // the 4000- and 5000-point scenes split in space
   auto model = TorchModel::create(mc);
   GradCapture cap(*model);
   RetryPolicy p = policy_corrected();

@@ -5,9 +5,8 @@
 #include <sstream>
 #include <vector>
 
-#include "core/train/calibrate.h"
-
 #include "core/train/budget_allocator.h"
+#include "core/train/calibrate.h"
 #include "core/train/fragment.h"
 #include "core/train/split_retry.h"
 #include "core/train/torch_model.h"

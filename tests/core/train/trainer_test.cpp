@@ -21,8 +21,8 @@ class Trainer : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("oomscope-train-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
-            std::to_string(::getpid()));
+           ("oomscope-train-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+            "-" + std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     std::ofstream(dir_ / "sizes.txt") << "3000\n5000\n4000\n6000\n2500\n7000\n";
@@ -34,7 +34,8 @@ class Trainer : public ::testing::Test {
   // Runs the trainer with the common options plus `extra`; returns its exit code.
   int run(const std::string& extra, const std::string& log_name) const {
     const std::string cmd = std::string(OOMSCOPE_DEMO_TRAINER) + " --sizes " + path("sizes.txt") +
-                            " --batch 3 --epochs 2 --width 16 --seed 3 " + extra + " > " + path(log_name) + " 2>&1";
+                            " --batch 3 --epochs 2 --width 16 --seed 3 " + extra + " > " + path(log_name) +
+                            " 2>&1";
     const int rc = std::system(cmd.c_str());
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
   }
@@ -46,9 +47,11 @@ class Trainer : public ::testing::Test {
 TEST_F(Trainer, ResumeIsBitwiseIdenticalToAnUninterruptedRun) {
   // 4 MiB (about 4,600 points): batches and the larger scenes run out of memory, so the run splits in space.
   const std::string common = "--budget 4MiB --policy corrected --on-floor drop ";
-  ASSERT_EQ(run(common + "--trace " + path("full.jsonl") + " --weights-out " + path("full.bin"), "full.log"), 0)
+  ASSERT_EQ(run(common + "--trace " + path("full.jsonl") + " --weights-out " + path("full.bin"), "full.log"),
+            0)
       << log("full.log");
-  ASSERT_EQ(run(common + "--steps 2 --checkpoint " + path("ck") + " --trace " + path("part.jsonl"), "a.log"), 0)
+  ASSERT_EQ(run(common + "--steps 2 --checkpoint " + path("ck") + " --trace " + path("part.jsonl"), "a.log"),
+            0)
       << log("a.log");
   ASSERT_EQ(run(common + "--resume --checkpoint " + path("ck") + " --trace " + path("part.jsonl") +
                     " --weights-out " + path("resumed.bin"),
@@ -90,7 +93,8 @@ TEST_F(Trainer, ResumeIsBitwiseIdenticalToAnUninterruptedRun) {
     const auto scenes = a.log.scenes(e);
     const auto expected = predicted.batch_scenes(e.batch);
     ASSERT_EQ(scenes.size(), expected.size()) << "batch " << e.batch;
-    for (std::size_t i = 0; i < scenes.size(); ++i) EXPECT_EQ(std::int64_t(scenes[i]), expected[i]) << "batch " << e.batch;
+    for (std::size_t i = 0; i < scenes.size(); ++i)
+      EXPECT_EQ(std::int64_t(scenes[i]), expected[i]) << "batch " << e.batch;
   }
   EXPECT_EQ(batches, 4u);
   // With the figures the trainer measured, the simulator predicts the same tree.
@@ -115,7 +119,8 @@ TEST_F(Trainer, RestartAboveReExecutesAndStaysBitwiseIdentical) {
       << log("r.log");
   const std::string out = log("r.log");
   std::size_t restarts = 0;
-  for (auto p = out.find("restart: live bytes"); p != std::string::npos; p = out.find("restart: live bytes", p + 1))
+  for (auto p = out.find("restart: live bytes"); p != std::string::npos;
+       p = out.find("restart: live bytes", p + 1))
     ++restarts;
   EXPECT_EQ(restarts, 1u) << out;  // after step 2 of 4 (two held MiB); the new process ends before its second
   EXPECT_NE(out.find("resumed from"), std::string::npos) << out;
@@ -134,7 +139,8 @@ TEST_F(Trainer, BadInputIsAClearError) {
   EXPECT_EQ(run("--budget lots", "usage.log"), 2);
   std::ofstream(dir_ / "ck") << "not a checkpoint";
   EXPECT_EQ(run("--resume --checkpoint " + path("ck"), "ck.log"), 1);
-  EXPECT_NE(log("ck.log").find("not an oomscope-demo-trainer checkpoint"), std::string::npos) << log("ck.log");
+  EXPECT_NE(log("ck.log").find("not an oomscope-demo-trainer checkpoint"), std::string::npos)
+      << log("ck.log");
 }
 
 TEST_F(Trainer, PlantedBugCrashesWithExitCode4UnderOomOnly) {

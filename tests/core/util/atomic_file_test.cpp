@@ -38,7 +38,8 @@ TEST_F(AtomicFile, WritesANewFileAndSaysWhenItReplacesOne) {
   EXPECT_EQ(slurp(out), "one");
   EXPECT_TRUE(write_file_atomically(out.string(), "two").replaced);
   EXPECT_EQ(slurp(out), "two");
-  for (const auto& e : fs::directory_iterator(dir_)) EXPECT_EQ(e.path().filename(), "report.json");  // no temp left
+  for (const auto& e : fs::directory_iterator(dir_))
+    EXPECT_EQ(e.path().filename(), "report.json");  // no temp left
 }
 
 TEST_F(AtomicFile, AHardLinkToAnotherFileKeepsItsBytes) {

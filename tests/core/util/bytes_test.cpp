@@ -1,6 +1,7 @@
+#include "core/util/bytes.h"
+
 #include <gtest/gtest.h>
 
-#include "core/util/bytes.h"
 #include "core/util/error.h"
 
 using oomscope::format_bytes;

@@ -16,8 +16,12 @@ TEST(SafeText, ValidTextIsUnchanged) {
 TEST(SafeText, TerminalControlsBecomeVisibleEscapes) {
   EXPECT_EQ(terminal_safe("\x1b]0;pwned\x07name"), "\\x1b]0;pwned\\x07name");
   EXPECT_EQ(terminal_safe("a\x1b[2Jb\rc\x7f"), "a\\x1b[2Jb\\x0dc\\x7f");
-  EXPECT_EQ(terminal_safe("csi \xc2\x9b" "31m"), "csi \\x9b31m");              // C1 CSI as UTF-8
-  EXPECT_EQ(terminal_safe("abc\xe2\x80\xae" "cba"), "abc\\u{202e}cba");         // right-to-left override
+  EXPECT_EQ(terminal_safe("csi \xc2\x9b"
+                          "31m"),
+            "csi \\x9b31m");  // C1 CSI as UTF-8
+  EXPECT_EQ(terminal_safe("abc\xe2\x80\xae"
+                          "cba"),
+            "abc\\u{202e}cba");  // right-to-left override
 }
 
 TEST(SafeText, InvalidUtf8IsEscapedForTerminalsAndReplacedForJson) {
