@@ -233,6 +233,17 @@ json diagnosis_json(const std::vector<DiagnosisLine>& lines) {
   return out;
 }
 
+// Eager programs: the largest allocations live at the pool's peak, requested bytes vs the allocator's chunk.
+json chunks_json(const std::vector<ChunkRow>& rows) {
+  json out = json::array();
+  for (const ChunkRow& c : rows)
+    out.push_back({{"requested_bytes", c.requested_bytes},
+                   {"chunk_bytes", c.chunk_bytes},
+                   {"slack_bytes", c.chunk_bytes - c.requested_bytes},
+                   {"time_ps", c.time_ps}});
+  return out;
+}
+
 }  // namespace
 
 json report_to_json(std::span<const HostReport> reports, const ReportOptions& options) {
@@ -249,7 +260,8 @@ json report_to_json(std::span<const HostReport> reports, const ReportOptions& op
                          {"donated_bytes", m.donated_bytes},
                          {"outputs_bytes", m.outputs_bytes},
                          {"executions", m.executions},
-                         {"executions_by_program_id", m.executions_by_program_id}});
+                         {"executions_by_program_id", m.executions_by_program_id},
+                         {"executions_ambiguous", m.executions_ambiguous}});
     json h{{"file", r.path},
            {"file_size", r.file_size},
            {"hostnames", r.hostnames},
@@ -264,6 +276,7 @@ json report_to_json(std::span<const HostReport> reports, const ReportOptions& op
                                                                 : json("read")}}},
            {"eager", r.eager},
            {"temp_block_seen", opt(r.temp_block_seen)},
+           {"largest_chunks", chunks_json(r.largest_chunks)},
            {"plan", r.plan ? plan_json(*r.plan, options.top) : json(nullptr)},
            {"runtime", r.plan_only ? json(nullptr) : runtime_json(r.runtime)},
            {"diagnosis", diagnosis_json(r.diagnosis)},

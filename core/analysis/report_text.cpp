@@ -162,12 +162,18 @@ void write_runtime(std::ostream& o, const HostReport& r, std::size_t top) {
     if (m.allocator && *m.allocator < rt.allocators.size()) o << " on " << rt.allocators[*m.allocator].name;
     const auto by_id = std::count_if(m.executions.begin(), m.executions.end(),
                                      [](const RuntimeExecution& e) { return e.matched_by_program_id; });
+    const auto ambiguous =
+        std::count_if(m.executions.begin(), m.executions.end(),
+                      [](const RuntimeExecution& e) { return !e.ambiguous_programs.empty(); });
     o << " [measured]";
     if (!m.executions.empty())
       o << (by_id == static_cast<std::ptrdiff_t>(m.executions.size())
                 ? "; matched by program id (the kernels each one launched)"
-            : by_id == 0 ? "; matched by name and order: no launch in the capture names its program"
-                         : "; " + std::to_string(by_id) + " matched by program id, the rest by name");
+            : by_id == 0 && ambiguous == 0
+                ? "; matched by name and order: no launch in the capture names its program"
+                : "; " + std::to_string(by_id) + " matched by program id, the rest by name" +
+                      (ambiguous ? " (" + std::to_string(ambiguous) + " with launches of several programs)"
+                                 : std::string()));
     o << "\n";
     const std::size_t n = m.executions.size();
     for (std::size_t i = 0; i < n; ++i) {
@@ -296,6 +302,8 @@ void write_report_text(std::ostream& o, const HostReport& r, std::size_t top) {
                 ? " (by name)"
                 : " (" + std::to_string(m.executions_by_program_id) + " by program id, " +
                       std::to_string(m.executions - m.executions_by_program_id) + " by name)");
+    if (m.executions_ambiguous > 0)
+      o << "; " << m.executions_ambiguous << " with launches of several programs (see the runtime notes)";
     o << "\n";
   }
   if (rows.size() > top) o << "  ... " << rows.size() - top << " more modules\n";

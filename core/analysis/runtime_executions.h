@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/analysis/runtime_types.h"
@@ -31,7 +32,16 @@ struct ExecutionInput {
   std::uint32_t host_plane =
       0;  // plane index of /host:CPU (MemoryEvent::line and RetryEvent::line refer to it)
   std::span<const ModuleRef> modules;
+  // Optional, for telling devices apart: names by plane index (Capture::planes()) and by allocator index
+  // (Capture::allocators()). Empty: launches are not filtered by device.
+  std::span<const std::string> plane_names;
+  std::span<const std::string> allocator_names;
 };
+
+// The device plane (index) an allocator serves: GPU_<n>_bfc, TPU_<n> or device_<n> -> the plane
+// "/device:<kind>:<n>". nullopt when the name has no ordinal or no such plane exists.
+std::optional<std::uint32_t> device_plane_of_allocator(std::string_view allocator,
+                                                       std::span<const std::string> plane_names);
 
 // One execution per ExecuteHelper span (named by the XLA GPU module span inside it, else guessed from the
 // enclosing PjitFunction), plus XLA GPU module spans outside any ExecuteHelper (older clients). Without any

@@ -55,6 +55,9 @@ struct RuntimeExecution {
   // True when program_id came from the kernels it launched (host launch -> program_id, directly or through
   // the device event of the same correlation_id); false = matched to its module by name and order.
   bool matched_by_program_id = false;
+  // Launches of several programs in its window on devices it cannot be told apart from (its own device
+  // unknown): the program ids, sorted; the execution is then matched by name.
+  std::vector<std::uint64_t> ambiguous_programs;
   std::int64_t start_ps = 0;
   std::int64_t end_ps = 0;
   std::uint32_t plane = 0;
@@ -129,6 +132,7 @@ struct RuntimeAnalysis {
   std::int64_t executions_total = 0;
   std::vector<std::int64_t> executions_per_module;     // index = the ModuleRef given, measured
   std::vector<std::int64_t> executions_by_program_id;  // of those, matched by program id (the rest: by name)
+  std::vector<std::int64_t> executions_ambiguous;      // of those, whose launches named several programs
   bool has_device_program_events = false;
   ModuleChoice choice = ModuleChoice::None;
   std::optional<ModuleRuntime> module;  // the analysed module (absent when the capture has none)
