@@ -188,11 +188,18 @@ json runtime_json(const RuntimeAnalysis& rt) {
                     {"count", g.count},
                     {"largest_bytes", g.largest},
                     {"before_capture", g.before_capture}});
+  json devices = json::array();
+  for (const ModuleRuntime::Device& d : m.devices)
+    if (d.allocator < rt.allocators.size())
+      devices.push_back({{"allocator", rt.allocators[d.allocator].name},
+                         {"bytes_in_use_at_first_start", d.bytes_in_use_at_first_start},
+                         {"bytes_in_use_at_last_start", d.bytes_in_use_at_last_start}});
   j["module"] = {{"name", m.module},
                  {"program_id", id(m.program_id)},
                  {"allocator", m.allocator && *m.allocator < rt.allocators.size()
                                    ? json(rt.allocators[*m.allocator].name)
                                    : json(nullptr)},
+                 {"devices", devices},
                  {"executions", runs},
                  {"growth_per_execution_bytes", opt(m.growth_per_execution)},
                  {"growth_steps_bytes", m.growth_steps},

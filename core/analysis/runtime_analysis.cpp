@@ -96,7 +96,9 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
   out.choice = sel.choice;
   if (!sel.module) return out;
 
-  ModuleRuntime mod = analyze_module_executions(ex.modules[*sel.module], executions, ex.memory);
+  ModuleRuntime mod =
+      analyze_module_executions(ex.modules[*sel.module], executions, ex.memory,
+                                module_device_allocators(ex, ex.modules[*sel.module]), in.allocator_names);
   const auto& runs = mod.executions;
   if (runs.size() >= 2) {
     const RuntimeExecution& before = runs[runs.size() - 2];

@@ -436,23 +436,65 @@ ModuleSelection choose_default_module(std::span<const ModuleRef> modules,
   return {largest(false), ModuleChoice::LargestModule};
 }
 
+std::vector<std::uint32_t> module_device_allocators(const ExecutionInput& in, const ModuleRef& module) {
+  std::set<std::uint32_t> planes;
+  for (const capture::ExecutionSpan& s : in.spans)
+    if (s.kind == ExecutionKind::DeviceModule && s.name == module.name &&
+        (!s.program_id || *s.program_id == module.program_id))
+      planes.insert(s.plane);
+  std::vector<std::uint32_t> out;
+  for (std::size_t a = 0; a < in.allocator_names.size(); ++a)
+    if (auto plane = device_plane_of_allocator(in.allocator_names[a], in.plane_names);
+        plane && planes.count(*plane))
+      out.push_back(static_cast<std::uint32_t>(a));
+  return out;
+}
+
 ModuleRuntime analyze_module_executions(const ModuleRef& module, std::span<const RuntimeExecution> executions,
-                                        std::span<const capture::MemoryEvent> memory) {
+                                        std::span<const capture::MemoryEvent> memory,
+                                        std::span<const std::uint32_t> device_allocators,
+                                        std::span<const std::string> allocator_names) {
   ModuleRuntime r;
   r.module = module.name;
   r.program_id = module.program_id;
-  std::map<std::uint32_t, int> votes;
+  // The devices it ran on: those whose device planes ran the program (TPU "XLA Modules"), and those its
+  // executions allocated from. Host-memory allocators count only when nothing else does.
+  std::set<std::uint32_t> exec_allocators;
   for (const RuntimeExecution& e : executions)
-    if (execution_of(e, module) && e.allocator) ++votes[*e.allocator];
-  if (!votes.empty())
-    r.allocator = std::max_element(votes.begin(), votes.end(), [](const auto& a, const auto& b) {
-                    return a.second < b.second;
-                  })->first;
-  else if (!memory.empty())
+    if (execution_of(e, module) && e.allocator) exec_allocators.insert(*e.allocator);
+  std::set<std::uint32_t> candidates(device_allocators.begin(), device_allocators.end());
+  candidates.insert(exec_allocators.begin(), exec_allocators.end());
+  auto is_host = [&](std::uint32_t a) {
+    return a < allocator_names.size() && allocator_names[a].find("host") != std::string::npos;
+  };
+  if (std::any_of(candidates.begin(), candidates.end(), [&](std::uint32_t a) { return !is_host(a); }))
+    std::erase_if(candidates, is_host);
+  // Executions per device (each device on its own thread, GPU style) when they allocate from several
+  // allocators; else each execution runs on all the devices at once (one TPU Execute for every chip).
+  const bool per_device = exec_allocators.size() > 1;
+  for (std::uint32_t a : candidates) {
+    std::optional<std::int64_t> first, last;  // starts of its first and last execution on device a
+    for (const RuntimeExecution& e : executions)
+      if (execution_of(e, module) && (!per_device || e.allocator == a)) {
+        first = std::min(first.value_or(e.start_ps), e.start_ps);
+        last = std::max(last.value_or(e.start_ps), e.start_ps);
+      }
+    if (!first) continue;
+    r.devices.push_back({a, bytes_in_use_before(memory, a, *first), bytes_in_use_before(memory, a, *last)});
+  }
+  if (!r.devices.empty()) {
+    // Several devices: the one with the most in use at the start of its last execution (the first such).
+    r.allocator = std::max_element(r.devices.begin(), r.devices.end(), [](const auto& x, const auto& y) {
+                    return x.bytes_in_use_at_last_start < y.bytes_in_use_at_last_start;
+                  })->allocator;
+  } else if (!memory.empty()) {
     r.allocator = memory.front().allocator;
+  }
+  if (r.devices.size() < 2) r.devices.clear();
   for (const RuntimeExecution& e : executions) {
     if (!execution_of(e, module)) continue;
-    if (e.allocator && r.allocator && *e.allocator != *r.allocator) continue;  // another device's copy
+    if (per_device && e.allocator && r.allocator && *e.allocator != *r.allocator)
+      continue;  // another device's copy
     RuntimeExecution copy = e;
     if (r.allocator) copy.bytes_in_use_at_start = bytes_in_use_before(memory, *r.allocator, e.start_ps);
     r.executions.push_back(std::move(copy));
@@ -460,7 +502,7 @@ ModuleRuntime analyze_module_executions(const ModuleRef& module, std::span<const
   // Multi-device runs execute once per device, each device on its own thread: an execution that allocated
   // nothing is kept only on a line where the main allocator's executions run, so that "per execution" means
   // per step, not per device.
-  if (votes.size() > 1) {
+  if (per_device) {
     std::vector<std::uint32_t> lines;
     for (const RuntimeExecution& e : r.executions)
       if (e.allocator) lines.push_back(e.line);

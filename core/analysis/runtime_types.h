@@ -109,6 +109,14 @@ struct ModuleRuntime {
   std::optional<std::uint64_t> program_id;
   std::vector<RuntimeExecution> executions;  // on the module's main allocator, by time
   std::optional<std::uint32_t> allocator;    // the allocator its executions allocate from
+  // The module ran on several devices: each one's allocator and bytes in use at the start of its first and
+  // last execution (read); `allocator` is the one with the most at the last. Empty for a single device.
+  struct Device {
+    std::uint32_t allocator = 0;
+    std::int64_t bytes_in_use_at_first_start = 0;
+    std::int64_t bytes_in_use_at_last_start = 0;
+  };
+  std::vector<Device> devices;
   // Growth of bytes in use at execution start (measured): (last - first) / (n - 1), for n >= 2.
   std::optional<std::int64_t> growth_per_execution;
   std::vector<std::int64_t> growth_steps;  // start[i+1] - start[i]
