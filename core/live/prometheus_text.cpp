@@ -113,9 +113,12 @@ std::string render_metrics(const MetricsState& s, const MetricLabels& labels) {
   if (s.distinct_shapes)
     w.one("oomscope_distinct_input_shapes", "gauge", "Distinct padded batch shapes seen so far.",
           *s.distinct_shapes);
-  if (!s.events.empty()) {
+  {
+    // The usual kinds are there from the start at 0, so that increase() sees their first event.
+    std::map<std::string, std::uint64_t> events = s.events;
+    for (const char* kind : {"oom", "split", "checkpoint", "restart"}) events.try_emplace(kind, 0);
     w.family("oomscope_events_total", "counter", "Events the trainer posted, by kind.");
-    for (const auto& [kind, n] : s.events)
+    for (const auto& [kind, n] : events)
       w.value("oomscope_events_total", static_cast<std::int64_t>(n),
               "kind=\"" + escape_label_value(kind) + "\"");
   }
