@@ -15,6 +15,8 @@ PACKAGES=(
   zlib1g-dev
   # JSON, tests
   nlohmann-json3-dev libgtest-dev googletest
+  # HTTP client (Prometheus API); prometheus and promtool for the Prometheus-source tests and bench
+  libcpp-httplib-dev prometheus
   # headless display for the GUI tests and screenshots; fonts so text renders
   xvfb xauth fonts-dejavu-core
   # LibTorch 1.13 (CPU) for core/train and oomscope-demo-trainer (optional at build time)
