@@ -124,6 +124,95 @@ class AnswerReader {
   std::string parse_error_;
 };
 
+// The fast path for the common answer, a matrix exactly as Prometheus writes it:
+//   {"status":"success","data":{"resultType":"matrix","result":[{"metric":{..},"values":[[T,"V"],..]},..]}}
+// scanned by hand (about five times faster than the SAX reader). Returns false at anything else (an error
+// answer, other spacing or order, escapes), and the caller falls back to the general reader.
+class MatrixScanner {
+ public:
+  explicit MatrixScanner(std::string_view body) : p_(body.data()), end_(body.data() + body.size()) {}
+
+  bool scan(std::vector<PromSeries>& out) {
+    if (!lit(R"({"status":"success","data":{"resultType":"matrix","result":[)")) return false;
+    if (peek() == ']') return ++p_, lit("}}") && at_end();
+    for (;;) {
+      PromSeries s;
+      if (!lit(R"({"metric":{)") || !labels(s) || !lit(R"(,"values":[)") || !points(s) || !lit("}"))
+        return false;
+      out.push_back(std::move(s));
+      if (peek() == ',') {
+        ++p_;
+        continue;
+      }
+      return lit("]}}") && at_end();
+    }
+  }
+
+ private:
+  char peek() const { return p_ < end_ ? *p_ : '\0'; }
+  bool at_end() {
+    while (p_ < end_ && (*p_ == '\n' || *p_ == ' ')) ++p_;
+    return p_ == end_;
+  }
+  bool lit(std::string_view s) {
+    if (static_cast<std::size_t>(end_ - p_) < s.size() || std::string_view(p_, s.size()) != s) return false;
+    p_ += s.size();
+    return true;
+  }
+  bool str(std::string& out) {  // a string without escapes
+    if (peek() != '"') return false;
+    const char* q = ++p_;
+    while (p_ < end_ && *p_ != '"') {
+      if (*p_ == '\\') return false;
+      ++p_;
+    }
+    if (p_ == end_) return false;
+    out.assign(q, p_);
+    ++p_;
+    return true;
+  }
+  bool labels(PromSeries& s) {
+    if (peek() == '}') return ++p_, true;
+    for (;;) {
+      std::string k, v;
+      if (!str(k) || !lit(":") || !str(v)) return false;
+      s.labels.emplace_back(std::move(k), std::move(v));
+      if (peek() == ',') {
+        ++p_;
+        continue;
+      }
+      return lit("}");
+    }
+  }
+  bool points(PromSeries& s) {
+    if (peek() == ']') return ++p_, true;
+    for (;;) {
+      double t = 0, v = 0;
+      if (!lit("[")) return false;
+      auto r = std::from_chars(p_, end_, t);
+      if (r.ec != std::errc()) return false;
+      p_ = r.ptr;
+      if (!lit(",\"")) return false;
+      r = std::from_chars(p_, end_, v);
+      if (r.ec != std::errc()) {  // NaN, +Inf, -Inf: skipped
+        while (p_ < end_ && *p_ != '"') ++p_;
+      } else {
+        p_ = r.ptr;
+        if (std::isfinite(v)) s.points.emplace_back(std::llround(t * 1000.0), v);
+      }
+      if (!lit("\"]")) return false;
+      if (peek() == ',') {
+        ++p_;
+        continue;
+      }
+      return lit("]");
+    }
+  }
+
+  const char* p_;
+  const char* end_;
+};
+
 std::string trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n')) s.remove_suffix(1);
@@ -181,6 +270,10 @@ std::string normalise_selector(std::string_view selector) {
 }
 
 std::vector<PromSeries> parse_prom_answer(const std::string& server, std::string_view body) {
+  {
+    std::vector<PromSeries> fast;
+    if (MatrixScanner(body).scan(fast)) return fast;
+  }
   AnswerReader reader;
   const bool ok = nlohmann::json::sax_parse(body, &reader);
   if (!reader.error.empty())

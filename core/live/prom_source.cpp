@@ -3,9 +3,11 @@
 #include "core/live/prom_source.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <exception>
 #include <set>
 
 #include "core/util/error.h"
@@ -40,6 +42,8 @@ constexpr const char* kRestarts = "oomscope_restarts_total";
 constexpr const char* kInfo = "oomscope_agent_info";
 constexpr const char* kDcgmUsed = "DCGM_FI_DEV_FB_USED";
 constexpr std::int64_t kMiB = 1 << 20;
+// History queries in flight at once: Prometheus encodes one answer while this side reads another.
+constexpr int kHistoryConnections = 3;
 constexpr int kExtraCapacity = -1, kExtraShapes = -2, kExtraRestarts = -3;
 
 int metric_slot(const std::string& name) {
@@ -91,6 +95,30 @@ PromReader::PromReader(std::string server, PromOptions options, LiveSink& sink)
       sink_(sink),
       api_(std::move(server), options_.timeout_ms) {
   options_.selector = normalise_selector(options_.selector);
+  for (int i = 0; i < kHistoryConnections - 1; ++i)
+    pool_.push_back(std::make_unique<PromApi>(server_, options_.timeout_ms));
+}
+
+void PromReader::cancel() {
+  api_.cancel();
+  for (auto& a : pool_) a->cancel();
+}
+
+void PromReader::set_stop_token(std::stop_token stop) {
+  api_.set_stop_token(stop);
+  for (auto& a : pool_) a->set_stop_token(stop);
+}
+
+std::uint64_t PromReader::requests() const {
+  std::uint64_t n = api_.requests();
+  for (const auto& a : pool_) n += a->requests();
+  return n;
+}
+
+std::uint64_t PromReader::bytes_read() const {
+  std::uint64_t n = api_.bytes_read();
+  for (const auto& a : pool_) n += a->bytes_read();
+  return n;
 }
 
 std::string PromReader::matchers(const std::string& extra) const {
@@ -197,8 +225,26 @@ void PromReader::read_history(std::int64_t now) {
   names.push_back(kShapes);
   names.push_back(kRestarts);
   std::vector<std::vector<PromSeries>> results(names.size());
-  for (std::size_t m = 0; m < names.size(); ++m)
-    results[m] = api_.query_range(names[m] + matchers({}), start, end, step_ms_);
+  {
+    std::atomic<std::size_t> next{0};
+    std::vector<std::exception_ptr> errors(pool_.size() + 1);
+    auto work = [&](PromApi& api, std::exception_ptr& error) {
+      try {
+        for (std::size_t m; (m = next.fetch_add(1)) < names.size();)
+          results[m] = api.query_range(names[m] + matchers({}), start, end, step_ms_);
+      } catch (...) {
+        error = std::current_exception();
+        next.store(names.size());  // the others stop after their current query
+      }
+    };
+    std::vector<std::jthread> threads;
+    for (std::size_t i = 0; i < pool_.size(); ++i)
+      threads.emplace_back([&, i] { work(*pool_[i], errors[i + 1]); });
+    work(api_, errors[0]);
+    threads.clear();  // joins
+    for (const auto& e : errors)
+      if (e) std::rethrow_exception(e);
+  }
 
   // DCGM's framebuffer figure for the ranks' hosts, matched by Hostname and gpu.
   std::vector<const PromSeries*> dcgm(info_.size(), nullptr);
@@ -462,8 +508,8 @@ void PrometheusSource::run(std::stop_token stop) {
     std::lock_guard lock(mutex_);
     ranks_ = reader->ranks();
     status_.ranks = ranks_.size();
-    status_.requests = reader->api().requests();
-    status_.bytes = reader->api().bytes_read();
+    status_.requests = reader->requests();
+    status_.bytes = reader->bytes_read();
     status_.step_ms = reader->step_ms();
   };
   bool history = false;

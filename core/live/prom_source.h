@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <stop_token>
 #include <string>
@@ -60,13 +61,14 @@ class PromReader {
   void discover(std::int64_t now_ms);
   void read_history(std::int64_t now_ms);
   void poll(std::int64_t now_ms);
-  void cancel() { api_.cancel(); }
+  void cancel();  // from another thread: breaks the requests in flight
   // Checked before each request: a stop request makes the next call throw oomscope::Cancelled.
-  void set_stop_token(std::stop_token stop) { api_.set_stop_token(std::move(stop)); }
+  void set_stop_token(std::stop_token stop);
 
   const std::vector<PromRankInfo>& ranks() const { return info_; }
   std::int64_t step_ms() const { return step_ms_; }
-  const PromApi& api() const { return api_; }
+  std::uint64_t requests() const;
+  std::uint64_t bytes_read() const;
   const std::string& selector() const { return options_.selector; }
 
  private:
@@ -90,6 +92,7 @@ class PromReader {
   PromOptions options_;
   LiveSink& sink_;
   PromApi api_;
+  std::vector<std::unique_ptr<PromApi>> pool_;  // more connections: history queries run in parallel
   std::map<std::string, int> by_key_;
   std::vector<PromRankInfo> info_;
   std::vector<State> state_;

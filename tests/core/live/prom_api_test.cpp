@@ -29,6 +29,28 @@ TEST(PromAnswer, MatrixKeepsLabelsAndPointsAndSkipsNaN) {
   EXPECT_TRUE(s[1].points.empty());
 }
 
+TEST(PromAnswer, FastAndGeneralReadersAgree) {
+  // Prometheus's own layout takes the hand-written path; the same answer re-spaced takes the SAX reader.
+  const std::string tight =
+      R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{"a":"1","b":"x y"},)"
+      R"("values":[[1700000000.001,"5"],[1700000001,"+Inf"],[1700000002,"-2.5e3"]]},{"metric":{},"values":[]}]}})";
+  std::string spaced = tight;
+  for (std::size_t at = 0; (at = spaced.find(",\"values\"", at)) != std::string::npos; at += 3)
+    spaced.insert(at + 1, " ");
+  for (const auto& body : {tight, spaced}) {
+    const auto s = parse_prom_answer(kServer, body);
+    ASSERT_EQ(s.size(), 2u) << body;
+    EXPECT_EQ(s[0].labels, (std::vector<std::pair<std::string, std::string>>{{"a", "1"}, {"b", "x y"}}));
+    ASSERT_EQ(s[0].points.size(), 2u);
+    EXPECT_EQ(s[0].points[0], (std::pair<std::int64_t, double>{1700000000001, 5.0}));
+    EXPECT_EQ(s[0].points[1], (std::pair<std::int64_t, double>{1700000002000, -2500.0}));
+    EXPECT_TRUE(s[1].labels.empty());
+  }
+  // Cut anywhere, the answer is an error naming the server, never a crash or a partial result.
+  for (std::size_t n = 0; n < tight.size(); n += 7)
+    EXPECT_THROW(parse_prom_answer(kServer, tight.substr(0, n)), Error);
+}
+
 TEST(PromAnswer, VectorAndSeries) {
   const auto v = parse_prom_answer(kServer, R"({"status":"success","data":{"resultType":"vector","result":[
       {"metric":{"instance":"a:1"},"value":[1700000000,"0"]}]}})");
