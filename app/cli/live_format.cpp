@@ -110,8 +110,9 @@ std::string live_summary(const live::Store& store, const live::AlertEngine& aler
     const live::RankSeries& r = ranks[i];
     out += r.label(static_cast<int>(i)) + "\n";
     if (r.hello)
-      out += "  agent: pid " + std::to_string(r.hello->pid) + " on " + r.hello->host + ", " +
-             r.hello->backend + (r.hello->device.empty() ? "" : " (" + r.hello->device + ")") +
+      out += "  agent: " + (r.hello->pid > 0 ? "pid " + std::to_string(r.hello->pid) + " " : std::string()) +
+             "on " + r.hello->host + ", " + r.hello->backend +
+             (r.hello->device.empty() ? "" : " (" + r.hello->device + ")") +
              (r.hello->framework.empty() ? "" : ", " + r.hello->framework) +
              (r.hello->total_bytes > 0 ? ", capacity " + format_bytes(r.hello->total_bytes) : "") + "\n";
     if (r.samples.empty()) {

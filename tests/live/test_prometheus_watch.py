@@ -32,14 +32,14 @@ def watch(cli, prom, *args, timeout=120):
     return r.returncode, r.stderr, lines, (tables[-1]["ranks"] if tables else [])
 
 
-def start_static_agents(n, tmp, timeout=150):
+def start_static_agents(n, tmp, timeout=150, job="train"):
     """n agents at once (then waits for all), each with its own step and size: [prom_util.Agent]."""
     procs = []
     for i in range(n):
         ep_file = os.path.join(tmp, "r%d.endpoints" % i)
         env = dict(os.environ, PYTHONPATH=AGENT_PATH, RANK=str(i), LOCAL_RANK=str(i % 8), WORLD_SIZE=str(n))
         cmd = [sys.executable, "-m", "oomscope_agent", "--port", "0", "--metrics-port", "0", "--interval", "500",
-               "--endpoint-file", ep_file, "--job", "train", STATIC, "--step", str(1000 + i), "--mib", str(i % 8 + 1)]
+               "--endpoint-file", ep_file, "--job", job, STATIC, "--step", str(1000 + i), "--mib", str(i % 8 + 1)]
         err = open(os.path.join(tmp, "r%d.stderr" % i), "ab")
         procs.append((subprocess.Popen(cmd, env=env, stderr=err, stdout=subprocess.DEVNULL), ep_file, "r%d" % i))
     agents = []
