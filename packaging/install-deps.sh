@@ -15,12 +15,13 @@ PACKAGES=(
   zlib1g-dev
   # JSON, tests
   nlohmann-json3-dev libgtest-dev googletest
-  # HTTP client (Prometheus API); prometheus and promtool for the Prometheus-source tests and bench
-  libcpp-httplib-dev prometheus
   # headless display for the GUI tests and screenshots; fonts so text renders
   xvfb xauth fonts-dejavu-core
   # LibTorch 1.13 (CPU) for core/train and oomscope-demo-trainer (optional at build time)
   libtorch-dev
+  # the agents' Prometheus /metrics and the Prometheus source (C++: cpp-httplib); tests and bench
+  # (prometheus, promtool)
+  libcpp-httplib-dev prometheus
   # the Python protobuf reader the benchmark compares against
   python3 python3-protobuf
   # Debian packages (CPack DEB: dpkg-shlibdeps, file) and their install test (packaging/test-deb.sh):

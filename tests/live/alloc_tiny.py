@@ -14,7 +14,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--steps", type=int, default=1000000)
     p.add_argument("--sleep", type=float, default=0.05)
-    p.add_argument("--mib", type=int, default=4, help="MiB allocated per step (default 4)")
+    p.add_argument("--mib", type=int, default=4, help="at most this many MiB allocated per step (default 4)")
     p.add_argument("--done", default=None)
     a = p.parse_args()
     try:
@@ -25,7 +25,8 @@ def main():
     held = []
     step = 0
     while step < a.steps:
-        held.append(b"\x01" * (a.mib * 1024 * 1024))  # written, so the pages count in RSS
+        # 1 to M MiB, written so that the pages count in RSS
+        held.append(b"\x01" * (rng.randint(256, a.mib * 1024) * 1024))
         if len(held) > 8:
             del held[: rng.randint(1, 8)]  # ... and shrinks again
         step += 1

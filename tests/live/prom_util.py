@@ -6,6 +6,9 @@
     wait_targets_up(prom, 4)
     query(prom, 'oomscope_rss_bytes{job="train"}')              # [(labels dict, float value)]
     prom.stop(); stop_all(agents)
+
+With /metrics on, each agent samples every --interval (default 100 ms) even with no client attached; for
+many agents on a small machine pass extra=("--interval", "1000").
 """
 
 import json

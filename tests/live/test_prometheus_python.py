@@ -77,7 +77,7 @@ def main():
                   (metric, value, [s.get(field) for s in near]))
         check(hello["rank"] == 1 and hello["backend"] == "cpu", "the stats socket's hello agrees (rank 1, cpu)")
         rss_values = set()
-        for _ in range(6):
+        for _ in range(10):
             rss_values.add(pu.parse_metrics(pu.scrape(a.metrics)[2])["oomscope_rss_bytes"][0][1])
             time.sleep(0.15)
         check(len(rss_values) > 1, "rss moves while the script allocates and frees (%d values)" % len(rss_values))
@@ -107,22 +107,34 @@ def main():
     env = dict(os.environ, PYTHONPATH=AGENT_PATH)
     code = ("import oomscope_agent as oa, time\n"
             "a = oa.start(port=0, metrics_port=0, job='api')\n"
-            "print(a.metrics.endpoint, flush=True)\n"
+            "print(a.metrics.endpoint, a.metrics.renderer, flush=True)\n"
             "oa.step(7); oa.event('split', 'x'); oa.event('restart', 'y'); oa.event('split', 'z')\n"
             "time.sleep(60)\n")
-    proc = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)
-    try:
-        ep = proc.stdout.readline().strip()
-        time.sleep(0.5)
-        m = pu.parse_metrics(pu.scrape(ep)[2])
-        check(m["oomscope_optimizer_step"][0][1] == 7 and m["oomscope_splits_total"][0][1] == 2 and
-              m["oomscope_restarts_total"][0][1] == 1, "start(metrics_port=0): step 7, 2 splits, 1 restart")
-        kinds = {x[0]["kind"]: x[1] for x in m["oomscope_events_total"]}
-        check(kinds == {"split": 2, "restart": 1}, "events_total by kind: %s" % kinds)
-        check("oomscope_distinct_input_shapes" not in m, "no batch observed: distinct shapes absent, not 0")
-    finally:
-        proc.kill()
-        proc.wait()
+    renderers = [("builtin", {"OOMSCOPE_NO_PROMETHEUS_CLIENT": "1"})]
+    if subprocess.run([sys.executable, "-c", "import prometheus_client"], env=env, capture_output=True).returncode == 0:
+        renderers.append(("prometheus_client", {}))
+    else:
+        print("note: prometheus_client is not importable here; only the built-in renderer is exercised")
+    for renderer, extra_env in renderers:
+        proc = subprocess.Popen([sys.executable, "-c", code], env=dict(env, **extra_env), stdout=subprocess.PIPE,
+                                text=True)
+        try:
+            ep, used = proc.stdout.readline().split()
+            check(used == renderer, "the agent renders with %s" % used)
+            time.sleep(0.5)
+            text = pu.scrape(ep)[2]
+            ok, out = pu.check_metrics_text(text)
+            check(ok, "%s renderer: promtool check metrics passes%s" % (renderer, (": " + out) if out else ""))
+            m = pu.parse_metrics(text)
+            check(m["oomscope_optimizer_step"][0][1] == 7 and m["oomscope_splits_total"][0][1] == 2 and
+                  m["oomscope_restarts_total"][0][1] == 1, "start(metrics_port=0): step 7, 2 splits, 1 restart")
+            kinds = {x[0]["kind"]: x[1] for x in m["oomscope_events_total"]}
+            check(kinds == {"split": 2, "restart": 1, "oom": 0, "checkpoint": 0}, "events_total by kind: %s" % kinds)
+            check("oomscope_distinct_input_shapes" not in m, "no batch observed: distinct shapes absent, not 0")
+            check(m["oomscope_rss_bytes"][0][0].get("job") == "api", "start(job=...) labels the series")
+        finally:
+            proc.kill()
+            proc.wait()
     r = subprocess.run([sys.executable, "-m", "oomscope_agent", "--port", "0", "--metrics-port", "0",
                         "--metrics-host", "0.0.0.0", pu.ALLOC_TINY, "--steps", "1"],
                        env=dict(env, OOMSCOPE_TOKEN=""), capture_output=True, text=True, timeout=60)

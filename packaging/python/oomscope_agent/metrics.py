@@ -67,9 +67,10 @@ def families(agent):
     if snap["distinct_shapes"] is not None:
         out.append(("oomscope_distinct_input_shapes", "gauge", "Distinct padded batch shapes seen so far.",
                     [((), snap["distinct_shapes"])]))
-    if snap["events"]:
-        out.append(("oomscope_events_total", "counter", "Events the trainer posted, by kind.",
-                    [((("kind", k),), v) for k, v in sorted(snap["events"].items())]))
+    events = dict.fromkeys(("oom", "split", "checkpoint", "restart"), 0)  # there from the start, for increase()
+    events.update(snap["events"])
+    out.append(("oomscope_events_total", "counter", "Events the trainer posted, by kind.",
+                [((("kind", k),), v) for k, v in sorted(events.items())]))
     out.append(("oomscope_agent_info", "gauge", "The agent serving these figures (value is always 1).",
                 [((("agent", "python"), ("version", VERSION), ("backend", snap["backend"]),
                    ("stats_endpoint", snap["stats_endpoint"])), 1)]))
