@@ -343,7 +343,7 @@ void PromReader::set_connected(int index, bool up, std::int64_t t_ms, const std:
 void PromReader::poll(std::int64_t now) {
   const std::int64_t since = last_poll_ms_ ? now - last_poll_ms_ : options_.poll_ms;
   const std::int64_t window_s =
-      std::clamp<std::int64_t>((since + 999) / 1000 + 2, 5, std::max<std::int64_t>(options_.since_s, 60));
+      std::clamp<std::int64_t>((since + 999) / 1000 + 1, 3, std::max<std::int64_t>(options_.since_s, 60));
   auto raw = api_.query(matchers(all_metrics_regex()) + "[" + std::to_string(window_s) + "s]", now);
   last_poll_ms_ = now;
 
