@@ -433,6 +433,8 @@ void PromReader::poll(std::int64_t now) {
     if (u != up.end() && u->second == 0)
       set_connected(rank, false, now,
                     "Prometheus cannot scrape its target " + info_[r].instance + " (up is 0)");
+    else if (st.last_t == 0)
+      set_connected(rank, false, now, "no sample of its figures in Prometheus yet");
     else if (now - st.last_t > stale)
       set_connected(rank, false, now,
                     "no new sample in Prometheus for " + std::to_string((now - st.last_t) / 1000) +
