@@ -13,9 +13,11 @@ namespace oomscope::ui {
 // One line: a label, a table cell, a legend, a tooltip, a title. Newline and tab are escaped too.
 QString safeText(std::string_view text);
 QString safeText(const QString& text);
+inline QString safeText(const char* text) { return safeText(std::string_view(text)); }  // e.what()
 
 // A multi-line text (a report, a message list): newlines and tabs kept, every other control escaped.
 QString safeMultiline(std::string_view text);
 QString safeMultiline(const QString& text);
+inline QString safeMultiline(const char* text) { return safeMultiline(std::string_view(text)); }
 
 }  // namespace oomscope::ui
