@@ -29,6 +29,9 @@
 #include "ui/pages/plan_page.h"
 #include "ui/pages/timeline_page.h"
 #include "ui/session/safe_text_qt.h"
+#include "ui/snapshot/snapshot_document.h"
+#include "ui/snapshot/snapshot_models.h"
+#include "ui/snapshot/snapshot_window.h"
 
 using namespace oomscope;
 using namespace oomscope::ui;
@@ -169,6 +172,30 @@ class TestSafeNames : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(timeline));
     QVERIFY(timeline->grab().save(QDir(screenshotDir()).filePath(QStringLiteral("safe-names-timeline.png"))));
     timeline->hide();
+  }
+
+  void hostileSnapshotFramesAreShownEscaped() {
+    // A frame filename of a real snapshot replaced in place (same length; pickle strings are memoised, so
+    // every frame that names the file shows it).
+    std::ifstream in(OOMSCOPE_TEST_DATA "/torch_snapshot_cs336_small_peak.pickle", std::ios::binary);
+    std::string bytes(std::istreambuf_iterator<char>(in), {});
+    const std::string from = "trace_peak_memory.py";
+    const std::string to("t\x1b]0;x\x07\r\xe2\x80\xae_peak_.py", 20);
+    const std::size_t at = bytes.find(from);
+    QVERIFY(at != std::string::npos && from.size() == to.size());
+    bytes.replace(at, from.size(), to);
+    QTemporaryDir dir;
+    const QString path = QDir(dir.path()).filePath(QStringLiteral("hostile.pickle"));
+    std::ofstream(path.toStdString(), std::ios::binary) << bytes;
+    NullProgress none;
+    SnapshotWindow w;
+    w.setDocument(loadSnapshotDocument(path, none));
+    QVERIFY(w.topModel()->rowCount() > 0);
+    QString frames;
+    for (int r = 0; r < w.topModel()->rowCount(); ++r) frames += w.topModel()->framesText(r) + QChar(u'|');
+    QVERIFY2(clean(frames, true), qPrintable(frames));
+    QVERIFY2(frames.contains(QLatin1String("t\\x1b]0;x\\x07\\x0d\\u{202e}_peak_.py:")), qPrintable(frames));
+    QVERIFY(clean(modelText(*w.topModel()) + modelText(*w.topModel(), Qt::ToolTipRole), true));
   }
 
   void hostileAgentIsShownEscaped() {
