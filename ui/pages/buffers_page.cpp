@@ -94,7 +94,7 @@ BuffersPage::BuffersPage(QWidget* parent) : QWidget(parent) {
   auto* sideWidget = new QWidget(this);
   sideWidget->setLayout(side);
   side->setContentsMargins(0, 0, 0, 0);
-  sideWidget->setFixedWidth(320);
+  sideWidget->setFixedWidth(345);  // the longest role name, "forward-transient", unelided
   m_rolesView->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   m_rolesView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
