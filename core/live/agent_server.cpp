@@ -223,7 +223,7 @@ void AgentServer::run(std::stop_token stop) {
     // Sample when any client is due.
     // With /metrics on, the agent also samples on its own every interval (a scrape reads the latest).
     bool due = metrics_ && now >= own_next;
-    auto next = metrics_ ? std::max(own_next, now) : now + std::chrono::milliseconds(options_.interval_ms);
+    auto next = metrics_ && !due ? own_next : now + std::chrono::milliseconds(options_.interval_ms);
     for (const auto& c : clients) {
       if (!c->hello_sent) continue;
       if (now >= c->next_due)
@@ -252,7 +252,6 @@ void AgentServer::run(std::stop_token stop) {
         latest_ = s;
       }
       own_next = now + std::chrono::milliseconds(options_.interval_ms);  // a client's sample counts too
-      if (metrics_) next = std::min(next, own_next);
       for (auto& c : clients) {
         if (!c->hello_sent || now < c->next_due) continue;
         queue(*c, line);

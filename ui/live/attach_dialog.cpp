@@ -15,6 +15,7 @@
 
 #include "core/live/prom_api.h"
 #include "core/util/error.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -37,7 +38,7 @@ QString parseEndpointList(const QString& text, std::vector<live::Endpoint>& out)
         out.push_back(live::parse_endpoint(item.toStdString()));
       }
     } catch (const Error& e) {
-      return QString::fromStdString(e.message());
+      return safeMultiline(e.message());
     }
   }
   if (out.empty()) return QObject::tr("Give at least one endpoint (HOST:PORT or unix:PATH).");
@@ -50,7 +51,7 @@ QString parseRuleList(const QString& text, std::vector<live::AlertRule>& out) {
     try {
       out.push_back(live::parse_alert_rule(item.toStdString()));
     } catch (const Error& e) {
-      return QString::fromStdString(e.message());
+      return safeMultiline(e.message());
     }
   }
   return {};

@@ -32,6 +32,7 @@
 #include "ui/live/attach_dialog.h"
 #include "ui/live/live_chart.h"
 #include "ui/live/rank_table_model.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -309,9 +310,9 @@ void LivePage::openRecording(const QString& path) {
     QString error, note;
     try {
       const live::ReplayInfo info = live::replay_recording(path.toStdString(), *session);
-      note = QString::fromStdString(info.note);
+      note = safeMultiline(info.note);
     } catch (const Error& e) {
-      error = QString::fromStdString(e.what());
+      error = safeMultiline(e.what());
     }
     QMetaObject::invokeMethod(qApp, [self, session, path, error, note] {
       if (!self || self->m_session != session) return;
@@ -337,8 +338,8 @@ bool LivePage::startRecording(const QString& path, QString* error) {
   try {
     m_session->start_recording(path.toStdString());
   } catch (const Error& e) {
-    if (error) *error = QString::fromStdString(e.what());
-    m_status->setText(QString::fromStdString(e.what()));
+    if (error) *error = safeMultiline(e.what());
+    m_status->setText(safeMultiline(e.what()));
     return false;
   }
   m_record->setText(tr("Stop Recording"));
@@ -381,7 +382,7 @@ bool LivePage::startDemoTrainer(std::vector<live::AlertRule> rules) {
     m_status->setText(tr("Cannot start the demo trainer %1: %2").arg(m_demoProgram, m_demo->errorString()));
     return false;
   }
-  attach({live::parse_endpoint(("unix:" + sock).toStdString())}, {}, std::move(rules));
+  attach({live::parse_endpoint((QStringLiteral("unix:") + sock).toStdString())}, {}, std::move(rules));
   return true;
 }
 
@@ -487,8 +488,7 @@ void LivePage::refresh(bool force) {
       chart->setData(std::move(data));
     }
     const auto& all = alerts.alerts();
-    for (std::size_t i = m_seenAlerts; i < all.size(); ++i)
-      newAlerts << QString::fromStdString(all[i].message);
+    for (std::size_t i = m_seenAlerts; i < all.size(); ++i) newAlerts << safeText(all[i].message);
     m_seenAlerts = all.size();
     const auto& ranks = store.ranks();
     if (m_seenEvents.size() < ranks.size()) m_seenEvents.resize(ranks.size(), 0);
@@ -520,8 +520,7 @@ void LivePage::refresh(bool force) {
   if (!newAlerts.isEmpty() || !snapshots.isEmpty()) m_alerts->scrollToBottom();
   if (!m_isRecording && m_client) {
     QString s = tr("%1 of %2 rank(s) live").arg(up).arg(m_client->endpoints().size());
-    if (m_session->recording())
-      s += tr(" \u00b7 recording to %1").arg(QString::fromStdString(m_session->recording_path()));
+    if (m_session->recording()) s += tr(" \u00b7 recording to %1").arg(safeText(m_session->recording_path()));
     m_status->setText(s);
   }
   if (m_prom) updatePrometheusStatus();

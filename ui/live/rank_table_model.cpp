@@ -9,6 +9,7 @@
 
 #include "core/live/headroom.h"
 #include "core/util/bytes.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -28,13 +29,12 @@ QVector<LiveRankRow> liveRankRows(const live::Store& store) {
       row.capacity = h.capacity;
     }
     row.rank = QString::number(r.hello ? r.hello->rank : int(i));
-    row.endpoint = QString::fromStdString(r.endpoint);
+    row.endpoint = safeText(r.endpoint);
     row.connected = r.connected;
-    row.status =
-        r.connected ? QObject::tr("live") : QString::fromStdString(r.status.empty() ? "waiting" : r.status);
+    row.status = r.connected ? QObject::tr("live") : safeText(r.status.empty() ? "waiting" : r.status);
     row.samples = qint64(r.samples.size());
     row.bad = r.bad_lines;
-    row.badWhy = QString::fromStdString(r.last_bad_line);
+    row.badWhy = safeText(r.last_bad_line);
     if (!r.shapes.empty()) row.shapes = r.shapes.back().distinct;
     if (const live::Sample* s = r.last()) {
       auto get = [&](Field f) { return s->has(f) ? qint64(s->get(f)) : qint64(-1); };
