@@ -54,8 +54,10 @@ QString fixHtml(const analysis::Fix& f, const analysis::HostReport& r) {
     const QString verdict =
         againstDevice ? (*f.fits_after ? QStringLiteral("room") : QStringLiteral("no room"))
                       : (*f.fits_after ? QStringLiteral("fits") : QStringLiteral("still does not fit"));
-    parts << QStringLiteral("then needs %1: <b style=\"color:%2\">%3</b> %4")
+    // As the report says: a peak of another phase that this fix does not lower bounds the need.
+    parts << QStringLiteral("then needs %1%2: <b style=\"color:%3\">%4</b> %5")
                  .arg(bytesText(needed),
+                      f.floor_bytes ? QStringLiteral(" (the other phase's peak stays)") : QString(),
                       *f.fits_after ? QStringLiteral("#047857") : QStringLiteral("#b91c1c"), verdict, where);
   }
   return out + parts.join(QStringLiteral(" &nbsp;\u00b7&nbsp; "));
