@@ -14,6 +14,7 @@
 
 #include "core/sim/model_file.h"
 #include "core/util/error.h"
+#include "ui/session/safe_text_qt.h"
 #include "ui/sim/enum_combo.h"
 #include "ui/sim/sim_controls.h"
 
@@ -128,11 +129,11 @@ void SimControls::setConfig(const sim::SimConfig& c) {
   m_seedValue = c.seed;
   m_seed->setText(QString::number(c.seed));
   selectEnum(m_dist, c.scenes.dist);
-  m_sizesFile = QString::fromStdString(c.scenes.sizes_file);
+  m_sizesFile = QString::fromStdString(c.scenes.sizes_file);  // a path: kept as is, shown safe
   m_sizesButton->setText(!m_inlineSizes.empty()  ? tr("%1 sizes").arg(m_inlineSizes.size())
                          : m_sizesFile.isEmpty() ? tr("File…")
-                                                 : QFileInfo(m_sizesFile).fileName());
-  m_sizesButton->setToolTip(m_sizesFile);
+                                                 : safeText(QFileInfo(m_sizesFile).fileName()));
+  m_sizesButton->setToolTip(safeText(m_sizesFile));
   m_sizesButton->setEnabled(c.scenes.dist == sim::SizeDist::File);
   m_scenes->setEnabled(c.scenes.dist != sim::SizeDist::File);
   showScaled(m_budget, c.memory.budget, kGiB);
@@ -202,7 +203,7 @@ bool SimControls::loadModelFile(const QString& path) {
     edited();
     return true;
   } catch (const Error& e) {
-    emit modelError(QString::fromStdString(e.what()));
+    emit modelError(safeMultiline(std::string_view(e.what())));
     return false;
   }
 }
