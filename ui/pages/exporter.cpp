@@ -62,11 +62,11 @@ QString exportName(const QWidget* view) {
   if (id.endsWith(QLatin1String("View"))) id.chop(4);
   if (id.isEmpty())
     return qobject_cast<const QChartView*>(view) ? Exporter::tr("Chart") : Exporter::tr("Table");
-  // "roleTotals" -> "Role totals"
+  // "roleTotals" -> "Role Totals" (menu entries are in title case)
   QString name;
   for (const QChar c : id) {
     if (c.isUpper() && !name.isEmpty()) name += QLatin1Char(' ');
-    name += name.isEmpty() ? c.toUpper() : c.toLower();
+    name += name.isEmpty() ? c.toUpper() : c;
   }
   return name;
 }
