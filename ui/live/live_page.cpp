@@ -246,7 +246,7 @@ bool LivePage::startDemoTrainer(std::vector<live::AlertRule> rules) {
     m_status->setText(tr("Cannot start the demo trainer %1: %2").arg(m_demoProgram, m_demo->errorString()));
     return false;
   }
-  attach({live::parse_endpoint(("unix:" + sock).toStdString())}, {}, std::move(rules));
+  attach({live::parse_endpoint((QStringLiteral("unix:") + sock).toStdString())}, {}, std::move(rules));
   return true;
 }
 

@@ -204,7 +204,9 @@ QVariant DiffModel::data(const QModelIndex& index, int role) const {
       case B:
         return value(r.b);
       case Delta:
-        return r.count ? QStringLiteral("%1%2").arg(r.b - r.a >= 0 ? "+" : "").arg(r.b - r.a)
+        return r.count ? QStringLiteral("%1%2")
+                             .arg(r.b - r.a >= 0 ? QStringLiteral("+") : QString())
+                             .arg(r.b - r.a)
                        : signedBytes(r.b - r.a);
       default:
         return {};
