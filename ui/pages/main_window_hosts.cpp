@@ -37,11 +37,18 @@ QString hostLabel(const LoadedCapture& host) {
   return QStringLiteral("%1 (%2)").arg(safeName(QString::fromStdString(names.front())), file);
 }
 
+// The dock takes its first width from the tree's size hint: wide enough for module names and sizes.
+class NavigatorView : public QTreeView {
+ public:
+  using QTreeView::QTreeView;
+  QSize sizeHint() const override { return {340, 400}; }
+};
+
 }  // namespace
 
 void MainWindow::createNavigator() {
   m_navigator = new NavigatorModel(this);
-  m_navigatorView = new QTreeView(this);
+  m_navigatorView = new NavigatorView(this);
   m_navigatorView->setObjectName(QStringLiteral("navigatorView"));
   m_navigatorView->setModel(m_navigator);
   m_navigatorView->setUniformRowHeights(true);
@@ -60,7 +67,6 @@ void MainWindow::createNavigator() {
   m_navigatorDock->setWidget(m_navigatorView);
   m_navigatorDock->setMinimumWidth(220);
   addDockWidget(Qt::LeftDockWidgetArea, m_navigatorDock);
-  resizeDocks({m_navigatorDock}, {320}, Qt::Horizontal);
 
   m_hostBar = new QToolBar(tr("Hosts"), this);
   m_hostBar->setObjectName(QStringLiteral("hostsToolBar"));
