@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <sstream>
 
 #include "core/util/bytes.h"
@@ -61,6 +62,13 @@ HostStanding standing(const HostReport& report, const capture::Capture* capture)
       break;  // executions are in time order: the first one is the earliest
     }
   }
+  // A line that kept an epoch timestamp saturates (the reader keeps picoseconds in 64 bits): such a time
+  // says that the host ran short, not when, so it cannot be ordered against other hosts.
+  if (s.first_trouble_ps && (*s.first_trouble_ps == std::numeric_limits<std::int64_t>::max() ||
+                             *s.first_trouble_ps == std::numeric_limits<std::int64_t>::min())) {
+    s.first_trouble_ps.reset();
+    s.first_trouble += " (time unknown)";
+  }
   return s;
 }
 
@@ -85,6 +93,9 @@ HostComparison compare_hosts(std::span<const HostReport> reports,
     c.explanation = why.str();
     return c;
   }
+  std::string untimed;  // hosts that ran short at a time that cannot be compared
+  for (const HostStanding& h : c.hosts)
+    if (!h.first_trouble.empty()) untimed += (untimed.empty() ? "" : ", ") + h.host;
   for (std::size_t i = 0; i < c.hosts.size(); ++i) {
     const auto& f = c.hosts[i].peak_fraction;
     if (f && (!c.first_out || *f > *c.hosts[*c.first_out].peak_fraction)) c.first_out = i;
@@ -92,10 +103,14 @@ HostComparison compare_hosts(std::span<const HostReport> reports,
   if (c.first_out) {
     const HostStanding& h = c.hosts[*c.first_out];
     c.basis = FirstOutBasis::HighestPeakRatio;
-    why << "No host waited for memory or missed a launch in the capture; " << h.host
-        << " came closest to running out: its peak was " << format_bytes(std::uint64_t(*h.peak_bytes))
-        << " of " << format_bytes(std::uint64_t(*h.capacity_bytes)) << " ("
-        << int(*h.peak_fraction * 100 + 0.5) << " %).";
+    if (untimed.empty())
+      why << "No host waited for memory or missed a launch in the capture; ";
+    else
+      why << untimed << " ran short, at times that cannot be compared; ";
+    why << h.host << " came closest to running out: its peak was "
+        << format_bytes(std::uint64_t(*h.peak_bytes)) << " of "
+        << format_bytes(std::uint64_t(*h.capacity_bytes)) << " (" << int(*h.peak_fraction * 100 + 0.5)
+        << " %).";
   } else {
     why << "No host has allocator events with a capacity, so none can be said to have run out first.";
   }

@@ -4,6 +4,7 @@
 // screenshots of the navigator, the host selector and the Hosts page.
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QMimeData>
 #include <QDockWidget>
 #include <QTabWidget>
 #include <QTableView>
@@ -193,6 +194,22 @@ class TestMultiHost : public QObject {
     QCOMPARE(m_window->navigator()->hostCount(), 2);
     QCOMPARE(m_window->hostSelector()->count(), 2);
     save(QStringLiteral("hosts-real.png"));
+  }
+
+  void droppingSeveralFilesOpensThemAsOneRun() {
+    auto* mime = new QMimeData;
+    mime->setUrls({QUrl::fromLocalFile(kConv), QUrl::fromLocalFile(kGood)});
+    QSignalSpy finished(m_window.get(), &MainWindow::loadFinished);
+    QDragEnterEvent enter(QPoint(100, 100), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(m_window.get(), &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(100, 100), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(m_window.get(), &drop);
+    QVERIFY(finished.wait(30000));
+    QVERIFY(finished.first().at(0).toBool());
+    QCOMPARE(int(m_window->session().run().hosts.size()), 2);
+    QCOMPARE(m_window->hostsPage()->model()->rowCount(), 2);
+    delete mime;
   }
 
   void aFileThatCannotBeReadIsListedAndTheOthersOpen() {

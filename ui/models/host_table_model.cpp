@@ -73,6 +73,7 @@ std::vector<HostRow> hostRows(const analysis::HostComparison& comparison,
     if (h.peak_fraction) row.peakPercent = QStringLiteral("%1 %").arg(qRound(*h.peak_fraction * 100));
     row.executions = h.executions;
     row.retries = h.retries;
+    if (!h.first_trouble_ps) row.firstTrouble = safe(h.first_trouble);  // empty, or "... (time unknown)"
     if (h.first_trouble_ps && earliest) {
       const double seconds = double(*h.first_trouble_ps - *earliest) / 1e12;
       row.firstTrouble =

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace oomscope::analysis {
 namespace {
 
@@ -60,6 +62,21 @@ TEST(HostComparison, NothingRanOutNamesTheFullestPoolAsClosest) {
   EXPECT_DOUBLE_EQ(*c.hosts[1].peak_fraction, 0.4);
   EXPECT_NE(c.explanation.find("c came closest to running out"), std::string::npos) << c.explanation;
   EXPECT_NE(c.explanation.find("(70 %)"), std::string::npos) << c.explanation;
+}
+
+TEST(HostComparison, SaturatedTimesAreNotOrdered) {
+  // An epoch timestamp overflows the reader's picoseconds and saturates: that host ran short, but when is
+  // unknown, so it is not called first; the fullest pool is named instead, and the shortage is said.
+  std::vector<HostReport> reports{host("a", 90, 100), host("b", 50, 100)};
+  executions(reports[0], {std::numeric_limits<std::int64_t>::max()}, 0);
+  executions(reports[1], {std::numeric_limits<std::int64_t>::max()}, 0);
+  const HostComparison c = compare_hosts(reports, {});
+  EXPECT_EQ(c.basis, FirstOutBasis::HighestPeakRatio);
+  EXPECT_EQ(c.first_out, std::optional<std::size_t>(0));
+  EXPECT_FALSE(c.hosts[0].first_trouble_ps);
+  EXPECT_EQ(c.hosts[0].first_trouble, "execution 1 of jit_step never launched (time unknown)");
+  EXPECT_EQ(c.explanation.rfind("a, b ran short, at times that cannot be compared; a came closest", 0), 0u)
+      << c.explanation;
 }
 
 TEST(HostComparison, NoCapacityAnywhereSaysNothingCanBeTold) {
