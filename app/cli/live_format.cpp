@@ -6,7 +6,7 @@
 #include <cinttypes>
 #include <nlohmann/json.hpp>
 
-#include "core/live/headroom.h"
+#include "core/live/store.h"
 #include "core/live/shape_churn.h"
 #include "core/util/bytes.h"
 
