@@ -187,10 +187,10 @@ void LivePage::attachPrometheus(const std::string& server, const std::string& se
   try {
     m_prom = std::make_unique<live::PrometheusSource>(server, *m_session, options);
   } catch (const Error& e) {
-    rankFailed(safeMultiline(e.what()));
+    rankFailed(safeText(e.what()));
     return;
   }
-  m_promSelector = QString::fromStdString(options.selector);
+  m_promSelector = safeText(options.selector);
   m_notice.clear();
   m_prom->start();
   m_record->setEnabled(true);
@@ -232,7 +232,7 @@ bool LivePage::attachDirectly(int index) {
   try {
     ep = live::parse_endpoint(info.stats_endpoint);
   } catch (const Error& e) {
-    rankFailed(tr("Cannot attach directly to %1: %2").arg(who, safeMultiline(e.what())));
+    rankFailed(tr("Cannot attach directly to %1: %2").arg(who, safeText(e.what())));
     return false;
   }
   m_status->setText(tr("Connecting to %1 at %2\u2026").arg(who, safeText(info.stats_endpoint)));
@@ -255,7 +255,7 @@ bool LivePage::attachDirectly(int index) {
         self->rankFailed(
             tr("Cannot attach directly to %1 at %2: %3 (the agent's stats socket must be reachable "
                "from this machine; agents bind loopback unless started with --host and a token).")
-                .arg(who, safeText(ep.to_string()), safeMultiline(error)));
+                .arg(who, safeText(ep.to_string()), safeText(error)));
         return;
       }
       auto* page = new LivePage(self);
@@ -430,9 +430,9 @@ void LivePage::updatePrometheusStatus() {
     return 0;
   });
   const live::PromStatus st = m_prom->status();
-  QString s = tr("Prometheus %1 %2: ").arg(safeText(st.server), safeText(m_promSelector));
+  QString s = tr("Prometheus %1 %2: ").arg(safeText(st.server), m_promSelector);
   if (st.ranks == 0)
-    s += QString::fromStdString(st.phase) + QStringLiteral("\u2026");
+    s += safeText(st.phase) + QStringLiteral("\u2026");
   else
     s += tr("%1 of %2 rank(s) up").arg(up).arg(st.ranks);
   if (!st.error.empty()) s += QStringLiteral(" \u2014 ") + safeText(st.error);
