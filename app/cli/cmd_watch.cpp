@@ -49,7 +49,9 @@ const char kUsage[] =
     "  --token TOKEN   the agent's token (default: $OOMSCOPE_TOKEN)\n"
     "  --interval MS   ask the agents for a sample every MS milliseconds\n"
     "  --stall S       drop and retry a connection silent for S seconds (default 10)\n"
-    "  --json          JSON lines even on a terminal; a last {\"type\":\"table\"} line holds the rank table\n"
+    "  --json          JSON lines even on a terminal\n"
+    "  --table         with JSON lines: end with one {\"type\":\"table\",\"ranks\":[...]} line, the rank "
+    "table\n"
     "\n"
     "With a Prometheus server (docs/prometheus-source.md) the ranks are the agents whose /metrics it "
     "scrapes\n"
@@ -90,6 +92,7 @@ int run_watch(const std::vector<std::string>& args) {
   std::vector<live::AlertRule> rules;
   double duration = 0;
   bool json = !::isatty(STDOUT_FILENO);
+  bool table = false;
   live::ClientOptions options;
   if (const char* t = std::getenv("OOMSCOPE_TOKEN")) options.token = t;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -101,6 +104,8 @@ int run_watch(const std::vector<std::string>& args) {
     try {
       if (a == "--json")
         json = true;
+      else if (a == "--table")
+        table = true;
       else if (a == "--record")
         record = value();
       else if (a == "--alert")
@@ -186,13 +191,16 @@ int run_watch(const std::vector<std::string>& args) {
   if (client) client->stop();
   if (source) source->stop();
   session.stop_recording();
-  if (json)
-    std::fputs(session.read([](const live::Store& s, const live::AlertEngine&) { return live_table_json(s); })
-                   .c_str(),
-               stdout);
-  else
+  if (json) {
+    if (table)
+      std::fputs(
+          session.read([](const live::Store& s, const live::AlertEngine&) { return live_table_json(s); })
+              .c_str(),
+          stdout);
+  } else {
     std::cout << session.read(
         [](const live::Store& s, const live::AlertEngine& al) { return live_summary(s, al); });
+  }
   return rc;
 }
 

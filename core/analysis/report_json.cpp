@@ -276,10 +276,10 @@ json report_to_json(std::span<const HostReport> reports, const ReportOptions& op
            {"modules", modules},
            {"capacity",
             {{"bytes", opt(r.capacity_bytes)},
-             {"source", r.capacity_source},
-             {"provenance", !r.capacity_bytes                   ? json(nullptr)
-                            : r.capacity_source == "--capacity" ? json("given")
-                                                                : json("read")}}},
+             {"source", capacity_source_text(r)},
+             {"provenance", !r.capacity_bytes                            ? json(nullptr)
+                            : r.capacity_source == CapacitySource::Given ? json("given")
+                                                                         : json("read")}}},
            {"eager", r.eager},
            {"temp_block_seen", opt(r.temp_block_seen)},
            {"largest_chunks", chunks_json(r.largest_chunks)},

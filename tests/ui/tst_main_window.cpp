@@ -193,7 +193,7 @@ class TestMainWindow : public QObject {
     QCOMPARE(finished.count(), 1);
     QCOMPARE(finished.first().at(0).toBool(), false);
     QVERIFY(!cancel->isVisible() && !progress->isVisible());
-    QTest::qWait(300);
+    QVERIFY(m_window->session().jobs().settle(20000));  // the cancelled load has ended
     QCOMPARE(finished.count(), 1);
     QVERIFY(m_messages.empty());
     QCOMPARE(m_window->currentCapture().path, kGood);
@@ -232,7 +232,7 @@ class TestMainWindow : public QObject {
     QTRY_COMPARE(finished.count(), 1);
     QCOMPARE(finished.first().at(0).toBool(), false);
     QVERIFY(!progress->isVisible());
-    QTest::qWait(100);
+    QVERIFY(session->jobs().settle(10000));
     QVERIFY(messages.empty());
     QVERIFY(!window.currentCapture());
   }

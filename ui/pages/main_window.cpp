@@ -404,7 +404,7 @@ void MainWindow::syncAnalysisTabs() {
 void MainWindow::analyseModuleAt(const QModelIndex& index) {
   if (!index.isValid()) return;
   const QVariant id = index.siblingAtColumn(ModuleTableModel::ProgramId).data(RecordTableModel::SortRole);
-  m_analysis->setModule(id.toString());
+  m_analysis->selectProgram(id.toULongLong());
   if (QWidget* diagnosis = m_analysis->diagnosisPage(); diagnosis && m_tabs->indexOf(diagnosis) >= 0)
     m_tabs->setCurrentWidget(diagnosis);
 }
