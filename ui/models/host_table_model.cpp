@@ -5,8 +5,8 @@
 #include <QLocale>
 #include <algorithm>
 
-#include "core/util/safe_text.h"
 #include "ui/models/report_format.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -16,7 +16,7 @@ using Kind = RecordTableModel::CellKind;
 using Origin = RecordTableModel::Origin;
 using Spec = RecordTableModel::ColumnSpec;
 
-QString safe(const std::string& text) { return QString::fromStdString(single_line_safe(text)); }
+QString safe(const std::string& text) { return safeText(text); }
 
 std::vector<Spec> hostColumns() {
   const QString pool = QStringLiteral(

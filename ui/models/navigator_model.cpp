@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "core/util/bytes.h"
-#include "core/util/safe_text.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -13,7 +13,7 @@ namespace {
 
 QString bytes(qint64 n) { return QString::fromStdString(format_bytes(std::int64_t(n))); }
 QString exact(qint64 n) { return QString::fromStdString(format_bytes_exact(std::int64_t(n))); }
-QString safe(const QString& text) { return QString::fromStdString(single_line_safe(text.toStdString())); }
+QString safe(const QString& text) { return safeText(text); }
 
 QStandardItem* makeItem(const QString& text, NavigatorModel::Kind kind, int host) {
   auto* it = new QStandardItem(text);

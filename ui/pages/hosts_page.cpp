@@ -5,10 +5,10 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "core/util/safe_text.h"
 #include "ui/models/host_table_model.h"
 #include "ui/models/table_filter_proxy.h"
 #include "ui/pages/table_page.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -84,10 +84,10 @@ void HostsPage::setRun(const LoadedRun& run) {
   m_verdict->clear();
   for (const HostRow& row : m_model->rows())
     if (row.ranOutFirst) m_verdict->setText(tr("Diagnosis of %1: %2").arg(row.host, row.verdict));
-  m_headline->setText(QString::fromStdString(single_line_safe(run.comparison->explanation)));
+  m_headline->setText(safeText(run.comparison->explanation));
   m_failures->setVisible(!run.failures.isEmpty());
   if (!run.failures.isEmpty())
-    m_failures->setText(tr("Not read: %1").arg(run.failures.join(QStringLiteral("; "))));
+    m_failures->setText(tr("Not read: %1").arg(safeText(run.failures.join(QStringLiteral("; ")))));
 }
 
 }  // namespace oomscope::ui

@@ -10,7 +10,6 @@
 #include <QToolBar>
 #include <QTreeView>
 
-#include "core/util/safe_text.h"
 #include "ui/models/capture_rows.h"
 #include "ui/models/capture_table_models.h"
 #include "ui/models/navigator_model.h"
@@ -22,12 +21,13 @@
 #include "ui/pages/main_window.h"
 #include "ui/pages/overview_page.h"
 #include "ui/pages/table_page.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
 namespace {
 
-QString safeName(const QString& text) { return QString::fromStdString(single_line_safe(text.toStdString())); }
+QString safeName(const QString& text) { return safeText(text); }
 
 // "host-a (host-a.xplane.pb)" for the selector.
 QString hostLabel(const LoadedCapture& host) {
