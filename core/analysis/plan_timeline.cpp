@@ -7,7 +7,6 @@
 #include <map>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "core/analysis/plan_timeline_detail.h"
 #include "core/util/error.h"
@@ -119,6 +118,8 @@ PlanTimeline map_plan_to_time(const PlanTimelineInput& in, ProgressSink& progres
   for (std::uint32_t i = 0; i < curve.instruction_names.size(); ++i)
     instruction_index.emplace(curve.instruction_names[i], i);
 
+  std::vector<char> used(curve.instruction_names.size(), 0);  // instructions that have trace positions
+  for (std::uint32_t i : curve.instruction) used[i] = 1;
   const std::int64_t last = out.positions - 1;
   for (std::size_t k = 0; k < in.executions.size(); ++k) {
     if (stop.stop_requested()) throw Cancelled("plan timeline");
@@ -145,12 +146,9 @@ PlanTimeline map_plan_to_time(const PlanTimelineInput& in, ProgressSink& progres
         if (t < 0 || d->time_ps < t) t = d->time_ps;
       }
     }
-    std::unordered_set<std::uint32_t> timed, untimed;
-    for (std::size_t p = 0; p < curve.size(); ++p)
-      (first_start[curve.instruction[p]] >= 0 ? timed : untimed).insert(curve.instruction[p]);
-    x.timed_instructions = std::int64_t(timed.size());
-    x.untimed_instructions = std::int64_t(untimed.size());
-    if (timed.empty()) {
+    for (std::size_t i = 0; i < used.size(); ++i)
+      if (used[i]) ++(first_start[i] >= 0 ? x.timed_instructions : x.untimed_instructions);
+    if (x.timed_instructions == 0) {
       x.mapping = TimeMapping::Stretched;
       x.anchors = {{0, x.start_ps}, {last, x.end_ps}};
       if (last == 0) x.anchors.pop_back();

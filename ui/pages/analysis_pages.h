@@ -70,12 +70,21 @@ class AnalysisPages : public QObject {
   JobTracker& jobs() { return m_jobs; }
   // Milliseconds the UI thread spent filling the pages with the last result.
   double lastFillMs() const { return m_lastFillMs; }
+  // Selections that re-scope every page (recomputed on the worker; the analysed module stays the same):
+  // a time range of the capture (ps) or a program-order range of the plan (trace positions).
+  void setTimeRange(qint64 fromPs, qint64 toPs);
+  void setPositionRange(qint64 from, qint64 to);
+  void clearRange();
+  bool hasRange() const { return m_timeWindow.has_value() || m_planRange.has_value(); }
+  // Selects an instruction on the Plan page and its largest buffer in Buffers.
+  void selectInstruction(const QString& instruction);
 
  signals:
   void resultChanged();  // the pages show a new result, or were cleared
   void moduleChanged(const QString& label, const QString& programId);
   void analysisFailed(const QString& message);
   void busyChanged(bool busy);
+  void instructionSelected(const QString& instruction);
 
  private:
   void request();
@@ -85,6 +94,9 @@ class AnalysisPages : public QObject {
   std::shared_ptr<const capture::Capture> m_capture;
   QString m_module;
   std::optional<qint64> m_capacity;
+  std::optional<std::pair<qint64, qint64>> m_timeWindow;
+  std::optional<std::pair<qint64, qint64>> m_planRange;
+  QString m_rangeModule;  // the module analysed when the range was chosen
   // The capture's default module, learned from the first result, so later requests do not look again.
   std::optional<std::pair<std::optional<std::size_t>, int>> m_default;
   std::shared_ptr<const AnalysisResult> m_result;

@@ -19,6 +19,8 @@ std::shared_ptr<const AnalysisResult> buildAnalysis(
   analysis::ReportOptions options;
   options.top = kReportTop;
   options.capacity = request.capacity;
+  options.time_window = request.timeWindow;
+  options.plan_range = request.planRange;
   if (!request.module.trimmed().isEmpty()) options.module = request.module.trimmed().toStdString();
   auto report = std::make_shared<analysis::HostReport>(analysis::build_host_report(capture, options, stop));
 
@@ -44,6 +46,9 @@ std::shared_ptr<const AnalysisResult> buildAnalysis(
   result->verdict = reportVerdict(*report);
   result->plan = planCurveSeries(*report);
   result->timeline = timelineSeries(*report, capture);
+  NullProgress progress;
+  result->planTimeline = std::make_shared<const analysis::PlanTimeline>(
+      analysis::map_plan_to_time(capture, *report, progress, stop));
   result->report = std::move(report);
   result->buildSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;
