@@ -41,6 +41,7 @@ void measure(const std::string& path, std::size_t pixels) {
   const double map_ms = ms_since(t);
   std::printf("%s: read %.0f ms, report %.0f ms, plan placed on %zu executions in %.1f ms\n", path.c_str(),
               read_ms, report_ms, tl.executions.size(), map_ms);
+  std::fflush(stdout);
   if (tl.executions.empty() || !report.plan) {
     for (const std::string& n : tl.notes) std::printf("  %s\n", n.c_str());
     return;

@@ -80,6 +80,7 @@ struct ExecutionTimeline {
   std::int64_t difference_bytes = 0;            // runtime peak - planned peak
   std::int64_t plan_parameters_bytes = 0;       // the plan's entry parameters, already part of its peak
   std::vector<LiveGroup> live_at_start;         // what was live at the start, grouped, largest first
+  bool grouped = false;                         // live_at_start was computed (see max_grouped)
   std::int64_t live_by_kind[4] = {0, 0, 0, 0};  // indexed by LiveKind
   // One line: "+1.20 GiB over the plan: live at start 1.50 GiB beyond its 300 MiB of parameters (earlier
   // outputs 1.00 GiB, host copies 500 MiB), during the execution -300 MiB".
@@ -115,6 +116,10 @@ struct PlanTimelineInput {
   std::uint32_t host_plane = 0;
   const HostTimeline* host = nullptr;  // null: live groups are not named
   std::size_t top = 25;                // live groups kept per execution
+  // Naming the live memory costs a walk over every live allocation: with more executions than this, only
+  // this many (evenly spaced, the last one always) get live-at-start groups; a range selection around an
+  // execution gets its own.
+  std::size_t max_grouped = 200;
 };
 
 PlanTimeline map_plan_to_time(const PlanTimelineInput& in, ProgressSink& progress, std::stop_token stop = {});

@@ -83,7 +83,11 @@ void explain_executions(const PlanTimelineInput& in, PlanTimeline& timeline, std
   std::unordered_map<std::uint64_t, std::size_t> live;
   const auto& events = timeline.allocator_events;
   std::size_t next = 0;
-  for (ExecutionTimeline& x : timeline.executions) {
+  const std::size_t n = timeline.executions.size();
+  const std::size_t every =
+      n > in.max_grouped && in.max_grouped > 0 ? (n + in.max_grouped - 1) / in.max_grouped : 1;
+  for (std::size_t k = 0; k < n; ++k) {
+    ExecutionTimeline& x = timeline.executions[k];
     if (stop.stop_requested()) throw Cancelled("plan timeline");
     if (!x.allocator || !timeline.allocator || *x.allocator != *timeline.allocator || events.empty()) {
       x.difference_bytes = 0;
@@ -111,7 +115,8 @@ void explain_executions(const PlanTimelineInput& in, PlanTimeline& timeline, std
       }
     }
     x.difference_bytes = x.runtime_peak_bytes - x.planned_peak_bytes;
-    if (in.host) {
+    if (in.host && in.max_grouped > 0 && (k % every == 0 || k + 1 == n)) {
+      x.grouped = true;
       std::vector<std::size_t> indices;
       indices.reserve(live.size());
       for (const auto& [addr, index] : live) indices.push_back(index);
@@ -122,6 +127,9 @@ void explain_executions(const PlanTimelineInput& in, PlanTimeline& timeline, std
       if (x.live_at_start.size() > in.top) x.live_at_start.resize(in.top);
     }
     x.explanation = explanation(x);
+    if (!x.grouped && in.host)
+      x.explanation += "; what was live is not grouped for this execution (" + std::to_string(n) +
+                       " executions): select a time range around it";
   }
 }
 

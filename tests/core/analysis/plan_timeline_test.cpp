@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/analysis/report.h"
@@ -236,6 +237,36 @@ TEST(PlanTimeline, PointsAreBoundedAndKeepThePeak) {
   ASSERT_EQ(rt.size(), 2u);
   EXPECT_EQ(rt[0], (TimeBytes{1000, 80, -1}));
   EXPECT_EQ(rt[1], (TimeBytes{1500, 230, -1}));
+}
+
+TEST(PlanTimeline, OnlyABoundedNumberOfExecutionsGetLiveGroups) {
+  HandBuilt h;
+  for (int i = 1; i < 5; ++i) {
+    RuntimeExecution e = h.executions[0];
+    e.start_ps += 2000 * i;
+    e.end_ps += 2000 * i;
+    e.number = i + 1;
+    h.executions.push_back(e);
+  }
+  HostTimeline host;
+  host.name = [](std::int64_t) { return std::string_view(); };
+  PlanTimelineInput in;
+  in.plan = &h.plan;
+  in.executions = h.executions;
+  in.all_executions = h.executions;
+  in.allocator = 0;
+  in.strings = h.strings;
+  in.memory = h.memory;
+  in.host = &host;
+  in.max_grouped = 2;
+  NullProgress progress;
+  const PlanTimeline t = map_plan_to_time(in, progress);
+  ASSERT_EQ(t.executions.size(), 5u);
+  std::vector<bool> grouped;
+  for (const ExecutionTimeline& x : t.executions) grouped.push_back(x.grouped);
+  EXPECT_EQ(grouped, (std::vector<bool>{true, false, false, true, true}));  // every 3rd, and the last
+  EXPECT_NE(t.executions[1].explanation.find("select a time range"), std::string::npos);
+  EXPECT_FALSE(t.executions[0].live_at_start.empty());
 }
 
 TEST(PlanTimeline, LiveKindsFromGroupLabels) {
