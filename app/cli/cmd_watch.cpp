@@ -1,5 +1,7 @@
 // `oomscope-cli watch ENDPOINT... [--record FILE] [--alert RULE]... [--duration S] [--json]`: attaches to
-// live agents (one endpoint per rank), shows a live table on a terminal or JSON lines when piped.
+// live agents (one endpoint per rank), or reads them from a Prometheus server
+// (`watch prometheus:http://HOST:9090 --selector 'job="train"'`), shows a live table on a terminal or JSON
+// lines when piped.
 
 #include <unistd.h>
 
@@ -10,11 +12,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <thread>
 
 #include "app/cli/command.h"
 #include "app/cli/live_format.h"
 #include "core/live/client.h"
+#include "core/live/prom_source.h"
 #include "core/live/session.h"
 #include "core/util/error.h"
 
@@ -28,6 +32,8 @@ void on_signal(int) { g_interrupted.store(true); }
 const char kUsage[] =
     "usage: oomscope-cli watch ENDPOINT... [--record FILE] [--alert RULE]... [--duration S] [--json]\n"
     "                          [--token TOKEN] [--interval MS] [--stall S]\n"
+    "       oomscope-cli watch prometheus:http://HOST:9090 [--selector 'job=\"train\"'] [--since 10m]\n"
+    "                          [--poll S] [--record FILE] [--alert RULE]... [--duration S] [--json]\n"
     "\n"
     "Attaches to live agents (python3 -m oomscope_agent, or a trainer run with --serve), one endpoint per\n"
     "rank: HOST:PORT or unix:PATH. Lost connections are retried and the gap is marked. On a terminal a "
@@ -43,7 +49,15 @@ const char kUsage[] =
     "  --token TOKEN   the agent's token (default: $OOMSCOPE_TOKEN)\n"
     "  --interval MS   ask the agents for a sample every MS milliseconds\n"
     "  --stall S       drop and retry a connection silent for S seconds (default 10)\n"
-    "  --json          JSON lines even on a terminal\n";
+    "  --json          JSON lines even on a terminal; a last {\"type\":\"table\"} line holds the rank table\n"
+    "\n"
+    "With a Prometheus server (docs/prometheus-source.md) the ranks are the agents whose /metrics it "
+    "scrapes\n"
+    "and that match the selector; their history is read first, then new samples every poll. The rank\n"
+    "table is sorted by headroom, closest to OOM first, as for direct attach.\n"
+    "  --selector SEL  label matchers, e.g. 'job=\"train\"' or '{job=\"train\",host=\"node7\"}'\n"
+    "  --since D       history to read first: 90s, 10m, 1h, 2d or seconds (default 10m; 0 for none)\n"
+    "  --poll S        seconds between polls (default 1; match the scrape interval)\n";
 
 double parse_number(const std::string& option, const std::string& value) {
   char* end = nullptr;
@@ -53,8 +67,25 @@ double parse_number(const std::string& option, const std::string& value) {
   return v;
 }
 
+// "90s", "10m", "1h", "2d" or a number of seconds.
+std::int64_t parse_duration_s(const std::string& option, const std::string& value) {
+  char* end = nullptr;
+  const double v = std::strtod(value.c_str(), &end);
+  const std::string unit = end ? end : "";
+  const double scale = unit.empty() || unit == "s" ? 1
+                       : unit == "m"               ? 60
+                       : unit == "h"               ? 3600
+                       : unit == "d"               ? 86400
+                                                   : -1;
+  if (value.empty() || end == value.c_str() || scale < 0 || v < 0)
+    throw UsageError{option + " needs a duration like 90s, 10m, 1h or 2d, not '" + value + "'"};
+  return static_cast<std::int64_t>(v * scale);
+}
+
 int run_watch(const std::vector<std::string>& args) {
   std::vector<live::Endpoint> endpoints;
+  std::string prometheus;
+  live::PromOptions prom;
   std::string record;
   std::vector<live::AlertRule> rules;
   double duration = 0;
@@ -82,15 +113,27 @@ int run_watch(const std::vector<std::string>& args) {
         options.stall_timeout_ms = std::max(100, static_cast<int>(parse_number(a, value()) * 1000));
       else if (a == "--interval")
         options.interval_ms = static_cast<int>(parse_number(a, value()));
+      else if (a == "--selector")
+        prom.selector = live::normalise_selector(value());
+      else if (a == "--since")
+        prom.since_s = parse_duration_s(a, value());
+      else if (a == "--poll")
+        prom.poll_ms = std::max(100, static_cast<int>(parse_number(a, value()) * 1000));
       else if (a.starts_with("-"))
         throw UsageError{"unknown option '" + a + "'"};
-      else
+      else if (live::is_prometheus_source(a)) {
+        if (!prometheus.empty()) throw UsageError{"give one Prometheus server, not several"};
+        prometheus = live::parse_prometheus_source(a);
+      } else
         endpoints.push_back(live::parse_endpoint(a));
     } catch (const Error& e) {
       throw UsageError{e.message()};
     }
   }
-  if (endpoints.empty()) throw UsageError{"give at least one endpoint (HOST:PORT or unix:PATH)"};
+  if (!prometheus.empty() && !endpoints.empty())
+    throw UsageError{"give either a Prometheus server or agent endpoints, not both"};
+  if (endpoints.empty() && prometheus.empty())
+    throw UsageError{"give at least one endpoint (HOST:PORT or unix:PATH) or prometheus:http://HOST:9090"};
 
   live::LiveSession session;
   for (auto& r : rules) session.add_rule(r);
@@ -98,32 +141,59 @@ int run_watch(const std::vector<std::string>& args) {
   if (json) session.set_alert_callback([&](const live::Alert& a) { printer.alert(a); });
   if (!record.empty()) session.start_recording(record);
   TeeSink tee(session, printer);
-  live::LiveClient client(endpoints, json ? static_cast<live::LiveSink&>(tee) : session, options);
+  live::LiveSink& sink = json ? static_cast<live::LiveSink&>(tee) : session;
+  std::unique_ptr<live::LiveClient> client;
+  std::unique_ptr<live::PrometheusSource> source;
+  if (prometheus.empty())
+    client = std::make_unique<live::LiveClient>(endpoints, sink, options);
+  else
+    source = std::make_unique<live::PrometheusSource>(prometheus, sink, prom);
 
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
-  client.start();
+  if (client) client->start();
+  if (source) source->start();
   const auto start = std::chrono::steady_clock::now();
   auto next_draw = start;
+  std::string last_error;
+  int rc = 0;
   while (!g_interrupted.load()) {
     const auto now = std::chrono::steady_clock::now();
     if (duration > 0 && now - start >= std::chrono::duration<double>(duration)) break;
+    std::string source_line;
+    if (source) {
+      const live::PromStatus st = source->status();
+      if (!st.error.empty() && st.error != last_error)
+        std::cerr << "oomscope-cli watch: " << st.error << "\n";
+      last_error = st.error;
+      if (!st.error.empty() && st.ranks == 0) {  // never got anywhere: nothing to watch
+        rc = 1;
+        break;
+      }
+      source_line = st.server + " " + prom.selector + ": " + st.phase + ", " + std::to_string(st.ranks) +
+                    " ranks" + (st.error.empty() ? "" : "; " + st.error) + "\n";
+    }
     if (!json && now >= next_draw) {
       const std::string screen = session.read([](const live::Store& s, const live::AlertEngine& al) {
         return live_table(s) + live_alerts_text(al, 8);
       });
-      std::cout << "\x1b[H\x1b[2J" << screen << (record.empty() ? "" : "recording to " + record + "\n")
-                << std::flush;
+      std::cout << "\x1b[H\x1b[2J" << source_line << screen
+                << (record.empty() ? "" : "recording to " + record + "\n") << std::flush;
       next_draw = now + std::chrono::milliseconds(500);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  client.stop();
+  if (client) client->stop();
+  if (source) source->stop();
   session.stop_recording();
-  if (!json)
+  if (json)
+    std::fputs(session.read([](const live::Store& s, const live::AlertEngine&) { return live_table_json(s); })
+                   .c_str(),
+               stdout);
+  else
     std::cout << session.read(
         [](const live::Store& s, const live::AlertEngine& al) { return live_summary(s, al); });
-  return 0;
+  return rc;
 }
 
 }  // namespace

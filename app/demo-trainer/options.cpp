@@ -47,6 +47,9 @@ c10::OutOfMemoryError past --budget.
   --quiet               print steps only
   --serve PORT|unix:PATH  serve live stats for `oomscope-cli watch` or the GUI's Live page (127.0.0.1 by
                         default; HOST:PORT elsewhere needs $OOMSCOPE_TOKEN)
+  --metrics-port PORT|HOST:PORT  also serve Prometheus /metrics (docs/prometheus.md; 127.0.0.1 by default;
+                        without --serve the live stats go to a free loopback port)
+  --job NAME            the `job` label on /metrics (default $OOMSCOPE_JOB)
 Exit codes: 0 done, 1 bad input, 2 bad arguments, 4 the run crashed (an uncaught exception, on-floor raise).
 )";
 
@@ -187,6 +190,10 @@ Options parse_options(const std::vector<std::string>& args) {
       t.weights_out = v;
     else if (a == "--serve")
       o.serve = v;
+    else if (a == "--metrics-port")
+      o.metrics = v;
+    else if (a == "--job")
+      o.job = v;
     else
       throw UsageError{"unknown option '" + a + "'"};
   }

@@ -201,7 +201,7 @@ void PlanCurveChart::setHighlight(qint64 from, qint64 to, const QString& label) 
     m_bandArea->attachAxis(m_y);
   }
   m_band->replace(QList<QPointF>{{a, 0}, {a, top}, {b, top}, {b, 0}});
-  m_bandArea->setName(label);
+  m_bandArea->setName(label.toHtmlEscaped());  // the legend renders rich text
   m_highlightFrom = from;
   m_highlightTo = to;
   m_highlightLabel = label;

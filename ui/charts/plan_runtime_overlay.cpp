@@ -14,6 +14,7 @@
 
 #include "ui/charts/timeline_chart.h"
 #include "ui/models/report_format.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -71,7 +72,7 @@ void PlanRuntimeOverlay::setData(PlanRuntimeData data) {
   const analysis::PlanTimeline& tl = *m_data.timeline;
   // The module allocator's line of the chart is redrawn per window from the capture's own events.
   if (tl.allocator && *tl.allocator < m_data.capture->allocators().size()) {
-    const QString name = QString::fromStdString(m_data.capture->allocators()[*tl.allocator].name);
+    const QString name = safeText(m_data.capture->allocators()[*tl.allocator].name);
     for (std::size_t i = 0; i < m_chart->series().allocators.size(); ++i)
       if (m_chart->series().allocators[i].name == name) m_runtime = m_chart->allocatorLine(i);
   }
@@ -275,7 +276,7 @@ void PlanRuntimeOverlay::setHighlight(qint64 from, qint64 to, const QString& lab
   m_highlightFrom = from;
   m_highlightTo = to;
   m_highlightLabel = label;
-  if (m_highlight) m_highlight->setName(tr("lifetime of %1").arg(label));
+  if (m_highlight) m_highlight->setName(label.toHtmlEscaped());  // the legend renders rich text
   refresh();
 }
 
@@ -328,15 +329,13 @@ QString PlanRuntimeOverlay::describe(double s) const {
   if (!hit) return {};
   const analysis::PlanTimeline& tl = *m_data.timeline;
   const analysis::ExecutionTimeline& x = tl.executions[hit->execution];
-  QString text = tr("%1 execution #%2 at %3\n")
-                     .arg(QString::fromStdString(tl.module))
-                     .arg(x.number)
-                     .arg(secondsText(hit->timePs));
+  QString text =
+      tr("%1 execution #%2 at %3\n").arg(safeText(tl.module)).arg(x.number).arg(secondsText(hit->timePs));
   text += x.mapping == analysis::TimeMapping::Kernels
               ? tr("placed by kernel times [measured]; instructions without a kernel interpolated\n")
               : tr("STRETCHED: no kernel named an instruction, the plan is spread over the host span\n");
   text += tr("instruction running: %1 (trace position %2)\nplanned %3 [derived]\n")
-              .arg(hit->instruction)
+              .arg(safeText(hit->instruction))
               .arg(hit->position)
               .arg(bytesWithExact(hit->plannedBytes));
   const auto& idx = tl.allocator_events;
@@ -351,10 +350,9 @@ QString PlanRuntimeOverlay::describe(double s) const {
   if (module && module->hlo) {
     const auto buffers = analysis::buffers_defined_by(*module->hlo, hit->instruction.toStdString());
     if (!buffers.empty()) {
-      text += tr("\nbuffers %1 allocates [read]:").arg(hit->instruction);
+      text += tr("\nbuffers %1 allocates [read]:").arg(safeText(hit->instruction));
       for (std::size_t k = 0; k < buffers.size() && k < 6; ++k)
-        text += QStringLiteral("\n  %1 %2")
-                    .arg(bytesText(buffers[k].bytes), QString::fromStdString(buffers[k].shape));
+        text += QStringLiteral("\n  %1 %2").arg(bytesText(buffers[k].bytes), safeText(buffers[k].shape));
       if (buffers.size() > 6) text += tr("\n  and %1 more").arg(buffers.size() - 6);
     }
   }

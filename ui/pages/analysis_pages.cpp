@@ -12,6 +12,7 @@
 #include "ui/pages/plan_page.h"
 #include "ui/pages/range_banner.h"
 #include "ui/pages/timeline_page.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -30,8 +31,7 @@ QString rangeText(const AnalysisResult& r) {
     if (r.report->plan && r.report->plan->peak_event_index >= 0)
       text +=
           QObject::tr(" The highest point there is %1 at %2 (event %3); Buffers and the role split show it.")
-              .arg(bytesText(r.report->plan->peak_bytes),
-                   QString::fromStdString(single_line_safe(r.report->plan->peak_instruction)))
+              .arg(bytesText(r.report->plan->peak_bytes), safeText(r.report->plan->peak_instruction))
               .arg(r.report->plan->peak_event_index);
     return text;
   }

@@ -17,6 +17,7 @@
 #include "ui/pages/analysis_result.h"
 #include "ui/pages/analysis_widgets.h"
 #include "ui/pages/range_banner.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -142,8 +143,7 @@ BuffersPage::BuffersPage(QWidget* parent) : QWidget(parent) {
             const analysis::PlanBuffer& b = m_model->buffer(m_proxy->mapToSource(current).row());
             const QString label =
                 tr("lifetime of %1 %2 (%3)")
-                    .arg(QString::fromStdString(single_line_safe(b.instruction)),
-                         QString::fromStdString(single_line_safe(b.shape)), bytesText(b.size_bytes));
+                    .arg(safeText(b.instruction), safeText(b.shape), bytesText(b.size_bytes));
             // Indefinite buffers (parameters, outputs, constants) live for the whole program.
             if (b.indefinite || b.live_since_event < 0)
               emit lifetimeSelected(0, -1, label);
@@ -197,7 +197,7 @@ void BuffersPage::setResult(std::shared_ptr<const AnalysisResult> result) {
     } else {
       m_title->setText(tr("%1 buffer%2 live at the peak of %3: %4 at %5 (derived)")
                            .arg(p.live_at_peak.size())
-                           .arg(p.live_at_peak.size() == 1 ? "" : "s")
+                           .arg(p.live_at_peak.size() == 1 ? QString() : QStringLiteral("s"))
                            .arg(module, bytesText(p.peak_bytes),
                                 QString::fromStdString(single_line_safe(p.peak_instruction))));
       m_title->setToolTip(tr("Peak %1, at event %2 of the heap-simulator trace")
@@ -247,7 +247,7 @@ bool BuffersPage::selectInstruction(const QString& instruction) {
   }
   if (best < 0) {
     m_view->clearSelection();
-    m_selectionNote = tr("%1 defines no buffer listed here.").arg(instruction);
+    m_selectionNote = tr("%1 defines no buffer listed here.").arg(safeText(instruction));
     updateFooter();
     return false;
   }

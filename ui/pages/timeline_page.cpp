@@ -17,6 +17,7 @@
 #include "ui/pages/analysis_result.h"
 #include "ui/pages/analysis_widgets.h"
 #include "ui/pages/range_banner.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -99,7 +100,7 @@ namespace {
 QString planNote(const AnalysisResult& r) {
   if (!r.planTimeline || r.planTimeline->executions.empty()) {
     if (r.planTimeline && !r.planTimeline->notes.empty())
-      return QObject::tr("Plan not drawn: %1.").arg(QString::fromStdString(r.planTimeline->notes.front()));
+      return QObject::tr("Plan not drawn: %1.").arg(safeText(r.planTimeline->notes.front()));
     return {};
   }
   int kernels = 0, stretched = 0;
