@@ -116,9 +116,9 @@ struct PlanTimelineInput {
   std::uint32_t host_plane = 0;
   const HostTimeline* host = nullptr;  // null: live groups are not named
   std::size_t top = 25;                // live groups kept per execution
-  // Naming the live memory costs a walk over every live allocation: with more executions than this, only
-  // this many (evenly spaced, the last one always) get live-at-start groups; a range selection around an
-  // execution gets its own.
+  // Naming the live memory walks every live allocation and the host events around it (seconds on a 1 GB
+  // capture): with more executions than this, only the last one gets live-at-start groups; a range
+  // selection with fewer executions gets them all.
   std::size_t max_grouped = 200;
 };
 

@@ -84,8 +84,6 @@ void explain_executions(const PlanTimelineInput& in, PlanTimeline& timeline, std
   const auto& events = timeline.allocator_events;
   std::size_t next = 0;
   const std::size_t n = timeline.executions.size();
-  const std::size_t every =
-      n > in.max_grouped && in.max_grouped > 0 ? (n + in.max_grouped - 1) / in.max_grouped : 1;
   for (std::size_t k = 0; k < n; ++k) {
     ExecutionTimeline& x = timeline.executions[k];
     if (stop.stop_requested()) throw Cancelled("plan timeline");
@@ -115,7 +113,7 @@ void explain_executions(const PlanTimelineInput& in, PlanTimeline& timeline, std
       }
     }
     x.difference_bytes = x.runtime_peak_bytes - x.planned_peak_bytes;
-    if (in.host && in.max_grouped > 0 && (k % every == 0 || k + 1 == n)) {
+    if (in.host && (n <= in.max_grouped || k + 1 == n)) {
       x.grouped = true;
       std::vector<std::size_t> indices;
       indices.reserve(live.size());
