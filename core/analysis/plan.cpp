@@ -244,9 +244,10 @@ void analyze_assignment(const PlanIndex& index, const PlanOptions& options, Plan
 
   // Several traces walked together are filtered to the color; one trace is replayed whole, as XProf does.
   const bool filter = options.trace == TraceChoice::AllTraces;
-  ReplayResult replay = detail::replay_traces(index, chosen, filter, options.color);
+  ReplayResult replay = detail::replay_traces(index, chosen, filter, options.color, options.peak_range);
+  out.peak_range = options.peak_range;
   add_replay_notes(replay, out);
-  if (all.size() == 1 && chosen.size() == 1) {
+  if (all.size() == 1 && chosen.size() == 1 && !options.peak_range) {
     out.traces[0].heap_peak_bytes = replay.peak_bytes;
   } else {
     const std::vector<std::int64_t> peaks = detail::trace_peaks(index, all);

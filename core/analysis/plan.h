@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace xla {
@@ -294,6 +295,9 @@ struct PlanOptions {
   std::int64_t color = 0;
   TraceChoice trace = TraceChoice::Auto;
   int trace_index = 0;  // for TraceChoice::Index
+  // Only trace positions [first, last] are looked at for the peak: the "peak" (and the buffers, roles and
+  // patterns at it) becomes the highest point of that program-order range. nullopt = the whole trace.
+  std::optional<std::pair<std::int64_t, std::int64_t>> peak_range;
 };
 
 struct PlanAnalysis {
@@ -321,6 +325,7 @@ struct PlanAnalysis {
   int selected_trace = -1;  // index into traces; -1 for None and AllTraces
   std::int64_t heap_peak_bytes = 0;
   std::int64_t peak_bytes = 0;
+  std::optional<std::pair<std::int64_t, std::int64_t>> peak_range;  // PlanOptions::peak_range, as applied
   std::int64_t peak_event_index = -1;  // index into the replayed event sequence (curve x of the peak)
   std::string peak_instruction;        // that event's instruction_name
   std::string peak_computation;        // that event's computation_name

@@ -7,8 +7,10 @@
 // already freed.
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/analysis/plan.h"
@@ -45,8 +47,10 @@ struct ReplayResult {
 
 // Replays `traces` back to back as one sequence. When filter_color is true, events whose logical buffer
 // has a color other than `color` are left out (used when several traces are walked together).
+// With peak_range, the peak is the highest point (first one) among the events [first, last] instead.
 ReplayResult replay_traces(const PlanIndex& index, std::span<const xla::HeapSimulatorTrace* const> traces,
-                           bool filter_color, std::int64_t color);
+                           bool filter_color, std::int64_t color,
+                           std::optional<std::pair<std::int64_t, std::int64_t>> peak_range = std::nullopt);
 
 // Heap peak of each trace replayed alone (same rules, nothing else recorded).
 std::vector<std::int64_t> trace_peaks(const PlanIndex& index,

@@ -17,7 +17,8 @@ class Replayer {
         open_span_(index.buffer_count(), -1),
         allocation_seen_(static_cast<std::size_t>(index.assignment().buffer_allocations_size()), 0) {}
 
-  void run(std::span<const xla::HeapSimulatorTrace* const> traces, bool filter_color, std::int64_t color) {
+  void run(std::span<const xla::HeapSimulatorTrace* const> traces, bool filter_color, std::int64_t color,
+           std::optional<std::pair<std::int64_t, std::int64_t>> peak_range) {
     std::size_t total = 0;
     for (const auto* trace : traces) total += static_cast<std::size_t>(trace->events_size());
     out_.heap_after.reserve(total);
@@ -33,6 +34,17 @@ class Replayer {
         out_.events.push_back(&event);
         out_.heap_after.push_back(heap_);
       }
+    }
+    if (peak_range) {
+      out_.peak_event = -1;
+      out_.peak_bytes = 0;
+      const auto n = static_cast<std::int64_t>(out_.heap_after.size());
+      for (std::int64_t i = std::max<std::int64_t>(peak_range->first, 0); i <= peak_range->second && i < n;
+           ++i)
+        if (out_.peak_event < 0 || out_.heap_after[static_cast<std::size_t>(i)] > out_.peak_bytes) {
+          out_.peak_event = i;
+          out_.peak_bytes = out_.heap_after[static_cast<std::size_t>(i)];
+        }
     }
     // Only the spans open at the peak event are wanted; spans are ordered by start already.
     if (out_.peak_event >= 0) {
@@ -192,9 +204,10 @@ std::vector<std::int64_t> trace_peaks(const PlanIndex& index,
 }
 
 ReplayResult replay_traces(const PlanIndex& index, std::span<const xla::HeapSimulatorTrace* const> traces,
-                           bool filter_color, std::int64_t color) {
+                           bool filter_color, std::int64_t color,
+                           std::optional<std::pair<std::int64_t, std::int64_t>> peak_range) {
   ReplayResult result;
-  Replayer(index, result).run(traces, filter_color, color);
+  Replayer(index, result).run(traces, filter_color, color, peak_range);
   return result;
 }
 

@@ -257,6 +257,7 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
   RuntimeOptions ro;
   ro.series_points = options.series_points;
   ro.top = options.top;
+  ro.time_window = options.time_window;
   check_stop(stop, c.path());
   std::vector<std::size_t> wanted;
   if (options.program_id)
@@ -284,7 +285,15 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
       if (refs[i].name == r.runtime.module->module && r.runtime.module->program_id == refs[i].program_id)
         r.module_index = i;
   }
-  if (r.module_index) r.plan = std::move(plans[*r.module_index]);
+  if (r.module_index) {
+    if (options.plan_range) {
+      PlanOptions po;
+      po.peak_range = options.plan_range;
+      r.plan = analyze_plan(c.modules()[*r.module_index], po);
+    } else {
+      r.plan = std::move(plans[*r.module_index]);
+    }
+  }
 
   if (options.capacity) {
     r.capacity_bytes = *options.capacity;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/analysis/diagnosis_types.h"
@@ -23,6 +24,11 @@ struct ReportOptions {
   std::size_t top = 25;                  // rows of the live-at-peak, host-event and live-group lists
   std::optional<std::int64_t> capacity;  // answer "would it fit in a pool of this size"
   std::size_t series_points = 1000;      // per allocator in-use series (JSON, charts)
+  // A selection: the analysed module's peak is looked for in trace positions [first, last] only
+  // (PlanOptions::peak_range), and the runtime sees only [first, last] ps of the capture
+  // (RuntimeOptions::time_window). nullopt = everything.
+  std::optional<std::pair<std::int64_t, std::int64_t>> plan_range;
+  std::optional<std::pair<std::int64_t, std::int64_t>> time_window;
 };
 
 // Where HostReport::capacity_bytes came from.

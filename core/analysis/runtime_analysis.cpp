@@ -145,6 +145,22 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
   return out;
 }
 
+namespace {
+
+// The part of a time-sorted table whose events start in [first, last].
+template <typename T>
+std::span<const T> in_window(const std::vector<T>& table, const RuntimeOptions& options) {
+  if (!options.time_window) return table;
+  const auto [first, last] = *options.time_window;
+  const auto lo = std::lower_bound(table.begin(), table.end(), first,
+                                   [](const T& e, std::int64_t t) { return e.time_ps < t; });
+  const auto hi =
+      std::upper_bound(lo, table.end(), last, [](std::int64_t t, const T& e) { return t < e.time_ps; });
+  return std::span<const T>(table.data() + (lo - table.begin()), std::size_t(hi - lo));
+}
+
+}  // namespace
+
 RuntimeAnalysis analyze_runtime(const capture::Capture& capture, std::span<const ModuleRef> modules,
                                 const RuntimeOptions& options) {
   RuntimeInput in;
@@ -153,12 +169,12 @@ RuntimeAnalysis analyze_runtime(const capture::Capture& capture, std::span<const
   ExecutionInput& ex = in.executions;
   ex.allocator_names = in.allocator_names;
   ex.plane_names = in.plane_names;
-  ex.spans = capture.executions();
-  ex.device_events = capture.device_program_events();
-  ex.launches = capture.launch_events();
+  ex.spans = in_window(capture.executions(), options);
+  ex.device_events = in_window(capture.device_program_events(), options);
+  ex.launches = in_window(capture.launch_events(), options);
   ex.strings = capture.strings();
-  ex.memory = capture.memory_events();
-  ex.retries = capture.allocator_retries();
+  ex.memory = in_window(capture.memory_events(), options);
+  ex.retries = in_window(capture.allocator_retries(), options);
   ex.modules = modules;
   const auto& planes = capture.planes();
   const capture::Plane* host = nullptr;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/analysis/runtime_attribution.h"
@@ -30,6 +31,9 @@ struct RuntimeOptions {
   std::vector<std::size_t> module_candidates;
   std::size_t series_points = 1000;  // per allocator chart series
   std::size_t top = 25;              // host-event names and live groups listed
+  // Only events, spans and waits that start in [first, last] (ps) are analysed: allocators, executions,
+  // retries and live groups then describe that stretch of time. nullopt = the whole capture.
+  std::optional<std::pair<std::int64_t, std::int64_t>> time_window;
 };
 
 RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& options = {});

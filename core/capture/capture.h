@@ -190,6 +190,8 @@ struct DeviceProgramEvent {
   std::uint32_t module_name = 0;  // index into Capture::strings() (0 = none)
   std::uint32_t plane = 0;
   std::uint64_t correlation_id = 0;  // joins it to the host launch (0 = none)
+  std::int64_t duration_ps = 0;
+  std::uint32_t hlo_op = 0;  // the HLO instruction it runs (stat hlo_op), index into strings() (0 = none)
 };
 
 // A host-side launch (CUPTI/roctracer driver-API callback: hipModuleLaunchKernel, cuLaunchKernel, a

@@ -56,6 +56,7 @@ enum class StatKey : std::uint8_t {
   Shape,
   ProgramId,
   HloModule,
+  HloOp,
   IndexOnHost,
   DeviceOrdinal,
   CorrelationId,

@@ -11,7 +11,7 @@ namespace oomscope::capture {
 namespace {
 
 struct DecodedStats {
-  std::string_view allocator_name, tf_op, shape, hlo_module;
+  std::string_view allocator_name, tf_op, shape, hlo_module, hlo_op;
   std::optional<std::int64_t> bytes_allocated, bytes_available, bytes_reserved, peak, requested, allocation;
   std::optional<std::int64_t> addr, step_id, index_on_host, device_ordinal;
   std::optional<std::uint64_t> program_id, correlation_id;
@@ -37,6 +37,9 @@ DecodedStats decode(const std::uint8_t* base, const EventRecord& ev, const IdTab
         break;
       case StatKey::HloModule:
         d.hlo_module = raw_stat_string(s, names);
+        break;
+      case StatKey::HloOp:
+        d.hlo_op = raw_stat_string(s, names);
         break;
       case StatKey::BytesAllocated:
         d.bytes_allocated = raw_stat_int(s);
@@ -263,7 +266,8 @@ void CaptureBuilder::on_device_event(const Segment& seg, const EventRecord& ev) 
   if (!program && module.empty()) return;
   charge(sizeof(DeviceProgramEvent), "device events");
   capture_->device_events_.push_back(DeviceProgramEvent{ev.start_ps, program.value_or(0), intern(module),
-                                                        seg.plane, d.correlation_id.value_or(0)});
+                                                        seg.plane, d.correlation_id.value_or(0),
+                                                        ev.duration_ps, intern(d.hlo_op)});
 }
 
 }  // namespace oomscope::capture

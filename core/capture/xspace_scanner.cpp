@@ -43,6 +43,7 @@ StatKey stat_key(std::string_view name) {
       {"shape", StatKey::Shape},
       {"program_id", StatKey::ProgramId},
       {"hlo_module", StatKey::HloModule},
+      {"hlo_op", StatKey::HloOp},
       {"index_on_host", StatKey::IndexOnHost},
       {"device_ordinal", StatKey::DeviceOrdinal},
       {"correlation_id", StatKey::CorrelationId},

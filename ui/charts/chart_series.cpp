@@ -89,6 +89,7 @@ TimelineSeries timelineSeries(const analysis::HostReport& report, const capture:
   if (const auto& m = report.runtime.module) {
     s.module = safeText(m->module);
     if (m->program_id) s.module += QStringLiteral("(%1)").arg(*m->program_id);
+    if (report.plan && !m->executions.empty()) s.plannedPeakBytes = report.plan->peak_bytes;
     for (const analysis::RuntimeExecution& e : m->executions) {
       s.executions.push_back({e.start_ps, std::max(e.end_ps, e.start_ps), e.number, e.launched,
                               e.bytes_in_use_at_start, e.retry_wait_ps});

@@ -54,6 +54,11 @@ PlanCurveChart::PlanCurveChart(QObject* parent) : QObject(parent), m_chart(newCh
 void PlanCurveChart::clear() {
   resetChart(m_chart);
   m_x = nullptr;
+  m_y = nullptr;
+  m_bandArea = nullptr;
+  m_band = nullptr;
+  m_highlightFrom = m_highlightTo = -1;
+  m_highlightLabel.clear();
   m_series = {};
   m_capacityShown = false;
   m_capacityNote.clear();
@@ -138,6 +143,7 @@ void PlanCurveChart::setSeries(PlanCurveSeries s) {
   setupByteAxis(y, m_unit, top, QStringLiteral("heap size"), QStringLiteral("derived"));
   m_chart->addAxis(m_x, Qt::AlignBottom);
   m_chart->addAxis(y, Qt::AlignLeft);
+  m_y = y;
   for (QAbstractSeries* series : m_chart->series()) {
     series->attachAxis(m_x);
     series->attachAxis(y);
@@ -164,6 +170,41 @@ QString PlanCurveChart::describe(double x) const {
                bytesText(d.indefiniteBytes));
   if (d.x[i] == d.peakIndex) text += QStringLiteral("\nthe plan's peak");
   return text;
+}
+
+void PlanCurveChart::setHighlight(qint64 from, qint64 to, const QString& label) {
+  if (!m_x || !m_y) return;
+  if (from < 0) {
+    if (m_bandArea) {
+      m_chart->removeSeries(m_bandArea);
+      delete m_bandArea;  // and its upper line, its child
+    }
+    m_bandArea = nullptr;
+    m_band = nullptr;
+    m_highlightFrom = m_highlightTo = -1;
+    m_highlightLabel.clear();
+    return;
+  }
+  const double last = double(std::max<qint64>(m_series.eventCount - 1, 1));
+  const double a = std::clamp(double(from), 0.0, last);
+  // A single position still gets a visible sliver.
+  const double b = std::max(to < 0 ? last : std::clamp(double(to), 0.0, last), a + last * 2e-3);
+  const double top = m_y->max();
+  if (!m_band) {
+    m_band = new QLineSeries;
+    m_bandArea = new QAreaSeries(m_band);
+    m_band->setParent(m_bandArea);
+    m_bandArea->setColor(QColor(0xf5, 0x9e, 0x0b, 70));
+    m_bandArea->setBorderColor(QColor(0xf5, 0x9e, 0x0b, 160));
+    m_chart->addSeries(m_bandArea);
+    m_bandArea->attachAxis(m_x);
+    m_bandArea->attachAxis(m_y);
+  }
+  m_band->replace(QList<QPointF>{{a, 0}, {a, top}, {b, top}, {b, 0}});
+  m_bandArea->setName(label.toHtmlEscaped());  // the legend renders rich text
+  m_highlightFrom = from;
+  m_highlightTo = to;
+  m_highlightLabel = label;
 }
 
 RoleBarChart::RoleBarChart(QObject* parent) : QObject(parent), m_chart(newChart()) {}

@@ -7,12 +7,15 @@
 // shows exact bytes in tooltips on hover. Byte axes are in one binary unit named in the axis title.
 
 #include <QObject>
+#include <QPair>
 #include <QString>
 
 #include "ui/charts/chart_axes.h"
 #include "ui/charts/chart_series.h"
 
+class QAreaSeries;
 class QChart;
+class QLineSeries;
 class QValueAxis;
 
 namespace oomscope::ui {
@@ -34,10 +37,22 @@ class PlanCurveChart : public QObject {
   // Hover text for the point nearest program position x.
   QString describe(double x) const;
   const PlanCurveSeries& series() const { return m_series; }
+  // Shades program positions [from, to] (to < 0: to the end) and names the band in the legend (a selected
+  // buffer's lifetime, an instruction's positions); from < 0 removes it.
+  void setHighlight(qint64 from, qint64 to, const QString& label);
+  // The shaded positions, or (-1, -1).
+  QPair<qint64, qint64> highlight() const { return {m_highlightFrom, m_highlightTo}; }
+  QString highlightLabel() const { return m_highlightLabel; }
 
  private:
   QChart* m_chart;
   QValueAxis* m_x = nullptr;
+  QValueAxis* m_y = nullptr;
+  QAreaSeries* m_bandArea = nullptr;
+  QLineSeries* m_band = nullptr;  // upper line of the highlight area
+  qint64 m_highlightFrom = -1;
+  qint64 m_highlightTo = -1;
+  QString m_highlightLabel;
   PlanCurveSeries m_series;
   ByteUnit m_unit;
   bool m_capacityShown = false;

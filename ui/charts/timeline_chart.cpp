@@ -49,7 +49,8 @@ QString durationText(qint64 ps) {
 TimelineChart::TimelineChart(QObject* parent) : QObject(parent), m_chart(new QChart) {
   m_chart->setBackgroundRoundness(0);
   m_chart->setMargins(QMargins(4, 4, 8, 4));
-  m_chart->legend()->setAlignment(Qt::AlignBottom);
+  // On the right: eight allocators plus the plan's entries do not fit in one row at the bottom.
+  m_chart->legend()->setAlignment(Qt::AlignRight);
   m_chart->setAnimationOptions(QChart::NoAnimation);
 }
 
@@ -60,6 +61,8 @@ void TimelineChart::clear() {
     delete axis;
   }
   m_x = nullptr;
+  m_y = nullptr;
+  m_lines.clear();
   m_series = {};
   m_capacityShown = false;
   m_capacityNote.clear();
@@ -74,6 +77,7 @@ void TimelineChart::setSeries(TimelineSeries s) {
   qint64 maxBytes = 1;
   for (const TimelineAllocator& a : d.allocators)
     for (qint64 b : a.bytes) maxBytes = std::max(maxBytes, b);
+  maxBytes = std::max(maxBytes, d.plannedPeakBytes);
   qint64 top = maxBytes;
   if (d.capacity) {
     // How close the run came to the pool matters more here than on the plan: allow a flatter curve.
@@ -135,6 +139,7 @@ void TimelineChart::setSeries(TimelineSeries s) {
     pen.setWidthF(1.6);
     line->setPen(pen);
     m_chart->addSeries(line);
+    m_lines.push_back(line);
     connect(line, &QLineSeries::hovered, this, [this, i](const QPointF& p, bool state) {
       if (state) QToolTip::showText(QCursor::pos(), describeAllocator(i, p.x()));
     });
@@ -191,6 +196,7 @@ void TimelineChart::setSeries(TimelineSeries s) {
                    QStringLiteral("time (s, capture clock); executions and retry waits [measured]"));
   m_chart->addAxis(m_x, Qt::AlignBottom);
   m_chart->addAxis(y, Qt::AlignLeft);
+  m_y = y;
   for (QAbstractSeries* series : m_chart->series()) {
     series->attachAxis(m_x);
     series->attachAxis(y);

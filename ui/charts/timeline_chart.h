@@ -6,11 +6,13 @@
 
 #include <QObject>
 #include <QString>
+#include <vector>
 
 #include "ui/charts/chart_axes.h"
 #include "ui/charts/chart_series.h"
 
 class QChart;
+class QLineSeries;
 class QValueAxis;
 
 namespace oomscope::ui {
@@ -23,6 +25,10 @@ class TimelineChart : public QObject {
 
   QChart* chart() const { return m_chart; }
   QValueAxis* xAxis() const { return m_x; }
+  QValueAxis* yAxis() const { return m_y; }
+  const ByteUnit& unit() const { return m_unit; }
+  // The bytes-in-use line of allocator i of the series (null when it has no points).
+  QLineSeries* allocatorLine(std::size_t i) const { return i < m_lines.size() ? m_lines[i] : nullptr; }
   // Full x range in seconds (a little wider than the data), for ZoomChartView::setXAxis.
   double fullMin() const { return m_fullMin; }
   double fullMax() const { return m_fullMax; }
@@ -41,6 +47,8 @@ class TimelineChart : public QObject {
  private:
   QChart* m_chart;
   QValueAxis* m_x = nullptr;
+  QValueAxis* m_y = nullptr;
+  std::vector<QLineSeries*> m_lines;
   TimelineSeries m_series;
   ByteUnit m_unit;
   double m_fullMin = 0;

@@ -1,5 +1,7 @@
 #include "ui/charts/zoom_chart_view.h"
 
+#include <QGraphicsRectItem>
+#include <QGraphicsScene>
 #include <QMouseEvent>
 #include <QValueAxis>
 #include <QWheelEvent>
@@ -58,6 +60,15 @@ void ZoomChartView::panPixels(double dx) {
   setClampedRange(lo + shift, hi + shift);
 }
 
+double ZoomChartView::valueAt(QPointF viewPos) const {
+  if (!m_axis || !chart()) return 0;
+  const QRectF plot = chart()->plotArea();
+  const QPointF scenePos = mapToScene(viewPos.toPoint());
+  const double frac =
+      plot.width() > 0 ? std::clamp((scenePos.x() - plot.left()) / plot.width(), 0.0, 1.0) : 0.5;
+  return m_axis->min() + frac * (m_axis->max() - m_axis->min());
+}
+
 void ZoomChartView::wheelEvent(QWheelEvent* event) {
   if (!m_axis) return QChartView::wheelEvent(event);
   const double steps = event->angleDelta().y() / 120.0;
@@ -68,9 +79,18 @@ void ZoomChartView::wheelEvent(QWheelEvent* event) {
 
 void ZoomChartView::mousePressEvent(QMouseEvent* event) {
   if (m_axis && event->button() == Qt::LeftButton) {
-    m_dragging = true;
-    m_lastPos = event->position();
-    setCursor(Qt::ClosedHandCursor);
+    m_pressPos = m_lastPos = event->position();
+    if (event->modifiers() & Qt::ShiftModifier) {
+      m_selecting = true;
+      if (!m_band && scene()) {
+        m_band = scene()->addRect(QRectF(), QPen(QColor(0x25, 0x63, 0xeb), 1), QColor(0x25, 0x63, 0xeb, 40));
+        m_band->setZValue(100);
+      }
+      setCursor(Qt::IBeamCursor);
+    } else {
+      m_dragging = true;
+      setCursor(Qt::ClosedHandCursor);
+    }
     event->accept();
     return;
   }
@@ -78,6 +98,15 @@ void ZoomChartView::mousePressEvent(QMouseEvent* event) {
 }
 
 void ZoomChartView::mouseMoveEvent(QMouseEvent* event) {
+  if (m_selecting && m_band && chart()) {
+    const QRectF plot = chart()->plotArea();
+    const double a = std::clamp(mapToScene(m_pressPos.toPoint()).x(), plot.left(), plot.right());
+    const double b = std::clamp(mapToScene(event->position().toPoint()).x(), plot.left(), plot.right());
+    m_band->setRect(QRectF(std::min(a, b), plot.top(), std::abs(b - a), plot.height()));
+    m_band->setVisible(true);
+    event->accept();
+    return;
+  }
   if (m_dragging) {
     panPixels(m_lastPos.x() - event->position().x());
     m_lastPos = event->position();
@@ -88,8 +117,17 @@ void ZoomChartView::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void ZoomChartView::mouseReleaseEvent(QMouseEvent* event) {
-  if (m_dragging && event->button() == Qt::LeftButton) {
-    m_dragging = false;
+  if ((m_dragging || m_selecting) && event->button() == Qt::LeftButton) {
+    const bool click = std::abs(event->position().x() - m_pressPos.x()) < 3 &&
+                       std::abs(event->position().y() - m_pressPos.y()) < 3;
+    if (m_band) m_band->setVisible(false);
+    if (m_selecting && !click) {
+      const double a = valueAt(m_pressPos), b = valueAt(event->position());
+      emit rangeSelected(std::min(a, b), std::max(a, b));
+    } else if (click) {
+      emit valueClicked(valueAt(event->position()));
+    }
+    m_dragging = m_selecting = false;
     unsetCursor();
     event->accept();
     return;

@@ -4,13 +4,41 @@
 #include <ctime>
 
 #include "core/util/safe_text.h"
+#include "ui/charts/timeline_chart.h"
+#include "ui/models/report_format.h"
 #include "ui/pages/analysis_result.h"
 #include "ui/pages/buffers_page.h"
 #include "ui/pages/diagnosis_page.h"
 #include "ui/pages/plan_page.h"
+#include "ui/pages/range_banner.h"
 #include "ui/pages/timeline_page.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
+
+namespace {
+
+// What the banner says about the result's selection ("" without one).
+QString rangeText(const AnalysisResult& r) {
+  if (const auto& w = r.request.timeWindow)
+    return QObject::tr(
+               "Selection: %1 .. %2 of the capture (%3). Buffers, executions, allocators, live-at-start "
+               "groups and the diagnosis are computed for this time range only.")
+        .arg(secondsText(w->first), secondsText(w->second), durationText(w->second - w->first));
+  if (const auto& p = r.request.planRange) {
+    QString text =
+        QObject::tr("Selection: program positions %1 .. %2 of the plan.").arg(p->first).arg(p->second);
+    if (r.report->plan && r.report->plan->peak_event_index >= 0)
+      text +=
+          QObject::tr(" The highest point there is %1 at %2 (event %3); Buffers and the role split show it.")
+              .arg(bytesText(r.report->plan->peak_bytes), safeText(r.report->plan->peak_instruction))
+              .arg(r.report->plan->peak_event_index);
+    return text;
+  }
+  return {};
+}
+
+}  // namespace
 
 AnalysisPages::AnalysisPages(QObject* parent) : QObject(parent) {
   m_timeline = new TimelinePage;
@@ -22,6 +50,16 @@ AnalysisPages::AnalysisPages(QObject* parent) : QObject(parent) {
   connect(m_diagnosis, &DiagnosisPage::defaultModuleRequested, this, &AnalysisPages::selectDefaultModule);
   connect(m_diagnosis, &DiagnosisPage::capacityRequested, this,
           [this](qint64 bytes) { setCapacity(bytes > 0 ? std::optional(bytes) : std::nullopt); });
+  connect(m_timeline, &TimelinePage::instructionClicked, this, &AnalysisPages::selectInstruction);
+  connect(m_timeline, &TimelinePage::timeRangeSelected, this, &AnalysisPages::setTimeRange);
+  connect(m_plan, &PlanPage::positionRangeSelected, this, &AnalysisPages::setPositionRange);
+  connect(m_buffers, &BuffersPage::lifetimeSelected, this,
+          [this](qint64 from, qint64 to, const QString& label) {
+            if (m_plan) m_plan->highlightPositions(from, to, label);
+            if (m_timeline) m_timeline->highlightPositions(from, to, label);
+          });
+  for (RangeBanner* banner : {m_timeline->rangeBanner(), m_plan->rangeBanner(), m_buffers->rangeBanner()})
+    connect(banner, &RangeBanner::clearRequested, this, &AnalysisPages::clearRange);
   connect(&m_jobs, &JobTracker::busyChanged, this, [this](bool busy) {
     if (m_diagnosis)
       m_diagnosis->setBusy(busy, busy ? tr("Analysing %1\u2026").arg(m_jobs.subject()) : QString());
@@ -66,6 +104,8 @@ void AnalysisPages::setCapture(std::shared_ptr<const capture::Capture> capture) 
   m_capture = std::move(capture);
   m_module = {};
   m_capacity.reset();
+  m_timeWindow.reset();
+  m_planRange.reset();
   if (!m_capture) {
     m_jobs.cancel();
     apply(nullptr);
@@ -82,6 +122,8 @@ void AnalysisPages::selectDefaultModule() { setSelector({}); }
 
 void AnalysisPages::setSelector(ModuleSelector selector) {
   m_module = std::move(selector);
+  m_timeWindow.reset();
+  m_planRange.reset();
   if (m_capture) request();
 }
 
@@ -90,8 +132,43 @@ void AnalysisPages::setCapacity(std::optional<qint64> bytes) {
   if (m_capture) request();
 }
 
+void AnalysisPages::setTimeRange(qint64 fromPs, qint64 toPs) {
+  if (!m_capture || toPs <= fromPs) return;
+  m_timeWindow = std::pair(fromPs, toPs);
+  m_planRange.reset();
+  request();
+}
+
+void AnalysisPages::setPositionRange(qint64 from, qint64 to) {
+  if (!m_capture || to < from) return;
+  m_planRange = std::pair(from, to);
+  m_timeWindow.reset();
+  request();
+}
+
+void AnalysisPages::clearRange() {
+  if (!hasRange()) return;
+  m_timeWindow.reset();
+  m_planRange.reset();
+  if (m_capture) request();
+}
+
+void AnalysisPages::selectInstruction(const QString& instruction) {
+  // The buffer it allocates (when listed) is selected in Buffers, which shades that buffer's lifetime;
+  // otherwise the Plan shades the instruction's own positions.
+  const bool buffer = m_buffers && m_buffers->selectInstruction(instruction);
+  if (m_plan) m_plan->selectInstruction(instruction, !buffer);
+  emit instructionSelected(instruction);
+}
+
 void AnalysisPages::request() {
-  AnalysisRequest req{m_capture, m_module, m_capacity};
+  // A range keeps the module analysed when it was chosen (a window could otherwise pick another default).
+  if (!hasRange())
+    m_rangeModule = {};
+  else if (m_rangeModule.isDefault() && m_result && m_result->report->plan)
+    m_rangeModule = {m_result->report->plan->program_id, QString()};
+  AnalysisRequest req{m_capture, m_module.isDefault() ? m_rangeModule : m_module, m_capacity, m_timeWindow,
+                      m_planRange};
   const QString subject =
       m_module.programId ? tr("program %1").arg(*m_module.programId)
       : m_module.name.isEmpty()
@@ -116,6 +193,11 @@ void AnalysisPages::apply(std::shared_ptr<const AnalysisResult> result) {
   if (m_plan) m_plan->setResult(m_result);
   if (m_buffers) m_buffers->setResult(m_result);
   if (m_diagnosis) m_diagnosis->setResult(m_result);
+  const QString range = m_result ? rangeText(*m_result) : QString();
+  for (RangeBanner* banner :
+       {m_timeline ? m_timeline->rangeBanner() : nullptr, m_plan ? m_plan->rangeBanner() : nullptr,
+        m_buffers ? m_buffers->rangeBanner() : nullptr})
+    if (banner) banner->setText(range);
   m_lastFillMs = threadCpuMs() - started;
   emit resultChanged();
   if (m_result && m_result->report->plan) {

@@ -74,12 +74,21 @@ class AnalysisPages : public QObject {
   JobTracker& jobs() { return m_jobs; }
   // Milliseconds the UI thread spent filling the pages with the last result.
   double lastFillMs() const { return m_lastFillMs; }
+  // Selections that re-scope every page (recomputed on the worker; the analysed module stays the same):
+  // a time range of the capture (ps) or a program-order range of the plan (trace positions).
+  void setTimeRange(qint64 fromPs, qint64 toPs);
+  void setPositionRange(qint64 from, qint64 to);
+  void clearRange();
+  bool hasRange() const { return m_timeWindow.has_value() || m_planRange.has_value(); }
+  // Selects an instruction on the Plan page and its largest buffer in Buffers.
+  void selectInstruction(const QString& instruction);
 
  signals:
   void resultChanged();  // the pages show a new result, or were cleared
   void moduleChanged(const QString& label, const QString& programId);
   void analysisFailed(const QString& message);
   void busyChanged(bool busy);
+  void instructionSelected(const QString& instruction);
 
  private:
   void setSelector(ModuleSelector selector);
@@ -90,6 +99,9 @@ class AnalysisPages : public QObject {
   std::shared_ptr<const capture::Capture> m_capture;
   ModuleSelector m_module;
   std::optional<qint64> m_capacity;
+  std::optional<std::pair<qint64, qint64>> m_timeWindow;
+  std::optional<std::pair<qint64, qint64>> m_planRange;
+  ModuleSelector m_rangeModule;  // the module analysed when the range was chosen
   std::shared_ptr<const AnalysisResult> m_result;
   double m_lastFillMs = 0;
 

@@ -18,6 +18,8 @@ std::shared_ptr<const AnalysisResult> buildAnalysis(const AnalysisRequest& reque
   analysis::ReportOptions options;
   options.top = kReportTop;
   options.capacity = request.capacity;
+  options.time_window = request.timeWindow;
+  options.plan_range = request.planRange;
   if (request.module.programId)
     options.program_id = *request.module.programId;
   else if (!request.module.name.isEmpty())
@@ -33,6 +35,9 @@ std::shared_ptr<const AnalysisResult> buildAnalysis(const AnalysisRequest& reque
   result->verdict = reportVerdict(*report);
   result->plan = planCurveSeries(*report);
   result->timeline = timelineSeries(*report, capture);
+  NullProgress progress;
+  result->planTimeline = std::make_shared<const analysis::PlanTimeline>(
+      analysis::map_plan_to_time(capture, *report, progress, stop));
   result->report = std::move(report);
   result->buildSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <stop_token>
 
+#include "core/analysis/plan_timeline.h"
 #include "core/analysis/report.h"
 #include "core/capture/capture.h"
 #include "ui/charts/chart_series.h"
@@ -28,6 +29,9 @@ struct AnalysisRequest {
   std::shared_ptr<const capture::Capture> capture;
   ModuleSelector module;
   std::optional<qint64> capacity;  // the user's pool size; nullopt = the allocator's capacity
+  // A selection that re-scopes everything (ReportOptions::time_window / plan_range); nullopt = none.
+  std::optional<std::pair<qint64, qint64>> timeWindow;  // ps of the capture's clock
+  std::optional<std::pair<qint64, qint64>> planRange;   // trace positions of the analysed module's plan
 };
 
 struct AnalysisResult {
@@ -41,6 +45,8 @@ struct AnalysisResult {
   analysis::ModuleChoice defaultChoice = analysis::ModuleChoice::None;
   PlanCurveSeries plan;
   TimelineSeries timeline;
+  // The plan placed on the wall clock of each execution of the analysed module (never null once built).
+  std::shared_ptr<const analysis::PlanTimeline> planTimeline;
   double buildSeconds = 0;  // wall time on the worker
 };
 

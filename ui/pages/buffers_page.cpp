@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTableView>
@@ -15,6 +16,8 @@
 #include "ui/models/report_summary_models.h"
 #include "ui/pages/analysis_result.h"
 #include "ui/pages/analysis_widgets.h"
+#include "ui/pages/range_banner.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -116,6 +119,8 @@ BuffersPage::BuffersPage(QWidget* parent) : QWidget(parent) {
   auto* outer = new QVBoxLayout(this);
   outer->setContentsMargins(12, 10, 12, 8);
   outer->addWidget(m_title);
+  m_banner = new RangeBanner(this);
+  outer->addWidget(m_banner);
   outer->addWidget(m_empty);
   outer->addLayout(body, 1);
 
@@ -129,6 +134,22 @@ BuffersPage::BuffersPage(QWidget* parent) : QWidget(parent) {
     const int at = m_roleBox->findData(wanted);
     m_roleBox->setCurrentIndex(m_roleBox->currentIndex() == at ? 0 : at);
   });
+  connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            if (!current.isValid()) {
+              emit lifetimeSelected(-1, -1, QString());
+              return;
+            }
+            const analysis::PlanBuffer& b = m_model->buffer(m_proxy->mapToSource(current).row());
+            const QString label =
+                tr("lifetime of %1 %2 (%3)")
+                    .arg(safeText(b.instruction), safeText(b.shape), bytesText(b.size_bytes));
+            // Indefinite buffers (parameters, outputs, constants) live for the whole program.
+            if (b.indefinite || b.live_since_event < 0)
+              emit lifetimeSelected(0, -1, label);
+            else
+              emit lifetimeSelected(b.live_since_event, b.freed_at_event, label);
+          });
   connect(m_proxy, &QAbstractItemModel::modelReset, this, &BuffersPage::updateFooter);
   connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &BuffersPage::updateFooter);
   connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &BuffersPage::updateFooter);
@@ -145,6 +166,7 @@ void BuffersPage::clear() { setResult(nullptr); }
 
 void BuffersPage::setResult(std::shared_ptr<const AnalysisResult> result) {
   m_result = std::move(result);
+  m_selectionNote.clear();
   const analysis::HostReport* r = m_result ? m_result->report.get() : nullptr;
   m_model->setReport(m_result ? m_result->report : nullptr);
   m_roles->setReport(m_result ? m_result->report : nullptr);
@@ -206,6 +228,37 @@ void BuffersPage::fillRoleBox() {
 
 QString BuffersPage::footerText() const { return m_footer->text(); }
 
+const analysis::PlanBuffer* BuffersPage::selectedBuffer() const {
+  const QModelIndex current = m_view->selectionModel()->currentIndex();
+  if (!current.isValid() || !m_view->selectionModel()->isRowSelected(current.row(), QModelIndex()))
+    return nullptr;
+  return &m_model->buffer(m_proxy->mapToSource(current).row());
+}
+
+bool BuffersPage::selectInstruction(const QString& instruction) {
+  m_selectionNote.clear();
+  int best = -1;
+  for (int row = 0; row < m_proxy->rowCount(); ++row) {
+    const analysis::PlanBuffer& b = m_model->buffer(m_proxy->mapToSource(m_proxy->index(row, 0)).row());
+    if (QString::fromStdString(b.instruction) != instruction) continue;
+    if (best < 0 ||
+        b.size_bytes > m_model->buffer(m_proxy->mapToSource(m_proxy->index(best, 0)).row()).size_bytes)
+      best = row;
+  }
+  if (best < 0) {
+    m_view->clearSelection();
+    m_selectionNote = tr("%1 defines no buffer listed here.").arg(safeText(instruction));
+    updateFooter();
+    return false;
+  }
+  const QModelIndex at = m_proxy->index(best, 0);
+  m_view->selectionModel()->setCurrentIndex(at,
+                                            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  m_view->scrollTo(at);
+  updateFooter();
+  return true;
+}
+
 void BuffersPage::updateFooter() {
   const int shown = m_proxy->rowCount();
   const int all = m_model->rowCount();
@@ -218,6 +271,7 @@ void BuffersPage::updateFooter() {
   QString text = shown == all ? tr("All %1 buffers: %2").arg(all).arg(bytesText(bytes))
                               : tr("Showing %1 of %2 buffers: %3").arg(shown).arg(all).arg(bytesText(bytes));
   if (peak > 0) text += tr(" = %1 of the peak").arg(percentText(100.0 * double(bytes) / double(peak)));
+  if (!m_selectionNote.isEmpty()) text += QStringLiteral(" \u00b7 ") + m_selectionNote;
   m_footer->setText(text);
   m_footer->setToolTip(exactBytesText(bytes));
 }

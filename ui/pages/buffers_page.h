@@ -11,7 +11,12 @@ class QLabel;
 class QLineEdit;
 class QTableView;
 
+namespace oomscope::analysis {
+struct PlanBuffer;
+}
+
 namespace oomscope::ui {
+class RangeBanner;
 
 struct AnalysisResult;
 class BufferFilterProxy;
@@ -35,6 +40,17 @@ class BuffersPage : public QWidget {
   QLineEdit* filterEdit() const { return m_filter; }
   QComboBox* roleBox() const { return m_roleBox; }
   QString footerText() const;
+  RangeBanner* rangeBanner() const { return m_banner; }
+  // Selects the largest listed buffer that `instruction` defines; false (and a footer note) when none is
+  // listed.
+  bool selectInstruction(const QString& instruction);
+  // The buffer selected in the table, if any.
+  const analysis::PlanBuffer* selectedBuffer() const;
+
+ signals:
+  // A buffer was selected: its lifetime in trace positions [from, to] (to = -1: never freed; from = -1 with
+  // no selection) and a label naming it.
+  void lifetimeSelected(qint64 from, qint64 to, const QString& label);
 
  private:
   void updateFooter();
@@ -51,6 +67,8 @@ class BuffersPage : public QWidget {
   QTableView* m_rolesView = nullptr;
   QLabel* m_footer = nullptr;
   QLabel* m_empty = nullptr;
+  RangeBanner* m_banner = nullptr;
+  QString m_selectionNote;
 };
 
 }  // namespace oomscope::ui

@@ -5,12 +5,14 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 #include <QValueAxis>
+#include <cmath>
 
 #include "ui/charts/plan_charts.h"
 #include "ui/charts/zoom_chart_view.h"
 #include "ui/models/report_format.h"
 #include "ui/pages/analysis_result.h"
 #include "ui/pages/analysis_widgets.h"
+#include "ui/pages/range_banner.h"
 #include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
@@ -44,9 +46,36 @@ PlanPage::PlanPage(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(12, 10, 12, 8);
   layout->addWidget(m_summary);
+  m_banner = new RangeBanner(this);
+  layout->addWidget(m_banner);
   layout->addWidget(m_note);
   layout->addWidget(m_stack, 1);
+  connect(m_curveView, &ZoomChartView::rangeSelected, this, [this](double lo, double hi) {
+    emit positionRangeSelected(qint64(std::ceil(lo)), qint64(std::floor(hi)));
+  });
   clear();
+}
+
+bool PlanPage::selectInstruction(const QString& instruction, bool shade) {
+  if (!m_result || !m_result->report->plan) return false;
+  const analysis::MemoryCurve& c = m_result->report->plan->curve;
+  const std::string name = instruction.toStdString();
+  qint64 first = -1, last = -1;
+  for (std::size_t i = 0; i < c.size(); ++i)
+    if (c.instruction_at(i) == name) {
+      if (first < 0) first = qint64(i);
+      last = qint64(i);
+    }
+  if (first < 0) return false;
+  m_selectedInstruction = instruction;
+  if (shade)
+    m_curve->setHighlight(
+        first, last, tr("instruction %1 (events %2..%3)").arg(safeText(instruction)).arg(first).arg(last));
+  return true;
+}
+
+void PlanPage::highlightPositions(qint64 from, qint64 to, const QString& label) {
+  m_curve->setHighlight(from, to, label);
 }
 
 void PlanPage::clear() { setResult(nullptr); }
@@ -55,6 +84,8 @@ bool PlanPage::showsChart() const { return m_stack->currentIndex() == 1; }
 QString PlanPage::summaryText() const { return m_summary->text(); }
 
 void PlanPage::setResult(std::shared_ptr<const AnalysisResult> result) {
+  m_result = result;
+  m_selectedInstruction.clear();
   if (!result) {
     m_curve->clear();
     m_roles->clear();
@@ -120,7 +151,9 @@ void PlanPage::setResult(std::shared_ptr<const AnalysisResult> result) {
       note += tr("Host offload (memory space 5): %1, not in this curve (read). ")
                   .arg(bytesText(t.parameters_bytes + t.outputs_bytes + t.temp_bytes));
   note += m_curve->capacityNote().isEmpty() ? QString() : m_curve->capacityNote() + QLatin1Char(' ');
-  note += tr("Wheel zooms, drag pans, double-click shows the whole plan.");
+  note +=
+      tr("Wheel zooms, drag pans, shift+drag selects a program-order range, double-click shows the whole "
+         "plan.");
   m_note->setText(note);
   m_stack->setCurrentIndex(1);
 }

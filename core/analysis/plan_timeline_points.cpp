@@ -1,0 +1,90 @@
+// Bounded point sets for drawing the plan timeline at any zoom: min/max per time bucket (plan_timeline.h).
+
+#include <algorithm>
+
+#include "core/analysis/plan_timeline.h"
+
+namespace oomscope::analysis {
+
+namespace {
+
+// Keeps, per bucket of [t0, t1], the lowest and the highest point in time order; `keep` (when >= 0) is a
+// position kept whatever its bucket.
+class BucketKeeper {
+ public:
+  BucketKeeper(std::int64_t t0, std::int64_t t1, std::size_t buckets)
+      : t0_(t0),
+        width_(std::max<std::int64_t>(1, (t1 - t0) / std::int64_t(std::max<std::size_t>(buckets, 1)) + 1)) {}
+
+  void add(const TimeBytes& p, bool keep) {
+    const std::int64_t b = (p.time_ps - t0_) / width_;
+    if (b != bucket_) flush();
+    bucket_ = b;
+    if (!have_) {
+      lo_ = hi_ = p;
+      have_ = true;
+    } else {
+      if (p.bytes < lo_.bytes) lo_ = p;
+      if (p.bytes > hi_.bytes) hi_ = p;
+    }
+    if (keep) kept_.push_back(p);
+  }
+  std::vector<TimeBytes> finish() {
+    flush();
+    std::sort(out_.begin(), out_.end(), [](const TimeBytes& a, const TimeBytes& b) {
+      return a.time_ps != b.time_ps ? a.time_ps < b.time_ps : a.position < b.position;
+    });
+    out_.erase(std::unique(out_.begin(), out_.end()), out_.end());
+    return std::move(out_);
+  }
+
+ private:
+  void flush() {
+    if (!have_) return;
+    const bool lo_first =
+        lo_.time_ps < hi_.time_ps || (lo_.time_ps == hi_.time_ps && lo_.position <= hi_.position);
+    out_.push_back(lo_first ? lo_ : hi_);
+    if (!(lo_ == hi_)) out_.push_back(lo_first ? hi_ : lo_);
+    for (const TimeBytes& k : kept_) out_.push_back(k);
+    kept_.clear();
+    have_ = false;
+  }
+  std::int64_t t0_, width_;
+  std::int64_t bucket_ = -1;
+  bool have_ = false;
+  TimeBytes lo_, hi_;
+  std::vector<TimeBytes> kept_;
+  std::vector<TimeBytes> out_;
+};
+
+}  // namespace
+
+std::vector<TimeBytes> planned_points(const ExecutionTimeline& x, const MemoryCurve& curve,
+                                      std::int64_t peak_position, std::int64_t t0, std::int64_t t1,
+                                      std::size_t buckets) {
+  if (curve.size() == 0 || x.anchors.empty() || t1 < t0) return {};
+  const std::int64_t first_time = x.anchors.front().time_ps, last_time = x.anchors.back().time_ps;
+  if (last_time < t0 || first_time > t1) return {};
+  const std::int64_t p0 = x.position_at(std::max(t0, first_time));
+  const std::int64_t p1 = x.position_at(std::min(t1, last_time));
+  BucketKeeper keeper(t0, t1, buckets);
+  for (std::int64_t p = p0; p <= p1 && p < std::int64_t(curve.size()); ++p)
+    keeper.add({std::max(x.time_at(p), t0), curve.total_at(std::size_t(p)), p}, p == peak_position);
+  return keeper.finish();
+}
+
+std::vector<TimeBytes> runtime_points(const PlanTimeline& timeline,
+                                      std::span<const capture::MemoryEvent> memory, std::int64_t t0,
+                                      std::int64_t t1, std::size_t buckets) {
+  const auto& idx = timeline.allocator_events;
+  if (idx.empty() || t1 < t0) return {};
+  auto it = std::lower_bound(idx.begin(), idx.end(), t0,
+                             [&](std::uint32_t i, std::int64_t t) { return memory[i].time_ps < t; });
+  BucketKeeper keeper(t0, t1, buckets);
+  if (it != idx.begin()) keeper.add({t0, memory[*(it - 1)].bytes_in_use, -1}, true);
+  for (; it != idx.end() && memory[*it].time_ps <= t1; ++it)
+    keeper.add({memory[*it].time_ps, memory[*it].bytes_in_use, -1}, false);
+  return keeper.finish();
+}
+
+}  // namespace oomscope::analysis
