@@ -14,6 +14,7 @@
 
 #include "app/cli/command.h"
 #include "app/cli/live_format.h"
+#include "app/cli/live_options.h"
 #include "core/live/client.h"
 #include "core/live/session.h"
 #include "core/util/error.h"
@@ -25,71 +26,35 @@ namespace {
 std::atomic<bool> g_interrupted{false};
 void on_signal(int) { g_interrupted.store(true); }
 
-const char kUsage[] =
-    "usage: oomscope-cli watch ENDPOINT... [--record FILE] [--alert RULE]... [--duration S] [--json]\n"
-    "                          [--token TOKEN] [--interval MS] [--stall S]\n"
-    "\n"
-    "Attaches to live agents (python3 -m oomscope_agent, or a trainer run with --serve), one endpoint per\n"
-    "rank: HOST:PORT or unix:PATH. Lost connections are retried and the gap is marked. On a terminal a "
-    "table\n"
-    "refreshes twice a second; when stdout is not a terminal (or with --json) every sample, event, status\n"
-    "change and alert is printed as one JSON line with the rank (endpoint index) added. Ctrl-C stops.\n"
-    "\n"
-    "  --record FILE   record the session (append-only, flushed every second); open it with\n"
-    "                  `oomscope-cli replay FILE` or `oomscope FILE`\n"
-    "  --alert RULE    driver>22000MB, growth:driver>500MB, moves:ooms, gap>4GB, shapes-rising[:N],\n"
-    "                  event:oom (repeatable; see docs/live-protocol.md)\n"
-    "  --duration S    stop after S seconds (default: until interrupted)\n"
-    "  --token TOKEN   the agent's token (default: $OOMSCOPE_TOKEN)\n"
-    "  --interval MS   ask the agents for a sample every MS milliseconds\n"
-    "  --stall S       drop and retry a connection silent for S seconds (default 10)\n"
-    "  --json          JSON lines even on a terminal\n";
-
-double parse_number(const std::string& option, const std::string& value) {
-  char* end = nullptr;
-  const double v = std::strtod(value.c_str(), &end);
-  if (value.empty() || *end != '\0' || v < 0)
-    throw UsageError{option + " needs a non-negative number, not '" + value + "'"};
-  return v;
-}
-
-int run_watch(const std::vector<std::string>& args) {
-  std::vector<live::Endpoint> endpoints;
+struct WatchOptions {
+  std::vector<std::string> endpoints;
   std::string record;
   std::vector<live::AlertRule> rules;
   double duration = 0;
-  bool json = !::isatty(STDOUT_FILENO);
-  live::ClientOptions options;
-  if (const char* t = std::getenv("OOMSCOPE_TOKEN")) options.token = t;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
-      return args[++i];
-    };
+  double stall_s = -1;
+  double interval_ms = -1;
+  std::string token;
+  bool json = false;
+};
+
+int run_watch(const WatchOptions& o) {
+  std::vector<live::Endpoint> endpoints;
+  for (const std::string& e : o.endpoints) {
     try {
-      if (a == "--json")
-        json = true;
-      else if (a == "--record")
-        record = value();
-      else if (a == "--alert")
-        rules.push_back(live::parse_alert_rule(value()));
-      else if (a == "--duration")
-        duration = parse_number(a, value());
-      else if (a == "--token")
-        options.token = value();
-      else if (a == "--stall")
-        options.stall_timeout_ms = std::max(100, static_cast<int>(parse_number(a, value()) * 1000));
-      else if (a == "--interval")
-        options.interval_ms = static_cast<int>(parse_number(a, value()));
-      else if (a.starts_with("-"))
-        throw UsageError{"unknown option '" + a + "'"};
-      else
-        endpoints.push_back(live::parse_endpoint(a));
-    } catch (const Error& e) {
-      throw UsageError{e.message()};
+      endpoints.push_back(live::parse_endpoint(e));
+    } catch (const Error& err) {
+      throw UsageError{err.message()};
     }
   }
+  const std::string& record = o.record;
+  const std::vector<live::AlertRule>& rules = o.rules;
+  const double duration = o.duration;
+  const bool json = o.json || !::isatty(STDOUT_FILENO);
+  live::ClientOptions options;
+  if (const char* t = std::getenv("OOMSCOPE_TOKEN")) options.token = t;
+  if (!o.token.empty()) options.token = o.token;
+  if (o.stall_s >= 0) options.stall_timeout_ms = std::max(100, static_cast<int>(o.stall_s * 1000));
+  if (o.interval_ms >= 0) options.interval_ms = static_cast<int>(o.interval_ms);
   if (endpoints.empty()) throw UsageError{"give at least one endpoint (HOST:PORT or unix:PATH)"};
 
   live::LiveSession session;
@@ -126,9 +91,32 @@ int run_watch(const std::vector<std::string>& args) {
   return 0;
 }
 
+Runner define_watch(CLI::App& app) {
+  auto o = std::make_shared<WatchOptions>();
+  app.footer(
+      "Attaches to live agents (python3 -m oomscope_agent, or a trainer run with --serve), one endpoint per\n"
+      "rank. Lost connections are retried and the gap is marked. On a terminal a table refreshes twice a\n"
+      "second; when stdout is not a terminal (or with --json) every sample, event, status change and alert\n"
+      "is printed as one JSON line with the rank (endpoint index) added. Ctrl-C stops.");
+  app.add_option("ENDPOINT", o->endpoints, "HOST:PORT or unix:PATH, one per rank")->required();
+  app.add_option("--record", o->record,
+                 "record the session (append-only, flushed every second); open it with\n"
+                 "`oomscope-cli replay FILE` or `oomscope FILE`")
+      ->type_name("FILE");
+  add_alert_option(app, o->rules);
+  add_non_negative(app, "--duration", o->duration, "S", "stop after S seconds (default: until interrupted)");
+  app.add_option("--token", o->token, "the agent's token (default: $OOMSCOPE_TOKEN)")->type_name("TOKEN");
+  add_non_negative(app, "--interval", o->interval_ms, "MS",
+                   "ask the agents for a sample every MS milliseconds");
+  add_non_negative(app, "--stall", o->stall_s, "S",
+                   "drop and retry a connection silent for S seconds (default 10)");
+  app.add_flag("--json", o->json, "JSON lines even on a terminal");
+  return [o] { return run_watch(*o); };
+}
+
 }  // namespace
 
-OOMSCOPE_COMMAND(Command{"watch", "attach to live agents: table or JSON lines, alerts, recording", kUsage,
-                         run_watch});
+OOMSCOPE_COMMAND(Command{"watch", "attach to live agents: table or JSON lines, alerts, recording",
+                         define_watch});
 
 }  // namespace oomscope::cli
