@@ -80,6 +80,7 @@ set(CPACK_DEBIAN_AGENT_PACKAGE_NAME python3-oomscope-agent)
 set(CPACK_DEBIAN_AGENT_PACKAGE_ARCHITECTURE all)
 set(CPACK_DEBIAN_AGENT_PACKAGE_SHLIBDEPS OFF)
 set(CPACK_DEBIAN_AGENT_PACKAGE_DEPENDS "python3")
+set(CPACK_DEBIAN_AGENT_PACKAGE_SUGGESTS "python3-prometheus-client")  # renders /metrics when installed
 set(CPACK_DEBIAN_AGENT_PACKAGE_SECTION python)
 # Running the agent as root writes __pycache__ folders that dpkg does not own; remove them before removal.
 set(CPACK_DEBIAN_AGENT_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_SOURCE_DIR}/debian/python3-oomscope-agent/prerm)

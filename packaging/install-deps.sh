@@ -21,6 +21,9 @@ PACKAGES=(
   xvfb xauth fonts-dejavu-core
   # LibTorch 1.13 (CPU) for core/train and oomscope-demo-trainer (optional at build time)
   libtorch-dev
+  # the agents' Prometheus /metrics and the Prometheus source (C++: cpp-httplib); tests and bench
+  # (prometheus, promtool)
+  libcpp-httplib-dev prometheus
   # the Python protobuf reader the benchmark compares against
   python3 python3-protobuf
   # Debian packages (CPack DEB: dpkg-shlibdeps, file) and their install test (packaging/test-deb.sh):

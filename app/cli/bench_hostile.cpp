@@ -1,7 +1,9 @@
 // `oomscope-cli bench hostile`: peak memory and time of `report` on crafted inputs (tests/hostile/
-// make_hostile.py), against the reader's documented bound (8x the file + 64 MiB for its tables), and the
-// time per GB of a capture joined to itself N times (every plane repeated) and of one whose copies differ
-// (merged as one plane written in parts), to show that every stage is linear in planes.
+// make_hostile.py; the hlo-* kinds add to the source one module whose HloProto is SIZE bytes that would
+// amplify in memory: it is skipped before it is parsed), against the reader's documented bound (8x the file +
+// 64 MiB for its tables), and the time per GB of a capture joined to itself N times (every plane repeated)
+// and of one whose copies differ (merged as one plane written in parts), to show that every stage is linear
+// in planes.
 //
 // Each run happens in a forked child, so its max RSS (wait4) is its own.
 
@@ -118,8 +120,10 @@ int run_bench_hostile(const HostileOptions& o) {
   };
   std::printf("%-22s %11s %8s %10s %8s %14s  %s\n", "input", "size", "wall", "CPU", "wall/GB", "CPU/GB",
               "peak memory, outcome");
-  for (const char* kind : {"empty-events", "tiny-events", "empty-lines", "hostnames", "empty-hostnames",
-                           "empty-errors", "errors", "metadata", "planes", "zeros", "random"}) {
+  for (const char* kind :
+       {"empty-events", "tiny-events", "empty-lines", "hostnames", "empty-hostnames", "empty-errors",
+        "errors", "metadata", "planes", "zeros", "random", "hlo-instructions", "hlo-computations",
+        "hlo-metadata", "hlo-tuple-shapes", "hlo-dimensions", "hlo-unknown", "hlo-buffers"}) {
     const fs::path file = fs::path(folder) / (std::string(kind) + ".xplane.pb");
     make(kind, file, "--size " + std::to_string(size));
     std::error_code ec;

@@ -16,6 +16,7 @@
 #include "app/cli/command.h"
 #include "core/live/agent_server.h"
 #include "core/live/device_stats.h"
+#include "core/util/atomic_file.h"
 #include "core/util/error.h"
 
 namespace oomscope::cli {
@@ -34,6 +35,11 @@ struct ServeOptions {
   int device = 0;
   int interval_ms = 100;
   int duration = 0;
+  int metrics_port = -1;
+  std::string metrics_host = "127.0.0.1";
+  std::string job;
+  int rank = -1;
+  std::string endpoint_file;
 };
 
 int run_serve(const ServeOptions& o) {
@@ -46,6 +52,18 @@ int run_serve(const ServeOptions& o) {
   const int device = o.device;
   const double duration = o.duration;
   opts.interval_ms = std::max(1, o.interval_ms);
+  if (const char* r = std::getenv("RANK"); r && *r) {
+    char* end = nullptr;
+    const long n = std::strtol(r, &end, 10);
+    if (*end != '\0' || n < 0 || n > INT_MAX)
+      throw UsageError{"$RANK needs a non-negative integer, not '" + std::string(r) + "'"};
+    opts.hello.rank = static_cast<int>(n);
+  }
+  if (o.rank >= 0) opts.hello.rank = o.rank;
+  if (!o.job.empty()) opts.job = o.job;
+  const std::string& endpoint_file = o.endpoint_file;
+  if (o.metrics_port > 65535) throw UsageError{"--metrics-port must be at most 65535"};
+  if (o.metrics_port >= 0) opts.metrics = live::Endpoint{false, o.metrics_host, o.metrics_port, {}};
   if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0)
     throw UsageError{"no process " + std::to_string(pid)};
 
@@ -58,12 +76,32 @@ int run_serve(const ServeOptions& o) {
   opts.hello.total_bytes = info.total_bytes;
   opts.hello.framework = "oomscope-cli serve";
   opts.hello.command = {"oomscope-cli", "serve"};
+  opts.device_label = sources.empty() ? "cpu" : "cuda:" + std::to_string(device);
   live::AgentServer agent(opts);
   for (auto& s : sources) agent.add_source(std::move(s));
   agent.add_source(std::make_unique<live::ProcessRssSource>(pid));
-  agent.start();
+  try {
+    agent.start();
+  } catch (const Error& e) {
+    std::cerr << "oomscope-cli serve: cannot serve: " << e.message() << "\n";
+    return 2;
+  }
   std::cerr << "oomscope-cli serve: " << agent.endpoint().to_string() << " (pid " << opts.hello.pid << "); "
             << note << "\n";
+  if (opts.metrics)
+    std::cerr << "oomscope-cli serve: Prometheus metrics at http://" << agent.metrics_endpoint()
+              << "/metrics\n";
+  if (!endpoint_file.empty()) {
+    std::string text = agent.endpoint().to_string() + "\n";
+    if (opts.metrics) text += agent.metrics_endpoint() + "\n";
+    try {
+      write_file_atomically(endpoint_file, text);
+    } catch (const Error& e) {
+      std::cerr << "oomscope-cli serve: " << e.message() << "\n";
+      agent.stop();
+      return 1;
+    }
+  }
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   const auto start = std::chrono::steady_clock::now();
@@ -116,6 +154,20 @@ Runner define_serve(CLI::App& app) {
   add_int(app, "--interval", o->interval_ms, "MS", "sample interval (default 100)");
   add_int(app, "--duration", o->duration, "S",
           "stop after S seconds (default: until interrupted or the process exits)");
+  add_int(app, "--metrics-port", o->metrics_port, "P",
+          "also serve Prometheus /metrics on this port (0 picks a free one; see\n"
+          "docs/prometheus.md)");
+  app.add_option("--metrics-host", o->metrics_host,
+                 "address for /metrics (default 127.0.0.1; another needs --token, which the\n"
+                 "scraper sends as 'Authorization: Bearer TOKEN')")
+      ->type_name("H");
+  app.add_option("--job", o->job, "the `job` label on /metrics (default $OOMSCOPE_JOB)")->type_name("NAME");
+  add_int(app, "--rank", o->rank, "N",
+          "the rank in the hello and the /metrics labels (default $RANK, else 0)");
+  app.add_option("--endpoint-file", o->endpoint_file,
+                 "write the endpoint served (and, with --metrics-port, the /metrics\n"
+                 "HOST:PORT on a second line) to FILE once serving")
+      ->type_name("FILE");
   return [o] { return run_serve(*o); };
 }
 

@@ -6,6 +6,7 @@
 #include <cinttypes>
 #include <nlohmann/json.hpp>
 
+#include "core/live/headroom.h"
 #include "core/live/shape_churn.h"
 #include "core/util/bytes.h"
 
@@ -36,11 +37,11 @@ std::string seconds(std::int64_t ns) {
 
 std::string live_table(const live::Store& store) {
   std::string out = pad("rank", 24) + pad("status", 12) + pad("step", 9) + pad("allocated", 11) +
-                    pad("reserved", 11) + pad("driver/dev", 11) + pad("gap", 11) + pad("rss", 11) +
-                    pad("ooms", 6) + pad("retries", 8) + pad("shapes", 8) + "bad\n";
+                    pad("reserved", 11) + pad("driver/dev", 11) + pad("gap", 11) + pad("headroom", 11) +
+                    pad("rss", 11) + pad("ooms", 6) + pad("retries", 8) + pad("shapes", 8) + "bad\n";
   const auto& ranks = store.ranks();
-  for (std::size_t i = 0; i < ranks.size(); ++i) {
-    const live::RankSeries& r = ranks[i];
+  for (const int i : live::ranks_by_headroom(store)) {  // closest to OOM first
+    const live::RankSeries& r = ranks[static_cast<std::size_t>(i)];
     const live::Sample* s = r.last();
     std::string top = "-", gap = "-";
     if (s) {
@@ -50,16 +51,48 @@ std::string live_table(const live::Store& store) {
         if (s->has(Field::Allocated)) gap = format_bytes(s->get(f) - s->get(Field::Allocated));
       }
     }
-    out += pad(r.label(static_cast<int>(i)), 24) +
-           pad(r.connected ? "up" : (r.samples.empty() ? "waiting" : "DOWN"), 12) +
+    const live::Headroom h = live::headroom(r);
+    out += pad(r.label(i), 24) + pad(r.connected ? "up" : (r.samples.empty() ? "waiting" : "DOWN"), 12) +
            pad(cell(s, Field::Step), 9) + pad(cell(s, Field::Allocated), 11) +
-           pad(cell(s, Field::Reserved), 11) + pad(top, 11) + pad(gap, 11) + pad(cell(s, Field::Rss), 11) +
+           pad(cell(s, Field::Reserved), 11) + pad(top, 11) + pad(gap, 11) +
+           pad(h.known ? format_bytes(h.bytes()) : "-", 11) + pad(cell(s, Field::Rss), 11) +
            pad(cell(s, Field::Ooms), 6) + pad(cell(s, Field::AllocRetries), 8) +
            pad(r.shapes.empty() ? "-" : std::to_string(r.shapes.back().distinct), 8) +
            std::to_string(r.bad_lines) + "\n";
     if (!r.connected && !r.status.empty()) out += "    " + r.status + "\n";
   }
   return out;
+}
+
+std::string live_table_json(const live::Store& store) {
+  nlohmann::json rows = nlohmann::json::array();
+  const auto& ranks = store.ranks();
+  for (const int i : live::ranks_by_headroom(store)) {
+    const live::RankSeries& r = ranks[static_cast<std::size_t>(i)];
+    nlohmann::json row{{"index", i},
+                       {"label", r.label(i)},
+                       {"endpoint", r.endpoint},
+                       {"status", r.connected ? "up" : (r.samples.empty() ? "waiting" : "down")},
+                       {"reason", r.connected ? std::string() : r.status},
+                       {"samples", r.samples.size()}};
+    if (r.hello) {
+      row["rank"] = r.hello->rank;
+      row["host"] = r.hello->host;
+      if (r.hello->total_bytes > 0) row["capacity"] = r.hello->total_bytes;
+    }
+    if (const live::Sample* s = r.last()) {
+      nlohmann::json last{{"t", s->t}};
+      for (std::size_t f = 0; f < live::kFieldCount; ++f)
+        if (s->has(static_cast<Field>(f))) last[live::field_name(static_cast<Field>(f))] = s->values[f];
+      row["last"] = std::move(last);
+    }
+    if (const live::Headroom h = live::headroom(r); h.known) row["headroom"] = h.bytes();
+    if (!r.shapes.empty()) row["shapes"] = r.shapes.back().distinct;
+    rows.push_back(std::move(row));
+  }
+  return nlohmann::json{{"type", "table"}, {"t", store.last_t()}, {"ranks", std::move(rows)}}.dump(
+             -1, ' ', false, nlohmann::json::error_handler_t::replace) +
+         "\n";
 }
 
 std::string live_alerts_text(const live::AlertEngine& alerts, std::size_t max) {
@@ -77,8 +110,9 @@ std::string live_summary(const live::Store& store, const live::AlertEngine& aler
     const live::RankSeries& r = ranks[i];
     out += r.label(static_cast<int>(i)) + "\n";
     if (r.hello)
-      out += "  agent: pid " + std::to_string(r.hello->pid) + " on " + r.hello->host + ", " +
-             r.hello->backend + (r.hello->device.empty() ? "" : " (" + r.hello->device + ")") +
+      out += "  agent: " + (r.hello->pid > 0 ? "pid " + std::to_string(r.hello->pid) + " " : std::string()) +
+             "on " + r.hello->host + ", " + r.hello->backend +
+             (r.hello->device.empty() ? "" : " (" + r.hello->device + ")") +
              (r.hello->framework.empty() ? "" : ", " + r.hello->framework) +
              (r.hello->total_bytes > 0 ? ", capacity " + format_bytes(r.hello->total_bytes) : "") + "\n";
     if (r.samples.empty()) {

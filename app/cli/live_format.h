@@ -10,8 +10,13 @@
 
 namespace oomscope::cli {
 
-// The rank table: one row per endpoint with its status and latest figures.
+// The rank table: one row per endpoint with its status and latest figures, least headroom (closest to
+// OOM) first.
 std::string live_table(const live::Store& store);
+// The same as one JSON line: {"type":"table","t":...,"ranks":[{"index","label","endpoint","status"
+// ("up", "down", "waiting"),"reason","samples","rank","host","capacity","last":{t, fields...},
+// "headroom","shapes"}]}, in the same order (fields a rank lacks are left out).
+std::string live_table_json(const live::Store& store);
 // Up to `max` most recent alerts, newest last.
 std::string live_alerts_text(const live::AlertEngine& alerts, std::size_t max);
 // A recording's (or a finished watch's) summary: per rank its agent, span, peaks, events and gaps.

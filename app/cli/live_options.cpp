@@ -1,7 +1,5 @@
 #include "app/cli/live_options.h"
 
-#include <cstdlib>
-
 #include "core/util/error.h"
 
 namespace oomscope::cli {
@@ -24,22 +22,6 @@ CLI::Option* add_alert_option(CLI::App& app, std::vector<live::AlertRule>& rules
       ->type_name("RULE")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-}
-
-CLI::Option* add_non_negative(CLI::App& app, const std::string& name, double& into, const std::string& type,
-                              const std::string& help) {
-  return app
-      .add_option_function<std::string>(
-          name,
-          [&into, name](const std::string& value) {
-            char* end = nullptr;
-            const double v = std::strtod(value.c_str(), &end);
-            if (value.empty() || *end != '\0' || !(v >= 0))
-              throw CLI::ValidationError(name, "needs a non-negative number, not '" + value + "'");
-            into = v;
-          },
-          help)
-      ->type_name(type);
 }
 
 }  // namespace oomscope::cli

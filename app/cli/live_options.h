@@ -11,8 +11,4 @@ namespace oomscope::cli {
 // --alert RULE, repeatable: each rule parsed when read (docs/live-protocol.md lists the forms).
 CLI::Option* add_alert_option(CLI::App& app, std::vector<live::AlertRule>& rules);
 
-// A non-negative number of seconds (or milliseconds): "--duration 2.5".
-CLI::Option* add_non_negative(CLI::App& app, const std::string& name, double& into, const std::string& type,
-                              const std::string& help);
-
 }  // namespace oomscope::cli

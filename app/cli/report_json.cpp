@@ -188,11 +188,18 @@ json runtime_json(const RuntimeAnalysis& rt) {
                     {"count", g.count},
                     {"largest_bytes", g.largest},
                     {"before_capture", g.before_capture}});
+  json devices = json::array();
+  for (const ModuleRuntime::Device& d : m.devices)
+    if (d.allocator < rt.allocators.size())
+      devices.push_back({{"allocator", rt.allocators[d.allocator].name},
+                         {"bytes_in_use_at_first_start", d.bytes_in_use_at_first_start},
+                         {"bytes_in_use_at_last_start", d.bytes_in_use_at_last_start}});
   j["module"] = {{"name", m.module},
                  {"program_id", id(m.program_id)},
                  {"allocator", m.allocator && *m.allocator < rt.allocators.size()
                                    ? json(rt.allocators[*m.allocator].name)
                                    : json(nullptr)},
+                 {"devices", devices},
                  {"executions", runs},
                  {"growth_per_execution_bytes", opt(m.growth_per_execution)},
                  {"growth_steps_bytes", m.growth_steps},
@@ -233,6 +240,17 @@ json diagnosis_json(const std::vector<DiagnosisLine>& lines) {
   return out;
 }
 
+// Eager programs: the largest allocations live at the pool's peak, requested bytes vs the allocator's chunk.
+json chunks_json(const std::vector<ChunkRow>& rows) {
+  json out = json::array();
+  for (const ChunkRow& c : rows)
+    out.push_back({{"requested_bytes", c.requested_bytes},
+                   {"chunk_bytes", c.chunk_bytes},
+                   {"slack_bytes", c.chunk_bytes - c.requested_bytes},
+                   {"time_ps", c.time_ps}});
+  return out;
+}
+
 }  // namespace
 
 json report_to_json(std::span<const HostReport> reports, const ReportOptions& options) {
@@ -249,7 +267,8 @@ json report_to_json(std::span<const HostReport> reports, const ReportOptions& op
                          {"donated_bytes", m.donated_bytes},
                          {"outputs_bytes", m.outputs_bytes},
                          {"executions", m.executions},
-                         {"executions_by_program_id", m.executions_by_program_id}});
+                         {"executions_by_program_id", m.executions_by_program_id},
+                         {"executions_ambiguous", m.executions_ambiguous}});
     json h{{"file", r.path},
            {"file_size", r.file_size},
            {"hostnames", r.hostnames},
@@ -264,6 +283,7 @@ json report_to_json(std::span<const HostReport> reports, const ReportOptions& op
                                                                 : json("read")}}},
            {"eager", r.eager},
            {"temp_block_seen", opt(r.temp_block_seen)},
+           {"largest_chunks", chunks_json(r.largest_chunks)},
            {"plan", r.plan ? plan_json(*r.plan, options.top) : json(nullptr)},
            {"runtime", r.plan_only ? json(nullptr) : runtime_json(r.runtime)},
            {"diagnosis", diagnosis_json(r.diagnosis)},

@@ -9,6 +9,7 @@
 #include "core/live/device_stats.h"
 #include "core/train/budget_allocator.h"
 #include "core/util/bytes.h"
+#include "core/util/error.h"
 
 namespace oomscope::demo {
 
@@ -28,16 +29,23 @@ class BudgetAllocatorSource final : public live::StatsSource {
 };
 
 live::Endpoint parse_where(const std::string& where) {
-  if (!where.empty() && where.find_first_not_of("0123456789") == std::string::npos)
-    return live::parse_endpoint("127.0.0.1:" + where);
+  if (!where.empty() && where.size() <= 5 && where.find_first_not_of("0123456789") == std::string::npos) {
+    const int port = std::stoi(where);  // 0: a free port
+    if (port > 65535) throw Error(ErrorKind::InvalidArgument, {}, "port " + where + " is over 65535");
+    return live::Endpoint{false, "127.0.0.1", port, {}};
+  }
   return live::parse_endpoint(where);
 }
 
 }  // namespace
 
-LiveServe::LiveServe(const std::string& where, std::int64_t budget_bytes, std::vector<std::string> command) {
+LiveServe::LiveServe(const std::string& where, std::int64_t budget_bytes, std::vector<std::string> command,
+                     const std::string& metrics, const std::string& job) {
   live::AgentOptions o;
   o.listen = parse_where(where);
+  if (!metrics.empty()) o.metrics = parse_where(metrics);
+  o.job = job;
+  o.device_label = "cpu";
   if (const char* t = std::getenv("OOMSCOPE_TOKEN")) o.token = t;
   live::DeviceInfo device;
   std::string note;
@@ -54,6 +62,9 @@ LiveServe::LiveServe(const std::string& where, std::int64_t budget_bytes, std::v
   server_->start();
   std::cerr << "oomscope-demo-trainer: serving live stats on " << server_->endpoint().to_string() << " ("
             << note << ")\n";
+  if (!metrics.empty())
+    std::cerr << "oomscope-demo-trainer: Prometheus metrics at http://" << server_->metrics_endpoint()
+              << "/metrics\n";
 }
 
 LiveServe::~LiveServe() { server_->stop(); }

@@ -16,8 +16,10 @@ namespace oomscope::demo {
 
 class LiveServe final : public train::TrainObserver {
  public:
-  // `where`: a port number, HOST:PORT or unix:PATH. Throws oomscope::Error when it cannot serve.
-  LiveServe(const std::string& where, std::int64_t budget_bytes, std::vector<std::string> command);
+  // `where`: a port number, HOST:PORT or unix:PATH; `metrics` (Prometheus /metrics): empty, a port number
+  // or HOST:PORT; `job`: its job label. Throws oomscope::Error when it cannot serve.
+  LiveServe(const std::string& where, std::int64_t budget_bytes, std::vector<std::string> command,
+            const std::string& metrics = {}, const std::string& job = {});
   ~LiveServe() override;
   std::string endpoint() const { return server_->endpoint().to_string(); }
 

@@ -63,9 +63,10 @@ int main(int argc, char** argv) {
   train::FanoutObserver observers;
   observers.add(&printer);
   std::unique_ptr<demo::LiveServe> live;
-  if (!opt.serve.empty()) {
+  if (!opt.serve.empty() || !opt.metrics.empty()) {
     try {
-      live = std::make_unique<demo::LiveServe>(opt.serve, opt.trainer.budget, args);
+      live = std::make_unique<demo::LiveServe>(opt.serve.empty() ? "0" : opt.serve, opt.trainer.budget, args,
+                                               opt.metrics, opt.job);
     } catch (const Error& e) {
       std::cerr << "oomscope-demo-trainer: cannot serve live stats: " << e.what() << "\n";
       return 1;

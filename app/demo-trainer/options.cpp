@@ -143,6 +143,10 @@ Options parse_options(const std::vector<std::string>& args) {
       t.weights_out = v;
     else if (a == "--serve")
       o.serve = v;
+    else if (a == "--metrics-port")
+      o.metrics = v;
+    else if (a == "--job")
+      o.job = v;
     else
       throw UsageError{"unknown option '" + a + "'"};
   }
@@ -212,6 +216,10 @@ constexpr OptionDef kOptions[] = {
     {"--serve", "PORT|HOST:PORT|unix:PATH",
      "serve live stats for `oomscope-cli watch` or the GUI's Live page (127.0.0.1 by\n"
      "default; HOST:PORT elsewhere needs $OOMSCOPE_TOKEN)"},
+    {"--metrics-port", "PORT|HOST:PORT",
+     "also serve Prometheus /metrics (docs/prometheus.md; 127.0.0.1 by default;\n"
+     "without --serve the live stats go to a free loopback port)"},
+    {"--job", "NAME", "the `job` label on /metrics (default $OOMSCOPE_JOB)"},
 };
 
 }  // namespace

@@ -15,8 +15,10 @@ struct Options {
   bool calibrate = false;
   std::string calibrate_out;  // --calibrate FILE (or --out FILE)
   std::vector<std::int64_t> calibrate_points = {2000, 8000, 16000, 32000};
-  bool quiet = false;  // steps only, no attempt lines
-  std::string serve;   // --serve PORT|HOST:PORT|unix:PATH: live stats (app/demo-trainer/live_serve.h)
+  bool quiet = false;   // steps only, no attempt lines
+  std::string serve;    // --serve PORT|HOST:PORT|unix:PATH: live stats (app/demo-trainer/live_serve.h)
+  std::string metrics;  // --metrics-port PORT|HOST:PORT: Prometheus /metrics beside the live stats
+  std::string job;      // --job NAME: the /metrics `job` label
 };
 
 // Reads the options as given (name, then value; flags alone), in order. Throws UsageError.

@@ -103,9 +103,12 @@ std::optional<DiagnosisLine> rule_growth(const DiagnosisInput& in) {
   std::string where = "find the holder in the host events between executions";
   if (!in.host_events_between.empty()) {
     where += " (";
-    for (std::size_t i = 0; i < in.host_events_between.size() && i < 3; ++i)
+    bool append = false;
+    for (std::size_t i = 0; i < in.host_events_between.size() && i < 3; ++i) {
       where += (i ? ", " : "") + in.host_events_between[i];
-    where += "; \"$<unknown> append\" is list.append)";
+      append = append || in.host_events_between[i] == "$<unknown> append";
+    }
+    where += append ? "; \"$<unknown> append\" is list.append)" : ")";
   }
   Fix drop{where + "; drop the reference, reduce inside the step (a norm, not the tree), or jax.device_get",
            g * std::max(0, in.executions - 1),
@@ -117,10 +120,15 @@ std::optional<DiagnosisLine> rule_growth(const DiagnosisInput& in) {
   l.fixes.push_back(std::move(drop));
   Fix pool;
   pool.action = "a bigger pool only delays the OOM";
-  if (in.capacity_bytes && in.in_use_at_last_start) {
+  if (in.last_never_launched && in.retry_count > 0) {
+    pool.saving_note = "the pool is already exhausted: the last execution did not start";
+  } else if (in.capacity_bytes && in.in_use_at_last_start) {
+    // The k-th execution after the last one starts with in_use + k*g live and allocates temp + outputs.
     const std::int64_t room = *in.capacity_bytes - *in.in_use_at_last_start;
-    pool.saving_note = "at this rate the " + mib(std::max<std::int64_t>(room, 0)) + " still free last " +
-                       std::to_string(std::max<std::int64_t>(room, 0) / g) + " more executions (derived)";
+    const std::int64_t step = in.temp_bytes + in.outputs_bytes;
+    pool.saving_note = "at this rate " + std::to_string(std::max<std::int64_t>(room - step, 0) / g) +
+                       " more executions start before the " + mib(std::max<std::int64_t>(room, 0)) +
+                       " still free run out (derived)";
   } else {
     pool.saving_note = "the growth does not stop";
   }
@@ -138,9 +146,16 @@ std::optional<DiagnosisLine> rule_other_live_arrays(const DiagnosisInput& in) {
   const std::int64_t room = cap - in_use;
   const bool plan_fits = in.plan_peak_bytes <= cap;
   if (!plan_fits || needed <= room) return std::nullopt;
+  // The step's own parameters are live by necessity, and its earlier outputs are the growth rule's case:
+  // only what is left besides them is "other" arrays.
+  std::int64_t held_outputs = 0;
+  for (const LiveHolder& h : in.live_at_last_start)
+    if (h.outputs_of_module) held_outputs += h.bytes;
+  if (in_use - in.parameters_bytes - held_outputs <= 0) return std::nullopt;
   const LiveHolder* largest = nullptr;
   for (const LiveHolder& h : in.live_at_last_start)
-    if (!largest || h.bytes > largest->bytes) largest = &h;
+    if (!h.outputs_of_module && (!largest || h.bytes > largest->bytes)) largest = &h;
+  if (!largest) return std::nullopt;
   DiagnosisLine l;
   l.rule = "other-live-arrays";
   l.provenance = Provenance::Measured;

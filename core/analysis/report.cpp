@@ -254,6 +254,8 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
     r.modules[i].executions = r.runtime.executions_per_module[i];
   for (std::size_t i = 0; i < refs.size() && i < r.runtime.executions_by_program_id.size(); ++i)
     r.modules[i].executions_by_program_id = r.runtime.executions_by_program_id[i];
+  for (std::size_t i = 0; i < refs.size() && i < r.runtime.executions_ambiguous.size(); ++i)
+    r.modules[i].executions_ambiguous = r.runtime.executions_ambiguous[i];
   if (wanted.size() > 1 && r.runtime.module)
     r.problems.push_back(std::to_string(wanted.size()) + " modules are named " + *options.module +
                          "; analysing " + r.runtime.module->module + "(" +

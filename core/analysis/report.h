@@ -33,6 +33,7 @@ struct ModuleRow {
   std::int64_t outputs_bytes = 0;
   std::int64_t executions = 0;                // host executions matched to it
   std::int64_t executions_by_program_id = 0;  // of those, matched by program id (the rest by name)
+  std::int64_t executions_ambiguous = 0;      // of the rest, those whose launches named several programs
 };
 
 // One allocation live at the allocator's peak: what was asked for and the chunk that served it.

@@ -162,13 +162,40 @@ void write_runtime(std::ostream& o, const HostReport& r, std::size_t top) {
     if (m.allocator && *m.allocator < rt.allocators.size()) o << " on " << rt.allocators[*m.allocator].name;
     const auto by_id = std::count_if(m.executions.begin(), m.executions.end(),
                                      [](const RuntimeExecution& e) { return e.matched_by_program_id; });
+    const auto ambiguous =
+        std::count_if(m.executions.begin(), m.executions.end(),
+                      [](const RuntimeExecution& e) { return !e.ambiguous_programs.empty(); });
     o << " [measured]";
     if (!m.executions.empty())
       o << (by_id == static_cast<std::ptrdiff_t>(m.executions.size())
                 ? "; matched by program id (the kernels each one launched)"
-            : by_id == 0 ? "; matched by name and order: no launch in the capture names its program"
-                         : "; " + std::to_string(by_id) + " matched by program id, the rest by name");
+            : by_id == 0 && ambiguous == 0
+                ? "; matched by name and order: no launch in the capture names its program"
+                : "; " + std::to_string(by_id) + " matched by program id, the rest by name" +
+                      (ambiguous ? " (" + std::to_string(ambiguous) + " with launches of several programs)"
+                                 : std::string()));
     o << "\n";
+    if (!m.devices.empty() && m.allocator && *m.allocator < rt.allocators.size()) {
+      o << "  " << m.module << " ran on " << m.devices.size()
+        << " devices; in use at the start of its first / last execution on each [read]:";
+      std::int64_t most = 0;
+      for (const ModuleRuntime::Device& d : m.devices) most = std::max(most, d.bytes_in_use_at_last_start);
+      std::size_t with_most = 0;
+      for (std::size_t i = 0; i < m.devices.size(); ++i) {
+        const ModuleRuntime::Device& d = m.devices[i];
+        if (d.allocator < rt.allocators.size())
+          o << (i ? "," : "") << " " << rt.allocators[d.allocator].name << " "
+            << b(d.bytes_in_use_at_first_start) << " / " << b(d.bytes_in_use_at_last_start);
+        if (d.bytes_in_use_at_last_start == most) ++with_most;
+      }
+      o << "\n  the figures below are for " << rt.allocators[*m.allocator].name
+        << (with_most == m.devices.size()
+                ? " (every device has the same in use at its last start; the first is shown)"
+            : with_most > 1 ? ", the first of the " + std::to_string(with_most) +
+                                  " devices with the most in use at their last start"
+                            : std::string(", the device with the most in use at its last start"))
+        << "\n";
+    }
     const std::size_t n = m.executions.size();
     for (std::size_t i = 0; i < n; ++i) {
       if (n > top && i == top / 2) o << "    ... " << n - top << " executions\n";
@@ -296,6 +323,8 @@ void write_report_text(std::ostream& o, const HostReport& r, std::size_t top) {
                 ? " (by name)"
                 : " (" + std::to_string(m.executions_by_program_id) + " by program id, " +
                       std::to_string(m.executions - m.executions_by_program_id) + " by name)");
+    if (m.executions_ambiguous > 0)
+      o << "; " << m.executions_ambiguous << " with launches of several programs (see the runtime notes)";
     o << "\n";
   }
   if (rows.size() > top) o << "  ... " << rows.size() - top << " more modules\n";

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string_view>
 #include <utility>
 
@@ -46,6 +47,7 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
 
   out.executions_per_module.assign(ex.modules.size(), 0);
   out.executions_by_program_id.assign(ex.modules.size(), 0);
+  out.executions_ambiguous.assign(ex.modules.size(), 0);
   {
     std::map<std::string_view, std::vector<std::size_t>> by_name;
     for (std::size_t i = 0; i < ex.modules.size(); ++i) by_name[ex.modules[i].name].push_back(i);
@@ -55,7 +57,26 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
           if (execution_of(e, ex.modules[i])) {
             ++out.executions_per_module[i];
             if (e.matched_by_program_id) ++out.executions_by_program_id[i];
+            if (!e.ambiguous_programs.empty()) ++out.executions_ambiguous[i];
           }
+  }
+  // Executions whose window held launches of several programs and whose own device is unknown.
+  {
+    std::map<std::string, std::pair<int, std::set<std::uint64_t>>> ambiguous;  // label -> count, programs
+    for (const RuntimeExecution& e : executions)
+      if (!e.ambiguous_programs.empty()) {
+        auto& [n, ids] = ambiguous[e.label];
+        ++n;
+        ids.insert(e.ambiguous_programs.begin(), e.ambiguous_programs.end());
+      }
+    for (const auto& [label, entry] : ambiguous) {
+      std::string ids;
+      for (std::uint64_t id : entry.second) ids += (ids.empty() ? "" : ", ") + std::to_string(id);
+      out.notes.push_back(label + ": " + std::to_string(entry.first) +
+                          " execution(s) launched kernels in a window where launches name several programs "
+                          "(program ids " +
+                          ids + ") and its own device is unknown (it allocated nothing); matched by name");
+    }
   }
 
   ModuleSelection sel;
@@ -75,7 +96,9 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
   out.choice = sel.choice;
   if (!sel.module) return out;
 
-  ModuleRuntime mod = analyze_module_executions(ex.modules[*sel.module], executions, ex.memory);
+  ModuleRuntime mod =
+      analyze_module_executions(ex.modules[*sel.module], executions, ex.memory,
+                                module_device_allocators(ex, ex.modules[*sel.module]), in.allocator_names);
   const auto& runs = mod.executions;
   if (runs.size() >= 2) {
     const RuntimeExecution& before = runs[runs.size() - 2];
@@ -123,7 +146,10 @@ RuntimeAnalysis analyze_runtime(const capture::Capture& capture, std::span<const
                                 const RuntimeOptions& options) {
   RuntimeInput in;
   for (const capture::AllocatorSummary& a : capture.allocators()) in.allocator_names.push_back(a.name);
+  for (const capture::Plane& p : capture.planes()) in.plane_names.push_back(p.name);
   ExecutionInput& ex = in.executions;
+  ex.allocator_names = in.allocator_names;
+  ex.plane_names = in.plane_names;
   ex.spans = capture.executions();
   ex.device_events = capture.device_program_events();
   ex.launches = capture.launch_events();

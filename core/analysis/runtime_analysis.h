@@ -19,6 +19,7 @@ namespace oomscope::analysis {
 
 struct RuntimeInput {
   std::vector<std::string> allocator_names;
+  std::vector<std::string> plane_names;  // by plane index; ExecutionInput::plane_names may view it
   ExecutionInput executions;  // spans, device events, strings, memory, retries, host plane, modules
   HostTimeline host;
 };

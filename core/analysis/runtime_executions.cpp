@@ -4,6 +4,7 @@
 #include <iterator>
 #include <limits>
 #include <map>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
@@ -135,36 +136,93 @@ std::vector<RuntimeExecution> device_module_executions(std::span<const Execution
   return out;
 }
 
+// Device plane of each launch's device_id. Tracers number devices their own way (roctracer: 47645..), so
+// the plane is learned from the launches whose correlation_id joins a device event on exactly one plane
+// (the most frequent plane per device_id); failing that, a plane named "/device:<kind>:<device_id>".
+std::map<std::int64_t, std::uint32_t> device_planes_of_launches(const ExecutionInput& in) {
+  std::map<std::int64_t, std::uint32_t> out;
+  if (in.plane_names.empty()) return out;
+  std::unordered_map<std::uint64_t, std::optional<std::uint32_t>> plane_of_correlation;  // nullopt: several
+  for (const capture::DeviceProgramEvent& d : in.device_events) {
+    if (d.correlation_id == 0) continue;
+    auto [it, fresh] = plane_of_correlation.emplace(d.correlation_id, d.plane);
+    if (!fresh && it->second != d.plane) it->second.reset();
+  }
+  std::map<std::int64_t, std::map<std::uint32_t, int>> votes;
+  for (const capture::LaunchEvent& l : in.launches) {
+    if (!l.device_id) continue;
+    votes[*l.device_id];
+    auto it = plane_of_correlation.find(l.correlation_id);
+    if (it != plane_of_correlation.end() && it->second) ++votes[*l.device_id][*it->second];
+  }
+  for (const auto& [device, planes] : votes) {
+    if (!planes.empty()) {
+      out[device] = std::max_element(planes.begin(), planes.end(), [](const auto& a, const auto& b) {
+                      return a.second < b.second;
+                    })->first;
+      continue;
+    }
+    for (std::size_t p = 0; p < in.plane_names.size(); ++p) {
+      const std::string_view name = in.plane_names[p];
+      const auto colon = name.rfind(':');
+      if (name.starts_with("/device:") && colon != std::string_view::npos &&
+          name.substr(colon + 1) == std::to_string(device))
+        out[device] = static_cast<std::uint32_t>(p);
+    }
+  }
+  return out;
+}
+
 // The program of each host execution from the kernels it launched: the driver-API launches inside its
 // span carry program_id themselves (roctracer) or name, by correlation_id, a device event that does
-// (CUPTI). Several programs in one window (parallel executions) are settled by majority. Found ids
-// replace the name-and-order guess and may name an execution whose module span is missing; such an
-// execution did launch a kernel.
+// (CUPTI). A launch's device_id names its device plane; when the execution's own device is known (from the
+// allocator it allocated from), only launches to that device count, and the device event must be on it.
+// Launches of several programs that cannot be told apart leave the execution ambiguous: it keeps the
+// name-and-order match and records the programs. A found id replaces the name-and-order guess and may name
+// an execution whose module span is missing; such an execution did launch a kernel.
 void match_by_program_id(const ExecutionInput& in, std::vector<RuntimeExecution>& out) {
   if (in.launches.empty()) return;
+  const std::map<std::int64_t, std::uint32_t> launch_plane = device_planes_of_launches(in);
+  std::map<std::pair<std::uint32_t, std::uint64_t>, std::uint64_t> program_on_plane;  // (plane, corr)
   std::unordered_map<std::uint64_t, std::uint64_t> program_of_correlation;
   for (const capture::DeviceProgramEvent& d : in.device_events)
-    if (d.correlation_id != 0 && d.program_id != 0)
+    if (d.correlation_id != 0 && d.program_id != 0) {
+      program_on_plane.emplace(std::pair(d.plane, d.correlation_id), d.program_id);
       program_of_correlation.emplace(d.correlation_id, d.program_id);
+    }
   std::unordered_map<std::uint64_t, const ModuleRef*> module_of_id;
   for (const ModuleRef& m : in.modules) module_of_id.emplace(m.program_id, &m);
   for (RuntimeExecution& e : out) {
     if (e.plane != in.host_plane) continue;
-    std::map<std::uint64_t, int> votes;
+    std::optional<std::uint32_t> own_plane;
+    if (e.allocator && *e.allocator < in.allocator_names.size())
+      own_plane = device_plane_of_allocator(in.allocator_names[*e.allocator], in.plane_names);
+    std::set<std::uint64_t> programs;
     auto it = std::lower_bound(in.launches.begin(), in.launches.end(), e.start_ps,
                                [](const capture::LaunchEvent& l, std::int64_t t) { return l.time_ps < t; });
     for (; it != in.launches.end() && it->time_ps <= e.end_ps; ++it) {
+      std::optional<std::uint32_t> plane;
+      if (it->device_id)
+        if (auto p = launch_plane.find(*it->device_id); p != launch_plane.end()) plane = p->second;
+      if (own_plane && plane && *plane != *own_plane) continue;  // another device's launch
       std::optional<std::uint64_t> id = it->program_id;
       if (!id || *id == 0) {
-        auto found = program_of_correlation.find(it->correlation_id);
-        if (found != program_of_correlation.end()) id = found->second;
+        if (plane) {
+          auto found = program_on_plane.find({*plane, it->correlation_id});
+          if (found != program_on_plane.end()) id = found->second;
+        } else if (auto found = program_of_correlation.find(it->correlation_id);
+                   found != program_of_correlation.end()) {
+          id = found->second;
+        }
       }
-      if (id && *id != 0 && module_of_id.count(*id)) ++votes[*id];
+      if (id && *id != 0 && module_of_id.count(*id)) programs.insert(*id);
     }
-    if (votes.empty()) continue;
-    const std::uint64_t id = std::max_element(votes.begin(), votes.end(), [](const auto& a, const auto& b) {
-                               return a.second < b.second;
-                             })->first;
+    if (programs.empty()) continue;
+    if (programs.size() > 1) {
+      e.ambiguous_programs.assign(programs.begin(), programs.end());
+      continue;
+    }
+    const std::uint64_t id = *programs.begin();
     const ModuleRef& m = *module_of_id.at(id);
     if (!e.module.empty() && e.module != m.name)
       continue;  // the span names another module: keep the span's word
@@ -176,7 +234,38 @@ void match_by_program_id(const ExecutionInput& in, std::vector<RuntimeExecution>
   }
 }
 
+// The allocator of each host execution: that of the first allocation inside its span on its own line.
+void find_allocators(const ExecutionInput& in, std::vector<RuntimeExecution>& out) {
+  for (RuntimeExecution& e : out) {
+    if (e.plane != in.host_plane) continue;
+    auto it = std::lower_bound(in.memory.begin(), in.memory.end(), e.start_ps,
+                               [](const capture::MemoryEvent& m, std::int64_t t) { return m.time_ps < t; });
+    for (; it != in.memory.end() && it->time_ps <= e.end_ps; ++it)
+      if (it->line == e.line && it->kind == capture::MemoryEventKind::Allocation) {
+        e.allocator = it->allocator;
+        break;
+      }
+  }
+}
+
 }  // namespace
+
+std::optional<std::uint32_t> device_plane_of_allocator(std::string_view allocator,
+                                                       std::span<const std::string> plane_names) {
+  // The first number in the name: GPU_0_bfc -> 0, TPU_3 -> 3.
+  const auto digit = allocator.find_first_of("0123456789");
+  if (digit == std::string_view::npos || allocator.find("host") != std::string_view::npos)
+    return std::nullopt;
+  const auto end = allocator.find_first_not_of("0123456789", digit);
+  const std::string ordinal(allocator.substr(digit, end == std::string_view::npos ? end : end - digit));
+  const std::string kind = allocator.starts_with("TPU") ? "TPU" : allocator.starts_with("GPU") ? "GPU" : "";
+  for (std::size_t p = 0; p < plane_names.size(); ++p) {
+    const std::string_view name = plane_names[p];
+    if (!name.starts_with("/device:") || !name.ends_with(":" + ordinal)) continue;
+    if (kind.empty() || name.starts_with("/device:" + kind + ":")) return static_cast<std::uint32_t>(p);
+  }
+  return std::nullopt;
+}
 
 bool execution_of(const RuntimeExecution& e, const ModuleRef& m) {
   if (e.module != m.name) return false;
@@ -189,6 +278,7 @@ std::vector<RuntimeExecution> build_executions(const ExecutionInput& in) {
   std::stable_sort(out.begin(), out.end(), [](const RuntimeExecution& a, const RuntimeExecution& b) {
     return a.start_ps < b.start_ps;
   });
+  find_allocators(in, out);
   match_by_program_id(in, out);
 
   // Window of each execution for device events: until the next execution of the same module on the same
@@ -278,13 +368,6 @@ std::vector<RuntimeExecution> build_executions(const ExecutionInput& in) {
       }
     }
     if (e.plane == in.host_plane) {
-      auto it = std::lower_bound(in.memory.begin(), in.memory.end(), e.start_ps,
-                                 [](const capture::MemoryEvent& m, std::int64_t t) { return m.time_ps < t; });
-      for (; it != in.memory.end() && it->time_ps <= e.end_ps; ++it)
-        if (it->line == e.line && it->kind == capture::MemoryEventKind::Allocation) {
-          e.allocator = it->allocator;
-          break;
-        }
       auto r = std::lower_bound(in.retries.begin(), in.retries.end(), e.start_ps,
                                 [](const capture::RetryEvent& x, std::int64_t t) { return x.time_ps < t; });
       for (; r != in.retries.end() && r->time_ps <= e.end_ps; ++r)
@@ -353,23 +436,65 @@ ModuleSelection choose_default_module(std::span<const ModuleRef> modules,
   return {largest(false), ModuleChoice::LargestModule};
 }
 
+std::vector<std::uint32_t> module_device_allocators(const ExecutionInput& in, const ModuleRef& module) {
+  std::set<std::uint32_t> planes;
+  for (const capture::ExecutionSpan& s : in.spans)
+    if (s.kind == ExecutionKind::DeviceModule && s.name == module.name &&
+        (!s.program_id || *s.program_id == module.program_id))
+      planes.insert(s.plane);
+  std::vector<std::uint32_t> out;
+  for (std::size_t a = 0; a < in.allocator_names.size(); ++a)
+    if (auto plane = device_plane_of_allocator(in.allocator_names[a], in.plane_names);
+        plane && planes.count(*plane))
+      out.push_back(static_cast<std::uint32_t>(a));
+  return out;
+}
+
 ModuleRuntime analyze_module_executions(const ModuleRef& module, std::span<const RuntimeExecution> executions,
-                                        std::span<const capture::MemoryEvent> memory) {
+                                        std::span<const capture::MemoryEvent> memory,
+                                        std::span<const std::uint32_t> device_allocators,
+                                        std::span<const std::string> allocator_names) {
   ModuleRuntime r;
   r.module = module.name;
   r.program_id = module.program_id;
-  std::map<std::uint32_t, int> votes;
+  // The devices it ran on: those whose device planes ran the program (TPU "XLA Modules"), and those its
+  // executions allocated from. Host-memory allocators count only when nothing else does.
+  std::set<std::uint32_t> exec_allocators;
   for (const RuntimeExecution& e : executions)
-    if (execution_of(e, module) && e.allocator) ++votes[*e.allocator];
-  if (!votes.empty())
-    r.allocator = std::max_element(votes.begin(), votes.end(), [](const auto& a, const auto& b) {
-                    return a.second < b.second;
-                  })->first;
-  else if (!memory.empty())
+    if (execution_of(e, module) && e.allocator) exec_allocators.insert(*e.allocator);
+  std::set<std::uint32_t> candidates(device_allocators.begin(), device_allocators.end());
+  candidates.insert(exec_allocators.begin(), exec_allocators.end());
+  auto is_host = [&](std::uint32_t a) {
+    return a < allocator_names.size() && allocator_names[a].find("host") != std::string::npos;
+  };
+  if (std::any_of(candidates.begin(), candidates.end(), [&](std::uint32_t a) { return !is_host(a); }))
+    std::erase_if(candidates, is_host);
+  // Executions per device (each device on its own thread, GPU style) when they allocate from several
+  // allocators; else each execution runs on all the devices at once (one TPU Execute for every chip).
+  const bool per_device = exec_allocators.size() > 1;
+  for (std::uint32_t a : candidates) {
+    std::optional<std::int64_t> first, last;  // starts of its first and last execution on device a
+    for (const RuntimeExecution& e : executions)
+      if (execution_of(e, module) && (!per_device || e.allocator == a)) {
+        first = std::min(first.value_or(e.start_ps), e.start_ps);
+        last = std::max(last.value_or(e.start_ps), e.start_ps);
+      }
+    if (!first) continue;
+    r.devices.push_back({a, bytes_in_use_before(memory, a, *first), bytes_in_use_before(memory, a, *last)});
+  }
+  if (!r.devices.empty()) {
+    // Several devices: the one with the most in use at the start of its last execution (the first such).
+    r.allocator = std::max_element(r.devices.begin(), r.devices.end(), [](const auto& x, const auto& y) {
+                    return x.bytes_in_use_at_last_start < y.bytes_in_use_at_last_start;
+                  })->allocator;
+  } else if (!memory.empty()) {
     r.allocator = memory.front().allocator;
+  }
+  if (r.devices.size() < 2) r.devices.clear();
   for (const RuntimeExecution& e : executions) {
     if (!execution_of(e, module)) continue;
-    if (e.allocator && r.allocator && *e.allocator != *r.allocator) continue;  // another device's copy
+    if (per_device && e.allocator && r.allocator && *e.allocator != *r.allocator)
+      continue;  // another device's copy
     RuntimeExecution copy = e;
     if (r.allocator) copy.bytes_in_use_at_start = bytes_in_use_before(memory, *r.allocator, e.start_ps);
     r.executions.push_back(std::move(copy));
@@ -377,7 +502,7 @@ ModuleRuntime analyze_module_executions(const ModuleRef& module, std::span<const
   // Multi-device runs execute once per device, each device on its own thread: an execution that allocated
   // nothing is kept only on a line where the main allocator's executions run, so that "per execution" means
   // per step, not per device.
-  if (votes.size() > 1) {
+  if (per_device) {
     std::vector<std::uint32_t> lines;
     for (const RuntimeExecution& e : r.executions)
       if (e.allocator) lines.push_back(e.line);

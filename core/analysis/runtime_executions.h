@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/analysis/runtime_types.h"
@@ -31,7 +32,16 @@ struct ExecutionInput {
   std::uint32_t host_plane =
       0;  // plane index of /host:CPU (MemoryEvent::line and RetryEvent::line refer to it)
   std::span<const ModuleRef> modules;
+  // Optional, for telling devices apart: names by plane index (Capture::planes()) and by allocator index
+  // (Capture::allocators()). Empty: launches are not filtered by device.
+  std::span<const std::string> plane_names;
+  std::span<const std::string> allocator_names;
 };
+
+// The device plane (index) an allocator serves: GPU_<n>_bfc, TPU_<n> or device_<n> -> the plane
+// "/device:<kind>:<n>". nullopt when the name has no ordinal or no such plane exists.
+std::optional<std::uint32_t> device_plane_of_allocator(std::string_view allocator,
+                                                       std::span<const std::string> plane_names);
 
 // One execution per ExecuteHelper span (named by the XLA GPU module span inside it, else guessed from the
 // enclosing PjitFunction), plus XLA GPU module spans outside any ExecuteHelper (older clients). Without any
@@ -53,9 +63,18 @@ struct ModuleSelection {
 ModuleSelection choose_default_module(std::span<const ModuleRef> modules,
                                       std::span<const RuntimeExecution> executions);
 
-// Executions of one module on its main allocator (the allocator most of its executions allocate from;
-// executions with no allocation of their own are kept), bytes in use at each start, growth, never-launched.
+// The allocators of the device planes that ran the module's program ("XLA Modules" events, TPU).
+std::vector<std::uint32_t> module_device_allocators(const ExecutionInput& in, const ModuleRef& module);
+
+// Executions of one module on its main allocator, bytes in use at each start, growth, never-launched. The
+// module ran on the devices of device_allocators and on those its executions allocate from (host-memory
+// allocators only when there is no other); with several, the main one is the device with the most in use
+// at the start of its last execution, and ModuleRuntime::devices lists each. When the executions allocate
+// from several devices (one thread per device), only the main device's executions are kept (executions
+// with no allocation of their own on its lines); else every execution ran on all of them and all are kept.
 ModuleRuntime analyze_module_executions(const ModuleRef& module, std::span<const RuntimeExecution> executions,
-                                        std::span<const capture::MemoryEvent> memory);
+                                        std::span<const capture::MemoryEvent> memory,
+                                        std::span<const std::uint32_t> device_allocators = {},
+                                        std::span<const std::string> allocator_names = {});
 
 }  // namespace oomscope::analysis

@@ -55,6 +55,9 @@ struct RuntimeExecution {
   // True when program_id came from the kernels it launched (host launch -> program_id, directly or through
   // the device event of the same correlation_id); false = matched to its module by name and order.
   bool matched_by_program_id = false;
+  // Launches of several programs in its window on devices it cannot be told apart from (its own device
+  // unknown): the program ids, sorted; the execution is then matched by name.
+  std::vector<std::uint64_t> ambiguous_programs;
   std::int64_t start_ps = 0;
   std::int64_t end_ps = 0;
   std::uint32_t plane = 0;
@@ -106,6 +109,14 @@ struct ModuleRuntime {
   std::optional<std::uint64_t> program_id;
   std::vector<RuntimeExecution> executions;  // on the module's main allocator, by time
   std::optional<std::uint32_t> allocator;    // the allocator its executions allocate from
+  // The module ran on several devices: each one's allocator and bytes in use at the start of its first and
+  // last execution (read); `allocator` is the one with the most at the last. Empty for a single device.
+  struct Device {
+    std::uint32_t allocator = 0;
+    std::int64_t bytes_in_use_at_first_start = 0;
+    std::int64_t bytes_in_use_at_last_start = 0;
+  };
+  std::vector<Device> devices;
   // Growth of bytes in use at execution start (measured): (last - first) / (n - 1), for n >= 2.
   std::optional<std::int64_t> growth_per_execution;
   std::vector<std::int64_t> growth_steps;  // start[i+1] - start[i]
@@ -129,6 +140,7 @@ struct RuntimeAnalysis {
   std::int64_t executions_total = 0;
   std::vector<std::int64_t> executions_per_module;     // index = the ModuleRef given, measured
   std::vector<std::int64_t> executions_by_program_id;  // of those, matched by program id (the rest: by name)
+  std::vector<std::int64_t> executions_ambiguous;      // of those, whose launches named several programs
   bool has_device_program_events = false;
   ModuleChoice choice = ModuleChoice::None;
   std::optional<ModuleRuntime> module;  // the analysed module (absent when the capture has none)

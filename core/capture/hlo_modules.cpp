@@ -5,9 +5,12 @@
 
 #include <algorithm>
 #include <climits>
+#include <filesystem>
 
 #include "core/capture/capture_builder.h"
+#include "core/capture/parse_cost.h"
 #include "core/capture/reader.h"
+#include "core/util/bytes.h"
 #include "core/util/error.h"
 #include "hlo.pb.h"
 
@@ -49,14 +52,6 @@ void CaptureBuilder::finish_modules() {
     progress_.report(0.95 + 0.05 * static_cast<double>(i) / static_cast<double>(pending_modules_.size()),
                      "parsing HLO");
     const PendingModule& pm = pending_modules_[i];
-    auto hlo = parse_hlo_proto(pm.hlo_bytes);
-    if (hlo) charge(static_cast<std::uint64_t>(hlo->SpaceUsedLong()), "HLO modules");
-    if (!hlo) {
-      c.module_problems_.push_back(pm.metadata_name + ": its HloProto (" +
-                                   std::to_string(pm.hlo_bytes.size()) +
-                                   " bytes) is damaged and was skipped");
-      continue;
-    }
     // Program id: a program_id stat, else the "(N)" suffix of the name (libtpu wrote other ids as keys),
     // else the map key. Always unsigned: TPU ids are 64-bit fingerprints.
     std::uint64_t id = static_cast<std::uint64_t>(pm.key);
@@ -72,6 +67,29 @@ void CaptureBuilder::finish_modules() {
                                      std::to_string(id) + " differs from the first and was ignored");
       continue;
     }
+    // What the parse would allocate is known before it runs (parse_cost.h): a module that would not fit in
+    // what is left of the budget is skipped, and the other modules are still read.
+    charge(0, "HLO modules");  // sets the budget
+    const std::uint64_t left = budget_ - std::min(budget_, charged_);
+    const ParseCost cost = estimate_parse_cost(*xla::HloProto::descriptor(), pm.hlo_bytes, left);
+    if (cost.over_limit) {
+      c.module_problems_.push_back(
+          pm.metadata_name + ": its HloProto (" +
+          format_bytes_exact(static_cast<std::int64_t>(pm.hlo_bytes.size())) +
+          " bytes) was skipped: parsing it would take more than " + format_bytes(left) +
+          " of memory, all that is left of the reader's budget for " +
+          std::filesystem::path(path_).filename().string() + " (" + std::to_string(kBudgetTimesFile) +
+          " times the file size + 64 MiB); it was probably crafted or damaged");
+      continue;
+    }
+    auto hlo = cost.malformed ? nullptr : parse_hlo_proto(pm.hlo_bytes);
+    if (!hlo) {
+      c.module_problems_.push_back(pm.metadata_name + ": its HloProto (" +
+                                   std::to_string(pm.hlo_bytes.size()) +
+                                   " bytes) is damaged and was skipped");
+      continue;
+    }
+    charge(static_cast<std::uint64_t>(hlo->SpaceUsedLong()), "HLO modules");
     by_id.emplace(id, c.modules_.size());
     c.modules_.push_back(make_module(std::move(hlo), id, pm.metadata_name, pm.hlo_bytes.size()));
   }

@@ -12,6 +12,7 @@
 
 #include "core/capture/capture_builder.h"
 #include "core/capture/input_checks.h"
+#include "core/capture/parse_cost.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
 #include "hlo.pb.h"
@@ -249,7 +250,15 @@ Module read_hlo_proto_file(const std::string& path) {
   auto file = MappedFile::open(path, wire::kMaxMessageBytes);
   reject_other_formats(*file, path);
   file->prefetch();
-  auto hlo = parse_hlo_proto(file->view());
+  // The same bound as a capture's (reader_limits.cpp), checked before the parse allocates (parse_cost.h).
+  const std::uint64_t budget = CaptureBuilder::kBudgetTimesFile * file->size() + CaptureBuilder::kBudgetFloor;
+  const ParseCost cost = estimate_parse_cost(*xla::HloProto::descriptor(), file->view(), budget);
+  if (cost.over_limit)
+    throw Error(ErrorKind::TooLarge, path,
+                "the HloProto is implausible: parsing it would take more than " + format_bytes(budget) +
+                    " of memory, " + std::to_string(CaptureBuilder::kBudgetTimesFile) +
+                    " times its size and more; it was probably crafted or damaged");
+  auto hlo = cost.malformed ? nullptr : parse_hlo_proto(file->view());
   if (!hlo || !hlo->has_hlo_module())
     throw Error(ErrorKind::Damaged, path, "the file is not a valid serialized xla.HloProto");
   // The sidecar is named "<module>(<program id>).hlo_proto.pb"; the module's own id is the program id.

@@ -10,8 +10,10 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
+#include "core/live/metrics_http.h"
 #include "core/live/sink.h"
 #include "core/util/error.h"
 
@@ -52,6 +54,20 @@ AgentServer::AgentServer(AgentOptions options) : options_(std::move(options)) {
     options_.hello.host = name;
   }
   options_.interval_ms = std::clamp(options_.interval_ms, 1, 3'600'000);
+  labels_.rank = options_.hello.rank;
+  labels_.host = options_.hello.host;
+  labels_.device = !options_.device_label.empty()   ? options_.device_label
+                   : options_.hello.backend.empty() ? std::string("cpu")
+                                                    : options_.hello.backend;
+  labels_.job = options_.job;
+  if (const char* j = std::getenv("OOMSCOPE_JOB"); labels_.job.empty() && j) labels_.job = j;
+  labels_.local_rank = options_.local_rank;
+  if (const char* lr = std::getenv("LOCAL_RANK"); !labels_.local_rank && lr && *lr) {
+    char* end = nullptr;
+    const long v = std::strtol(lr, &end, 10);
+    if (*end == '\0' && v >= 0 && v < 1'000'000) labels_.local_rank = static_cast<int>(v);
+  }
+  if (!labels_.local_rank && options_.hello.world_size == 1) labels_.local_rank = options_.hello.rank;
 }
 
 AgentServer::~AgentServer() { stop(); }
@@ -83,13 +99,45 @@ void AgentServer::start() {
   listen_fd_ = listen_on(options_.listen, error);
   if (listen_fd_ < 0) throw Error(ErrorKind::Io, {}, error);
   port_ = options_.listen.is_unix ? 0 : bound_port(listen_fd_);
+  if (options_.metrics) {
+    try {
+      metrics_ = std::make_unique<MetricsHttpServer>(
+          *options_.metrics, options_.token, [this] { return render_metrics(metrics_state(), labels_); });
+    } catch (...) {
+      ::close(listen_fd_);
+      listen_fd_ = -1;
+      throw;
+    }
+  }
   if (::pipe(wake_) != 0) wake_[0] = wake_[1] = -1;
   for (int fd : wake_)
     if (fd >= 0) set_nonblocking(fd);
   thread_ = std::jthread([this](std::stop_token st) { run(st); });
 }
 
+std::string AgentServer::metrics_endpoint() const { return metrics_ ? metrics_->endpoint() : std::string(); }
+
+MetricsState AgentServer::metrics_state() const {
+  MetricsState st;
+  st.agent = "cpp";
+  st.backend = options_.hello.backend;
+  st.total_bytes = options_.hello.total_bytes;
+  st.stats_endpoint = endpoint().to_string();
+  st.dropped = counters_.dropped_lines.load(std::memory_order_relaxed);
+  {
+    std::lock_guard lock(latest_mutex_);
+    st.latest = latest_;
+    st.events = event_kinds_;
+  }
+  {
+    std::lock_guard lock(pending_mutex_);
+    if (shapes_so_far_.t != 0) st.distinct_shapes = shapes_so_far_.distinct;
+  }
+  return st;
+}
+
 void AgentServer::stop() {
+  if (metrics_) metrics_->stop();
   if (!thread_.joinable()) return;
   thread_.request_stop();
   if (wake_[1] >= 0) {
@@ -113,6 +161,10 @@ void AgentServer::set_step(std::int64_t step, std::int64_t micro) {
 
 void AgentServer::post_event(Event event) {
   if (event.t == 0) event.t = now_unix_ns();
+  {
+    std::lock_guard lock(latest_mutex_);
+    if (event_kinds_.size() < 32 || event_kinds_.count(event.kind)) ++event_kinds_[event.kind];
+  }
   std::string line = write_line(event);
   {
     std::lock_guard lock(pending_mutex_);
@@ -147,6 +199,7 @@ void AgentServer::post_shapes(Shapes shapes) {
 void AgentServer::run(std::stop_token stop) {
   std::vector<std::unique_ptr<Client>> clients;
   std::vector<pollfd> fds;
+  Clock::time_point own_next = Clock::now();
   const std::string hello_line = write_line(options_.hello);
   const bool need_token = !options_.token.empty();
   auto history = [&] {
@@ -168,8 +221,9 @@ void AgentServer::run(std::stop_token stop) {
   while (!stop.stop_requested()) {
     const auto now = Clock::now();
     // Sample when any client is due.
-    bool due = false;
-    auto next = now + std::chrono::milliseconds(options_.interval_ms);
+    // With /metrics on, the agent also samples on its own every interval (a scrape reads the latest).
+    bool due = metrics_ && now >= own_next;
+    auto next = metrics_ && !due ? own_next : now + std::chrono::milliseconds(options_.interval_ms);
     for (const auto& c : clients) {
       if (!c->hello_sent) continue;
       if (now >= c->next_due)
@@ -193,6 +247,11 @@ void AgentServer::run(std::stop_token stop) {
       }
       const std::string line = write_line(s);
       counters_.samples.fetch_add(1, std::memory_order_relaxed);
+      {
+        std::lock_guard lock(latest_mutex_);
+        latest_ = s;
+      }
+      own_next = now + std::chrono::milliseconds(options_.interval_ms);  // a client's sample counts too
       for (auto& c : clients) {
         if (!c->hello_sent || now < c->next_due) continue;
         queue(*c, line);

@@ -9,13 +9,16 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "core/live/endpoint.h"
+#include "core/live/prometheus_text.h"
 #include "core/live/protocol.h"
 
 namespace oomscope::live {
@@ -37,6 +40,13 @@ struct AgentOptions {
   int auth_timeout_ms = 5'000;
   Hello hello;                                  // pid and host are filled in when left empty
   std::function<void(const std::string&)> log;  // default: stderr, prefixed "oomscope-agent: "
+  // Prometheus /metrics (docs/prometheus.md) on this HOST:PORT (port 0 picks one), served from its own
+  // threads; not loopback needs `token` (sent as a Bearer token). While it serves, the agent samples every
+  // interval even with no client attached, so a scrape reads the latest sample.
+  std::optional<Endpoint> metrics;
+  std::string job;                // the `job` label; empty: $OOMSCOPE_JOB, else left out
+  std::optional<int> local_rank;  // default: $LOCAL_RANK, else the rank when world_size is 1
+  std::string device_label;       // the `device` label ("cuda:0"); default: the hello's backend
 };
 
 struct AgentCounters {
@@ -72,6 +82,11 @@ class AgentServer {
   // t is filled in when 0. The shapes in `fresh` are also kept (up to 4,096) for clients that attach later.
   void post_shapes(Shapes shapes);
   const AgentCounters& counters() const { return counters_; }
+  // The /metrics endpoint (HOST:PORT) once started with options.metrics, else empty.
+  std::string metrics_endpoint() const;
+  // What /metrics serves now.
+  MetricsState metrics_state() const;
+  const MetricLabels& metric_labels() const { return labels_; }
 
  private:
   struct Client;
@@ -86,12 +101,17 @@ class AgentServer {
   int port_ = 0;
   int wake_[2] = {-1, -1};
   std::atomic<std::int64_t> step_{-1}, micro_{-1};
-  std::mutex pending_mutex_;
+  mutable std::mutex pending_mutex_;
   std::vector<std::string> pending_;  // event/shapes lines to send
   // What a client that connects later gets after the hello: the last 64 events and the shapes so far.
   std::vector<std::string> recent_events_;
   Shapes shapes_so_far_;
   AgentCounters counters_;
+  mutable std::mutex latest_mutex_;
+  std::optional<Sample> latest_;                      // the last sample taken (for /metrics)
+  std::map<std::string, std::uint64_t> event_kinds_;  // events posted, by kind (at most 32 kinds)
+  MetricLabels labels_;
+  std::unique_ptr<class MetricsHttpServer> metrics_;
   std::jthread thread_;
 };
 

@@ -159,6 +159,27 @@ def main():
             check("internal error" not in err and (code == 0 or path in err), f"{kind}: {err.strip()}")
             os.remove(path)
 
+        # --- HloProtos that would amplify in memory: refused before parsing, the other modules read -------
+        code, out, err = run(cli, "info", gemm)
+        modules = [l for l in out.decode().splitlines() if l.startswith("modules (")]
+        for kind in ("hlo-instructions", "hlo-computations", "hlo-metadata", "hlo-tuple-shapes",
+                     "hlo-dimensions", "hlo-unknown", "hlo-buffers"):
+            path = make(kind, os.path.join(tmp, kind + ".xplane.pb"), size=size, source=gemm)
+            code, rss = run_rss(cli, "info", path)
+            check(code == 0 and rss < limit_mib, f"{kind}: exit {code}, max RSS {rss:.0f} MiB (limit {limit_mib:.0f})")
+            code, out, err = run(cli, "info", path)
+            text = out.decode()
+            check(code == 0 and "problem: jit_crafted(424242): its HloProto (" in text and
+                  "was skipped: parsing it would take more than" in text and kind + ".xplane.pb" in text,
+                  f"{kind}: the crafted module is named as skipped: {text[-400:]} {err}")
+            check(modules and modules[0] in text, f"{kind}: the source's modules are still read")
+            os.remove(path)
+        side = make("hlo-sidecar", os.path.join(tmp, "crafted(1).hlo_proto.pb"), size=size)
+        code, rss = run_rss(cli, "report", side)
+        check(code == 1 and rss < limit_mib, f"a crafted sidecar: exit {code}, max RSS {rss:.0f} MiB")
+        code, out, err = run(cli, "report", side)
+        check(side in err and "parsing it would take more than" in err, f"a crafted sidecar: {err}")
+
         # --- consistency checks -------------------------------------------------------------------------
         frees = make("frees-only", os.path.join(tmp, "frees.xplane.pb"))
         code, out, err = run(cli, "report", frees)

@@ -27,6 +27,15 @@ kinds:
   escape-names     the source with every 'jit_' (module names) replaced by ESC '[2J' and its hostname by
                    ESC ']0;' BEL (same lengths, so the protobuf stays valid)
   bad-utf8-names   the source with every 'jit_' replaced by the invalid UTF-8 bytes FF FE C0 and '_'
+  hlo-instructions the source with one more /host:metadata module whose HloProto is one computation of
+                   SIZE bytes of empty instructions (2 bytes each on the wire, a message object each in memory)
+  hlo-computations the same with SIZE bytes of empty computations
+  hlo-metadata     the same with instructions that hold only an empty OpMetadata (4 bytes each)
+  hlo-tuple-shapes the same with one instruction whose shape holds SIZE bytes of empty tuple shapes
+  hlo-dimensions   the same with one instruction whose shape holds SIZE bytes of packed 1-byte dimensions
+  hlo-unknown      the same with SIZE bytes of unknown 2-byte varint fields in the HloProto
+  hlo-buffers      the same with SIZE bytes of empty logical buffers in the buffer assignment
+  hlo-sidecar      a bare HloProto (a .hlo_proto.pb sidecar) of SIZE bytes of empty instructions
   frees-only       a /host:CPU plane whose allocator events are only frees, with bytes in use that never
                    matches the live allocations
 """
@@ -104,6 +113,45 @@ def frees_only():
         events += field_len(4, free)
     line = field_len(3, field_varint(1, 1) + field_len(2, b"Memory") + field_varint(3, 0) + events)
     return plane(b"/host:CPU", body + line) + field_len(4, b"crafted-host")
+
+
+HLO_KINDS = ("hlo-instructions", "hlo-computations", "hlo-metadata", "hlo-tuple-shapes", "hlo-dimensions",
+             "hlo-unknown", "hlo-buffers")
+
+
+def crafted_hlo(kind, size):
+    """An xla.HloProto (core/proto/hlo.proto's field numbers) of about SIZE bytes that is cheap on the wire
+    and costly in memory."""
+    module_name = field_len(1, b"jit_crafted")
+    if kind == "hlo-instructions":
+        comp = field_len(1, b"main") + repeated(size, field_len(2, b""))
+        return field_len(1, module_name + field_len(3, comp))
+    if kind == "hlo-computations":
+        return field_len(1, module_name + repeated(size, field_len(3, b"")))
+    if kind == "hlo-metadata":
+        comp = repeated(size, field_len(2, field_len(7, b"")))
+        return field_len(1, module_name + field_len(3, comp))
+    if kind in ("hlo-tuple-shapes", "hlo-dimensions"):
+        if kind == "hlo-tuple-shapes":
+            shape = repeated(size, field_len(4, b""))
+        else:
+            shape = field_len(3, bytes(max(1, size)))  # packed int64 dimensions, each a 1-byte varint 0
+        instr = field_len(1, b"p0") + field_len(2, b"parameter") + field_len(3, shape)
+        return field_len(1, module_name + field_len(3, field_len(2, instr)))
+    if kind == "hlo-unknown":
+        return field_len(1, module_name) + repeated(size, field_varint(15, 0))
+    if kind == "hlo-buffers":
+        return field_len(1, module_name) + field_len(3, repeated(size, field_len(1, b"")))
+    raise SystemExit(f"make_hostile: unknown HLO kind {kind}")
+
+
+def with_hlo_module(source, hlo):
+    """The source capture with one more /host:metadata entry (merged with the source's by name) holding a
+    module "jit_crafted(424242)" whose HloProto is `hlo`."""
+    stat = field_len(5, field_varint(1, 1) + field_len(6, hlo))
+    md = field_len(4, field_varint(1, 424242) + field_len(2, field_varint(1, 424242) +
+                                                        field_len(2, b"jit_crafted(424242)") + stat))
+    return source + plane(b"/host:metadata", stat_md(1, b"Hlo Proto") + md, plane_id=424242)
 
 
 def top_level_fields(data):
@@ -226,6 +274,10 @@ def main():
         out.write(data)
     elif kind == "bad-utf8-names":
         out.write(source.replace(b"jit_", b"\xff\xfe\xc0_"))
+    elif kind == "hlo-sidecar":
+        out.write(crafted_hlo("hlo-instructions", size))
+    elif kind in HLO_KINDS:
+        out.write(with_hlo_module(source, crafted_hlo(kind, size)))
     elif kind == "frees-only":
         out.write(frees_only())
     else:

@@ -313,13 +313,18 @@ class TestMainWindow : public QObject {
     m_window = std::make_unique<MainWindow>();
     MainWindow::clearRegisteredPages();
     m_window->addPage(new QLabel(QStringLiteral("x")), QStringLiteral("Extra"));
-    QCOMPARE(tabTitles(m_window->tabs()), QStringList({"Start", "Registered", "Extra"}));
+    QCOMPARE(tabTitles(m_window->tabs()),
+             QStringList({QStringLiteral("Start"), QStringLiteral("Registered"), QStringLiteral("Extra")}));
     QVERIFY(load(kGood));
     QTRY_VERIFY_WITH_TIMEOUT(m_window->analysis()->result(), 20000);
-    QCOMPARE(tabTitles(m_window->tabs()), QStringList({"Overview", "Diagnosis", "Buffers", "Plan", "Timeline",
-                                                       "Modules", "Allocators", "Registered", "Extra"}));
+    QCOMPARE(
+        tabTitles(m_window->tabs()),
+        QStringList({QStringLiteral("Overview"), QStringLiteral("Diagnosis"), QStringLiteral("Buffers"),
+                     QStringLiteral("Plan"), QStringLiteral("Timeline"), QStringLiteral("Modules"),
+                     QStringLiteral("Allocators"), QStringLiteral("Registered"), QStringLiteral("Extra")}));
     m_window->closeCapture();
-    QCOMPARE(tabTitles(m_window->tabs()), QStringList({"Start", "Registered", "Extra"}));
+    QCOMPARE(tabTitles(m_window->tabs()),
+             QStringList({QStringLiteral("Start"), QStringLiteral("Registered"), QStringLiteral("Extra")}));
     QCOMPARE(m_window->tabs()->currentIndex(), 0);
   }
 

@@ -152,9 +152,13 @@ class TestModels : public QObject {
     // As text "8 B" > "4.00 GiB" > "497 MiB"; as bytes the GiB module is first.
     proxy.sort(ModuleTableModel::TotalAllocation, Qt::DescendingOrder);
     QCOMPARE(column(proxy, ModuleTableModel::Name),
-             QStringList({"jit_train_step", "jit_loss_fn", "jit__normal", "jit_convert(1)", "jit_no_plan"}));
+             QStringList({QStringLiteral("jit_train_step"), QStringLiteral("jit_loss_fn"),
+                          QStringLiteral("jit__normal"), QStringLiteral("jit_convert(1)"),
+                          QStringLiteral("jit_no_plan")}));
     proxy.sort(ModuleTableModel::ProgramId, Qt::AscendingOrder);
-    QCOMPARE(column(proxy, ModuleTableModel::ProgramId), QStringList({"3", "5", "9", "17", "42"}));
+    QCOMPARE(column(proxy, ModuleTableModel::ProgramId),
+             QStringList({QStringLiteral("3"), QStringLiteral("5"), QStringLiteral("9"), QStringLiteral("17"),
+                          QStringLiteral("42")}));
     proxy.sort(ModuleTableModel::Name, Qt::AscendingOrder);
     QCOMPARE(display(proxy, 0, ModuleTableModel::Name), QStringLiteral("jit__normal"));
   }
@@ -167,9 +171,9 @@ class TestModels : public QObject {
     QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
 
     proxy.setFilterText(QStringLiteral("LOSS"));
-    QCOMPARE(column(proxy, ModuleTableModel::Name), QStringList({"jit_loss_fn"}));
+    QCOMPARE(column(proxy, ModuleTableModel::Name), QStringList({QStringLiteral("jit_loss_fn")}));
     proxy.setFilterText(QStringLiteral("42"));
-    QCOMPARE(column(proxy, ModuleTableModel::Name), QStringList({"jit_train_step"}));
+    QCOMPARE(column(proxy, ModuleTableModel::Name), QStringList({QStringLiteral("jit_train_step")}));
     // Literal text, not a pattern.
     proxy.setFilterText(QStringLiteral("convert(1"));
     QCOMPARE(proxy.rowCount(), 1);

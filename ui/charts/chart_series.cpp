@@ -4,6 +4,7 @@
 
 #include "core/analysis/plan.h"
 #include "ui/models/report_format.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -18,7 +19,7 @@ PlanCurveSeries planCurveSeries(const analysis::HostReport& report, std::size_t 
     return s;
   }
   const analysis::PlanAnalysis& p = *report.plan;
-  s.module = QStringLiteral("%1(%2)").arg(QString::fromStdString(p.module_name)).arg(p.program_id);
+  s.module = QStringLiteral("%1(%2)").arg(safeText(p.module_name)).arg(p.program_id);
   if (p.status == analysis::PlanStatus::NoBufferAssignment) {
     s.emptyReason =
         QStringLiteral("%1 has no buffer assignment in the capture: there is no plan to draw.").arg(s.module);
@@ -32,7 +33,7 @@ PlanCurveSeries planCurveSeries(const analysis::HostReport& report, std::size_t 
   }
   s.peakBytes = p.peak_bytes;
   s.peakIndex = p.peak_event_index;
-  s.peakInstruction = QString::fromStdString(p.peak_instruction);
+  s.peakInstruction = safeText(p.peak_instruction);
   s.indefiniteBytes = p.curve.indefinite_bytes;
   s.eventCount = qint64(p.curve.size());
   s.roles = p.role_totals;
@@ -48,7 +49,7 @@ PlanCurveSeries planCurveSeries(const analysis::HostReport& report, std::size_t 
   for (const analysis::CurvePoint& pt : points) {
     s.x.push_back(pt.index);
     s.bytes.push_back(pt.value + p.curve.indefinite_bytes);
-    s.instruction.push_back(QString::fromUtf8(p.curve.instruction_at(std::size_t(pt.index))));
+    s.instruction.push_back(safeText(p.curve.instruction_at(std::size_t(pt.index))));
   }
   return s;
 }
@@ -68,7 +69,7 @@ TimelineSeries timelineSeries(const analysis::HostReport& report, const capture:
   for (const analysis::AllocatorRuntime& a : report.runtime.allocators) {
     if (a.series.empty()) continue;
     TimelineAllocator out;
-    out.name = QString::fromStdString(a.name);
+    out.name = safeText(a.name);
     out.capacity = a.capacity_bytes;
     out.peakBytes = a.peak_bytes_in_use;
     out.peakTimePs = a.peak_time_ps;
@@ -86,7 +87,7 @@ TimelineSeries timelineSeries(const analysis::HostReport& report, const capture:
     return s;
   }
   if (const auto& m = report.runtime.module) {
-    s.module = QString::fromStdString(m->module);
+    s.module = safeText(m->module);
     if (m->program_id) s.module += QStringLiteral("(%1)").arg(*m->program_id);
     for (const analysis::RuntimeExecution& e : m->executions) {
       s.executions.push_back({e.start_ps, std::max(e.end_ps, e.start_ps), e.number, e.launched,

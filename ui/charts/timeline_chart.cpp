@@ -107,7 +107,9 @@ void TimelineChart::setSeries(TimelineSeries s) {
     }
     wave->replace(pts);
     auto* bands = new QAreaSeries(wave);
-    bands->setName(QStringLiteral("%1 executions (%2)").arg(shortModule(d.module)).arg(d.executions.size()));
+    bands->setName(QStringLiteral("%1 executions (%2)")
+                       .arg(shortModule(d.module).toHtmlEscaped())  // the legend renders rich text
+                       .arg(d.executions.size()));
     bands->setColor(QColor(0x60, 0xa5, 0xfa, 60));
     bands->setBorderColor(QColor(0x60, 0xa5, 0xfa, 140));
     m_chart->addSeries(bands);
@@ -128,7 +130,7 @@ void TimelineChart::setSeries(TimelineSeries s) {
       pts << QPointF(t, m_unit.toAxis(a.bytes[k]));
     }
     line->replace(pts);
-    line->setName(QStringLiteral("%1 (peak %2)").arg(a.name, bytesText(a.peakBytes)));
+    line->setName(QStringLiteral("%1 (peak %2)").arg(a.name.toHtmlEscaped(), bytesText(a.peakBytes)));
     QPen pen(allocatorColor(i));
     pen.setWidthF(1.6);
     line->setPen(pen);

@@ -10,9 +10,12 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
+#include "core/live/prom_api.h"
 #include "core/util/error.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -35,7 +38,7 @@ QString parseEndpointList(const QString& text, std::vector<live::Endpoint>& out)
         out.push_back(live::parse_endpoint(item.toStdString()));
       }
     } catch (const Error& e) {
-      return QString::fromStdString(e.message());
+      return safeMultiline(e.message());
     }
   }
   if (out.empty()) return QObject::tr("Give at least one endpoint (HOST:PORT or unix:PATH).");
@@ -48,7 +51,7 @@ QString parseRuleList(const QString& text, std::vector<live::AlertRule>& out) {
     try {
       out.push_back(live::parse_alert_rule(item.toStdString()));
     } catch (const Error& e) {
-      return QString::fromStdString(e.message());
+      return safeMultiline(e.message());
     }
   }
   return {};
@@ -60,10 +63,15 @@ AttachDialog::AttachDialog(bool demoAvailable, QWidget* parent) : QDialog(parent
   auto* layout = new QVBoxLayout(this);
   auto* intro = new QLabel(
       tr("Start the trainer with an agent serving, e.g. <code>python3 -m oomscope_agent --port 7070 "
-         "train.py</code>, then give one endpoint per rank."),
+         "train.py</code>, then give one endpoint per rank, or (tab Prometheus) the server that scrapes "
+         "their <code>/metrics</code>."),
       this);
   intro->setWordWrap(true);
   layout->addWidget(intro);
+  m_tabs = new QTabWidget(this);
+  m_tabs->setObjectName(QStringLiteral("sourceTabs"));
+  auto* agentsTab = new QWidget(m_tabs);
+  auto* agentsForm = new QFormLayout(agentsTab);
   auto* form = new QFormLayout;
   m_endpoints = new QPlainTextEdit(this);
   m_endpoints->setObjectName(QStringLiteral("endpoints"));
@@ -73,7 +81,31 @@ AttachDialog::AttachDialog(bool demoAvailable, QWidget* parent) : QDialog(parent
   QSettings settings;
   m_endpoints->setPlainText(
       settings.value(QStringLiteral("live/endpoints"), QStringLiteral("127.0.0.1:7070")).toString());
-  form->addRow(tr("Endpoints:"), m_endpoints);
+  agentsForm->addRow(tr("Endpoints:"), m_endpoints);
+  m_tabs->addTab(agentsTab, tr("Agents"));
+  auto* promTab = new QWidget(m_tabs);
+  auto* promForm = new QFormLayout(promTab);
+  auto* promIntro = new QLabel(
+      tr("A Prometheus server that scrapes the agents' <code>/metrics</code> (<code>--metrics-port</code>): "
+         "the ranks are the agents whose series match the selector."),
+      promTab);
+  promIntro->setWordWrap(true);
+  promForm->addRow(promIntro);
+  m_server = new QLineEdit(promTab);
+  m_server->setObjectName(QStringLiteral("prometheusServer"));
+  m_server->setPlaceholderText(QStringLiteral("http://127.0.0.1:9090"));
+  m_server->setText(
+      settings.value(QStringLiteral("live/prometheus"), QStringLiteral("http://127.0.0.1:9090")).toString());
+  promForm->addRow(tr("Server:"), m_server);
+  m_selector = new QLineEdit(promTab);
+  m_selector->setObjectName(QStringLiteral("prometheusSelector"));
+  m_selector->setPlaceholderText(QStringLiteral("job=\"train\""));
+  m_selector->setText(settings.value(QStringLiteral("live/selector")).toString());
+  promForm->addRow(tr("Selector:"), m_selector);
+  m_tabs->addTab(promTab, tr("Prometheus"));
+  m_tabs->setCurrentIndex(
+      settings.value(QStringLiteral("live/source")).toString() == QLatin1String("prometheus") ? 1 : 0);
+  layout->addWidget(m_tabs);
   m_token = new QLineEdit(this);
   m_token->setEchoMode(QLineEdit::Password);
   m_token->setPlaceholderText(tr("only for agents bound to another address than loopback"));
@@ -105,16 +137,35 @@ AttachDialog::AttachDialog(bool demoAvailable, QWidget* parent) : QDialog(parent
   }
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
   layout->addWidget(buttons);
-  resize(520, 340);
+  resize(560, 380);
 }
 
-void AttachDialog::setEndpointsText(const QString& text) { m_endpoints->setPlainText(text); }
+void AttachDialog::setEndpointsText(const QString& text) {
+  m_endpoints->setPlainText(text);
+  m_tabs->setCurrentIndex(0);
+}
+
+void AttachDialog::setPrometheus(const QString& server, const QString& selector) {
+  m_server->setText(server);
+  m_selector->setText(selector);
+  m_tabs->setCurrentIndex(1);
+}
 
 void AttachDialog::tryAccept(bool demo) {
   AttachRequest r;
   r.startDemo = demo;
   QString error;
-  if (!demo) error = parseEndpointList(m_endpoints->toPlainText(), r.endpoints);
+  const bool prometheus = !demo && m_tabs->currentIndex() == 1;
+  if (prometheus) {
+    try {
+      r.prometheus = live::parse_prometheus_source(m_server->text().trimmed().toStdString(), false);
+      r.selector = live::normalise_selector(m_selector->text().toStdString());
+    } catch (const Error& e) {
+      error = QString::fromStdString(e.what());
+    }
+  } else if (!demo) {
+    error = parseEndpointList(m_endpoints->toPlainText(), r.endpoints);
+  }
   if (error.isEmpty()) error = parseRuleList(m_rules->text(), r.rules);
   if (!error.isEmpty()) {
     m_error->setText(error);
@@ -122,7 +173,15 @@ void AttachDialog::tryAccept(bool demo) {
   }
   r.token = m_token->text().toStdString();
   QSettings settings;
-  if (!demo) settings.setValue(QStringLiteral("live/endpoints"), m_endpoints->toPlainText());
+  if (prometheus) {
+    settings.setValue(QStringLiteral("live/prometheus"), m_server->text().trimmed());
+    settings.setValue(QStringLiteral("live/selector"), m_selector->text());
+  } else if (!demo) {
+    settings.setValue(QStringLiteral("live/endpoints"), m_endpoints->toPlainText());
+  }
+  if (!demo)
+    settings.setValue(QStringLiteral("live/source"),
+                      prometheus ? QStringLiteral("prometheus") : QStringLiteral("agents"));
   settings.setValue(QStringLiteral("live/rules"), m_rules->text());
   m_request = std::move(r);
   accept();

@@ -1,7 +1,8 @@
 #pragma once
 // "Attach to a running trainer": endpoints (one per rank; HOST:PORT, unix:PATH, or HOST:PORT+N for N ranks
-// on consecutive ports), an optional token, the alert rules, and, when a demo trainer program is known,
-// a button that starts it serving and attaches to it.
+// on consecutive ports), or a Prometheus server and label selector (the ranks whose agents it scrapes), an
+// optional token, the alert rules, and, when a demo trainer program is known, a button that starts it
+// serving and attaches to it.
 
 #include <QDialog>
 #include <vector>
@@ -13,6 +14,7 @@ class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
+class QTabWidget;
 
 namespace oomscope::ui {
 
@@ -21,6 +23,8 @@ struct AttachRequest {
   std::string token;
   std::vector<live::AlertRule> rules;
   bool startDemo = false;
+  std::string prometheus;  // server URL when the Prometheus tab was used (endpoints then empty)
+  std::string selector;
 };
 
 // Parses the endpoint text: one per line or separated by spaces/commas; HOST:PORT+N expands to N ports.
@@ -35,11 +39,16 @@ class AttachDialog : public QDialog {
   explicit AttachDialog(bool demoAvailable, QWidget* parent = nullptr);
   const AttachRequest& request() const { return m_request; }
   void setEndpointsText(const QString& text);
+  // Selects the Prometheus tab with these values (tests).
+  void setPrometheus(const QString& server, const QString& selector);
 
  private:
   void tryAccept(bool demo);
 
+  QTabWidget* m_tabs = nullptr;
   QPlainTextEdit* m_endpoints = nullptr;
+  QLineEdit* m_server = nullptr;
+  QLineEdit* m_selector = nullptr;
   QLineEdit* m_token = nullptr;
   QLineEdit* m_rules = nullptr;
   QLabel* m_error = nullptr;

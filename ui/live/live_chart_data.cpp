@@ -2,6 +2,8 @@
 
 #include "ui/live/live_chart_data.h"
 
+#include "ui/session/safe_text_qt.h"
+
 namespace oomscope::ui {
 
 using live::Field;
@@ -14,13 +16,13 @@ LiveChartData cut_chart_data(const live::Store& store, int rank, std::int64_t t0
   d.origin = store.first_t();
   if (rank < 0 || static_cast<std::size_t>(rank) >= store.ranks().size()) return d;
   const live::RankSeries& r = store.ranks()[static_cast<std::size_t>(rank)];
-  d.title = QString::fromStdString(r.label(rank));
+  d.title = safeText(r.label(rank));
   if (r.hello && !r.hello->backend.empty()) {
-    d.title += QStringLiteral(" \u00b7 ") + QString::fromStdString(r.hello->backend);
-    if (!r.hello->device.empty()) d.title += QStringLiteral(" ") + QString::fromStdString(r.hello->device);
+    d.title += QStringLiteral(" \u00b7 ") + safeText(r.hello->backend);
+    if (!r.hello->device.empty()) d.title += QStringLiteral(" ") + safeText(r.hello->device);
   }
   d.connected = r.connected;
-  d.status = QString::fromStdString(r.status);
+  d.status = safeText(r.status);
   d.samples = r.samples.size();
   d.capacity = r.hello ? r.hello->total_bytes : 0;
   if (const live::Sample* last = r.last()) d.recommended_max = last->get(Field::RecommendedMax, 0);
@@ -34,8 +36,7 @@ LiveChartData cut_chart_data(const live::Store& store, int rank, std::int64_t t0
     d.series.push_back(std::move(s));
   }
   for (const live::Event& e : r.events)
-    if (e.t >= t0 && e.t < t1)
-      d.events.push_back({e.t, QString::fromStdString(e.kind), QString::fromStdString(e.message)});
+    if (e.t >= t0 && e.t < t1) d.events.push_back({e.t, safeText(e.kind), safeText(e.message)});
   for (const live::Gap& g : r.gaps)
     if ((g.to == 0 || g.to >= t0) && g.from < t1) d.gaps.push_back(g);
   return d;

@@ -2,6 +2,9 @@
 
 #include "ui/live/live_page.h"
 
+#include <poll.h>
+#include <unistd.h>
+
 #include <QApplication>
 #include <QComboBox>
 #include <QDateTime>
@@ -11,10 +14,12 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QPointer>
 #include <QProcess>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QThreadPool>
@@ -27,6 +32,7 @@
 #include "ui/live/attach_dialog.h"
 #include "ui/live/live_chart.h"
 #include "ui/live/rank_table_model.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -69,7 +75,15 @@ LivePage::LivePage(QWidget* parent) : QWidget(parent) {
   m_ranks = new RankTableModel(this);
   m_table = new QTableView(side);
   m_table->setObjectName(QStringLiteral("rankTable"));
-  m_table->setModel(m_ranks);
+  m_sorted = new QSortFilterProxyModel(this);
+  m_sorted->setSourceModel(m_ranks);
+  m_sorted->setSortRole(Qt::UserRole);
+  m_sorted->setDynamicSortFilter(true);
+  m_table->setModel(m_sorted);
+  m_table->setSortingEnabled(true);
+  m_table->sortByColumn(RankTableModel::Headroom, Qt::AscendingOrder);  // closest to OOM on top
+  m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(m_table, &QWidget::customContextMenuRequested, this, &LivePage::showRankMenu);
   m_table->verticalHeader()->hide();
   m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -102,7 +116,10 @@ LivePage::LivePage(QWidget* parent) : QWidget(parent) {
     refresh(true);
   });
   connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
-    if (index.row() < int(m_charts.size())) m_scroll->ensureWidgetVisible(m_charts[std::size_t(index.row())]);
+    const QModelIndex source = m_sorted->mapToSource(index);
+    if (!source.isValid()) return;
+    const int rank = m_ranks->row(source.row()).index;
+    if (rank < int(m_charts.size())) m_scroll->ensureWidgetVisible(m_charts[std::size_t(rank)]);
   });
   m_timer = new QTimer(this);
   m_timer->setInterval(250);
@@ -159,9 +176,126 @@ void LivePage::attach(const std::vector<live::Endpoint>& endpoints, const std::s
   refresh(true);
 }
 
+void LivePage::attachPrometheus(const std::string& server, const std::string& selector,
+                                std::vector<live::AlertRule> rules) {
+  resetSession(std::move(rules));
+  m_isRecording = false;
+  if (m_windowSeconds == 0) setWindowSeconds(600);
+  live::PromOptions options;
+  options.selector = selector;
+  options.since_s = std::max(600, m_windowSeconds);
+  try {
+    m_prom = std::make_unique<live::PrometheusSource>(server, *m_session, options);
+  } catch (const Error& e) {
+    rankFailed(QString::fromStdString(e.what()));
+    return;
+  }
+  m_promSelector = QString::fromStdString(options.selector);
+  m_notice.clear();
+  m_prom->start();
+  m_record->setEnabled(true);
+  m_record->setText(tr("Record\u2026"));
+  rebuildCharts(0);
+  m_status->setText(tr("Reading %1 from Prometheus at %2\u2026")
+                        .arg(m_promSelector.isEmpty() ? tr("every oomscope series") : m_promSelector,
+                             QString::fromStdString(server)));
+  refresh(true);
+}
+
+std::vector<live::PromRankInfo> LivePage::prometheusRanks() const {
+  return m_prom ? m_prom->ranks() : std::vector<live::PromRankInfo>{};
+}
+
+void LivePage::rankFailed(const QString& reason) {
+  m_notice = reason;
+  m_status->setText(reason);
+  emit directAttachFailed(reason);
+}
+
+bool LivePage::attachDirectly(int index) {
+  if (!m_prom) {
+    rankFailed(tr("Attach directly works from a Prometheus view; this session is already direct."));
+    return false;
+  }
+  const auto ranks = m_prom->ranks();
+  if (index < 0 || index >= int(ranks.size())) return false;
+  const live::PromRankInfo& info = ranks[std::size_t(index)];
+  const QString who = tr("rank %1").arg(info.rank >= 0 ? info.rank : index);
+  if (info.stats_endpoint.empty()) {
+    rankFailed(
+        tr("Cannot attach directly to %1: its agent publishes no stats_endpoint in oomscope_agent_info "
+           "(an agent without a stats socket, or one older than this debugger).")
+            .arg(who));
+    return false;
+  }
+  live::Endpoint ep;
+  try {
+    ep = live::parse_endpoint(info.stats_endpoint);
+  } catch (const Error& e) {
+    rankFailed(tr("Cannot attach directly to %1: %2").arg(who, QString::fromStdString(e.what())));
+    return false;
+  }
+  m_status->setText(tr("Connecting to %1 at %2\u2026").arg(who, QString::fromStdString(info.stats_endpoint)));
+  QPointer<LivePage> self(this);
+  QThreadPool::globalInstance()->start([self, ep, who] {
+    std::string error;  // a connection attempt of at most 3 s, off the UI thread
+    bool in_progress = false;
+    const int fd = live::start_connect(ep, in_progress, error);
+    if (fd >= 0 && in_progress) {
+      pollfd p{fd, POLLOUT, 0};
+      if (::poll(&p, 1, 3000) <= 0)
+        error = "no answer within 3 s";
+      else
+        live::check_connected(fd, error);
+    }
+    if (fd >= 0) ::close(fd);
+    QMetaObject::invokeMethod(qApp, [self, ep, who, error] {
+      if (!self) return;
+      if (!error.empty()) {
+        self->rankFailed(
+            tr("Cannot attach directly to %1 at %2: %3 (the agent's stats socket must be reachable "
+               "from this machine; agents bind loopback unless started with --host and a token).")
+                .arg(who, QString::fromStdString(ep.to_string()), QString::fromStdString(error)));
+        return;
+      }
+      auto* page = new LivePage(self);
+      page->setWindowFlag(Qt::Window);
+      page->setAttribute(Qt::WA_DeleteOnClose);
+      page->setWindowTitle(
+          tr("%1 \u2014 direct attach to %2").arg(who, QString::fromStdString(ep.to_string())));
+      page->setWindowSeconds(60);
+      page->attach({ep});
+      page->resize(1000, 640);
+      page->show();
+      self->m_notice = tr("attached directly to %1 at %2 in a new window")
+                           .arg(who, QString::fromStdString(ep.to_string()));
+      emit self->directAttached(page);
+    });
+  });
+  return true;
+}
+
+void LivePage::showRankMenu(const QPoint& at) {
+  const QModelIndex source = m_sorted->mapToSource(m_table->indexAt(at));
+  if (!source.isValid()) return;
+  const int index = m_ranks->row(source.row()).index;
+  QMenu menu(this);
+  QAction* chart = menu.addAction(tr("Show Chart"));
+  QAction* direct = menu.addAction(tr("Attach Directly (10 Hz, events)"));
+  direct->setEnabled(m_prom != nullptr);
+  if (!m_prom) direct->setToolTip(tr("Only from a Prometheus view"));
+  QAction* chosen = menu.exec(m_table->viewport()->mapToGlobal(at));
+  if (chosen == chart && index < int(m_charts.size()))
+    m_scroll->ensureWidgetVisible(m_charts[std::size_t(index)]);
+  else if (chosen == direct)
+    attachDirectly(index);
+}
+
 void LivePage::detach() {
   if (m_client) m_client->stop();
   m_client.reset();
+  if (m_prom) m_prom->stop();
+  m_prom.reset();
   if (m_session) m_session->stop_recording();
 }
 
@@ -176,9 +310,9 @@ void LivePage::openRecording(const QString& path) {
     QString error, note;
     try {
       const live::ReplayInfo info = live::replay_recording(path.toStdString(), *session);
-      note = QString::fromStdString(info.note);
+      note = safeMultiline(info.note);
     } catch (const Error& e) {
-      error = QString::fromStdString(e.what());
+      error = safeMultiline(e.what());
     }
     QMetaObject::invokeMethod(qApp, [self, session, path, error, note] {
       if (!self || self->m_session != session) return;
@@ -204,8 +338,8 @@ bool LivePage::startRecording(const QString& path, QString* error) {
   try {
     m_session->start_recording(path.toStdString());
   } catch (const Error& e) {
-    if (error) *error = QString::fromStdString(e.what());
-    m_status->setText(QString::fromStdString(e.what()));
+    if (error) *error = safeMultiline(e.what());
+    m_status->setText(safeMultiline(e.what()));
     return false;
   }
   m_record->setText(tr("Stop Recording"));
@@ -225,6 +359,8 @@ void LivePage::chooseAttach() {
   const AttachRequest& r = dialog.request();
   if (r.startDemo)
     startDemoTrainer(r.rules);
+  else if (!r.prometheus.empty())
+    attachPrometheus(r.prometheus, r.selector, r.rules);
   else
     attach(r.endpoints, r.token, r.rules);
 }
@@ -246,7 +382,7 @@ bool LivePage::startDemoTrainer(std::vector<live::AlertRule> rules) {
     m_status->setText(tr("Cannot start the demo trainer %1: %2").arg(m_demoProgram, m_demo->errorString()));
     return false;
   }
-  attach({live::parse_endpoint(("unix:" + sock).toStdString())}, {}, std::move(rules));
+  attach({live::parse_endpoint((QStringLiteral("unix:") + sock).toStdString())}, {}, std::move(rules));
   return true;
 }
 
@@ -289,10 +425,37 @@ void LivePage::refreshVisible() {
   refresh(false);
 }
 
+void LivePage::updatePrometheusStatus() {
+  int up = 0;
+  m_session->read([&](const live::Store& store, const live::AlertEngine&) {
+    for (const auto& r : store.ranks()) up += r.connected ? 1 : 0;
+    return 0;
+  });
+  const live::PromStatus st = m_prom->status();
+  QString s = tr("Prometheus %1 %2: ").arg(QString::fromStdString(st.server), m_promSelector);
+  if (st.ranks == 0)
+    s += QString::fromStdString(st.phase) + QStringLiteral("\u2026");
+  else
+    s += tr("%1 of %2 rank(s) up").arg(up).arg(st.ranks);
+  if (!st.error.empty()) s += QStringLiteral(" \u2014 ") + QString::fromStdString(st.error);
+  if (!m_notice.isEmpty()) s += QStringLiteral(" \u2014 ") + m_notice;
+  if (m_session->recording())
+    s += tr(" \u00b7 recording to %1").arg(QString::fromStdString(m_session->recording_path()));
+  if (s != m_status->text() && (st.ranks > 0 || !st.error.empty())) m_status->setText(s);
+  m_status->setToolTip(tr("History read in %1 s (step %2 s); %3 requests, %4 MB so far.")
+                           .arg(st.history_seconds, 0, 'f', 2)
+                           .arg(double(st.step_ms) / 1000.0)
+                           .arg(st.requests)
+                           .arg(double(st.bytes) / 1e6, 0, 'f', 1));
+}
+
 void LivePage::refresh(bool force) {
   if (!m_session) return;
   const std::uint64_t version = m_session->version();
-  if (!force && version == m_seenVersion) return;
+  if (!force && version == m_seenVersion) {
+    if (m_prom) updatePrometheusStatus();  // errors arrive without data
+    return;
+  }
   m_seenVersion = version;
   const int n =
       m_session->read([](const live::Store& s, const live::AlertEngine&) { return int(s.ranks().size()); });
@@ -325,8 +488,7 @@ void LivePage::refresh(bool force) {
       chart->setData(std::move(data));
     }
     const auto& all = alerts.alerts();
-    for (std::size_t i = m_seenAlerts; i < all.size(); ++i)
-      newAlerts << QString::fromStdString(all[i].message);
+    for (std::size_t i = m_seenAlerts; i < all.size(); ++i) newAlerts << safeText(all[i].message);
     m_seenAlerts = all.size();
     const auto& ranks = store.ranks();
     if (m_seenEvents.size() < ranks.size()) m_seenEvents.resize(ranks.size(), 0);
@@ -358,10 +520,10 @@ void LivePage::refresh(bool force) {
   if (!newAlerts.isEmpty() || !snapshots.isEmpty()) m_alerts->scrollToBottom();
   if (!m_isRecording && m_client) {
     QString s = tr("%1 of %2 rank(s) live").arg(up).arg(m_client->endpoints().size());
-    if (m_session->recording())
-      s += tr(" \u00b7 recording to %1").arg(QString::fromStdString(m_session->recording_path()));
+    if (m_session->recording()) s += tr(" \u00b7 recording to %1").arg(safeText(m_session->recording_path()));
     m_status->setText(s);
   }
+  if (m_prom) updatePrometheusStatus();
 }
 
 }  // namespace oomscope::ui

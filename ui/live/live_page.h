@@ -1,14 +1,17 @@
 #pragma once
-// The Live page: attach to running trainers (one agent per rank) or open a recording, and watch a chart
-// per rank, the rank table and the alerts; record the session to a file. The client runs on its own
-// thread and writes into a LiveSession; the page polls the session's version four times a second and
-// redraws only the charts on screen, so 64 ranks at 10 Hz stay responsive.
+// The Live page: attach to running trainers (one agent per rank), read them from a Prometheus server, or
+// open a recording, and watch a chart per rank, the rank table (sorted by headroom: closest to OOM on top)
+// and the alerts; record the session to a file. From a Prometheus view, a rank's context menu attaches
+// directly to its agent's stats socket (in a window of its own) for 10 Hz detail and events. The client runs
+// on its own thread and writes into a LiveSession; the page polls the session's version four times a second
+// and redraws only the charts on screen, so 64 ranks at 10 Hz stay responsive.
 
 #include <QWidget>
 #include <memory>
 #include <vector>
 
 #include "core/live/client.h"
+#include "core/live/prom_source.h"
 #include "core/live/session.h"
 
 class QComboBox;
@@ -18,6 +21,7 @@ class QListWidget;
 class QProcess;
 class QPushButton;
 class QScrollArea;
+class QSortFilterProxyModel;
 class QTableView;
 class QTimer;
 
@@ -36,6 +40,15 @@ class LivePage : public QWidget {
   // Attaches to the endpoints (replacing any session). Rules: empty = the defaults.
   void attach(const std::vector<live::Endpoint>& endpoints, const std::string& token = {},
               std::vector<live::AlertRule> rules = {});
+  // Reads the ranks from a Prometheus server (replacing any session): history first (the shown window, at
+  // least 10 minutes), then new samples every second, on the source's own thread.
+  void attachPrometheus(const std::string& server, const std::string& selector,
+                        std::vector<live::AlertRule> rules = {});
+  // Drill-down from a Prometheus view: attaches directly to the stats socket of the rank with this
+  // session index, in a new window (emits directAttached). False, with the reason in the status line and
+  // directAttachFailed, when it cannot: no Prometheus view, no stats_endpoint published, or (after a
+  // connection attempt on a worker) unreachable.
+  bool attachDirectly(int index);
   // Opens a recording (on a worker); emits recordingOpened or failed.
   void openRecording(const QString& path);
   void detach();
@@ -57,6 +70,8 @@ class LivePage : public QWidget {
 
   live::LiveSession* session() const { return m_session.get(); }
   RankTableModel* rankModel() const { return m_ranks; }
+  QTableView* rankTable() const { return m_table; }  // its model sorts rankModel() (headroom by default)
+  std::vector<live::PromRankInfo> prometheusRanks() const;
   const std::vector<LiveChart*>& charts() const { return m_charts; }
   QListWidget* alertList() const { return m_alerts; }
   QString statusText() const;
@@ -66,6 +81,8 @@ class LivePage : public QWidget {
   void failed(const QString& message);
   // An `oom` event named the snapshot its agent wrote, and the user activated its line in the alert list.
   void openSnapshotRequested(const QString& path);
+  void directAttached(LivePage* page);
+  void directAttachFailed(const QString& reason);
 
  private:
   void chooseAttach();
@@ -74,9 +91,15 @@ class LivePage : public QWidget {
   void refresh(bool force);
   void rebuildCharts(int count);
   void resetSession(std::vector<live::AlertRule> rules);
+  void showRankMenu(const QPoint& at);
+  void rankFailed(const QString& reason);
+  void updatePrometheusStatus();
 
   std::shared_ptr<live::LiveSession> m_session;
   std::unique_ptr<live::LiveClient> m_client;
+  std::unique_ptr<live::PrometheusSource> m_prom;
+  QString m_promSelector;
+  QString m_notice;  // the last drill-down result, shown after the Prometheus status
   std::uint64_t m_seenVersion = ~0ull;
   std::size_t m_seenAlerts = 0;
   std::vector<std::size_t> m_seenEvents;  // per rank: events already scanned for oom snapshots
@@ -96,6 +119,7 @@ class LivePage : public QWidget {
   QGridLayout* m_gridLayout = nullptr;
   std::vector<LiveChart*> m_charts;
   RankTableModel* m_ranks = nullptr;
+  QSortFilterProxyModel* m_sorted = nullptr;
   QTableView* m_table = nullptr;
   QListWidget* m_alerts = nullptr;
   QTimer* m_timer = nullptr;

@@ -5,8 +5,11 @@
 #include <QBrush>
 #include <QColor>
 #include <QLocale>
+#include <limits>
 
+#include "core/live/headroom.h"
 #include "core/util/bytes.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -19,14 +22,19 @@ QVector<LiveRankRow> liveRankRows(const live::Store& store) {
   for (std::size_t i = 0; i < ranks.size(); ++i) {
     const live::RankSeries& r = ranks[i];
     LiveRankRow row;
+    row.index = int(i);
+    if (const live::Headroom h = live::headroom(r); h.known) {
+      row.headroomKnown = true;
+      row.headroom = h.bytes();
+      row.capacity = h.capacity;
+    }
     row.rank = QString::number(r.hello ? r.hello->rank : int(i));
-    row.endpoint = QString::fromStdString(r.endpoint);
+    row.endpoint = safeText(r.endpoint);
     row.connected = r.connected;
-    row.status =
-        r.connected ? QObject::tr("live") : QString::fromStdString(r.status.empty() ? "waiting" : r.status);
+    row.status = r.connected ? QObject::tr("live") : safeText(r.status.empty() ? "waiting" : r.status);
     row.samples = qint64(r.samples.size());
     row.bad = r.bad_lines;
-    row.badWhy = QString::fromStdString(r.last_bad_line);
+    row.badWhy = safeText(r.last_bad_line);
     if (!r.shapes.empty()) row.shapes = r.shapes.back().distinct;
     if (const live::Sample* s = r.last()) {
       auto get = [&](Field f) { return s->has(f) ? qint64(s->get(f)) : qint64(-1); };
@@ -78,6 +86,11 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const {
         return bytes(r.top);
       case Gap:
         return bytes(r.gap);
+      case Headroom:
+        return r.headroomKnown ? QString::fromStdString(format_bytes(std::int64_t(r.headroom))) +
+                                     QStringLiteral(" (%1%)").arg(
+                                         100.0 * double(r.headroom) / double(r.capacity), 0, 'f', 0)
+                               : QStringLiteral("\u2014");
       case Rss:
         return bytes(r.rss);
       case Ooms:
@@ -90,11 +103,46 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const {
         return count(r.bad);
     }
   }
-  if (role == Qt::TextAlignmentRole && index.column() >= Step) return int(Qt::AlignRight | Qt::AlignVCenter);
+  if (role == Qt::UserRole) {  // sort keys
+    constexpr qint64 unknown = std::numeric_limits<qint64>::max();
+    auto key = [&](qint64 v) { return v < 0 ? unknown : v; };
+    switch (index.column()) {
+      case Rank:
+        return r.rank.toLongLong();
+      case Status:
+        return r.connected ? 1 : 0;  // down first
+      case Step:
+        return key(r.step);
+      case Allocated:
+        return key(r.allocated);
+      case Reserved:
+        return key(r.reserved);
+      case Top:
+        return key(r.top);
+      case Gap:
+        return r.gap == -1 ? unknown : r.gap;
+      case Headroom:
+        return r.headroomKnown ? r.headroom : unknown;
+      case Rss:
+        return key(r.rss);
+      case Ooms:
+        return key(r.ooms);
+      case Retries:
+        return key(r.retries);
+      case Shapes:
+        return key(r.shapes);
+      case Bad:
+        return r.bad;
+    }
+  }
+  if (role == Qt::TextAlignmentRole && index.column() >= Headroom)
+    return int(Qt::AlignRight | Qt::AlignVCenter);
   if (role == Qt::ForegroundRole) {
     if (index.column() == Status && r.status != tr("recorded"))
       return QBrush(r.connected ? QColor(0x2c, 0xa0, 0x2c) : QColor(0xd6, 0x27, 0x28));
     if (index.column() == Ooms && r.ooms > 0) return QBrush(QColor(0xd6, 0x27, 0x28));
+    if (index.column() == Headroom && r.headroomKnown && r.headroom * 10 < r.capacity)
+      return QBrush(QColor(0xd6, 0x27, 0x28));  // under 10% left
   }
   if (role == Qt::ToolTipRole) {
     if (index.column() == Rank)
@@ -107,8 +155,9 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const {
 
 QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal) return {};
-  static const char* names[] = {"rank", "status", "step", "allocated", "reserved", "driver/device",
-                                "gap",  "RSS",    "OOMs", "retries",   "shapes",   "bad lines"};
+  static const char* names[] = {"rank",     "status",        "headroom", "step", "allocated",
+                                "reserved", "driver/device", "gap",      "RSS",  "OOMs",
+                                "retries",  "shapes",        "bad lines"};
   if (role == Qt::DisplayRole) return tr(names[section]);
   if (role == Qt::ToolTipRole) {
     switch (section) {
@@ -118,6 +167,10 @@ QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, in
             "context and libraries included).");
       case Gap:
         return tr("driver/device minus allocated: memory the framework's allocator does not account for.");
+      case Headroom:
+        return tr(
+            "Capacity minus use: the device's total (or the MPS recommended maximum) minus device_used, "
+            "driver or reserved. Sorted ascending, the rank closest to OOM is on top.");
       case Shapes:
         return tr(
             "Distinct padded input shapes seen so far; a number still rising keeps graph caches growing.");

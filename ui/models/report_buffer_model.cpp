@@ -1,6 +1,7 @@
 #include "ui/models/report_buffer_model.h"
 
 #include "ui/models/report_format.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -67,18 +68,18 @@ QVariant BufferTableModel::rawValue(int row, int column) const {
     case Size:
       return qint64(b.size_bytes);
     case Shape:
-      return QString::fromStdString(b.shape);
+      return safeText(b.shape);
     case Role:
       return roleText(b.role);
     case Instruction:
-      return QString::fromStdString(b.instruction);
+      return safeText(b.instruction);
     case OpName:
-      if (!b.op_name.empty()) return QString::fromStdString(b.op_name);
-      if (!b.role_via_op_name.empty()) return QString::fromStdString(b.role_via_op_name);
+      if (!b.op_name.empty()) return safeText(b.op_name);
+      if (!b.role_via_op_name.empty()) return safeText(b.role_via_op_name);
       return {};
     case Source: {
       const std::string s = b.source.to_string();
-      return s.empty() ? QVariant() : QVariant(QString::fromStdString(s));
+      return s.empty() ? QVariant() : QVariant(safeText(s));
     }
     default:
       return {};
@@ -103,17 +104,15 @@ QVariant BufferTableModel::data(const QModelIndex& index, int role) const {
       QString tip = QStringLiteral("%1: %2").arg(roleText(b.role), roleMeaning(b.role));
       if (!b.role_via_instruction.empty())
         tip += QStringLiteral("\nRole taken from the alias %1 (%2).")
-                   .arg(QString::fromStdString(b.role_via_instruction),
-                        QString::fromStdString(b.role_via_op_name));
+                   .arg(safeText(b.role_via_instruction), safeText(b.role_via_op_name));
       return tip;
     }
   }
   if (index.column() == OpName && role == Qt::ToolTipRole && b.op_name.empty() && !b.role_via_op_name.empty())
     return QStringLiteral("%1\n(op_name of the alias %2: the defining instruction has none)")
-        .arg(QString::fromStdString(b.role_via_op_name), QString::fromStdString(b.role_via_instruction));
+        .arg(safeText(b.role_via_op_name), safeText(b.role_via_instruction));
   if (index.column() == Source && role == Qt::ToolTipRole && b.source.known() && !b.source.function.empty())
-    return QStringLiteral("%1\nin %2")
-        .arg(QString::fromStdString(b.source.to_string()), QString::fromStdString(b.source.function));
+    return QStringLiteral("%1\nin %2").arg(safeText(b.source.to_string()), safeText(b.source.function));
   return RecordTableModel::data(index, role);
 }
 

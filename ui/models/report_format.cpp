@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/util/bytes.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -109,7 +110,7 @@ QColor roleColor(BufferRole role) {
 }
 
 QString moduleLabel(const analysis::ModuleRow& row) {
-  return QStringLiteral("%1(%2)").arg(QString::fromStdString(row.name)).arg(row.program_id);
+  return QStringLiteral("%1(%2)").arg(safeText(row.name)).arg(row.program_id);
 }
 
 QString choiceText(analysis::ModuleChoice choice) { return QString::fromLatin1(analysis::to_string(choice)); }
@@ -123,8 +124,7 @@ QString percentText(double percent) {
 QString poolSource(const HostReport& report) {
   if (!report.capacity_bytes) return QStringLiteral("pool size unknown (no allocator events)");
   if (report.capacity_source == "--capacity") return QStringLiteral("the pool size you entered");
-  return QStringLiteral("capacity of %1, read from the capture")
-      .arg(QString::fromStdString(report.capacity_source));
+  return QStringLiteral("capacity of %1, read from the capture").arg(safeText(report.capacity_source));
 }
 
 QString reportVerdict(const HostReport& report) {
@@ -133,7 +133,7 @@ QString reportVerdict(const HostReport& report) {
   if (!report.plan || !report.module_index)
     return QStringLiteral("No module could be analysed in this capture.");
   const analysis::PlanAnalysis& plan = *report.plan;
-  const QString name = QString::fromStdString(plan.module_name);
+  const QString name = safeText(plan.module_name);
   if (plan.status == analysis::PlanStatus::NoBufferAssignment)
     return QStringLiteral(
                "The plan of %1 has no buffer assignment in the capture, so its memory needs are unknown.")

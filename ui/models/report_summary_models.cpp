@@ -115,7 +115,9 @@ QVariant ReportModuleModel::data(const QModelIndex& index, int role) const {
       QString text = moduleLabel(e.row);
       text += planned ? QStringLiteral("  \u2014  %1").arg(bytesText(e.row.peak_bytes))
                       : QStringLiteral("  \u2014  no plan");
-      text += QStringLiteral(", %1 execution%2").arg(e.row.executions).arg(e.row.executions == 1 ? "" : "s");
+      text += QStringLiteral(", %1 execution%2")
+                  .arg(e.row.executions)
+                  .arg(e.row.executions == 1 ? QString() : QStringLiteral("s"));
       if (e.isDefault) text += QStringLiteral("  \u2605 default: %1").arg(choiceText(m_choice));
       return text;
     }

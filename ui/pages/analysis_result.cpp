@@ -5,6 +5,7 @@
 
 #include "core/analysis/report_text.h"
 #include "ui/models/report_format.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -40,7 +41,7 @@ std::shared_ptr<const AnalysisResult> buildAnalysis(
 
   std::ostringstream text;
   analysis::write_report_text(text, *report, options.top);
-  result->text = QString::fromStdString(text.str());
+  result->text = safeMultiline(text.str());  // as the CLI prints it: terminal_safe
   result->verdict = reportVerdict(*report);
   result->plan = planCurveSeries(*report);
   result->timeline = timelineSeries(*report, capture);

@@ -175,7 +175,7 @@ void BuffersPage::setResult(std::shared_ptr<const AnalysisResult> result) {
     } else {
       m_title->setText(tr("%1 buffer%2 live at the peak of %3: %4 at %5 (derived)")
                            .arg(p.live_at_peak.size())
-                           .arg(p.live_at_peak.size() == 1 ? "" : "s")
+                           .arg(p.live_at_peak.size() == 1 ? QString() : QStringLiteral("s"))
                            .arg(module, bytesText(p.peak_bytes),
                                 QString::fromStdString(single_line_safe(p.peak_instruction))));
       m_title->setToolTip(tr("Peak %1, at event %2 of the heap-simulator trace")

@@ -17,15 +17,17 @@
 #include "ui/models/report_summary_models.h"
 #include "ui/pages/analysis_result.h"
 #include "ui/pages/analysis_widgets.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
 namespace {
 
-QString html(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+// Text from the analysis carries names from the capture: made safe (safe_text_qt.h), then escaped as HTML.
+QString html(const std::string& s) { return safeText(s).toHtmlEscaped(); }
 
 QString sentence(const std::string& s) {
-  QString text = QString::fromStdString(s);
+  QString text = safeText(s);
   if (!text.isEmpty()) text[0] = text[0].toUpper();
   return text;
 }
@@ -133,15 +135,14 @@ void DiagnosisPage::addKeyFigures() {
                    : tr(", in the %1").arg(QString::fromLatin1(analysis::to_string(p.peak_phase))))
             : QString();
     add(bytesText(needs),
-        heap ? tr("planned peak of %1%2").arg(QString::fromStdString(p.module_name), phase)
+        heap ? tr("planned peak of %1%2").arg(safeText(p.module_name), phase)
              : tr("allocation total (no heap trace)"),
         heap ? P::Derived : P::Read, bytesWithExact(needs));
     if (heap) {
       if (const auto other = p.other_phase_peak())
         add(bytesText(other->bytes),
             tr("%1 peak, at %2")
-                .arg(QString::fromLatin1(analysis::to_string(other->phase)),
-                     QString::fromStdString(other->instruction)),
+                .arg(QString::fromLatin1(analysis::to_string(other->phase)), safeText(other->instruction)),
             P::Derived,
             tr("A fix of the %1 alone cannot bring the need below this peak of the %2 (temp heap %3)")
                 .arg(QString::fromLatin1(analysis::to_string(p.peak_phase)),
@@ -160,16 +161,15 @@ void DiagnosisPage::addKeyFigures() {
     if (r.runtime.module && r.runtime.module->allocator &&
         *r.runtime.module->allocator < r.runtime.allocators.size())
       a = &r.runtime.allocators[*r.runtime.module->allocator];
-    add(bytesText(a->peak_bytes_in_use), tr("highest in use on %1").arg(QString::fromStdString(a->name)),
-        P::Read, bytesWithExact(a->peak_bytes_in_use));
+    add(bytesText(a->peak_bytes_in_use), tr("highest in use on %1").arg(safeText(a->name)), P::Read,
+        bytesWithExact(a->peak_bytes_in_use));
   }
   if (r.runtime.module) {
     const auto& m = *r.runtime.module;
     add(QString::number(m.executions.size()),
         m.never_launched ? tr("executions, %1 never launched a kernel").arg(m.never_launched)
                          : tr("executions in the capture"),
-        P::Measured,
-        tr("Host executions of %1 matched in the capture").arg(QString::fromStdString(m.module)));
+        P::Measured, tr("Host executions of %1 matched in the capture").arg(safeText(m.module)));
   }
   if (!r.plan_only)
     add(QString::number(r.runtime.retries.count),

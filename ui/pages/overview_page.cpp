@@ -14,6 +14,7 @@
 #include "core/util/bytes.h"
 #include "ui/models/capture_table_models.h"
 #include "ui/models/table_filter_proxy.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -155,7 +156,7 @@ void OverviewPage::setSummary(const CaptureSummary& s, std::vector<PlaneRow> pla
                         : s.hosts.size() == 1 ? tr("host %1").arg(s.hosts.first())
                                               : tr("hosts %1").arg(s.hosts.join(QStringLiteral(", ")));
   m_subtitle->setText(tr("%1 \u00b7 %2 \u00b7 %3")
-                          .arg(QDir::toNativeSeparators(info.absoluteFilePath()),
+                          .arg(safeText(QDir::toNativeSeparators(info.absoluteFilePath())),
                                QString::fromStdString(format_bytes(std::uint64_t(s.fileSize))), hosts));
   m_headline->setText(describeSummary(s));
 

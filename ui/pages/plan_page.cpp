@@ -11,6 +11,7 @@
 #include "ui/models/report_format.h"
 #include "ui/pages/analysis_result.h"
 #include "ui/pages/analysis_widgets.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -85,7 +86,7 @@ void PlanPage::setResult(std::shared_ptr<const AnalysisResult> result) {
   if (const auto other = p.other_phase_peak())
     where += tr("; the %1 peaks at %2 at %3")
                  .arg(QString::fromLatin1(analysis::to_string(other->phase)), bytesText(other->bytes),
-                      QString::fromStdString(other->instruction));
+                      safeText(other->instruction));
   m_summary->setText(tr("Plan of %1: peak %2 at %3%4 (derived)")
                          .arg(s.module, bytesText(s.peakBytes), s.peakInstruction, where));
   m_summary->setToolTip(
@@ -100,13 +101,12 @@ void PlanPage::setResult(std::shared_ptr<const AnalysisResult> result) {
     switch (pat.kind) {
       case analysis::PatternKind::SplitKPartials:
         note += tr("Split-K: %1 keeps %2 of f32 partial sums, %3x its result (a forward transient). ")
-                    .arg(QString::fromStdString(pat.instruction), bytesText(pat.bytes))
+                    .arg(safeText(pat.instruction), bytesText(pat.bytes))
                     .arg(pat.factor);
         break;
       case analysis::PatternKind::ConvOutputTwice:
         note += tr("Convolution output held twice: %1 (%2) and its copy %3. ")
-                    .arg(QString::fromStdString(pat.instruction), bytesText(pat.bytes),
-                         QString::fromStdString(pat.other_instruction));
+                    .arg(safeText(pat.instruction), bytesText(pat.bytes), safeText(pat.other_instruction));
         break;
       case analysis::PatternKind::HostPrefetch:
         note += tr("%1 host prefetch buffer(s) (copy-start), %2 at the peak. ")

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "core/util/safe_text.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -101,7 +102,7 @@ QString describeFailure(const QString& subject, std::exception_ptr error) {
   } catch (const std::bad_alloc&) {
     return subject + QStringLiteral(": not enough memory to load this file.");
   } catch (const std::exception& e) {
-    return subject + QStringLiteral(": unexpected error: ") + QString::fromUtf8(e.what());
+    return subject + QStringLiteral(": unexpected error: ") + safeMultiline(std::string_view(e.what()));
   } catch (...) {
     return subject + QStringLiteral(": unexpected error of unknown type.");
   }

@@ -6,6 +6,7 @@
 #include "core/sim/simulator.h"
 #include "core/sim/trace_io.h"
 #include "core/util/error.h"
+#include "ui/session/safe_text_qt.h"
 #include "ui/sim/step_counters.h"
 
 namespace oomscope::ui {
@@ -129,7 +130,7 @@ RunPtr loadTraceRun(const QString& path, ProgressSink& progress, std::stop_token
   if (run->truncated) run->wholeRun = fileTotals;
   run->wholeRunEvents = eventsInFile;
   run->realRun = real;
-  run->configError = QString::fromStdString(configError);
+  run->configError = safeMultiline(configError);
   if (config && !real && !run->truncated) {
     // Re-derive with the time model so the overhead is known at every step, keeping the file's final line.
     run->stepTotals = deriveStepTotals(run->log, run->stepEnd, grad, &config->time);
@@ -139,7 +140,7 @@ RunPtr loadTraceRun(const QString& path, ProgressSink& progress, std::stop_token
   run->config = config;
   run->baselines = trace.baselines;
   run->title = QFileInfo(path).fileName();
-  run->source = QStringLiteral("trace from %1: %2").arg(QString::fromStdString(trace.header.source), path);
+  run->source = QStringLiteral("trace from %1: %2").arg(safeText(trace.header.source), path);
   run->computeSeconds += readSeconds;
   progress.report(1.0, "done");
   return run;

@@ -14,6 +14,7 @@
 
 #include "core/sim/model_file.h"
 #include "core/util/error.h"
+#include "ui/session/safe_text_qt.h"
 #include "ui/sim/sim_controls.h"
 
 namespace oomscope::ui {
@@ -146,11 +147,11 @@ void SimControls::setConfig(const sim::SimConfig& c) {
   m_dist->setCurrentIndex(c.scenes.dist == sim::SizeDist::Uniform       ? 0
                           : c.scenes.dist == sim::SizeDist::HeavyTailed ? 1
                                                                         : 2);
-  m_sizesFile = QString::fromStdString(c.scenes.sizes_file);
+  m_sizesFile = QString::fromStdString(c.scenes.sizes_file);  // a path: kept as is, shown safe
   m_sizesButton->setText(!m_inlineSizes.empty()  ? tr("%1 sizes").arg(m_inlineSizes.size())
                          : m_sizesFile.isEmpty() ? tr("File…")
-                                                 : QFileInfo(m_sizesFile).fileName());
-  m_sizesButton->setToolTip(m_sizesFile);
+                                                 : safeText(QFileInfo(m_sizesFile).fileName()));
+  m_sizesButton->setToolTip(safeText(m_sizesFile));
   m_sizesButton->setEnabled(c.scenes.dist == sim::SizeDist::File);
   m_scenes->setEnabled(c.scenes.dist != sim::SizeDist::File);
   showScaled(m_budget, c.memory.budget, kGiB);
@@ -222,7 +223,7 @@ bool SimControls::loadModelFile(const QString& path) {
     edited();
     return true;
   } catch (const Error& e) {
-    emit modelError(QString::fromStdString(e.what()));
+    emit modelError(safeMultiline(std::string_view(e.what())));
     return false;
   }
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "ui/models/report_format.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -96,10 +97,8 @@ QString AllocatorStateWidget::describeAt(QPoint pos) const {
         const auto& ids = m_snap->frames_of(b.frames);
         for (std::size_t i = 0; i < ids.size() && i < 8; ++i) {
           const auto& f = m_snap->frames[ids[i]];
-          text += QStringLiteral("\n  %1:%2 in %3")
-                      .arg(QString::fromStdString(f.filename))
-                      .arg(f.line)
-                      .arg(QString::fromStdString(f.name));
+          text +=
+              QStringLiteral("\n  %1:%2 in %3").arg(safeText(f.filename)).arg(f.line).arg(safeText(f.name));
         }
       }
       break;

@@ -10,6 +10,7 @@
 
 #include "core/snapshot/categories.h"
 #include "ui/models/report_format.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -239,10 +240,7 @@ QString MemoryTimelineWidget::describeAt(QPoint pos) const {
       if (ids.empty()) text += tr("\n(no stack recorded)");
       for (std::size_t i = 0; i < ids.size() && i < 12; ++i) {
         const auto& f = m_doc->snap->frames[ids[i]];
-        text += QStringLiteral("\n  %1:%2 in %3")
-                    .arg(QString::fromStdString(f.filename))
-                    .arg(f.line)
-                    .arg(QString::fromStdString(f.name));
+        text += QStringLiteral("\n  %1:%2 in %3").arg(safeText(f.filename)).arg(f.line).arg(safeText(f.name));
       }
       if (ids.size() > 12) text += tr("\n  \u2026 %1 more frames").arg(ids.size() - 12);
       return text;

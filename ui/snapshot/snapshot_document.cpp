@@ -6,6 +6,7 @@
 #include "core/snapshot/snapshot_text.h"
 #include "core/snapshot/timeline_reports.h"
 #include "core/util/error.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -42,8 +43,8 @@ std::shared_ptr<const SnapshotDocument> loadSnapshotDocument(const QString& path
       snapshot::write_kineto_text(text, *doc->kineto);
       if (!doc->kineto->devices.empty()) {
         const auto& d = doc->kineto->devices.front();
-        doc->seriesTitle = QString::fromStdString(
-            d.label + (d.baseline ? " allocated bytes" : " running sum of [memory] Bytes"));
+        doc->seriesTitle =
+            safeText(d.label + (d.baseline ? " allocated bytes" : " running sum of [memory] Bytes"));
         for (const auto& pt : d.series)
           doc->series.push_back({(pt.ts_us - d.first_ts_us) / 1e6, static_cast<double>(pt.live_bytes)});
         for (const auto& o : d.ooms) doc->oomTimes.push_back((o.ts_us - d.first_ts_us) / 1e6);

@@ -5,6 +5,7 @@
 
 #include "core/snapshot/categories.h"
 #include "ui/models/report_format.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -47,9 +48,9 @@ QVariant TopAllocationsModel::data(const QModelIndex& index, int role) const {
       case Category:
         return QString::fromUtf8(snapshot::to_string(p.category.category));
       case Where:
-        return p.where.empty() ? tr("(no stack)") : QString::fromStdString(p.where);
+        return p.where.empty() ? tr("(no stack)") : safeText(p.where);
       case Rule:
-        return QString::fromStdString(p.category.rule);
+        return safeText(p.category.rule);
       default:
         return {};
     }
@@ -97,10 +98,7 @@ QString TopAllocationsModel::framesText(int row) const {
   QStringList lines;
   for (std::uint32_t id : ids) {
     const auto& f = m_doc->snap->frames[id];
-    lines << QStringLiteral("%1:%2 in %3")
-                 .arg(QString::fromStdString(f.filename))
-                 .arg(f.line)
-                 .arg(QString::fromStdString(f.name));
+    lines << QStringLiteral("%1:%2 in %3").arg(safeText(f.filename)).arg(f.line).arg(safeText(f.name));
   }
   return lines.join(QLatin1Char('\n'));
 }
@@ -176,12 +174,12 @@ void DiffModel::setDiff(std::shared_ptr<const snapshot::SnapshotDiff> diff) {
   if (diff) {
     for (const auto& r : diff->totals) {
       const bool count = r.name == "segments" || r.name == "blocks" || r.name == "trace entries";
-      m_rows.push_back({tr("totals"), QString::fromStdString(r.name), r.a, r.b, count});
+      m_rows.push_back({tr("totals"), safeText(r.name), r.a, r.b, count});
     }
     for (const auto& r : diff->categories)
-      m_rows.push_back({tr("at the peak"), QString::fromStdString(r.name), r.a, r.b, false});
+      m_rows.push_back({tr("at the peak"), safeText(r.name), r.a, r.b, false});
     for (const auto& r : diff->sites)
-      m_rows.push_back({tr("site at the peak"), QString::fromStdString(r.name), r.a, r.b, false});
+      m_rows.push_back({tr("site at the peak"), safeText(r.name), r.a, r.b, false});
   }
   endResetModel();
 }
@@ -204,7 +202,9 @@ QVariant DiffModel::data(const QModelIndex& index, int role) const {
       case B:
         return value(r.b);
       case Delta:
-        return r.count ? QStringLiteral("%1%2").arg(r.b - r.a >= 0 ? "+" : "").arg(r.b - r.a)
+        return r.count ? QStringLiteral("%1%2")
+                             .arg(r.b - r.a >= 0 ? QStringLiteral("+") : QString())
+                             .arg(r.b - r.a)
                        : signedBytes(r.b - r.a);
       default:
         return {};

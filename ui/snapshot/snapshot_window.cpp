@@ -24,6 +24,7 @@
 #include "core/snapshot/snapshot_diff.h"
 #include "core/util/error.h"
 #include "ui/models/report_format.h"
+#include "ui/session/safe_text_qt.h"
 #include "ui/snapshot/allocator_state_widget.h"
 #include "ui/snapshot/memory_timeline_widget.h"
 #include "ui/snapshot/series_widget.h"
@@ -152,9 +153,9 @@ void SnapshotWindow::load(const QString& path) {
     } catch (const Cancelled&) {
       error = QObject::tr("Loading was cancelled.");
     } catch (const Error& e) {
-      error = QString::fromStdString(e.what());
+      error = safeMultiline(e.what());
     } catch (const std::exception& e) {
-      error = QObject::tr("%1: %2").arg(path, QString::fromUtf8(e.what()));
+      error = QObject::tr("%1: %2").arg(path, safeMultiline(std::string_view(e.what())));
     }
     QMetaObject::invokeMethod(
         self,
@@ -304,14 +305,14 @@ void SnapshotWindow::compareWith(SnapshotWindow* other) {
   m_diffModel->setDiff(diff);
   std::ostringstream text;
   snapshot::write_diff_text(text, *diff);
-  m_diffText->setPlainText(QString::fromStdString(text.str()));
+  m_diffText->setPlainText(safeMultiline(text.str()));
 }
 
 void SnapshotWindow::setDocument(std::shared_ptr<const SnapshotDocument> doc) {
   m_doc = std::move(doc);
   while (m_tabs->count()) m_tabs->removeTab(0);
   setWindowTitle(tr("%1 \u2014 oomscope").arg(QFileInfo(m_doc->path).fileName()));
-  m_report->setPlainText(QString::fromStdString(m_doc->reportText));
+  m_report->setPlainText(safeMultiline(m_doc->reportText));
   if (m_doc->snap) {
     const auto* d = m_doc->deviceAnalysis();
     m_timeline->setDocument(m_doc);
@@ -351,7 +352,8 @@ void SnapshotWindow::setDocument(std::shared_ptr<const SnapshotDocument> doc) {
     if (!m_doc->series.empty()) m_tabs->addTab(m_seriesPage, tr("Memory over time"));
     m_tabs->addTab(m_report, tr("Report"));
   }
-  m_status->setText(tr("%1 \u2014 %2").arg(m_doc->path, QString::fromUtf8(snapshot::to_string(m_doc->kind))));
+  m_status->setText(
+      tr("%1 \u2014 %2").arg(safeText(m_doc->path), QString::fromUtf8(snapshot::to_string(m_doc->kind))));
 }
 
 void SnapshotWindow::selectEvent(std::int64_t index) {

@@ -1,7 +1,7 @@
 """oomscope live agent for Python trainers (PyTorch CUDA/MPS/CPU, JAX): standard library only.
 
 Drop-in:   python3 -m oomscope_agent [--port P | --unix PATH] train.py ARGS...
-In code:   import oomscope_agent as oa; oa.start(port=7070)
+In code:   import oomscope_agent as oa; oa.start(port=7070, metrics_port=9400)
            oa.step(n); oa.observe_batch(batch); oa.event("checkpoint", "saved step 3000")
 
 The debugger attaches with `oomscope-cli watch 127.0.0.1:P` or the Live page of `oomscope`.
@@ -19,13 +19,17 @@ _agent = None
 _tracker = hooks.ShapeTracker()
 
 
-def start(port=None, unix=None, host="127.0.0.1", token=None, interval_ms=100, command=None, hook_torch=True):
+def start(port=None, unix=None, host="127.0.0.1", token=None, interval_ms=100, command=None, hook_torch=True,
+          metrics_port=None, metrics_host="127.0.0.1", job=None, local_rank=None):
     """Starts serving (once; later calls return the running agent). Errors binding are raised here, at
-    start, never later."""
+    start, never later. metrics_port: also serve Prometheus /metrics there (0 picks a free port; see
+    agent().metrics.endpoint); metrics_host other than loopback needs the token. job: the `job` label
+    (default $OOMSCOPE_JOB)."""
     global _agent
     if _agent is not None:
         return _agent
-    a = Agent(port=port, unix=unix, host=host, token=token, interval_ms=interval_ms, command=command)
+    a = Agent(port=port, unix=unix, host=host, token=token, interval_ms=interval_ms, command=command,
+              metrics_port=metrics_port, metrics_host=metrics_host, job=job, local_rank=local_rank)
     a._shapes = _tracker
     a.observe_batch = observe_batch
     a.start()

@@ -23,6 +23,7 @@ MAX_NEW_PER_LINE = 256  # shapes listed in one `shapes` line's "new" field
 class ShapeTracker:
     def __init__(self):
         self.seen = set()
+        self.observed = False  # any batch with a shape seen (before that, the count is unknown, not 0)
         self.distinct = 0
         self.last = []
         self.fresh = []  # first seen since the last `shapes` line (taken by the agent thread)
@@ -32,6 +33,7 @@ class ShapeTracker:
         if not shape:
             return
         key = tuple(shape)
+        self.observed = True
         self.last = list(shape)
         if key not in self.seen and len(self.seen) < MAX_DISTINCT:
             self.seen.add(key)

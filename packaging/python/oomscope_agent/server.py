@@ -51,7 +51,8 @@ class _Client:
 
 class Agent:
     def __init__(self, port=None, unix=None, host="127.0.0.1", token=None, interval_ms=100, command=None,
-                 rank=None, world_size=None):
+                 rank=None, world_size=None, metrics_port=None, metrics_host="127.0.0.1", job=None,
+                 local_rank=None):
         if token is None:
             token = os.environ.get("OOMSCOPE_TOKEN") or None
         if unix is None and not _is_loopback(host) and not token:
@@ -61,6 +62,15 @@ class Agent:
         self.command = list(command if command is not None else sys.argv)
         self.rank = int(rank if rank is not None else os.environ.get("RANK", os.environ.get("LOCAL_RANK", 0)))
         self.world_size = int(world_size if world_size is not None else os.environ.get("WORLD_SIZE", 1))
+        if local_rank is None:
+            local_rank = os.environ.get("LOCAL_RANK")
+        if local_rank is None and self.world_size == 1:
+            local_rank = self.rank  # a single process: its local rank is its rank
+        self.local_rank = None if local_rank is None else int(local_rank)
+        self.job = job if job is not None else (os.environ.get("OOMSCOPE_JOB") or None)
+        self.latest = None  # the last sample taken (a dict), for /metrics
+        self._events_by_kind = {}
+        self._hello_info = None  # (backend, device label, total bytes) of the last hello
         self.step_value = None
         self.micro_value = None
         self.dropped = 0
@@ -104,11 +114,48 @@ class Agent:
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
         self._thread = threading.Thread(target=self._run, name="oomscope-agent", daemon=True)
+        self.metrics = None
+        self._own_next = 0.0  # with /metrics on, the agent samples every interval even without clients
+        if metrics_port is not None:
+            from .metrics import MetricsServer
+            try:
+                self.metrics = MetricsServer(self, metrics_port, host=metrics_host, token=token)
+            except BaseException:
+                self._listen.close()
+                raise
 
     # -- called from the trainer: cheap, never raise ------------------------------------------------
     def start(self):
         self._thread.start()
+        if self.metrics is not None:
+            self.metrics.start()
         return self
+
+    # -- /metrics (called from the metrics thread) ----------------------------------------------------
+    def metrics_snapshot(self):
+        info = self._hello_info
+        if info is None:
+            backend, _, total, _ = sources.backend_info()
+            info = (backend, sources.device_label(backend), total)
+        with self._lock:
+            events = dict(self._events_by_kind)
+        tracker = self._shapes
+        return {"sample": self.latest, "backend": info[0], "total_bytes": info[2], "dropped": self.dropped,
+                "splits": events.get("split", 0), "restarts": events.get("restart", 0), "events": events,
+                "distinct_shapes": tracker.distinct if tracker is not None and tracker.observed else None,
+                "stats_endpoint": self.endpoint}
+
+    def metric_labels(self):
+        """The labels on every series: rank, local_rank (when known), host, device, job (when known)."""
+        info = self._hello_info
+        device = info[1] if info is not None else sources.device_label(sources.backend_info()[0])
+        labels = [("rank", str(self.rank))]
+        if self.local_rank is not None:
+            labels.append(("local_rank", str(self.local_rank)))
+        labels += [("host", socket.gethostname()), ("device", device)]
+        if self.job:
+            labels.append(("job", self.job))
+        return labels
 
     def post(self, obj):
         try:
@@ -117,6 +164,9 @@ class Agent:
             return
         with self._lock:
             if obj.get("type") == "event":
+                kind = str(obj.get("kind"))
+                if kind in self._events_by_kind or len(self._events_by_kind) < 32:
+                    self._events_by_kind[kind] = self._events_by_kind.get(kind, 0) + 1
                 self._recent_events.append(line)  # repeated to clients that attach later
             if len(self._pending) < MAX_PENDING:
                 self._pending.append(line)
@@ -139,6 +189,7 @@ class Agent:
     # -- the agent thread ----------------------------------------------------------------------------
     def _hello(self):
         backend, device, total, framework = sources.backend_info()
+        self._hello_info = (backend, sources.device_label(backend), total)
         return {"type": "hello", "protocol": 1, "pid": os.getpid(), "host": socket.gethostname(), "rank": self.rank,
                 "world_size": self.world_size, "backend": backend, "device": device, "total_bytes": total,
                 "framework": framework, "command": self.command}
@@ -157,6 +208,7 @@ class Agent:
                 hooks.on_oom_counter(self, ooms)
             self._oom_seen = ooms
         self.samples += 1
+        self.latest = s
         return (json.dumps(s, separators=(",", ":")) + "\n").encode()
 
     def _queue(self, c, line):
@@ -180,11 +232,14 @@ class Agent:
         while not self._stop:
             now = time.monotonic()
             due = [c for c in clients.values() if c.hello_sent and now >= c.next_due]
-            if due:
+            own = self.metrics is not None and now >= self._own_next
+            if due or own:
+                self._own_next = now + self.interval  # a client's sample is also the one /metrics serves
                 key = sources.backend_key()
                 if key != self._hello_key:  # the script imported its framework or initialised the device
                     self._hello_key = key
                     self._hello_line = None
+                    self._hello_bytes()  # also what /metrics labels with
                     for c in clients.values():
                         if c.hello_sent:
                             self._queue(c, self._hello_bytes())
@@ -214,6 +269,8 @@ class Agent:
                     _log("closed a connection: no auth within %g s" % AUTH_TIMEOUT_S)
                     self._close(sel, clients, c)
             waits = [c.next_due for c in clients.values() if c.hello_sent]
+            if self.metrics is not None:
+                waits.append(self._own_next)
             timeout = max(0.0, min(waits) - time.monotonic()) if waits else 0.5
             self.thread_cpu = time.thread_time() - t0
             for key, mask in sel.select(min(timeout, 0.5)):
@@ -236,6 +293,8 @@ class Agent:
                         self._flush(sel, clients, c)
         for c in list(clients.values()):
             self._close(sel, clients, c)
+        if self.metrics is not None:
+            self.metrics.stop()
         self._listen.close()
         if self._unix:
             try:

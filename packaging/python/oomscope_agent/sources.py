@@ -90,6 +90,17 @@ def backend_info():
     return "cpu", "", 0, "python " + sys.version.split()[0]
 
 
+def device_label(backend):
+    """The `device` label of /metrics: "cuda:N" for the current CUDA device, else the backend name."""
+    if backend == "cuda":
+        torch = _torch()
+        try:
+            return "cuda:%d" % torch.cuda.current_device()
+        except Exception:
+            return "cuda"
+    return backend or "cpu"
+
+
 def fill_sample(sample):
     """Adds the figures of the framework in use to `sample` (a dict). Never raises."""
     try:

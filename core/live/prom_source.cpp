@@ -1,0 +1,548 @@
+// Prometheus as a live source (see prom_source.h).
+
+#include "core/live/prom_source.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <exception>
+#include <set>
+
+#include "core/util/error.h"
+
+namespace oomscope::live {
+
+namespace {
+
+// The sample fields read from Prometheus, by metric name (docs/prometheus-source.md).
+struct MetricField {
+  const char* name;
+  Field field;
+};
+constexpr MetricField kFields[] = {
+    {"oomscope_allocated_bytes", Field::Allocated},
+    {"oomscope_reserved_bytes", Field::Reserved},
+    {"oomscope_active_bytes", Field::Active},
+    {"oomscope_inactive_split_bytes", Field::InactiveSplit},
+    {"oomscope_peak_allocated_bytes", Field::PeakAllocated},
+    {"oomscope_device_used_bytes", Field::DeviceUsed},
+    {"oomscope_driver_bytes", Field::Driver},
+    {"oomscope_recommended_max_bytes", Field::RecommendedMax},
+    {"oomscope_rss_bytes", Field::Rss},
+    {"oomscope_ooms_total", Field::Ooms},
+    {"oomscope_alloc_retries_total", Field::AllocRetries},
+    {"oomscope_optimizer_step", Field::Step},
+};
+// Read besides the fields: capacity (the hello's total_bytes), distinct shapes, restarts (as events).
+constexpr const char* kCapacity = "oomscope_device_capacity_bytes";
+constexpr const char* kShapes = "oomscope_distinct_input_shapes";
+constexpr const char* kRestarts = "oomscope_restarts_total";
+constexpr const char* kInfo = "oomscope_agent_info";
+constexpr const char* kDcgmUsed = "DCGM_FI_DEV_FB_USED";
+constexpr std::int64_t kMiB = 1 << 20;
+// History queries in flight at once: Prometheus encodes one answer while this side reads another.
+constexpr int kHistoryConnections = 3;
+constexpr int kExtraCapacity = -1, kExtraShapes = -2, kExtraRestarts = -3;
+
+int metric_slot(const std::string& name) {
+  for (std::size_t i = 0; i < std::size(kFields); ++i)
+    if (name == kFields[i].name) return static_cast<int>(i);
+  if (name == kCapacity) return kExtraCapacity;
+  if (name == kShapes) return kExtraShapes;
+  if (name == kRestarts) return kExtraRestarts;
+  return -100;
+}
+
+int to_int(const std::string& s, int fallback = -1) {
+  if (s.empty()) return fallback;
+  char* end = nullptr;
+  const long v = std::strtol(s.c_str(), &end, 10);
+  return *end == '\0' ? static_cast<int>(v) : fallback;
+}
+
+// The trailing number of a device label ("cuda:1" -> 1, "3" -> 3), else -1.
+int device_index(const std::string& device) {
+  std::size_t i = device.size();
+  while (i > 0 && std::isdigit(static_cast<unsigned char>(device[i - 1]))) --i;
+  return i == device.size() ? -1 : to_int(device.substr(i));
+}
+
+std::string regex_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (std::string_view(".+*?()[]{}|^$\\").find(c) != std::string_view::npos) out += "\\\\";
+    if (c == '"') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::int64_t as_bytes(double v) { return static_cast<std::int64_t>(std::llround(v)); }
+
+}  // namespace
+
+PromReader::PromReader(std::string server, PromOptions options, LiveSink& sink)
+    : server_(server),
+      options_(std::move(options)),
+      sink_(sink),
+      api_(std::move(server), options_.timeout_ms) {
+  options_.selector = normalise_selector(options_.selector);
+  for (int i = 0; i < kHistoryConnections - 1; ++i)
+    pool_.push_back(std::make_unique<PromApi>(server_, options_.timeout_ms));
+}
+
+void PromReader::cancel() {
+  api_.cancel();
+  for (auto& a : pool_) a->cancel();
+}
+
+void PromReader::set_stop_token(std::stop_token stop) {
+  api_.set_stop_token(stop);
+  for (auto& a : pool_) a->set_stop_token(stop);
+}
+
+std::uint64_t PromReader::requests() const {
+  std::uint64_t n = api_.requests();
+  for (const auto& a : pool_) n += a->requests();
+  return n;
+}
+
+std::uint64_t PromReader::bytes_read() const {
+  std::uint64_t n = api_.bytes_read();
+  for (const auto& a : pool_) n += a->bytes_read();
+  return n;
+}
+
+std::string PromReader::matchers(const std::string& extra) const {
+  if (options_.selector.empty()) return "{" + extra + "}";
+  return "{" + (extra.empty() ? options_.selector : extra + "," + options_.selector) + "}";
+}
+
+std::string PromReader::all_metrics_regex() const {
+  std::string re = "__name__=~\"";
+  for (const auto& f : kFields) re += std::string(f.name) + "|";
+  re += std::string(kCapacity) + "|" + kShapes + "|" + kRestarts + "|" + kInfo + "\"";
+  return re;
+}
+
+int PromReader::rank_for(const PromSeries& s) {
+  const std::string& rank = s.label("rank");
+  std::string key = s.label("job") + '\x1f' + s.label("host") + '\x1f' + rank;
+  if (rank.empty()) key += '\x1f' + s.label("instance");
+  auto it = by_key_.find(key);
+  if (it != by_key_.end()) return it->second;
+  const int index = static_cast<int>(info_.size());
+  by_key_.emplace(key, index);
+  PromRankInfo info;
+  info.job = s.label("job");
+  info.instance = s.label("instance");
+  info.host = s.label("host");
+  info.device = s.label("device");
+  info.rank = to_int(rank);
+  info.local_rank = to_int(s.label("local_rank"));
+  info.gpu = device_index(info.device);
+  if (info.gpu < 0) info.gpu = info.local_rank;
+  info_.push_back(info);
+  state_.emplace_back();
+  std::string where = info.instance.empty() ? info.host : info.instance;
+  sink_.on_endpoint(index, where.empty() ? server_ : where);
+  if (discovered_) send_hello(index);
+  return index;
+}
+
+void PromReader::absorb_info(const PromSeries& s, int index) {
+  PromRankInfo& info = info_[static_cast<std::size_t>(index)];
+  bool changed = false;
+  for (auto [field, name] : {std::pair{&info.stats_endpoint, "stats_endpoint"},
+                             std::pair{&info.version, "version"}, std::pair{&info.backend, "backend"}}) {
+    const std::string& v = s.label(name);
+    if (!v.empty() && *field != v) {
+      *field = v;
+      changed = true;
+    }
+  }
+  if (info.instance.empty() && !s.label("instance").empty()) info.instance = s.label("instance");
+  if (changed && !info.stats_endpoint.empty()) sink_.on_endpoint(index, info.stats_endpoint);
+  if (changed) send_hello(index);
+}
+
+void PromReader::send_hello(int index) {
+  const PromRankInfo& info = info_[static_cast<std::size_t>(index)];
+  Hello h;
+  h.host = info.host.empty() ? info.instance : info.host;
+  h.rank = info.rank >= 0 ? info.rank : index;
+  h.world_size = static_cast<int>(info_.size());
+  h.backend = info.backend;
+  h.device = info.device;
+  h.total_bytes = state_[static_cast<std::size_t>(index)].capacity;
+  h.framework = "via Prometheus" + (info.version.empty() ? std::string() : ", agent " + info.version);
+  state_[static_cast<std::size_t>(index)].hello_sent = true;
+  sink_.on_hello(index, h);
+}
+
+void PromReader::discover(std::int64_t now) {
+  const std::int64_t from = now - std::max<std::int64_t>(options_.since_s, 60) * 1000;
+  auto found = api_.series(matchers(all_metrics_regex()), from, now);
+  std::sort(found.begin(), found.end(), [](const PromSeries& a, const PromSeries& b) {
+    auto key = [](const PromSeries& s) {
+      return std::tuple(s.label("job"), to_int(s.label("rank"), 1 << 30), s.label("host"),
+                        s.label("instance"));
+    };
+    return key(a) < key(b);
+  });
+  for (const auto& s : found) {
+    const int index = rank_for(s);
+    if (s.label("__name__") == kInfo) absorb_info(s, index);
+  }
+  discovered_ = true;
+  for (std::size_t r = 0; r < info_.size(); ++r) send_hello(static_cast<int>(r));
+  if (info_.empty())
+    throw Error(ErrorKind::NotFound, server_,
+                "no oomscope series match " + matchers({}) + " in the last " +
+                    std::to_string(std::max<std::int64_t>(options_.since_s, 60)) +
+                    " s (check the selector, and that Prometheus scrapes the agents' /metrics)");
+}
+
+void PromReader::read_history(std::int64_t now) {
+  if (options_.since_s <= 0) return;
+  const std::int64_t span = options_.since_s * 1000;
+  step_ms_ = std::max<std::int64_t>(1000, (span + options_.max_points - 1) / options_.max_points);
+  step_ms_ = (step_ms_ + 999) / 1000 * 1000;
+  const std::int64_t end = now / step_ms_ * step_ms_, start = end - span;
+  const std::size_t points = static_cast<std::size_t>(span / step_ms_) + 1;
+
+  std::vector<std::string> names;
+  for (const auto& f : kFields) names.push_back(f.name);
+  names.push_back(kCapacity);
+  names.push_back(kShapes);
+  names.push_back(kRestarts);
+  std::vector<std::vector<PromSeries>> results(names.size());
+  {
+    std::atomic<std::size_t> next{0};
+    std::vector<std::exception_ptr> errors(pool_.size() + 1);
+    auto work = [&](PromApi& api, std::exception_ptr& error) {
+      try {
+        for (std::size_t m; (m = next.fetch_add(1)) < names.size();)
+          results[m] = api.query_range(names[m] + matchers({}), start, end, step_ms_);
+      } catch (...) {
+        error = std::current_exception();
+        next.store(names.size());  // the others stop after their current query
+      }
+    };
+    std::vector<std::jthread> threads;
+    for (std::size_t i = 0; i < pool_.size(); ++i)
+      threads.emplace_back([&, i] { work(*pool_[i], errors[i + 1]); });
+    work(api_, errors[0]);
+    threads.clear();  // joins
+    for (const auto& e : errors)
+      if (e) std::rethrow_exception(e);
+  }
+
+  // DCGM's framebuffer figure for the ranks' hosts, matched by Hostname and gpu.
+  std::vector<const PromSeries*> dcgm(info_.size(), nullptr);
+  std::vector<PromSeries> fb;
+  std::set<std::string> hosts;
+  for (const auto& i : info_)
+    if (!i.host.empty()) hosts.insert(i.host);
+  if (options_.dcgm && !hosts.empty()) {
+    std::string re;
+    for (const auto& h : hosts) re += (re.empty() ? "" : "|") + regex_escape(h);
+    fb = api_.query_range(std::string(kDcgmUsed) + "{Hostname=~\"" + re + "\"}", start, end, step_ms_);
+    for (const auto& s : fb)
+      for (std::size_t r = 0; r < info_.size(); ++r)
+        if (info_[r].host == s.label("Hostname") && info_[r].gpu >= 0 &&
+            info_[r].gpu == to_int(s.label("gpu")))
+          dcgm[r] = &s;
+  }
+
+  // Per rank: which series of each metric (indices into results).
+  std::vector<std::vector<std::pair<int, const PromSeries*>>> per_rank(info_.size());
+  for (std::size_t m = 0; m < names.size(); ++m)
+    for (const auto& s : results[m]) {
+      const int r = rank_for(s);
+      if (per_rank.size() <= static_cast<std::size_t>(r)) per_rank.resize(static_cast<std::size_t>(r) + 1);
+      per_rank[static_cast<std::size_t>(r)].emplace_back(metric_slot(names[m]), &s);
+    }
+  dcgm.resize(info_.size(), nullptr);
+
+  std::vector<Sample> grid(points);
+  for (std::size_t r = 0; r < per_rank.size(); ++r) {
+    for (std::size_t i = 0; i < points; ++i)
+      grid[i] = Sample{start + static_cast<std::int64_t>(i) * step_ms_, 0, {}};
+    State& st = state_[r];
+    const int rank = static_cast<int>(r);
+    auto slot = [&](std::int64_t t) -> Sample* {
+      const std::int64_t i = (t - start) / step_ms_;
+      return i >= 0 && static_cast<std::size_t>(i) < points ? &grid[static_cast<std::size_t>(i)] : nullptr;
+    };
+    std::vector<std::pair<std::int64_t, double>> shapes, restarts;
+    for (const auto& [m, s] : per_rank[r]) {
+      if (m >= 0) {
+        for (const auto& [t, v] : s->points)
+          if (Sample* x = slot(t)) x->set(kFields[m].field, as_bytes(v));
+      } else if (m == kExtraCapacity && !s->points.empty()) {
+        st.capacity = as_bytes(s->points.back().second);
+      } else if (m == kExtraShapes) {
+        shapes = s->points;
+      } else if (m == kExtraRestarts) {
+        restarts = s->points;
+      }
+    }
+    if (const PromSeries* d = dcgm[r]) {
+      for (const auto& [t, v] : d->points)
+        if (Sample* x = slot(t)) x->set(Field::DeviceUsed, as_bytes(v * kMiB));
+      if (!d->points.empty()) st.dcgm_mib = d->points.back().second, st.dcgm_t = d->points.back().first;
+    }
+    if (st.capacity) send_hello(rank);
+    std::size_t si = 0, ri = 0;
+    for (Sample& x : grid) {
+      if (!x.present) continue;
+      const std::int64_t t = x.t;
+      x.t = t * 1'000'000;
+      sink_.on_sample(rank, x);
+      st.last_t = t;
+      for (; si < shapes.size() && shapes[si].first <= t; ++si)
+        if (shapes[si].second != st.shapes) {
+          st.shapes = shapes[si].second;
+          sink_.on_shapes(rank, Shapes{x.t, static_cast<std::int64_t>(st.shapes), {}, {}});
+        }
+      for (; ri < restarts.size() && restarts[ri].first <= t; ++ri) {
+        if (st.restarts >= 0 && restarts[ri].second > st.restarts)
+          sink_.on_event(
+              rank, Event{x.t,
+                          "restart",
+                          "oomscope_restarts_total rose to " + std::to_string(as_bytes(restarts[ri].second)),
+                          {},
+                          {}});
+        st.restarts = restarts[ri].second;
+      }
+    }
+  }
+  last_poll_ms_ = end;
+}
+
+void PromReader::set_connected(int index, bool up, std::int64_t t_ms, const std::string& why) {
+  State& st = state_[static_cast<std::size_t>(index)];
+  info_[static_cast<std::size_t>(index)].up = up;
+  if (st.connected == (up ? 1 : 0)) return;  // report changes only
+  st.connected = up ? 1 : 0;
+  if (up)
+    sink_.on_connected(index, t_ms * 1'000'000);
+  else
+    sink_.on_disconnected(index, t_ms * 1'000'000, why);
+}
+
+void PromReader::poll(std::int64_t now) {
+  const std::int64_t since = last_poll_ms_ ? now - last_poll_ms_ : options_.poll_ms;
+  const std::int64_t window_s =
+      std::clamp<std::int64_t>((since + 999) / 1000 + 1, 3, std::max<std::int64_t>(options_.since_s, 60));
+  auto raw = api_.query(matchers(all_metrics_regex()) + "[" + std::to_string(window_s) + "s]", now);
+  last_poll_ms_ = now;
+
+  // Group by rank, then by scrape time: one scrape's series share its timestamp.
+  std::vector<std::map<std::int64_t, Sample>> fresh(info_.size());
+  std::vector<std::int64_t> newest(info_.size(), 0);
+  for (const auto& s : raw) {
+    const int r = rank_for(s);
+    if (fresh.size() <= static_cast<std::size_t>(r)) {
+      fresh.resize(static_cast<std::size_t>(r) + 1);
+      newest.resize(static_cast<std::size_t>(r) + 1, 0);
+    }
+    const std::string& name = s.label("__name__");
+    if (name == kInfo) {
+      absorb_info(s, r);
+      continue;
+    }
+    const int m = metric_slot(name);
+    State& st = state_[static_cast<std::size_t>(r)];
+    for (const auto& [t, v] : s.points) {
+      newest[static_cast<std::size_t>(r)] = std::max(newest[static_cast<std::size_t>(r)], t);
+      if (t <= st.last_t) continue;
+      Sample& x = fresh[static_cast<std::size_t>(r)][t];
+      if (m >= 0) {
+        x.set(kFields[m].field, as_bytes(v));
+      } else if (m == kExtraCapacity && as_bytes(v) != st.capacity) {
+        st.capacity = as_bytes(v);
+        send_hello(r);
+      } else if (m == kExtraShapes && v != st.shapes) {
+        st.shapes = v;
+        sink_.on_shapes(r, Shapes{t * 1'000'000, as_bytes(v), {}, {}});
+      } else if (m == kExtraRestarts) {
+        if (st.restarts >= 0 && v > st.restarts)
+          sink_.on_event(r, Event{t * 1'000'000,
+                                  "restart",
+                                  "oomscope_restarts_total rose to " + std::to_string(as_bytes(v)),
+                                  {},
+                                  {}});
+        st.restarts = v;
+      }
+    }
+  }
+  // Observed scrape interval: the spacing of one rank's newest samples.
+  for (const auto& f : fresh)
+    if (f.size() >= 2) {
+      scrape_ms_ = std::prev(f.end())->first - std::prev(f.end(), 2)->first;
+      break;
+    }
+
+  // DCGM's framebuffer figure, the latest value per host and gpu.
+  std::set<std::string> hosts;
+  for (const auto& i : info_)
+    if (!i.host.empty()) hosts.insert(i.host);
+  if (options_.dcgm && !hosts.empty()) {
+    std::string re;
+    for (const auto& h : hosts) re += (re.empty() ? "" : "|") + regex_escape(h);
+    for (const auto& s : api_.query(std::string(kDcgmUsed) + "{Hostname=~\"" + re + "\"}", now))
+      for (std::size_t r = 0; r < info_.size(); ++r)
+        if (info_[r].host == s.label("Hostname") && info_[r].gpu >= 0 &&
+            info_[r].gpu == to_int(s.label("gpu")) && !s.points.empty()) {
+          state_[r].dcgm_mib = s.points.back().second;
+          state_[r].dcgm_t = s.points.back().first;
+        }
+  }
+
+  // The targets' `up`, by instance.
+  std::map<std::string, double> up;
+  for (const auto& s : api_.query("up" + matchers({}), now))
+    if (!s.points.empty()) up[s.label("instance")] = s.points.back().second;
+
+  const std::int64_t stale = options_.stale_after_ms > 0
+                                 ? options_.stale_after_ms
+                                 : std::max<std::int64_t>(5000, 3 * std::max(scrape_ms_, std::int64_t{1000}));
+  for (std::size_t r = 0; r < info_.size(); ++r) {
+    State& st = state_[r];
+    const int rank = static_cast<int>(r);
+    if (r < fresh.size())
+      for (auto& [t, x] : fresh[r]) {
+        if (!x.present) continue;
+        if (st.dcgm_mib >= 0) x.set(Field::DeviceUsed, as_bytes(st.dcgm_mib * kMiB));
+        x.t = t * 1'000'000;
+        if (st.connected != 1) set_connected(rank, true, t, {});
+        sink_.on_sample(rank, x);
+        st.last_t = t;
+      }
+    const auto u = up.find(info_[r].instance);
+    if (u != up.end() && u->second == 0)
+      set_connected(rank, false, now,
+                    "Prometheus cannot scrape its target " + info_[r].instance + " (up is 0)");
+    else if (st.last_t == 0)
+      set_connected(rank, false, now, "no sample of its figures in Prometheus yet");
+    else if (now - st.last_t > stale)
+      set_connected(rank, false, now,
+                    "no new sample in Prometheus for " + std::to_string((now - st.last_t) / 1000) +
+                        " s (the series went stale)");
+    else if (st.connected != 1)
+      set_connected(rank, true, now, {});
+  }
+}
+
+// ---- PrometheusSource ----------------------------------------------------------------------------
+
+PrometheusSource::PrometheusSource(std::string server, LiveSink& sink, PromOptions options)
+    : server_(std::move(server)), sink_(sink), options_(std::move(options)) {
+  options_.selector = normalise_selector(options_.selector);
+  status_.server = server_;
+  status_.phase = "connecting";
+}
+
+PrometheusSource::~PrometheusSource() { stop(); }
+
+void PrometheusSource::start() {
+  thread_ = std::jthread([this](std::stop_token stop) { run(stop); });
+}
+
+void PrometheusSource::stop() {
+  if (!thread_.joinable()) return;
+  thread_.request_stop();
+  {
+    std::lock_guard lock(mutex_);
+    if (reader_) reader_->cancel();
+  }
+  thread_.join();
+  std::lock_guard lock(mutex_);
+  status_.phase = "stopped";
+}
+
+PromStatus PrometheusSource::status() const {
+  std::lock_guard lock(mutex_);
+  return status_;
+}
+
+std::vector<PromRankInfo> PrometheusSource::ranks() const {
+  std::lock_guard lock(mutex_);
+  return ranks_;
+}
+
+void PrometheusSource::set(const std::string& phase, const std::string& error) {
+  std::lock_guard lock(mutex_);
+  if (!phase.empty()) status_.phase = phase;
+  status_.error = error;
+}
+
+void PrometheusSource::run(std::stop_token stop) {
+  std::mutex wait_mutex;
+  std::condition_variable_any wake;
+  auto sleep_for = [&](int ms) {
+    std::unique_lock lock(wait_mutex);
+    wake.wait_for(lock, stop, std::chrono::milliseconds(ms), [] { return false; });
+  };
+  std::unique_ptr<PromReader> reader;
+  try {
+    reader = std::make_unique<PromReader>(server_, options_, sink_);
+    reader->set_stop_token(stop);
+  } catch (const Error& e) {
+    set("stopped", e.what());
+    return;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    reader_ = reader.get();
+  }
+  auto publish = [&] {
+    std::lock_guard lock(mutex_);
+    ranks_ = reader->ranks();
+    status_.ranks = ranks_.size();
+    status_.requests = reader->requests();
+    status_.bytes = reader->bytes_read();
+    status_.step_ms = reader->step_ms();
+  };
+  bool history = false;
+  while (!stop.stop_requested()) {
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      if (!history) {
+        set("reading history", {});
+        reader->discover(now_ms());
+        reader->read_history(now_ms());
+        history = true;
+        std::lock_guard lock(mutex_);
+        status_.history_seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      }
+      reader->poll(now_ms());
+      publish();
+      set("following", {});
+    } catch (const Cancelled&) {
+      break;
+    } catch (const Error& e) {
+      if (stop.stop_requested()) break;
+      publish();
+      set({}, e.what());
+    }
+    const auto spent =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
+    sleep_for(std::max(50, options_.poll_ms - static_cast<int>(spent.count())));
+  }
+  std::lock_guard lock(mutex_);
+  reader_ = nullptr;
+}
+
+}  // namespace oomscope::live
