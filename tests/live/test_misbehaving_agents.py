@@ -44,7 +44,7 @@ def main():
         got = lines(out)
 
         def of(rank, typ):
-            return [x for x in got if x["rank"] == rank and x["type"] == typ]
+            return [x for x in got if x.get("rank") == rank and x["type"] == typ]  # the last line, the table, has no rank
 
         good = of(0, "sample")
         ended = time.time_ns()
