@@ -7,8 +7,8 @@ set -u
 PACKAGES=(
   # toolchain
   build-essential cmake ninja-build pkg-config ccache git
-  # Qt 6.4 (Widgets, Test, Charts; Charts' CMake config needs the OpenGL dev package)
-  qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev libgl-dev qt6-qpa-plugins
+  # Qt 6.4 (Widgets, Test, Charts, Svg for chart export; Charts' CMake config needs the OpenGL dev package)
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev qt6-qpa-plugins
   # protobuf 3.21 + protoc
   libprotobuf-dev protobuf-compiler
   # zlib: reading .xplane.pb.gz

@@ -59,6 +59,7 @@ struct WatchOptions {
   std::vector<live::AlertRule> rules;
   std::string duration, token, interval, stall, selector, since, poll;
   bool json = false;
+  bool table = false;
 };
 
 int run_watch(const WatchOptions& o) {
@@ -148,13 +149,16 @@ int run_watch(const WatchOptions& o) {
   if (client) client->stop();
   if (source) source->stop();
   session.stop_recording();
-  if (json)
-    std::fputs(session.read([](const live::Store& s, const live::AlertEngine&) { return live_table_json(s); })
-                   .c_str(),
-               stdout);
-  else
+  if (json) {
+    if (o.table)
+      std::fputs(
+          session.read([](const live::Store& s, const live::AlertEngine&) { return live_table_json(s); })
+              .c_str(),
+          stdout);
+  } else {
     std::cout << session.read(
         [](const live::Store& s, const live::AlertEngine& al) { return live_summary(s, al); });
+  }
   return rc;
 }
 
@@ -196,8 +200,9 @@ Runner define_watch(CLI::App& app) {
   app.add_option("--poll", o->poll,
                  "Prometheus: seconds between polls (default 1; match the scrape interval)")
       ->type_name("S");
-  app.add_flag("--json", o->json,
-               "JSON lines even on a terminal; a last {\"type\":\"table\"} line holds the rank table");
+  app.add_flag("--json", o->json, "JSON lines even on a terminal");
+  app.add_flag("--table", o->table,
+               "with JSON lines: end with one {\"type\":\"table\",\"ranks\":[...]} line, the rank table");
   return [o] { return run_watch(*o); };
 }
 

@@ -13,7 +13,8 @@ namespace oomscope::cli {
 // The rank table: one row per endpoint with its status and latest figures, least headroom (closest to
 // OOM) first.
 std::string live_table(const live::Store& store);
-// The same as one JSON line: {"type":"table","t":...,"ranks":[{"index","label","endpoint","status"
+// The same as one JSON line (watch --json --table):
+// {"type":"table","t":...,"ranks":[{"index","label","endpoint","status"
 // ("up", "down", "waiting"),"reason","samples","rank","host","capacity","last":{t, fields...},
 // "headroom","shapes"}]}, in the same order (fields a rank lacks are left out).
 std::string live_table_json(const live::Store& store);

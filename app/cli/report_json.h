@@ -1,17 +1,12 @@
 #pragma once
-// The report as JSON (documented in docs/report-json.md). Every byte figure is an integer number of bytes;
-// program ids are strings (they can exceed 2^53, the largest integer many JSON readers keep exactly).
+// The report as JSON lives in the core (core/analysis/report_json.h), so the GUI's export writes the same
+// document; the CLI uses it under its old names.
 
-#include <nlohmann/json.hpp>
-#include <span>
-
-#include "core/analysis/report.h"
+#include "core/analysis/report_json.h"
 
 namespace oomscope::cli {
 
-inline constexpr int kReportJsonVersion = 2;
-
-nlohmann::json report_to_json(std::span<const analysis::HostReport> reports,
-                              const analysis::ReportOptions& options);
+using analysis::kReportJsonVersion;
+using analysis::report_to_json;
 
 }  // namespace oomscope::cli

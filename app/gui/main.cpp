@@ -1,7 +1,8 @@
 // oomscope: the desktop debugger for GPU out-of-memory failures.
 //
-//   oomscope [file...]            opens each capture in its own window; a live recording (.oomlive) opens
-//                                 on the Live page
+//   oomscope [file...]            opens the captures together (several files or a folder: one run, one
+//                                 file per host); other files in windows of their own; a live recording
+//                                 (.oomlive) opens on the Live page
 //   oomscope --help | --version   answered without a display (the man page is made from --help at build time)
 //   oomscope --screenshot F [--page TITLE] [--size WxH] [file]
 //                                 (hidden) loads, shows the page, saves the window as F and quits; used for
@@ -125,8 +126,11 @@ struct CommandLine {
         QStringLiteral("Debugger for GPU out-of-memory failures: opens XProf captures (.xplane.pb)."));
     parser.addHelpOption();
     parser.addOption(version);
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Captures to open, one window each."),
-                                 QStringLiteral("[file...]"));
+    parser.addPositionalArgument(
+        QStringLiteral("file"),
+        QStringLiteral(
+            "Captures to open: several files or a run folder open together as one run, one file per host."),
+        QStringLiteral("[file...]"));
     for (auto* option : {&screenshot, &page, &size}) {
       option->setFlags(QCommandLineOption::HiddenFromHelp);
       parser.addOption(*option);

@@ -45,6 +45,16 @@ std::vector<std::size_t> resolve_module(const capture::Capture& c, const std::st
   return same;
 }
 
+// The module with this program id (the GUI selects by id, so two modules of one name stay apart).
+std::size_t module_with_program_id(const capture::Capture& c, std::uint64_t id) {
+  const auto& mods = c.modules();
+  for (std::size_t i = 0; i < mods.size(); ++i)
+    if (mods[i].program_id == id) return i;
+  throw Error(ErrorKind::InvalidArgument, c.path(),
+              "no module has program id " + std::to_string(id) +
+                  (mods.empty() ? " (the capture has no modules)" : ""));
+}
+
 const capture::Stat* plane_stat(const capture::Capture& c, std::string_view prefix, std::string_view stat) {
   for (const capture::Plane& p : c.planes())
     if (p.name.starts_with(prefix))
@@ -67,7 +77,7 @@ std::string platform_of(const capture::Capture& c) {
 DiagnosisInput diagnosis_input(const HostReport& r, std::size_t top) {
   DiagnosisInput in;
   in.capacity_bytes = r.capacity_bytes;
-  in.capacity_from_user = r.capacity_source == "--capacity";
+  in.capacity_from_user = r.capacity_source == CapacitySource::Given;
   in.device_memory_bytes = r.device_memory_bytes;
   if (r.plan) {
     const PlanAnalysis& p = *r.plan;
@@ -217,6 +227,11 @@ std::vector<ChunkRow> largest_live_chunks(const capture::Capture& c, const HostR
 
 }  // namespace
 
+std::string capacity_source_text(const HostReport& report) {
+  if (report.capacity_source == CapacitySource::Allocator) return report.capacity_allocator;
+  return enum_name(kCapacitySourceNames, report.capacity_source);
+}
+
 HostReport build_host_report(const capture::Capture& c, const ReportOptions& options, std::stop_token stop) {
   HostReport r;
   r.path = c.path();
@@ -244,7 +259,10 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
   ro.top = options.top;
   check_stop(stop, c.path());
   std::vector<std::size_t> wanted;
-  if (options.module) wanted = resolve_module(c, *options.module);
+  if (options.program_id)
+    wanted = {module_with_program_id(c, *options.program_id)};
+  else if (options.module)
+    wanted = resolve_module(c, *options.module);
   if (wanted.size() == 1)
     ro.module = wanted.front();
   else
@@ -270,7 +288,7 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
 
   if (options.capacity) {
     r.capacity_bytes = *options.capacity;
-    r.capacity_source = "--capacity";
+    r.capacity_source = CapacitySource::Given;
   } else {
     std::optional<std::uint32_t> alloc;
     if (r.runtime.module) alloc = r.runtime.module->allocator;
@@ -283,7 +301,8 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
           alloc = a.index;
     if (alloc && *alloc < r.runtime.allocators.size() && r.runtime.allocators[*alloc].capacity_bytes > 0) {
       r.capacity_bytes = r.runtime.allocators[*alloc].capacity_bytes;
-      r.capacity_source = r.runtime.allocators[*alloc].name;
+      r.capacity_source = CapacitySource::Allocator;
+      r.capacity_allocator = r.runtime.allocators[*alloc].name;
     }
   }
   r.eager = is_eager(r);
@@ -319,7 +338,7 @@ HostReport build_plan_report(const capture::Module& module, const std::string& p
   r.plan = std::move(p);
   if (options.capacity) {
     r.capacity_bytes = *options.capacity;
-    r.capacity_source = "--capacity";
+    r.capacity_source = CapacitySource::Given;
   }
   r.diagnosis = diagnose(diagnosis_input(r, options.top));
   r.limits.push_back(

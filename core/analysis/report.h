@@ -12,15 +12,30 @@
 #include "core/analysis/plan.h"
 #include "core/analysis/runtime_types.h"
 #include "core/capture/capture.h"
+#include "core/util/enum_names.h"
 
 namespace oomscope::analysis {
 
 struct ReportOptions {
   std::optional<std::string> module;     // name, "name(id)" or program id; nullopt = the default choice
+  // The module with this program id (the GUI's choice); takes precedence over module.
+  std::optional<std::uint64_t> program_id;
   std::size_t top = 25;                  // rows of the live-at-peak, host-event and live-group lists
   std::optional<std::int64_t> capacity;  // answer "would it fit in a pool of this size"
   std::size_t series_points = 1000;      // per allocator in-use series (JSON, charts)
 };
+
+// Where HostReport::capacity_bytes came from.
+enum class CapacitySource : std::uint8_t {
+  None,       // no capacity: no allocator capacity in the capture and none given
+  Allocator,  // an allocator's capacity, read from the capture (HostReport::capacity_allocator names it)
+  Given,      // given by the user (the CLI's --capacity, the GUI's pool field)
+};
+// The names are what the JSON report's capacity.source says (an allocator's own name for Allocator).
+inline constexpr EnumName<CapacitySource> kCapacitySourceNames[] = {{CapacitySource::None, ""},
+                                                                    {CapacitySource::Allocator, "allocator"},
+                                                                    {CapacitySource::Given, "--capacity"}};
+static_assert(names_every_value(kCapacitySourceNames, CapacitySource::Given));
 
 struct ModuleRow {
   std::string name;
@@ -55,7 +70,8 @@ struct HostReport {
   std::optional<PlanAnalysis> plan;                 // its plan
   RuntimeAnalysis runtime;
   std::optional<std::int64_t> capacity_bytes;
-  std::string capacity_source;           // allocator name, or "--capacity"
+  CapacitySource capacity_source = CapacitySource::None;
+  std::string capacity_allocator;        // the allocator whose capacity it is (CapacitySource::Allocator)
   bool eager = false;                    // an eager (op-by-op) program (derived)
   std::optional<bool> temp_block_seen;   // an allocator event requested the analysed module's temp block
   std::vector<ChunkRow> largest_chunks;  // eager programs: largest live allocations at the pool's peak
@@ -65,7 +81,11 @@ struct HostReport {
   std::vector<std::string> problems;  // XSpace errors, module problems, selection notes
 };
 
-// Throws oomscope::Error(InvalidArgument) when options.module names no module of the capture.
+// What the JSON report's capacity.source says: "--capacity", the allocator's name, or "" without a capacity.
+std::string capacity_source_text(const HostReport& report);
+
+// Throws oomscope::Error(InvalidArgument) when options.module or options.program_id names no module of the
+// capture.
 HostReport build_host_report(const capture::Capture& capture, const ReportOptions& options,
                              std::stop_token stop = {});
 

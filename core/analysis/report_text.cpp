@@ -257,12 +257,12 @@ void write_diagnosis(std::ostream& o, const HostReport& r) {
   o << "\nDIAGNOSIS\n";
   if (r.capacity_bytes)
     o << "  pool: " << b(*r.capacity_bytes) << " (" << format_bytes_exact(*r.capacity_bytes) << " bytes, "
-      << (r.capacity_source == "--capacity" ? "given with --capacity"
-                                            : "capacity of " + r.capacity_source + " [read]")
+      << (r.capacity_source == CapacitySource::Given ? "given with --capacity"
+                                                     : "capacity of " + r.capacity_allocator + " [read]")
       << ")\n";
   else
     o << "  pool: unknown (no allocator events; pass --capacity BYTES to check the plan against a pool)\n";
-  if (r.capacity_bytes && r.capacity_source == "--capacity" && r.device_memory_bytes &&
+  if (r.capacity_bytes && r.capacity_source == CapacitySource::Given && r.device_memory_bytes &&
       *r.capacity_bytes > *r.device_memory_bytes)
     o << "  warning: the given pool is larger than the device's " << b(*r.device_memory_bytes)
       << " of memory\n";

@@ -79,6 +79,9 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
     }
   }
 
+  const ModuleSelection by_default = choose_default_module(ex.modules, executions);
+  out.default_module = by_default.module;
+  out.default_choice = by_default.choice;
   ModuleSelection sel;
   if (options.module && *options.module < ex.modules.size()) {
     sel = {options.module, ModuleChoice::UserSelected};
@@ -91,7 +94,7 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
         best = i;
     sel = {best, ModuleChoice::UserSelected};
   } else {
-    sel = choose_default_module(ex.modules, executions);
+    sel = by_default;
   }
   out.choice = sel.choice;
   if (!sel.module) return out;

@@ -143,6 +143,10 @@ struct RuntimeAnalysis {
   std::vector<std::int64_t> executions_ambiguous;      // of those, whose launches named several programs
   bool has_device_program_events = false;
   ModuleChoice choice = ModuleChoice::None;
+  // The module analysed when none is chosen (index into the modules given) and why: the default chooser
+  // runs even when the options name a module, so a caller learns the default without a second analysis.
+  std::optional<std::size_t> default_module;
+  ModuleChoice default_choice = ModuleChoice::None;
   std::optional<ModuleRuntime> module;  // the analysed module (absent when the capture has none)
   std::vector<std::string> notes;       // caveats met while analysing, one sentence each
 };

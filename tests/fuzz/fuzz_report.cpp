@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "app/cli/report_json.h"
 #include "core/analysis/report.h"
+#include "core/analysis/report_json.h"
 #include "core/analysis/report_text.h"
 #include "core/capture/reader.h"
 #include "core/util/error.h"
@@ -46,8 +46,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   analysis::add_multi_host_limits(reports);
   std::ostringstream text;
   analysis::write_report_text(text, reports, options.top);
-  const std::string json =
-      cli::report_to_json(reports, options).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string json = analysis::report_to_json(reports, options)
+                               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
   const std::size_t touched = text.str().size() + json.size();
   __asm__ volatile("" : : "r"(touched) : "memory");
   return 0;

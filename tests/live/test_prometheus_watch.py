@@ -25,7 +25,7 @@ STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "alloc_static.
 
 
 def watch(cli, prom, *args, timeout=120):
-    r = subprocess.run([cli, "watch", "prometheus:" + prom.url, *args, "--json"], capture_output=True, text=True,
+    r = subprocess.run([cli, "watch", "prometheus:" + prom.url, *args, "--json", "--table"], capture_output=True, text=True,
                        timeout=timeout)
     lines = [json.loads(x) for x in r.stdout.splitlines() if x.strip()]
     tables = [x for x in lines if x.get("type") == "table"]

@@ -154,7 +154,7 @@ class TestAnalysisModels : public QObject {
     QVERIFY2(label.startsWith(QLatin1String("jit_loss_fn(17)")) &&
                  label.contains(QLatin1String("default: largest executed module")),
              qPrintable(label));
-    QCOMPARE(modules.index(def, 0).data(ReportModuleModel::ModuleKeyRole).toString(), QStringLiteral("17"));
+    QCOMPARE(modules.index(def, 0).data(ReportModuleModel::ProgramIdRole).toULongLong(), 17u);
     for (int r = 1; r < modules.rowCount(); ++r) {
       QVERIFY(!modules.index(r, 0).data(ReportModuleModel::IsDefaultRole).toBool());
       QVERIFY(modules.index(r - 1, 0).data(ReportModuleModel::PeakBytesRole).toLongLong() >=

@@ -89,7 +89,7 @@ class TestCaptureSession : public QObject {
     QCOMPARE(cancelled.first().at(0).toString(), QStringLiteral("endless.pb"));
     QVERIFY(!jobs.busy());
     const int progressAtCancel = progress.count();
-    QTest::qWait(150);
+    QVERIFY(jobs.settle(10000));  // the worker stopped; whatever it queued has been delivered
     QCOMPARE(results, 0);
     QCOMPARE(failed.count(), 0);
     QCOMPARE(cancelled.count(), 1);
@@ -102,7 +102,7 @@ class TestCaptureSession : public QObject {
     int results = 0;
     jobs.start<int>(QStringLiteral("stubborn.pb"), returnsAfter(50ms, 7), [&](const int&) { ++results; });
     jobs.cancel();
-    QTest::qWait(200);
+    QVERIFY(jobs.settle(10000));
     QCOMPARE(results, 0);
     QCOMPARE(failed.count(), 0);
   }
@@ -126,7 +126,7 @@ class TestCaptureSession : public QObject {
                                       returnsAfter(std::chrono::milliseconds(secondMs), 2), collect);
     QCOMPARE(b, a + 1);
     QTRY_COMPARE(results, QList<int>{2});
-    QTest::qWait(firstMs + 50);
+    QVERIFY(jobs.settle(10000));
     QCOMPARE(results, QList<int>{2});
     QVERIFY(!jobs.busy());
   }
@@ -190,8 +190,10 @@ class TestCaptureSession : public QObject {
     QElapsedTimer timer;
     timer.start();
     jobs.reset();  // waits for the worker, which sees its stop token within a millisecond
-    QVERIFY(timer.elapsed() < 1000);
-    QTest::qWait(20);
+    // Generous: a worker that ignored its stop token would never return (the bound only turns a hang into
+    // a failure on a loaded machine).
+    QVERIFY(timer.elapsed() < 10000);
+    QCoreApplication::sendPostedEvents();  // nothing is delivered to the destroyed tracker
   }
 
   // ---- CaptureSession over the real reader ----
@@ -225,7 +227,7 @@ class TestCaptureSession : public QObject {
     session.open(kBig);
     session.open(kGood);
     QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
-    QTest::qWait(300);
+    QVERIFY(session.jobs().settle(20000));  // the superseded load of kBig has ended too
     QCOMPARE(loaded.count(), 1);
     QCOMPARE(loaded.first().at(0).value<LoadedCapture>().path, kGood);
     QCOMPARE(session.current().path, kGood);
@@ -244,7 +246,7 @@ class TestCaptureSession : public QObject {
     session.open(kBig);
     session.cancel();
     QCOMPARE(cancelled.count(), 1);
-    QTest::qWait(300);
+    QVERIFY(session.jobs().settle(20000));
     QCOMPARE(loaded.count(), 1);
     QCOMPARE(failed.count(), 0);
     QCOMPARE(session.current().path, kOther);

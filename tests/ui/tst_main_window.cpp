@@ -21,8 +21,8 @@
 #include "ui/pages/app_icon.h"
 #include "ui/pages/main_window.h"
 #include "ui/pages/overview_page.h"
-#include "ui/pages/recent_files.h"
 #include "ui/pages/table_page.h"
+#include "ui/session/settings_store.h"
 
 using namespace oomscope::ui;
 
@@ -60,7 +60,7 @@ class TestMainWindow : public QObject {
 
  private slots:
   void init() {
-    recent_files::clear();
+    SettingsStore::instance().clearRecent();
     m_messages.clear();
     m_window = std::make_unique<MainWindow>();
     m_window->setMessagePresenter([this](QMessageBox::Icon icon, const QString& title, const QString& text) {
@@ -112,7 +112,7 @@ class TestMainWindow : public QObject {
     // Sorted by total allocation, largest first.
     QCOMPARE(modules->model()->index(0, 0).data().toString(), QStringLiteral("jit_loss_fn"));
     QVERIFY(m_window->overviewPage()->headline().contains(QLatin1String("jit_loss_fn")));
-    QTRY_COMPARE(recent_files::load().value(0), QFileInfo(kGood).absoluteFilePath());
+    QCOMPARE(SettingsStore::instance().recentFiles().value(0), QFileInfo(kGood).absoluteFilePath());
 
     for (int i = 0; i < m_window->tabs()->count(); ++i) {
       m_window->tabs()->setCurrentIndex(i);
@@ -193,7 +193,7 @@ class TestMainWindow : public QObject {
     QCOMPARE(finished.count(), 1);
     QCOMPARE(finished.first().at(0).toBool(), false);
     QVERIFY(!cancel->isVisible() && !progress->isVisible());
-    QTest::qWait(300);
+    QVERIFY(m_window->session().jobs().settle(20000));  // the cancelled load has ended
     QCOMPARE(finished.count(), 1);
     QVERIFY(m_messages.empty());
     QCOMPARE(m_window->currentCapture().path, kGood);
@@ -232,7 +232,7 @@ class TestMainWindow : public QObject {
     QTRY_COMPARE(finished.count(), 1);
     QCOMPARE(finished.first().at(0).toBool(), false);
     QVERIFY(!progress->isVisible());
-    QTest::qWait(100);
+    QVERIFY(session->jobs().settle(10000));
     QVERIFY(messages.empty());
     QVERIFY(!window.currentCapture());
   }
@@ -279,14 +279,15 @@ class TestMainWindow : public QObject {
   void recentFiles() {
     QTemporaryDir dir;
     const QString gone = dir.filePath(QStringLiteral("gone.xplane.pb"));
-    recent_files::add(gone);
-    for (int i = 0; i < 12; ++i) recent_files::add(dir.filePath(QStringLiteral("f%1.xplane.pb").arg(i)));
-    QCOMPARE(recent_files::load().size(), recent_files::kMaxRecent);
-    QCOMPARE(recent_files::load().first(), dir.filePath(QStringLiteral("f11.xplane.pb")));
+    SettingsStore& store = SettingsStore::instance();
+    store.addRecent(gone);
+    for (int i = 0; i < 12; ++i) store.addRecent(dir.filePath(QStringLiteral("f%1.xplane.pb").arg(i)));
+    QCOMPARE(store.recentFiles().size(), SettingsStore::kMaxRecent);
+    QCOMPARE(store.recentFiles().first(), dir.filePath(QStringLiteral("f11.xplane.pb")));
 
-    recent_files::add(gone);
+    store.addRecent(gone);
     m_window->openRecent(gone);
-    QVERIFY(!recent_files::load().contains(gone));
+    QVERIFY(!store.recentFiles().contains(gone));
     QCOMPARE(m_messages.size(), std::size_t(1));
     QVERIFY(m_messages[0].text.contains(gone));
     QVERIFY(!m_window->session().isLoading());

@@ -125,7 +125,7 @@ class TestShrinkingFile : public QObject {
     QCOMPARE(window.currentCapture().path, path);
     for (int i = 0; i < window.tabs()->count(); ++i) {
       window.tabs()->setCurrentIndex(i);
-      QTest::qWait(20);
+      QTRY_VERIFY(window.tabs()->currentWidget()->isVisible());
     }
     window.reload();  // the reload reads the short file: a clear error, the old capture stays
     QVERIFY(finished.wait(20000));

@@ -12,7 +12,7 @@ PlanCurveSeries planCurveSeries(const analysis::HostReport& report, std::size_t 
   PlanCurveSeries s;
   s.capacity = report.capacity_bytes;
   s.capacitySource = poolSource(report);
-  s.capacityFromUser = report.capacity_source == "--capacity";
+  s.capacityFromUser = report.capacity_source == analysis::CapacitySource::Given;
   if (!report.plan) {
     s.emptyReason = report.modules.empty() ? QStringLiteral("The capture has no XLA module plans.")
                                            : QStringLiteral("No module is analysed.");
@@ -58,7 +58,7 @@ TimelineSeries timelineSeries(const analysis::HostReport& report, const capture:
   TimelineSeries s;
   s.capacity = report.capacity_bytes;
   s.capacitySource = poolSource(report);
-  s.capacityFromUser = report.capacity_source == "--capacity";
+  s.capacityFromUser = report.capacity_source == analysis::CapacitySource::Given;
   bool first = true;
   const auto widen = [&](qint64 t) {
     if (first) s.firstPs = s.lastPs = t;

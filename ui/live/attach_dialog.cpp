@@ -161,7 +161,7 @@ void AttachDialog::tryAccept(bool demo) {
       r.prometheus = live::parse_prometheus_source(m_server->text().trimmed().toStdString(), false);
       r.selector = live::normalise_selector(m_selector->text().toStdString());
     } catch (const Error& e) {
-      error = QString::fromStdString(e.what());
+      error = safeText(e.what());
     }
   } else if (!demo) {
     error = parseEndpointList(m_endpoints->toPlainText(), r.endpoints);

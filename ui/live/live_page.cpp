@@ -187,18 +187,18 @@ void LivePage::attachPrometheus(const std::string& server, const std::string& se
   try {
     m_prom = std::make_unique<live::PrometheusSource>(server, *m_session, options);
   } catch (const Error& e) {
-    rankFailed(QString::fromStdString(e.what()));
+    rankFailed(safeText(e.what()));
     return;
   }
-  m_promSelector = QString::fromStdString(options.selector);
+  m_promSelector = safeText(options.selector);
   m_notice.clear();
   m_prom->start();
   m_record->setEnabled(true);
   m_record->setText(tr("Record\u2026"));
   rebuildCharts(0);
-  m_status->setText(tr("Reading %1 from Prometheus at %2\u2026")
-                        .arg(m_promSelector.isEmpty() ? tr("every oomscope series") : m_promSelector,
-                             QString::fromStdString(server)));
+  m_status->setText(
+      tr("Reading %1 from Prometheus at %2\u2026")
+          .arg(m_promSelector.isEmpty() ? tr("every oomscope series") : m_promSelector, safeText(server)));
   refresh(true);
 }
 
@@ -232,10 +232,10 @@ bool LivePage::attachDirectly(int index) {
   try {
     ep = live::parse_endpoint(info.stats_endpoint);
   } catch (const Error& e) {
-    rankFailed(tr("Cannot attach directly to %1: %2").arg(who, QString::fromStdString(e.what())));
+    rankFailed(tr("Cannot attach directly to %1: %2").arg(who, safeText(e.what())));
     return false;
   }
-  m_status->setText(tr("Connecting to %1 at %2\u2026").arg(who, QString::fromStdString(info.stats_endpoint)));
+  m_status->setText(tr("Connecting to %1 at %2\u2026").arg(who, safeText(info.stats_endpoint)));
   QPointer<LivePage> self(this);
   QThreadPool::globalInstance()->start([self, ep, who] {
     std::string error;  // a connection attempt of at most 3 s, off the UI thread
@@ -255,20 +255,18 @@ bool LivePage::attachDirectly(int index) {
         self->rankFailed(
             tr("Cannot attach directly to %1 at %2: %3 (the agent's stats socket must be reachable "
                "from this machine; agents bind loopback unless started with --host and a token).")
-                .arg(who, QString::fromStdString(ep.to_string()), QString::fromStdString(error)));
+                .arg(who, safeText(ep.to_string()), safeText(error)));
         return;
       }
       auto* page = new LivePage(self);
       page->setWindowFlag(Qt::Window);
       page->setAttribute(Qt::WA_DeleteOnClose);
-      page->setWindowTitle(
-          tr("%1 \u2014 direct attach to %2").arg(who, QString::fromStdString(ep.to_string())));
+      page->setWindowTitle(tr("%1 \u2014 direct attach to %2").arg(who, safeText(ep.to_string())));
       page->setWindowSeconds(60);
       page->attach({ep});
       page->resize(1000, 640);
       page->show();
-      self->m_notice = tr("attached directly to %1 at %2 in a new window")
-                           .arg(who, QString::fromStdString(ep.to_string()));
+      self->m_notice = tr("attached directly to %1 at %2 in a new window").arg(who, safeText(ep.to_string()));
       emit self->directAttached(page);
     });
   });
@@ -432,15 +430,14 @@ void LivePage::updatePrometheusStatus() {
     return 0;
   });
   const live::PromStatus st = m_prom->status();
-  QString s = tr("Prometheus %1 %2: ").arg(QString::fromStdString(st.server), m_promSelector);
+  QString s = tr("Prometheus %1 %2: ").arg(safeText(st.server), m_promSelector);
   if (st.ranks == 0)
-    s += QString::fromStdString(st.phase) + QStringLiteral("\u2026");
+    s += safeText(st.phase) + QStringLiteral("\u2026");
   else
     s += tr("%1 of %2 rank(s) up").arg(up).arg(st.ranks);
-  if (!st.error.empty()) s += QStringLiteral(" \u2014 ") + QString::fromStdString(st.error);
+  if (!st.error.empty()) s += QStringLiteral(" \u2014 ") + safeText(st.error);
   if (!m_notice.isEmpty()) s += QStringLiteral(" \u2014 ") + m_notice;
-  if (m_session->recording())
-    s += tr(" \u00b7 recording to %1").arg(QString::fromStdString(m_session->recording_path()));
+  if (m_session->recording()) s += tr(" \u00b7 recording to %1").arg(safeText(m_session->recording_path()));
   if (s != m_status->text() && (st.ranks > 0 || !st.error.empty())) m_status->setText(s);
   m_status->setToolTip(tr("History read in %1 s (step %2 s); %3 requests, %4 MB so far.")
                            .arg(st.history_seconds, 0, 'f', 2)

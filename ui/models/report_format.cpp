@@ -123,8 +123,9 @@ QString percentText(double percent) {
 
 QString poolSource(const HostReport& report) {
   if (!report.capacity_bytes) return QStringLiteral("pool size unknown (no allocator events)");
-  if (report.capacity_source == "--capacity") return QStringLiteral("the pool size you entered");
-  return QStringLiteral("capacity of %1, read from the capture").arg(safeText(report.capacity_source));
+  if (report.capacity_source == analysis::CapacitySource::Given)
+    return QStringLiteral("the pool size you entered");
+  return QStringLiteral("capacity of %1, read from the capture").arg(safeText(report.capacity_allocator));
 }
 
 QString reportVerdict(const HostReport& report) {

@@ -140,8 +140,8 @@ QVariant ReportModuleModel::data(const QModelIndex& index, int role) const {
         return f;
       }
       return {};
-    case ModuleKeyRole:
-      return QString::number(e.row.program_id);
+    case ProgramIdRole:
+      return quint64(e.row.program_id);
     case IsDefaultRole:
       return e.isDefault;
     case PeakBytesRole:

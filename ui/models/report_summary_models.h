@@ -40,7 +40,7 @@ class ReportModuleModel : public QAbstractListModel {
 
  public:
   enum ExtraRole {
-    ModuleKeyRole = Qt::UserRole + 1,  // QString to pass to AnalysisPages::setModule (the program id)
+    ProgramIdRole = Qt::UserRole + 1,  // quint64, for AnalysisPages::selectProgram
     IsDefaultRole,                     // bool
     PeakBytesRole,                     // qint64
   };

@@ -18,7 +18,8 @@ AnalysisPages::AnalysisPages(QObject* parent) : QObject(parent) {
   m_buffers = new BuffersPage;
   m_diagnosis = new DiagnosisPage;
 
-  connect(m_diagnosis, &DiagnosisPage::moduleRequested, this, &AnalysisPages::setModule);
+  connect(m_diagnosis, &DiagnosisPage::programRequested, this, &AnalysisPages::selectProgram);
+  connect(m_diagnosis, &DiagnosisPage::defaultModuleRequested, this, &AnalysisPages::selectDefaultModule);
   connect(m_diagnosis, &DiagnosisPage::capacityRequested, this,
           [this](qint64 bytes) { setCapacity(bytes > 0 ? std::optional(bytes) : std::nullopt); });
   connect(&m_jobs, &JobTracker::busyChanged, this, [this](bool busy) {
@@ -63,9 +64,8 @@ bool AnalysisPages::hasContent(const QWidget* page) const {
 
 void AnalysisPages::setCapture(std::shared_ptr<const capture::Capture> capture) {
   m_capture = std::move(capture);
-  m_module.clear();
+  m_module = {};
   m_capacity.reset();
-  m_default.reset();
   if (!m_capture) {
     m_jobs.cancel();
     apply(nullptr);
@@ -74,8 +74,14 @@ void AnalysisPages::setCapture(std::shared_ptr<const capture::Capture> capture) 
   request();
 }
 
-void AnalysisPages::setModule(const QString& nameOrId) {
-  m_module = nameOrId.trimmed();
+void AnalysisPages::setModule(const QString& nameOrId) { setSelector({std::nullopt, nameOrId.trimmed()}); }
+
+void AnalysisPages::selectProgram(quint64 programId) { setSelector({programId, QString()}); }
+
+void AnalysisPages::selectDefaultModule() { setSelector({}); }
+
+void AnalysisPages::setSelector(ModuleSelector selector) {
+  m_module = std::move(selector);
   if (m_capture) request();
 }
 
@@ -86,13 +92,13 @@ void AnalysisPages::setCapacity(std::optional<qint64> bytes) {
 
 void AnalysisPages::request() {
   AnalysisRequest req{m_capture, m_module, m_capacity};
-  std::optional<std::pair<std::optional<std::size_t>, analysis::ModuleChoice>> known;
-  if (m_default) known = std::pair(m_default->first, analysis::ModuleChoice(m_default->second));
   const QString subject =
-      m_module.isEmpty() ? QFileInfo(QString::fromStdString(single_line_safe(m_capture->path()))).fileName()
-                         : m_module;
+      m_module.programId ? tr("program %1").arg(*m_module.programId)
+      : m_module.name.isEmpty()
+          ? QFileInfo(QString::fromStdString(single_line_safe(m_capture->path()))).fileName()
+          : m_module.name;
   m_jobs.start<std::shared_ptr<const AnalysisResult>>(
-      subject, [req, known](ProgressSink&, std::stop_token stop) { return buildAnalysis(req, stop, known); },
+      subject, [req](ProgressSink&, std::stop_token stop) { return buildAnalysis(req, stop); },
       [this](const std::shared_ptr<const AnalysisResult>& result) { apply(result); });
 }
 
@@ -100,8 +106,6 @@ void AnalysisPages::apply(std::shared_ptr<const AnalysisResult> result) {
   QElapsedTimer timer;
   timer.start();
   m_result = std::move(result);
-  if (m_result && m_result->request.capture == m_capture && !m_default)
-    m_default = std::pair(m_result->defaultModule, int(m_result->defaultChoice));
   if (m_timeline) m_timeline->setResult(m_result);
   if (m_plan) m_plan->setResult(m_result);
   if (m_buffers) m_buffers->setResult(m_result);

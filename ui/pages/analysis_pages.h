@@ -12,7 +12,7 @@
 //   for (const auto& [page, title] : analysis->pages()) tabs->addTab(page, title);   // tabs own the pages
 //   connect(window, &MainWindow::captureChanged, analysis,
 //           [analysis](const LoadedCapture& c) { analysis->setCapture(c.capture); });   // null = closed
-//   // navigator: a module chosen in the tree      -> analysis->setModule(QString::number(programId));
+//   // navigator: a module chosen in the tree      -> analysis->selectProgram(programId);
 //   // the page's own selector changes it too     -> analysis emits moduleChanged(label, programId)
 //   // show only tabs with something real to show -> after resultChanged(), analysis->hasContent(page)
 //   // Ctrl+F on the Buffers tab                  -> analysis->buffersPage()->focusFilter()
@@ -28,13 +28,13 @@
 #include <optional>
 
 #include "core/capture/capture.h"
+#include "ui/pages/analysis_result.h"
 #include "ui/session/job_tracker.h"
 
 class QWidget;
 
 namespace oomscope::ui {
 
-struct AnalysisResult;
 class BuffersPage;
 class DiagnosisPage;
 class PlanPage;
@@ -49,8 +49,12 @@ class AnalysisPages : public QObject {
 
   // A new capture (null: nothing open): the module and the pool go back to the capture's own choice.
   void setCapture(std::shared_ptr<const capture::Capture> capture);
-  // Analyse another module: name, "name(id)" or program id; empty = the capture's default module.
+  // Analyse another module, as typed: name, "name(id)" or program id; empty = the capture's default module.
   void setModule(const QString& nameOrId);
+  // Analyse the module with this program id.
+  void selectProgram(quint64 programId);
+  // Back to the module the capture analyses by default.
+  void selectDefaultModule();
   // Check against a pool of this size; nullopt = the allocator's capacity read from the capture.
   void setCapacity(std::optional<qint64> bytes);
 
@@ -78,15 +82,14 @@ class AnalysisPages : public QObject {
   void busyChanged(bool busy);
 
  private:
+  void setSelector(ModuleSelector selector);
   void request();
   void apply(std::shared_ptr<const AnalysisResult> result);
 
   JobTracker m_jobs;
   std::shared_ptr<const capture::Capture> m_capture;
-  QString m_module;
+  ModuleSelector m_module;
   std::optional<qint64> m_capacity;
-  // The capture's default module, learned from the first result, so later requests do not look again.
-  std::optional<std::pair<std::optional<std::size_t>, int>> m_default;
   std::shared_ptr<const AnalysisResult> m_result;
   double m_lastFillMs = 0;
 

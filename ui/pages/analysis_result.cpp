@@ -9,9 +9,7 @@
 
 namespace oomscope::ui {
 
-std::shared_ptr<const AnalysisResult> buildAnalysis(
-    const AnalysisRequest& request, std::stop_token stop,
-    std::optional<std::pair<std::optional<std::size_t>, analysis::ModuleChoice>> knownDefault) {
+std::shared_ptr<const AnalysisResult> buildAnalysis(const AnalysisRequest& request, std::stop_token stop) {
   const auto started = std::chrono::steady_clock::now();
   auto result = std::make_shared<AnalysisResult>();
   result->request = request;
@@ -20,24 +18,14 @@ std::shared_ptr<const AnalysisResult> buildAnalysis(
   analysis::ReportOptions options;
   options.top = kReportTop;
   options.capacity = request.capacity;
-  if (!request.module.trimmed().isEmpty()) options.module = request.module.trimmed().toStdString();
+  if (request.module.programId)
+    options.program_id = *request.module.programId;
+  else if (!request.module.name.isEmpty())
+    options.module = request.module.name.toStdString();
   auto report = std::make_shared<analysis::HostReport>(analysis::build_host_report(capture, options, stop));
-
-  if (knownDefault) {
-    result->defaultModule = knownDefault->first;
-    result->defaultChoice = knownDefault->second;
-  } else if (!options.module) {
-    result->defaultModule = report->module_index;
-    result->defaultChoice = report->runtime.choice;
-  } else {
-    // The module selector marks the default even when the first request already names another one.
-    analysis::ReportOptions plain;
-    plain.top = 1;
-    plain.series_points = 4;
-    const analysis::HostReport def = analysis::build_host_report(capture, plain, stop);
-    result->defaultModule = def.module_index;
-    result->defaultChoice = def.runtime.choice;
-  }
+  // The module selector marks the default even when the request names another module.
+  result->defaultModule = report->runtime.default_module;
+  result->defaultChoice = report->runtime.default_choice;
 
   std::ostringstream text;
   analysis::write_report_text(text, *report, options.top);

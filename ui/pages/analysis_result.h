@@ -14,9 +14,19 @@
 
 namespace oomscope::ui {
 
+// Which module to analyse: by program id (the module selector, the Modules table), else by a name as the
+// user typed it (name, "name(id)" or program id, resolved like the CLI's --module); neither = the
+// capture's default module.
+struct ModuleSelector {
+  std::optional<quint64> programId;
+  QString name;
+
+  bool isDefault() const { return !programId && name.isEmpty(); }
+};
+
 struct AnalysisRequest {
   std::shared_ptr<const capture::Capture> capture;
-  QString module;                  // name, "name(id)" or program id; empty = the capture's default
+  ModuleSelector module;
   std::optional<qint64> capacity;  // the user's pool size; nullopt = the allocator's capacity
 };
 
@@ -25,7 +35,8 @@ struct AnalysisResult {
   std::shared_ptr<const analysis::HostReport> report;
   QString text;     // exactly what `oomscope-cli report` prints for the same module and pool
   QString verdict;  // reportVerdict(*report)
-  // The module the capture analyses when none is chosen, and why (from a default build of the same capture).
+  // The module the capture analyses when none is chosen, and why (the core's chooser, whichever module the
+  // request named).
   std::optional<std::size_t> defaultModule;
   analysis::ModuleChoice defaultChoice = analysis::ModuleChoice::None;
   PlanCurveSeries plan;
@@ -36,10 +47,7 @@ struct AnalysisResult {
 // The options `oomscope-cli report` uses by default (its --top), so the copied text matches the CLI's.
 inline constexpr std::size_t kReportTop = 25;
 
-// Throws what build_host_report throws (oomscope::Error for a module name that matches nothing, Cancelled).
-// knownDefault: the default module already found for this capture, so it is not searched again.
-std::shared_ptr<const AnalysisResult> buildAnalysis(
-    const AnalysisRequest& request, std::stop_token stop,
-    std::optional<std::pair<std::optional<std::size_t>, analysis::ModuleChoice>> knownDefault = std::nullopt);
+// Throws what build_host_report throws (oomscope::Error for a module that matches nothing, Cancelled).
+std::shared_ptr<const AnalysisResult> buildAnalysis(const AnalysisRequest& request, std::stop_token stop);
 
 }  // namespace oomscope::ui

@@ -72,7 +72,7 @@ BuffersPage::BuffersPage(QWidget* parent) : QWidget(parent) {
   // Widths that leave the source line (the column users act on) in view at 1280 px.
   header->resizeSection(BufferTableModel::Size, 80);
   header->resizeSection(BufferTableModel::Shape, 165);
-  header->resizeSection(BufferTableModel::Role, 115);
+  header->resizeSection(BufferTableModel::Role, 145);  // "forward-transient" with its swatch
   header->resizeSection(BufferTableModel::Instruction, 150);
   header->resizeSection(BufferTableModel::OpName, 210);
 

@@ -54,8 +54,10 @@ QString fixHtml(const analysis::Fix& f, const analysis::HostReport& r) {
     const QString verdict =
         againstDevice ? (*f.fits_after ? QStringLiteral("room") : QStringLiteral("no room"))
                       : (*f.fits_after ? QStringLiteral("fits") : QStringLiteral("still does not fit"));
-    parts << QStringLiteral("then needs %1: <b style=\"color:%2\">%3</b> %4")
+    // As the report says: a peak of another phase that this fix does not lower bounds the need.
+    parts << QStringLiteral("then needs %1%2: <b style=\"color:%3\">%4</b> %5")
                  .arg(bytesText(needed),
+                      f.floor_bytes ? QStringLiteral(" (the other phase's peak stays)") : QString(),
                       *f.fits_after ? QStringLiteral("#047857") : QStringLiteral("#b91c1c"), verdict, where);
   }
   return out + parts.join(QStringLiteral(" &nbsp;\u00b7&nbsp; "));
@@ -266,9 +268,10 @@ DiagnosisPage::DiagnosisPage(QWidget* parent) : QWidget(parent) {
 
   connect(m_modules, qOverload<int>(&QComboBox::activated), this, [this](int row) {
     const QModelIndex idx = m_moduleModel->index(row, 0);
-    emit moduleRequested(idx.data(ReportModuleModel::IsDefaultRole).toBool()
-                             ? QString()
-                             : idx.data(ReportModuleModel::ModuleKeyRole).toString());
+    if (idx.data(ReportModuleModel::IsDefaultRole).toBool())
+      emit defaultModuleRequested();
+    else
+      emit programRequested(idx.data(ReportModuleModel::ProgramIdRole).toULongLong());
   });
   connect(m_capacity, &QLineEdit::returnPressed, this, &DiagnosisPage::submitCapacity);
   connect(m_check, &QPushButton::clicked, this, &DiagnosisPage::submitCapacity);
@@ -345,7 +348,7 @@ void DiagnosisPage::setResult(std::shared_ptr<const AnalysisResult> result) {
     pool = tr("Pool size unknown: the capture has no allocator capacity. Enter one above to check the plan.");
   if (r.device_memory_bytes) pool += tr(" Device memory %1 (read).").arg(bytesText(*r.device_memory_bytes));
   m_pool->setText(pool);
-  const bool overridden = r.capacity_source == "--capacity";
+  const bool overridden = r.capacity_source == analysis::CapacitySource::Given;
   m_resetCapacity->setEnabled(overridden);
   if (overridden && m_capacity->text().trimmed().isEmpty()) m_capacity->setText(bytesText(*r.capacity_bytes));
   if (!overridden) m_capacity->clear();

@@ -4,8 +4,8 @@
 // confirm; the known limits last. Across the top: the module selector (the default module marked with why
 // it is the default), a "would it fit in a pool of X?" field, and Copy as text (the CLI's report text).
 //
-// The page only asks: moduleRequested / capacityRequested go to AnalysisPages, which rebuilds the report on
-// a worker thread and calls setResult().
+// The page only asks: programRequested / defaultModuleRequested / capacityRequested go to AnalysisPages,
+// which rebuilds the report on a worker thread and calls setResult().
 
 #include <QWidget>
 #include <memory>
@@ -46,8 +46,9 @@ class DiagnosisPage : public QWidget {
   QString copyAsText();
 
  signals:
-  // Program id of the chosen module; "" for the capture's default module.
-  void moduleRequested(const QString& key);
+  // The module chosen in the selector, by program id; or the capture's default module.
+  void programRequested(quint64 programId);
+  void defaultModuleRequested();
   // Pool size to check the plan against; 0 = back to the capture's own pool.
   void capacityRequested(qint64 bytes);
 

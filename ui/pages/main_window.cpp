@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -11,7 +12,6 @@
 #include <QMenuBar>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -23,11 +23,15 @@
 #include "ui/models/capture_table_models.h"
 #include "ui/pages/analysis_pages.h"
 #include "ui/pages/app_icon.h"
+#include "ui/pages/buffers_page.h"
+#include "ui/pages/column_widths.h"
 #include "ui/pages/diagnosis_page.h"
 #include "ui/pages/empty_state_page.h"
+#include "ui/pages/exporter.h"
+#include "ui/pages/hosts_page.h"
 #include "ui/pages/overview_page.h"
-#include "ui/pages/recent_files.h"
 #include "ui/pages/table_page.h"
+#include "ui/session/settings_store.h"
 #include "ui/snapshot/snapshot_window.h"
 
 namespace oomscope::ui {
@@ -35,6 +39,7 @@ namespace oomscope::ui {
 namespace {
 
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
+const QString kStateKey = QStringLiteral("mainWindow/state");
 
 // A file name as shown in titles and status lines: control characters (a crafted name could hold ESC or BEL)
 // are written as visible escapes.
@@ -58,7 +63,6 @@ MainWindow::MainWindow(QWidget* parent) : MainWindow(new CaptureSession, parent)
 
 MainWindow::MainWindow(CaptureSession* session, QWidget* parent) : QMainWindow(parent), m_session(session) {
   m_session->setParent(this);
-  m_settingsWriter.setMaxThreadCount(1);  // one writer keeps the adds in order
   setObjectName(QStringLiteral("mainWindow"));
   setWindowTitle(QStringLiteral("oomscope"));
   setWindowIcon(appIcon());
@@ -121,6 +125,10 @@ MainWindow::MainWindow(CaptureSession* session, QWidget* parent) : QMainWindow(p
     box->open();
   };
 
+  m_hostsPage = new HostsPage(this);
+  m_hostsPage->hide();
+  connect(m_hostsPage, &HostsPage::hostActivated, m_session, &CaptureSession::setCurrentHost);
+
   m_analysis = new AnalysisPages(this);
   for (const auto& [page, title] : m_analysis->pages()) page->hide();
   connect(m_analysis, &AnalysisPages::resultChanged, this, &MainWindow::syncAnalysisTabs);
@@ -129,6 +137,19 @@ MainWindow::MainWindow(CaptureSession* session, QWidget* parent) : QMainWindow(p
   // Double-clicking a module analyses it and shows its diagnosis.
   connect(m_modulesPage->view(), &QAbstractItemView::doubleClicked, this, &MainWindow::analyseModuleAt);
 
+  createNavigator();
+  // Column widths the user sets are kept per table, across runs.
+  ColumnWidthKeeper::attach(m_modulesPage->view(), QStringLiteral("modules"));
+  ColumnWidthKeeper::attach(m_allocatorsPage->view(), QStringLiteral("allocators"));
+  ColumnWidthKeeper::attach(m_hostsPage->table()->view(), QStringLiteral("hosts"));
+  if (auto* buffers = m_analysis->buffersPage())
+    ColumnWidthKeeper::attach(buffers->view(), QStringLiteral("buffers"));
+  m_exporter = new Exporter(this, m_session, m_analysis);
+  m_exporter->setTeller(
+      [this](const QString& title, const QString& text) { tell(QMessageBox::Warning, title, text); });
+  connect(m_exporter, &Exporter::exported, this,
+          [this](const QString& path) { statusBar()->showMessage(tr("Exported %1").arg(path), 10'000); });
+  attachExports();
   createActions();
   createStatusBar();
   connectSession();
@@ -137,7 +158,7 @@ MainWindow::MainWindow(CaptureSession* session, QWidget* parent) : QMainWindow(p
 
   for (const auto& page : registeredPages()) addPage(page.factory(*this), page.title);
 
-  if (!restoreGeometry(QSettings().value(kGeometryKey).toByteArray())) resize(1200, 760);
+  restoreWindowSettings();
 }
 
 void MainWindow::registerPage(const QString& title, PageFactory factory) {
@@ -172,9 +193,18 @@ void MainWindow::createActions() {
   auto* file = menuBar()->addMenu(tr("&File"));
   auto* open = file->addAction(tr("&Open\u2026"), this, &MainWindow::chooseFile);
   open->setShortcut(QKeySequence::Open);
+  auto* openFolder = file->addAction(tr("Open &Folder\u2026"), this, &MainWindow::chooseFolder);
+  openFolder->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+  openFolder->setToolTip(tr("Open a run folder: its .xplane.pb files, one per host, together"));
   m_recentMenu = file->addMenu(tr("Open &Recent"));
   connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
   rebuildRecentMenu();
+  file->addSeparator();
+  m_exportMenu = file->addMenu(tr("&Export"));
+  m_exportMenu->setObjectName(QStringLiteral("exportMenu"));
+  connect(m_exportMenu, &QMenu::aboutToShow, this,
+          [this] { m_exporter->fillMenu(m_exportMenu, m_tabs->currentWidget()); });
+  m_exporter->fillMenu(m_exportMenu, nullptr);
   file->addSeparator();
   m_reloadAction = file->addAction(tr("Re&load"), this, &MainWindow::reload);
   m_reloadAction->setShortcut(QKeySequence(Qt::Key_F5));
@@ -186,6 +216,7 @@ void MainWindow::createActions() {
   quit->setMenuRole(QAction::QuitRole);
 
   auto* view = menuBar()->addMenu(tr("&View"));
+  view->addAction(m_navigatorDock->toggleViewAction());
   m_filterAction = view->addAction(tr("&Filter Modules"), this, &MainWindow::focusFilter);
   m_filterAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F));
 
@@ -243,6 +274,10 @@ void MainWindow::connectSession() {
 
 void MainWindow::openFile(const QString& path) {
   if (path.isEmpty()) return;
+  if (QFileInfo(path).isDir()) {
+    m_session->openRun({path});
+    return;
+  }
   if (SnapshotWindow::openIfNotCapture(path)) return;  // PyTorch snapshots, Kineto traces, ... (by content)
   m_session->open(path);
 }
@@ -270,24 +305,10 @@ void MainWindow::onProgress(double fraction, const QString& stage) {
 }
 
 void MainWindow::onLoaded(const LoadedCapture& loaded) {
-  // Everything derived here is linear in modules, allocators or planes, never in events: it stays well under
-  // the 100 ms the UI thread may spend, whatever the file size.
-  const auto& capture = *loaded.capture;
-  auto modules = moduleRows(capture);
-  auto allocators = allocatorRows(capture);
-  const bool haveModules = !modules.empty();
-  const bool haveAllocators = !allocators.empty();
-  m_overview->setSummary(summarize(capture), planeRows(capture));
-  m_modules->setRows(std::move(modules));
-  m_allocators->setRows(std::move(allocators));
-  m_analysis->setCapture(loaded.capture);
-  showCapturePages(haveModules, haveAllocators);
-
-  setWindowTitle(tr("%1 \u2014 oomscope").arg(fileName(loaded.path)));
-  m_settingsWriter.start([path = loaded.path] { recent_files::add(path); });
-  showLoadedStatus();
-  updateActions();
-  emit captureChanged(loaded);
+  fillRunViews();
+  showHost(loaded);
+  if (m_session->run().isMultiHost()) m_tabs->setCurrentWidget(m_hostsPage);
+  for (const QString& input : m_session->run().inputs) SettingsStore::instance().addRecent(input);
   emit loadFinished(true);
 }
 
@@ -317,6 +338,7 @@ void MainWindow::onClosed() {
   m_modules->setRows({});
   m_allocators->setRows({});
   m_analysis->setCapture(nullptr);
+  fillRunViews();
   showEmptyState();
   setWindowTitle(QStringLiteral("oomscope"));
   showLoadedStatus();
@@ -326,12 +348,15 @@ void MainWindow::onClosed() {
 
 void MainWindow::showCapturePages(bool haveModules, bool haveAllocators) {
   QWidget* previous = m_tabs->currentWidget();
-  for (QWidget* page : {static_cast<QWidget*>(m_empty), static_cast<QWidget*>(m_overview),
-                        static_cast<QWidget*>(m_modulesPage), static_cast<QWidget*>(m_allocatorsPage)}) {
+  for (QWidget* page :
+       {static_cast<QWidget*>(m_empty), static_cast<QWidget*>(m_hostsPage), static_cast<QWidget*>(m_overview),
+        static_cast<QWidget*>(m_modulesPage), static_cast<QWidget*>(m_allocatorsPage)}) {
     if (int i = m_tabs->indexOf(page); i >= 0) m_tabs->removeTab(i);
   }
   removeAnalysisTabs();  // syncAnalysisTabs() puts them back after the Overview
   int at = 0;
+  // A multi-host run leads with the comparison: which host ran out first.
+  if (m_session->run().isMultiHost()) m_tabs->insertTab(at++, m_hostsPage, tr("Hosts"));
   m_tabs->insertTab(at++, m_overview, tr("Overview"));
   if (haveModules) m_tabs->insertTab(at++, m_modulesPage, tr("Modules"));
   if (haveAllocators) m_tabs->insertTab(at++, m_allocatorsPage, tr("Allocators"));
@@ -342,8 +367,8 @@ void MainWindow::showCapturePages(bool haveModules, bool haveAllocators) {
 }
 
 void MainWindow::showEmptyState() {
-  for (QWidget* page : {static_cast<QWidget*>(m_overview), static_cast<QWidget*>(m_modulesPage),
-                        static_cast<QWidget*>(m_allocatorsPage)}) {
+  for (QWidget* page : {static_cast<QWidget*>(m_hostsPage), static_cast<QWidget*>(m_overview),
+                        static_cast<QWidget*>(m_modulesPage), static_cast<QWidget*>(m_allocatorsPage)}) {
     if (int i = m_tabs->indexOf(page); i >= 0) m_tabs->removeTab(i);
   }
   removeAnalysisTabs();
@@ -379,7 +404,7 @@ void MainWindow::syncAnalysisTabs() {
 void MainWindow::analyseModuleAt(const QModelIndex& index) {
   if (!index.isValid()) return;
   const QVariant id = index.siblingAtColumn(ModuleTableModel::ProgramId).data(RecordTableModel::SortRole);
-  m_analysis->setModule(id.toString());
+  m_analysis->selectProgram(id.toULongLong());
   if (QWidget* diagnosis = m_analysis->diagnosisPage(); diagnosis && m_tabs->indexOf(diagnosis) >= 0)
     m_tabs->setCurrentWidget(diagnosis);
 }
@@ -401,19 +426,38 @@ void MainWindow::showLoadedStatus() {
   const auto plural = [](std::size_t n, const QString& one, const QString& many) {
     return QStringLiteral("%1 %2").arg(QLocale().toString(qulonglong(n)), n == 1 ? one : many);
   };
-  const double s = current.loadSeconds;
+  const double s = m_session->run().isMultiHost() ? m_session->run().loadSeconds : current.loadSeconds;
   const QString took =
       s < 1.0 ? tr("%1 ms").arg(qMax(1, qRound(s * 1000))) : tr("%1 s").arg(QLocale().toString(s, 'f', 1));
-  m_status->setText(tr("%1 \u00b7 %2 \u00b7 %3, %4 \u00b7 loaded in %5")
-                        .arg(fileName(current.path),
-                             QString::fromStdString(format_bytes(std::uint64_t(capture.file_size()))),
-                             plural(capture.modules().size(), tr("module"), tr("modules")),
-                             plural(capture.allocators().size(), tr("allocator"), tr("allocators")), took));
+  const auto& run = m_session->run();
+  const QString host =
+      run.isMultiHost() ? tr("host %1 of %2 \u00b7 ").arg(m_session->currentHost() + 1).arg(run.hosts.size())
+                        : QString();
+  m_status->setText(host + tr("%1 \u00b7 %2 \u00b7 %3, %4 \u00b7 loaded in %5")
+                               .arg(fileName(current.path),
+                                    QString::fromStdString(format_bytes(std::uint64_t(capture.file_size()))),
+                                    plural(capture.modules().size(), tr("module"), tr("modules")),
+                                    plural(capture.allocators().size(), tr("allocator"), tr("allocators")),
+                                    took));
   m_status->setToolTip(QFileInfo(current.path).absoluteFilePath());
 }
 
+void MainWindow::restoreWindowSettings() {
+  const SettingsStore& store = SettingsStore::instance();
+  if (!restoreGeometry(store.value(kGeometryKey).toByteArray())) resize(1200, 760);
+  // restoreState() refuses a state saved with another version: the layout of docks and toolbars changed,
+  // and restoring it would put them in the wrong places. Then the defaults stay.
+  restoreState(store.value(kStateKey).toByteArray(), kWindowStateVersion);
+}
+
+void MainWindow::saveWindowSettings() {
+  SettingsStore& store = SettingsStore::instance();
+  store.setValue(kGeometryKey, saveGeometry());
+  store.setValue(kStateKey, saveState(kWindowStateVersion));
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
-  QSettings().setValue(kGeometryKey, saveGeometry());
+  saveWindowSettings();
   m_session->cancel();
   event->accept();
 }

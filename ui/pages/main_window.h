@@ -15,25 +15,31 @@
 
 #include <QMainWindow>
 #include <QMessageBox>
-#include <QThreadPool>
 #include <functional>
 #include <vector>
 
 #include "ui/session/capture_session.h"
 
 class QAction;
+class QComboBox;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
 class QPushButton;
 class QTabWidget;
+class QToolBar;
+class QTreeView;
 
 namespace oomscope::ui {
 
 class AllocatorTableModel;
 class AnalysisPages;
 class EmptyStatePage;
+class Exporter;
+class HostsPage;
 class ModuleTableModel;
+class NavigatorModel;
 class OverviewPage;
 class TablePage;
 
@@ -45,6 +51,10 @@ class MainWindow : public QMainWindow {
   // QMessageBox; tests install a recorder so nothing waits for a click.
   using MessagePresenter =
       std::function<void(QMessageBox::Icon icon, const QString& title, const QString& text)>;
+
+  // The version saved with the window state (docks, toolbars); a state of another version is not restored.
+  // Raise it whenever docks or toolbars are added, removed or renamed.
+  static constexpr int kWindowStateVersion = 2;
 
   // Reads captures with capture::read_capture.
   explicit MainWindow(QWidget* parent = nullptr);
@@ -59,8 +69,11 @@ class MainWindow : public QMainWindow {
   // Adds a page that does not depend on the open capture; see the header comment. Takes ownership.
   void addPage(QWidget* page, const QString& title);
 
+  // A capture file, a run folder (its .xplane.pb files, one per host) or another kind of file (opened in a
+  // window of its own).
   void openFile(const QString& path);
-  // Opens the first file here and each other one in a new window.
+  // Capture files among paths open together as one multi-host run (one file per host); other kinds of files
+  // (PyTorch snapshots, traces) each open in a window of their own.
   void openFiles(const QStringList& paths);
   void closeCapture();
   void reload();
@@ -79,6 +92,15 @@ class MainWindow : public QMainWindow {
   OverviewPage* overviewPage() const { return m_overview; }
   // Diagnosis, Buffers, Plan, Timeline: built on a worker from the open capture (ui/pages/analysis_pages.h).
   AnalysisPages* analysis() const { return m_analysis; }
+  // The navigator (files, hosts, modules, allocators) and its dock.
+  NavigatorModel* navigator() const { return m_navigator; }
+  QTreeView* navigatorView() const { return m_navigatorView; }
+  QDockWidget* navigatorDock() const { return m_navigatorDock; }
+  // The host selector (shown for multi-host runs) and the per-host comparison page.
+  QComboBox* hostSelector() const { return m_hostSelector; }
+  HostsPage* hostsPage() const { return m_hostsPage; }
+  // Export of tables, charts and the report (File > Export, context menus, Ctrl+C).
+  Exporter* exporter() const { return m_exporter; }
   // The status bar's text (what is loaded, or what is loading).
   QString statusText() const;
 
@@ -98,12 +120,25 @@ class MainWindow : public QMainWindow {
   void createStatusBar();
   void connectSession();
   void chooseFile();
+  void chooseFolder();
   void rebuildRecentMenu();
   void focusFilter();
+  void restoreWindowSettings();
+  void saveWindowSettings();
 
   void onLoadStarted(const QString& path);
   void onProgress(double fraction, const QString& stage);
   void onLoaded(const LoadedCapture& loaded);
+  // Fills the pages for one host of the open run (after a load or a host switch).
+  void showHost(const LoadedCapture& loaded);
+  void createNavigator();
+  void fillRunViews();
+  void onNavigatorCurrentChanged(const QModelIndex& index);
+  void syncNavigatorWithResult();
+  void selectInNavigator(const QModelIndex& index);
+  void showAllocator(const QString& name);
+  // Context menus and Ctrl+C on every table, export menus on every chart of the pages.
+  void attachExports();
   void onLoadFailed(const QString& path, const QString& message);
   void onLoadCancelled(const QString& path);
   void onClosed();
@@ -119,8 +154,6 @@ class MainWindow : public QMainWindow {
   void tell(QMessageBox::Icon icon, const QString& title, const QString& text);
 
   CaptureSession* m_session = nullptr;
-  // Writes the recent-files list: QSettings syncs to disk, which took 10-20 ms on the UI thread.
-  QThreadPool m_settingsWriter;
   MessagePresenter m_presenter;
   QString m_examplePath;
 
@@ -132,7 +165,17 @@ class MainWindow : public QMainWindow {
   TablePage* m_modulesPage = nullptr;
   TablePage* m_allocatorsPage = nullptr;
   AnalysisPages* m_analysis = nullptr;
+  HostsPage* m_hostsPage = nullptr;
+  Exporter* m_exporter = nullptr;
+  QMenu* m_exportMenu = nullptr;
   std::vector<QWidget*> m_extraPages;
+
+  NavigatorModel* m_navigator = nullptr;
+  QTreeView* m_navigatorView = nullptr;
+  QDockWidget* m_navigatorDock = nullptr;
+  QToolBar* m_hostBar = nullptr;
+  QComboBox* m_hostSelector = nullptr;
+  bool m_syncing = false;  // the window is moving the navigator or the selector itself
 
   QLabel* m_status = nullptr;
   QProgressBar* m_progress = nullptr;

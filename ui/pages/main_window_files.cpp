@@ -1,15 +1,23 @@
 // MainWindow: choosing files (dialog, recent list, drag and drop, several at once).
+#include <QChartView>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMimeData>
-#include <QSettings>
+#include <QTableView>
 #include <QUrl>
+#include <vector>
 
+#include "ui/pages/analysis_pages.h"
+#include "ui/pages/exporter.h"
+#include "ui/pages/hosts_page.h"
 #include "ui/pages/main_window.h"
-#include "ui/pages/recent_files.h"
+#include "ui/pages/overview_page.h"
+#include "ui/pages/table_page.h"
+#include "ui/session/settings_store.h"
+#include "ui/snapshot/snapshot_window.h"
 
 namespace oomscope::ui {
 
@@ -29,36 +37,44 @@ QStringList localFiles(const QMimeData* mime) {
 }  // namespace
 
 void MainWindow::chooseFile() {
-  QSettings settings;
-  const QString path =
-      QFileDialog::getOpenFileName(this, tr("Open Capture"), settings.value(kLastDirKey).toString(),
-                                   tr("XProf captures (*.xplane.pb *.xplane.pb.gz);;PyTorch snapshots and "
-                                      "traces, JAX memory profiles (*.pickle "
-                                      "*.json *.gz *.prof);;Protocol buffers (*.pb);;All files (*)"));
-  if (path.isEmpty()) return;
-  settings.setValue(kLastDirKey, QFileInfo(path).absolutePath());
-  openFile(path);
+  SettingsStore& settings = SettingsStore::instance();
+  // Several files at once are one multi-host run (one file per host).
+  const QStringList paths = QFileDialog::getOpenFileNames(
+      this, tr("Open Capture (several files: one run, one file per host)"),
+      settings.value(kLastDirKey).toString(),
+      tr("XProf captures (*.xplane.pb *.xplane.pb.gz);;PyTorch snapshots and traces, JAX memory profiles "
+         "(*.pickle *.json *.gz *.prof);;Protocol buffers (*.pb);;All files (*)"));
+  if (paths.isEmpty()) return;
+  settings.setValue(kLastDirKey, QFileInfo(paths.first()).absolutePath());
+  openFiles(paths);
+}
+
+void MainWindow::chooseFolder() {
+  SettingsStore& settings = SettingsStore::instance();
+  const QString dir =
+      QFileDialog::getExistingDirectory(this, tr("Open Run Folder (its .xplane.pb files, one per host)"),
+                                        settings.value(kLastDirKey).toString());
+  if (dir.isEmpty()) return;
+  settings.setValue(kLastDirKey, dir);
+  openFile(dir);
 }
 
 void MainWindow::openFiles(const QStringList& paths) {
-  for (int i = 0; i < paths.size(); ++i) {
-    if (i == 0) {
-      openFile(paths.first());
-      continue;
-    }
-    // One capture per window, as heaptrack does: comparing two runs side by side is the usual reason.
-    auto* window = new MainWindow;
-    window->setAttribute(Qt::WA_DeleteOnClose);
-    window->setExamplePath(m_examplePath);
-    window->show();
-    window->openFile(paths.at(i));
+  QStringList captures;
+  for (const QString& path : paths) {
+    if (path.isEmpty()) continue;
+    if (!QFileInfo(path).isDir() && SnapshotWindow::openIfNotCapture(path)) continue;  // its own window
+    captures << path;
   }
+  if (captures.size() == 1)
+    openFile(captures.first());
+  else if (!captures.isEmpty())
+    m_session->openRun(captures);
 }
 
 void MainWindow::rebuildRecentMenu() {
   m_recentMenu->clear();
-  m_settingsWriter.waitForDone();  // a just-loaded file is on the list
-  const QStringList recent = recent_files::load();
+  const QStringList recent = SettingsStore::instance().recentFiles();
   for (int i = 0; i < recent.size(); ++i) {
     const QFileInfo info(recent.at(i));
     // Accelerators 1..9, then 0 for the tenth.
@@ -73,18 +89,28 @@ void MainWindow::rebuildRecentMenu() {
     return;
   }
   m_recentMenu->addSeparator();
-  m_recentMenu->addAction(tr("Clear Recent Files"), this, [] { recent_files::clear(); });
+  m_recentMenu->addAction(tr("Clear Recent Files"), this, [] { SettingsStore::instance().clearRecent(); });
 }
 
 void MainWindow::openRecent(const QString& path) {
   if (!QFileInfo::exists(path)) {
-    m_settingsWriter.waitForDone();
-    recent_files::remove(path);
+    SettingsStore::instance().removeRecent(path);
     tell(QMessageBox::Information, tr("File not found"),
          tr("%1 no longer exists, so it was removed from the recent files.").arg(path));
     return;
   }
   openFile(path);
+}
+
+void MainWindow::attachExports() {
+  std::vector<QWidget*> pages = {m_overview, m_modulesPage, m_allocatorsPage, m_hostsPage};
+  for (const auto& [page, title] : m_analysis->pages()) pages.push_back(page);
+  for (QWidget* page : pages) {
+    for (QTableView* view : page->findChildren<QTableView*>())
+      m_exporter->attachTable(view, exportName(view));
+    for (QChartView* view : page->findChildren<QChartView*>())
+      m_exporter->attachChart(view, exportName(view));
+  }
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

@@ -64,6 +64,8 @@ TablePage::TablePage(RecordTableModel* model, Options options, QWidget* parent)
   connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &TablePage::updateFooter);
   connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &TablePage::updateFooter);
   connect(m_model, &QAbstractItemModel::modelReset, this, &TablePage::fitColumns);
+  // Columns wider than the page bring a horizontal scroll bar: the table grows by its height.
+  connect(m_view->horizontalScrollBar(), &QScrollBar::rangeChanged, this, &TablePage::fitHeight);
   fitColumns();
   updateFooter();
 }
@@ -90,7 +92,7 @@ void TablePage::fitHeight() {
   auto* horizontal = m_view->horizontalScrollBar();
   const int height = 2 * m_view->frameWidth() + m_view->horizontalHeader()->sizeHint().height() +
                      m_proxy->rowCount() * m_view->verticalHeader()->defaultSectionSize() +
-                     (horizontal->isVisible() ? horizontal->sizeHint().height() : 0) + 1;
+                     (horizontal->maximum() > 0 ? horizontal->sizeHint().height() : 0) + 1;
   m_view->setMaximumHeight(height);
 }
 

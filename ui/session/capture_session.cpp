@@ -51,23 +51,48 @@ void CaptureSession::open(const QString& path) {
       emit loadFailed(path, path + tr(": the reader returned no capture."));
       return;
     }
-    replaceCurrent(LoadedCapture{result.capture, path, result.seconds});
+    LoadedCapture opened{result.capture, path, result.seconds};
+    replaceRun(LoadedRun{{path}, path, {opened}, nullptr, nullptr, {}, result.seconds}, 0);
     emit loaded(m_current);
   });
 }
 
 void CaptureSession::reload() {
-  if (m_current) open(m_current.path);
+  if (!m_current) return;
+  if (m_run.isMultiHost() || m_run.inputs.size() > 1)
+    openRun(m_run.inputs);
+  else
+    open(m_current.path);
 }
 
 void CaptureSession::close() {
   m_jobs.cancel();
   if (!m_current) return;
-  replaceCurrent(LoadedCapture{});
+  replaceRun(LoadedRun{}, -1);
   emit closed();
 }
 
 void CaptureSession::cancel() { m_jobs.cancel(); }
+
+void CaptureSession::setCurrentHost(int index) {
+  if (index < 0 || index >= int(m_run.hosts.size()) || index == m_host) return;
+  m_host = index;
+  replaceCurrent(m_run.hosts[std::size_t(index)]);
+  emit hostChanged(index);
+}
+
+void CaptureSession::replaceRun(LoadedRun next, int host) {
+  LoadedRun old = std::move(m_run);
+  m_run = std::move(next);
+  m_host = host;
+  replaceCurrent(host >= 0 ? m_run.hosts.at(std::size_t(host)) : LoadedCapture{});
+  // The other hosts of the old run are freed off the UI thread too (replaceCurrent frees the current one).
+  std::vector<std::shared_ptr<const capture::Capture>> rest;
+  for (LoadedCapture& h : old.hosts)
+    if (h.capture.use_count() == 1) rest.push_back(std::move(h.capture));
+  if (!rest.empty())
+    QThreadPool::globalInstance()->start([rest = std::move(rest)]() mutable { rest.clear(); });
+}
 
 void CaptureSession::replaceCurrent(LoadedCapture next) {
   auto old = std::move(m_current.capture);

@@ -14,7 +14,10 @@
 #include <memory>
 #include <stop_token>
 #include <string>
+#include <vector>
 
+#include "core/analysis/host_comparison.h"
+#include "core/analysis/report.h"
 #include "core/capture/capture.h"
 #include "core/util/progress.h"
 #include "ui/session/job_tracker.h"
@@ -27,6 +30,21 @@ struct LoadedCapture {
   double loadSeconds = 0.0;                         // wall time of the load on the worker
 
   explicit operator bool() const { return capture != nullptr; }
+};
+
+// What is open: one capture file, or several files of one multi-host run (one per host) read together.
+struct LoadedRun {
+  QStringList inputs;                // the files and folders the user gave (for reload)
+  QString label;                     // the file, the folder, or "N files"
+  std::vector<LoadedCapture> hosts;  // every file that loaded, in path order
+  // Built on the worker for runs of two or more hosts (null for one file): the default report of each host,
+  // as `oomscope-cli report FILES` builds them, and the comparison over them.
+  std::shared_ptr<const std::vector<analysis::HostReport>> reports;
+  std::shared_ptr<const analysis::HostComparison> comparison;
+  QStringList failures;  // "<path>: <problem>" for each file of the run that could not be read
+  double loadSeconds = 0.0;
+
+  bool isMultiHost() const { return hosts.size() > 1; }
 };
 
 class CaptureSession : public QObject {
@@ -44,7 +62,12 @@ class CaptureSession : public QObject {
 
   // Starts loading path; a load already running is superseded and its result dropped.
   void open(const QString& path);
-  // Loads the current capture's file again (no-op when nothing is loaded).
+  // Starts loading several capture files of one run (one per host) together; a folder stands for the
+  // .xplane.pb/.xplane.pb.gz files under it (XProf writes plugins/profile/<run>/<host>.xplane.pb). One file
+  // in all is the same as open(). Files that cannot be read are listed in run().failures; the load fails
+  // only when none can.
+  void openRun(const QStringList& pathsOrFolders);
+  // Loads the current capture's file (or the run's files) again (no-op when nothing is loaded).
   void reload();
   // Forgets the current capture (and cancels a running load).
   void close();
@@ -52,6 +75,11 @@ class CaptureSession : public QObject {
   void cancel();
 
   const LoadedCapture& current() const { return m_current; }
+  // The open run (its hosts are empty when nothing is open); current() is run().hosts[currentHost()].
+  const LoadedRun& run() const { return m_run; }
+  int currentHost() const { return m_host; }
+  // Shows another host of the run: emits hostChanged, then loaded-like consumers read current().
+  void setCurrentHost(int index);
   bool isLoading() const { return m_jobs.busy(); }
   QString loadingPath() const { return m_jobs.busy() ? m_jobs.subject() : QString(); }
   JobTracker& jobs() { return m_jobs; }
@@ -60,6 +88,8 @@ class CaptureSession : public QObject {
   void loadStarted(const QString& path);
   void progress(double fraction, const QString& stage);
   void loaded(const oomscope::ui::LoadedCapture& capture);
+  // Another host of the open run is now current() (setCurrentHost).
+  void hostChanged(int index);
   void closed();
   void loadFailed(const QString& path, const QString& message);
   void loadCancelled(const QString& path);
@@ -75,10 +105,13 @@ class CaptureSession : public QObject {
 
  private:
   void replaceCurrent(LoadedCapture next);
+  void replaceRun(LoadedRun next, int host);
 
   Loader m_loader;
   JobTracker m_jobs;
   LoadedCapture m_current;
+  LoadedRun m_run;
+  int m_host = -1;
   QFileSystemWatcher m_watcher;
   bool m_shrinkReported = false;
 };

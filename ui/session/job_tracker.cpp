@@ -1,5 +1,6 @@
 #include "ui/session/job_tracker.h"
 
+#include <QCoreApplication>
 #include <QMetaObject>
 #include <new>
 #include <string_view>
@@ -57,6 +58,12 @@ quint64 JobTracker::beginJob(const QString& subject) {
 bool JobTracker::finishJob(quint64 gen) {
   if (gen != m_generation || !m_busy) return false;
   setBusy(false);
+  return true;
+}
+
+bool JobTracker::settle(int msecs) {
+  if (!m_pool.waitForDone(msecs)) return false;
+  QCoreApplication::sendPostedEvents(this);
   return true;
 }
 

@@ -42,6 +42,11 @@ class JobTracker : public QObject {
   // Stops the current job: its result, error or progress will not be delivered. Emits cancelled() at once.
   void cancel();
 
+  // Blocks until no job of this tracker runs on a worker (superseded and cancelled ones included), then
+  // delivers what they queued for this thread. Tests use it to check that nothing else arrives instead of
+  // sleeping for a while. False when the workers did not finish within msecs.
+  bool settle(int msecs);
+
   bool busy() const { return m_busy; }
   quint64 generation() const { return m_generation; }
   QString subject() const { return m_subject; }

@@ -20,6 +20,8 @@
 #include <cmath>
 #include <utility>
 
+#include "ui/sim/enum_combo.h"
+
 namespace oomscope::ui {
 
 namespace {
@@ -65,13 +67,12 @@ QDoubleSpinBox* doubleSpin(double lo, double hi, int decimals, const QString& su
 
 }  // namespace
 
-QWidget* SimControls::makeToggle(const QStringList& options, QButtonGroup*& group) {
+QWidget* SimControls::makeToggle(const QList<QPair<QString, int>>& options, QButtonGroup*& group) {
   QWidget* w = nullptr;
   auto* h = inlineRow(w, 0);
   group = new QButtonGroup(w);
   group->setExclusive(true);
-  int id = 0;
-  for (const QString& text : options) {
+  for (const auto& [text, id] : options) {
     auto* btn = new QToolButton;
     btn->setText(text);
     btn->setCheckable(true);
@@ -79,10 +80,10 @@ QWidget* SimControls::makeToggle(const QStringList& options, QButtonGroup*& grou
     btn->setToolButtonStyle(Qt::ToolButtonTextOnly);
     btn->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     btn->setObjectName(QStringLiteral("segment"));
-    group->addButton(btn, id++);
+    group->addButton(btn, id);
     h->addWidget(btn);
   }
-  group->button(0)->setChecked(true);
+  group->button(options.front().second)->setChecked(true);
   connect(group, &QButtonGroup::idClicked, this, [this] { policyEdited(); });
   return w;
 }
@@ -121,23 +122,38 @@ QWidget* SimControls::buildPolicy() {
   addRow(g, 0, 0, tr("Preset"), m_preset,
          tr("original: the reference's handler; corrected: every defect fixed"));
   addRow(
-      g, 1, 0, tr("Catch"), makeToggle({tr("OOM only"), tr("everything"), tr("RuntimeError")}, m_catch),
+      g, 1, 0, tr("Catch"),
+      makeToggle({{tr("OOM only"), int(sim::CatchMode::OomOnly)},
+                  {tr("everything"), int(sim::CatchMode::Everything)},
+                  {tr("RuntimeError"), int(sim::CatchMode::RuntimeError)}},
+                 m_catch),
       tr("everything: a real bug is split and dropped silently, like an OOM. RuntimeError (the reference's "
          "earlier handler) still swallows a shape mismatch, but not a NaN-loss check"));
   addRow(
-      g, 2, 0, tr("Gradient"), makeToggle({tr("last fragment"), tr("accumulate")}, m_grad),
+      g, 2, 0, tr("Gradient"),
+      makeToggle({{tr("last fragment"), int(sim::GradMode::LastFragment)},
+                  {tr("accumulate"), int(sim::GradMode::Accumulate)}},
+                 m_grad),
       tr("last fragment: zero_grad() before every attempt, only the last attempt's gradient reaches "
          "optimizer.step() (none if it failed). accumulate: each fragment's loss scaled by its share of the "
          "batch, renormalised when points were dropped"));
   m_norm = new QComboBox;
-  m_norm->addItems({tr("BatchNorm"), tr("frozen statistics"), tr("GroupNorm")});
+  addEnumItem(m_norm, tr("BatchNorm"), sim::NormMode::BatchNorm);
+  addEnumItem(m_norm, tr("frozen statistics"), sim::NormMode::Frozen);
+  addEnumItem(m_norm, tr("GroupNorm"), sim::NormMode::GroupNorm);
   addRow(
       g, 3, 0, tr("Norm"), m_norm,
       tr("BatchNorm takes its statistics from each fragment (biased on spatial halves, degenerate on small "
          "ones); frozen running statistics or GroupNorm take none from the fragment"));
-  addRow(g, 0, 1, tr("Split"), makeToggle({tr("midpoint"), tr("median")}, m_split),
+  addRow(g, 0, 1, tr("Split"),
+         makeToggle(
+             {{tr("midpoint"), int(sim::SplitPoint::Midpoint)}, {tr("median"), int(sim::SplitPoint::Median)}},
+             m_split),
          tr("midpoint of the bounding box (uneven halves) or median (equal point counts)"));
-  addRow(g, 1, 1, tr("Axis"), makeToggle({tr("alternate x/y"), tr("longest")}, m_axis),
+  addRow(g, 1, 1, tr("Axis"),
+         makeToggle({{tr("alternate x/y"), int(sim::AxisRule::AlternateXY)},
+                     {tr("longest"), int(sim::AxisRule::Longest)}},
+                    m_axis),
          tr("alternate x/y (never z) or the longest extent of the fragment's box"));
   QWidget* floorRow = nullptr;
   auto* fh = inlineRow(floorRow, 4);
@@ -146,7 +162,9 @@ QWidget* SimControls::buildPolicy() {
   m_floor->setSingleStep(100);
   m_floor->setSuffix(tr(" pts"));
   m_onFloor = new QComboBox;
-  m_onFloor->addItems({tr("drop"), tr("keep"), tr("raise")});
+  addEnumItem(m_onFloor, tr("drop"), sim::FloorAction::Drop);
+  addEnumItem(m_onFloor, tr("keep"), sim::FloorAction::Keep);
+  addEnumItem(m_onFloor, tr("raise"), sim::FloorAction::Raise);
   m_onFloor->setToolTip(
       tr("a half at the floor: dropped (the reference), trained anyway (if it still fails, "
          "its halves are dropped and counted), or an error that stops the run"));
@@ -187,7 +205,9 @@ QWidget* SimControls::buildWorkload() {
   QWidget* distRow = nullptr;
   auto* dh = inlineRow(distRow, 4);
   m_dist = new QComboBox;
-  m_dist->addItems({tr("uniform 20k–300k"), tr("heavy-tailed"), tr("sizes file")});
+  addEnumItem(m_dist, tr("uniform 20k–300k"), sim::SizeDist::Uniform);
+  addEnumItem(m_dist, tr("heavy-tailed"), sim::SizeDist::HeavyTailed);
+  addEnumItem(m_dist, tr("sizes file"), sim::SizeDist::File);
   m_sizesButton = new QToolButton;
   m_sizesButton->setText(tr("File…"));
   dh->addWidget(m_dist, 1);
@@ -205,7 +225,9 @@ QWidget* SimControls::buildWorkload() {
   addRow(g, 2, 1, tr("Compare"), m_compare,
          tr("run B: the same scenes and memory with another policy, stepping together"));
   m_bugKind = new QComboBox;
-  m_bugKind->addItems({tr("no bug"), tr("shape mismatch"), tr("NaN loss")});
+  addEnumItem(m_bugKind, tr("no bug"), sim::BugKind::None);
+  addEnumItem(m_bugKind, tr("shape mismatch"), sim::BugKind::ShapeMismatch);
+  addEnumItem(m_bugKind, tr("NaN loss"), sim::BugKind::NanLoss);
   m_bugScene = new QSpinBox;
   m_bugScene->setRange(0, 10'000'000);
   m_bugScene->setPrefix(tr("scene "));
@@ -325,17 +347,18 @@ void SimControls::connectEdits() {
     return QFileDialog::getOpenFileName(this, tr("Scene sizes"), {},
                                         tr("Sizes (*.txt *.csv);;All files (*)"));
   };
-  connect(m_dist, &QComboBox::activated, this, [this, pickSizes](int i) {
-    if (i == 2 && m_sizesFile.isEmpty() && m_inlineSizes.empty()) {
+  connect(m_dist, &QComboBox::activated, this, [this, pickSizes] {
+    const bool fromFile = currentEnum<sim::SizeDist>(m_dist) == sim::SizeDist::File;
+    if (fromFile && m_sizesFile.isEmpty() && m_inlineSizes.empty()) {
       const QString path = pickSizes();
       if (path.isEmpty()) {
-        m_dist->setCurrentIndex(0);
+        selectEnum(m_dist, sim::SizeDist::Uniform);
         return;
       }
       setSizesFile(path);
     }
-    m_sizesButton->setEnabled(i == 2);
-    m_scenes->setEnabled(i != 2);
+    m_sizesButton->setEnabled(fromFile);
+    m_scenes->setEnabled(!fromFile);
     edited();
   });
   connect(m_sizesButton, &QToolButton::clicked, this, [this, pickSizes] {
@@ -360,7 +383,7 @@ void SimControls::connectEdits() {
     edited();
   });
   connect(m_bugKind, &QComboBox::activated, this, [this] {
-    m_bugScene->setEnabled(m_bugKind->currentIndex() != 0);
+    m_bugScene->setEnabled(currentEnum<sim::BugKind>(m_bugKind) != sim::BugKind::None);
     edited();
   });
   connect(m_compare, &QComboBox::activated, this, [this] { edited(); });

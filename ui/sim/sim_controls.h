@@ -6,6 +6,9 @@
 // calibrated model file), the time model and the fault injection, plus what run B compares against.
 // Emits configChanged() on every user edit; the page debounces and re-simulates.
 
+#include <QList>
+#include <QPair>
+#include <QString>
 #include <QWidget>
 #include <cstdint>
 #include <optional>
@@ -60,7 +63,8 @@ class SimControls : public QWidget {
   QWidget* buildWorkload();
   QWidget* buildMemory();
   QWidget* buildTime();
-  QWidget* makeToggle(const QStringList& options, QButtonGroup*& group);
+  // One segment per (text, id) option; the ids are the options' enum values (enum_combo.h reads them).
+  QWidget* makeToggle(const QList<QPair<QString, int>>& options, QButtonGroup*& group);
   void connectEdits();
   void applyPolicy(const sim::Policy& policy);
   void policyEdited();

@@ -15,6 +15,7 @@
 #include "core/sim/model_file.h"
 #include "core/util/error.h"
 #include "ui/session/safe_text_qt.h"
+#include "ui/sim/enum_combo.h"
 #include "ui/sim/sim_controls.h"
 
 namespace oomscope::ui {
@@ -35,26 +36,17 @@ std::int64_t exactOr(std::int64_t exact, double scale, const QDoubleSpinBox* w) 
 
 void showScaled(QDoubleSpinBox* w, std::int64_t exact, double scale) { w->setValue(double(exact) / scale); }
 
-template <typename E>
-int index(E v) {
-  return int(v);
-}
-
 }  // namespace
 
 void SimControls::applyPolicy(const sim::Policy& p) {
   m_updating = true;
-  m_catch
-      ->button(p.catch_mode == sim::CatchMode::OomOnly      ? 0
-               : p.catch_mode == sim::CatchMode::Everything ? 1
-                                                            : 2)
-      ->setChecked(true);
-  m_grad->button(p.grad == sim::GradMode::LastFragment ? 0 : 1)->setChecked(true);
-  m_split->button(p.split == sim::SplitPoint::Midpoint ? 0 : 1)->setChecked(true);
-  m_axis->button(p.axis == sim::AxisRule::AlternateXY ? 0 : 1)->setChecked(true);
+  checkEnum(m_catch, p.catch_mode);
+  checkEnum(m_grad, p.grad);
+  checkEnum(m_split, p.split);
+  checkEnum(m_axis, p.axis);
   m_floor->setValue(int(std::min<std::int64_t>(p.floor, m_floor->maximum())));
-  m_onFloor->setCurrentIndex(index(p.on_floor));
-  m_norm->setCurrentIndex(index(p.norm));
+  selectEnum(m_onFloor, p.on_floor);
+  selectEnum(m_norm, p.norm);
   m_updating = false;
   updatePresetLabel();
   updateAxisNote();
@@ -75,7 +67,7 @@ void SimControls::updatePresetLabel() {
 
 void SimControls::updateAxisNote() {
   // What the simulator's own numbers show (docs/simulator.md), not what the toggle promises.
-  if (m_split->checkedId() == 1)
+  if (checkedEnum<sim::SplitPoint>(m_split) == sim::SplitPoint::Median)
     m_axisNote->setText(tr("Median split: the axis rule changes no outcome (measured)."));
   else
     m_axisNote->setText(tr("Longest axis: measured no better than x/y (docs/simulator.md)."));
@@ -84,19 +76,14 @@ void SimControls::updateAxisNote() {
 
 sim::SimConfig SimControls::config() const {
   sim::SimConfig c = m_base;
-  const int catchId = m_catch->checkedId();
-  c.policy.catch_mode = catchId == 0   ? sim::CatchMode::OomOnly
-                        : catchId == 1 ? sim::CatchMode::Everything
-                                       : sim::CatchMode::RuntimeError;
-  c.policy.grad = m_grad->checkedId() == 0 ? sim::GradMode::LastFragment : sim::GradMode::Accumulate;
-  c.policy.split = m_split->checkedId() == 0 ? sim::SplitPoint::Midpoint : sim::SplitPoint::Median;
-  c.policy.axis = m_axis->checkedId() == 0 ? sim::AxisRule::AlternateXY : sim::AxisRule::Longest;
+  c.policy.catch_mode = checkedEnum<sim::CatchMode>(m_catch);
+  c.policy.grad = checkedEnum<sim::GradMode>(m_grad);
+  c.policy.split = checkedEnum<sim::SplitPoint>(m_split);
+  c.policy.axis = checkedEnum<sim::AxisRule>(m_axis);
   c.policy.floor = m_floor->value();
-  c.policy.on_floor = sim::FloorAction(m_onFloor->currentIndex());
-  c.policy.norm = sim::NormMode(m_norm->currentIndex());
-  c.scenes.dist = m_dist->currentIndex() == 0   ? sim::SizeDist::Uniform
-                  : m_dist->currentIndex() == 1 ? sim::SizeDist::HeavyTailed
-                                                : sim::SizeDist::File;
+  c.policy.on_floor = currentEnum<sim::FloorAction>(m_onFloor);
+  c.policy.norm = currentEnum<sim::NormMode>(m_norm);
+  c.scenes.dist = currentEnum<sim::SizeDist>(m_dist);
   c.scenes.sizes.clear();
   if (c.scenes.dist == sim::SizeDist::File) {
     c.scenes.sizes_file = m_sizesFile.toStdString();
@@ -124,11 +111,8 @@ sim::SimConfig SimControls::config() const {
   c.time.host_copy_ps_per_point = exactOr(m_base.time.host_copy_ps_per_point, 1e3, m_hostCopy);
   c.time.cache_flush_ns = exactOr(m_base.time.cache_flush_ns, 1e6, m_flush);
   c.time.shape_bug_forward_permille = exactOr(m_base.time.shape_bug_forward_permille, 10.0, m_shapeAt);
-  const int kind = m_bugKind->currentIndex();
-  c.fault.kind = kind == 1   ? sim::BugKind::ShapeMismatch
-                 : kind == 2 ? sim::BugKind::NanLoss
-                             : sim::BugKind::None;
-  c.fault.scene = kind == 0 ? -1 : m_bugScene->value();
+  c.fault.kind = currentEnum<sim::BugKind>(m_bugKind);
+  c.fault.scene = c.fault.kind == sim::BugKind::None ? -1 : m_bugScene->value();
   return c;
 }
 
@@ -144,9 +128,7 @@ void SimControls::setConfig(const sim::SimConfig& c) {
   m_maxBatches->setValue(int(std::min<std::int64_t>(c.max_batches, m_maxBatches->maximum())));
   m_seedValue = c.seed;
   m_seed->setText(QString::number(c.seed));
-  m_dist->setCurrentIndex(c.scenes.dist == sim::SizeDist::Uniform       ? 0
-                          : c.scenes.dist == sim::SizeDist::HeavyTailed ? 1
-                                                                        : 2);
+  selectEnum(m_dist, c.scenes.dist);
   m_sizesFile = QString::fromStdString(c.scenes.sizes_file);  // a path: kept as is, shown safe
   m_sizesButton->setText(!m_inlineSizes.empty()  ? tr("%1 sizes").arg(m_inlineSizes.size())
                          : m_sizesFile.isEmpty() ? tr("File…")
@@ -166,9 +148,7 @@ void SimControls::setConfig(const sim::SimConfig& c) {
   showScaled(m_hostCopy, c.time.host_copy_ps_per_point, 1e3);
   showScaled(m_flush, c.time.cache_flush_ns, 1e6);
   showScaled(m_shapeAt, c.time.shape_bug_forward_permille, 10.0);
-  m_bugKind->setCurrentIndex(c.fault.kind == sim::BugKind::ShapeMismatch ? 1
-                             : c.fault.kind == sim::BugKind::NanLoss     ? 2
-                                                                         : 0);
+  selectEnum(m_bugKind, c.fault.kind);
   m_bugScene->setValue(int(std::max<std::int64_t>(c.fault.scene, 0)));
   m_bugScene->setEnabled(c.fault.kind != sim::BugKind::None);
   m_updating = false;
@@ -200,9 +180,9 @@ void SimControls::setSizesFile(const QString& path) {
   m_inlineSizes.clear();
   m_sizesButton->setText(path.isEmpty() ? tr("File…") : QFileInfo(path).fileName());
   m_sizesButton->setToolTip(path);
-  if (!path.isEmpty() && m_dist->currentIndex() != 2) {
+  if (!path.isEmpty() && currentEnum<sim::SizeDist>(m_dist) != sim::SizeDist::File) {
     const QSignalBlocker b(m_dist);
-    m_dist->setCurrentIndex(2);
+    selectEnum(m_dist, sim::SizeDist::File);
     m_sizesButton->setEnabled(true);
     m_scenes->setEnabled(false);
   }

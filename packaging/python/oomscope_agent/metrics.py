@@ -15,6 +15,8 @@ import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from .server import _is_loopback
+
 VERSION = "0.1.0"
 
 # (metric, sample field, type, help). Gauges in bytes unless the name says otherwise.
@@ -122,10 +124,6 @@ def _client_renderer(agent):
     registry = CollectorRegistry(auto_describe=False)
     registry.register(_Collector(agent))
     return lambda: generate_latest(registry)
-
-
-def _is_loopback(host):
-    return host in ("localhost", "::1") or host.startswith("127.")
 
 
 class MetricsServer:

@@ -1,12 +1,11 @@
-#include "app/cli/report_json.h"
+#include "core/analysis/report_json.h"
 
 #include <map>
 #include <tuple>
 
-namespace oomscope::cli {
+namespace oomscope::analysis {
 
 using nlohmann::json;
-using namespace oomscope::analysis;
 
 namespace {
 
@@ -277,10 +276,10 @@ json report_to_json(std::span<const HostReport> reports, const ReportOptions& op
            {"modules", modules},
            {"capacity",
             {{"bytes", opt(r.capacity_bytes)},
-             {"source", r.capacity_source},
-             {"provenance", !r.capacity_bytes                   ? json(nullptr)
-                            : r.capacity_source == "--capacity" ? json("given")
-                                                                : json("read")}}},
+             {"source", capacity_source_text(r)},
+             {"provenance", !r.capacity_bytes                            ? json(nullptr)
+                            : r.capacity_source == CapacitySource::Given ? json("given")
+                                                                         : json("read")}}},
            {"eager", r.eager},
            {"temp_block_seen", opt(r.temp_block_seen)},
            {"largest_chunks", chunks_json(r.largest_chunks)},
@@ -299,4 +298,13 @@ json report_to_json(std::span<const HostReport> reports, const ReportOptions& op
       {"hosts", hosts}};
 }
 
-}  // namespace oomscope::cli
+std::string report_json_text(std::span<const HostReport> reports, const ReportOptions& options,
+                             std::span<const ReportFailure> failures) {
+  json j = report_to_json(reports, options);
+  j["failed"] = json::array();
+  for (const ReportFailure& f : failures) j["failed"].push_back({{"file", f.file}, {"error", f.message}});
+  // Names in a capture are bytes, not always UTF-8: invalid bytes become U+FFFD instead of failing.
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace oomscope::analysis

@@ -1,0 +1,190 @@
+#include "ui/models/navigator_model.h"
+
+#include <QFileInfo>
+#include <QFont>
+#include <algorithm>
+
+#include "core/util/bytes.h"
+#include "core/util/safe_text.h"
+
+namespace oomscope::ui {
+
+namespace {
+
+QString bytes(qint64 n) { return QString::fromStdString(format_bytes(std::int64_t(n))); }
+QString exact(qint64 n) { return QString::fromStdString(format_bytes_exact(std::int64_t(n))); }
+QString safe(const QString& text) { return QString::fromStdString(single_line_safe(text.toStdString())); }
+
+QStandardItem* makeItem(const QString& text, NavigatorModel::Kind kind, int host) {
+  auto* it = new QStandardItem(text);
+  it->setEditable(false);
+  it->setData(int(kind), NavigatorModel::KindRole);
+  it->setData(host, NavigatorModel::HostRole);
+  return it;
+}
+
+QStandardItem* sizeItem(const QString& text, const QString& tip = {}) {
+  auto* it = new QStandardItem(text);
+  it->setEditable(false);
+  it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  if (!tip.isEmpty()) it->setToolTip(tip);
+  return it;
+}
+
+void setBold(QStandardItem* it, bool bold) {
+  QFont font = it->font();
+  font.setBold(bold);
+  it->setFont(font);
+}
+
+}  // namespace
+
+QString describeChoice(analysis::ModuleChoice choice) {
+  switch (choice) {
+    case analysis::ModuleChoice::LastNeverStarted:
+      return NavigatorModel::tr(
+          "Analysed by default: its last execution never started (the run died there).");
+    case analysis::ModuleChoice::LargestExecuted:
+      return NavigatorModel::tr("Analysed by default: the largest module that executed.");
+    case analysis::ModuleChoice::LargestModule:
+      return NavigatorModel::tr("Analysed by default: no module executed, and this is the largest.");
+    case analysis::ModuleChoice::UserSelected:
+    case analysis::ModuleChoice::None:
+      break;
+  }
+  return {};
+}
+
+NavigatorModel::NavigatorModel(QObject* parent) : QStandardItemModel(0, 2, parent) {
+  setHorizontalHeaderLabels({tr("Name"), tr("Size")});
+}
+
+NavigatorModel::Kind NavigatorModel::kindOf(const QModelIndex& index) {
+  return Kind(index.siblingAtColumn(0).data(KindRole).toInt());
+}
+
+int NavigatorModel::hostOf(const QModelIndex& index) {
+  const QVariant host = index.siblingAtColumn(0).data(HostRole);
+  return host.isValid() ? host.toInt() : -1;
+}
+
+void NavigatorModel::setHosts(const std::vector<HostEntry>& hosts) {
+  removeRows(0, rowCount());
+  m_currentHost = -1;
+  for (int h = 0; h < int(hosts.size()); ++h) {
+    const HostEntry& entry = hosts[std::size_t(h)];
+    auto* file = makeItem(safe(QFileInfo(entry.path).fileName()), Kind::File, h);
+    file->setToolTip(QFileInfo(entry.path).absoluteFilePath());
+    file->setIcon(QIcon::fromTheme(QStringLiteral("text-x-generic")));
+    const QString hostName = entry.hostnames.isEmpty() ? tr("(no host name recorded)")
+                                                       : safe(entry.hostnames.join(QStringLiteral(", ")));
+    auto* host = makeItem(hostName, Kind::Host, h);
+    host->setToolTip(tr("Host %1: show its pages").arg(hostName));
+
+    auto* modules = makeItem(tr("Modules (%1)").arg(entry.modules.size()), Kind::ModuleGroup, h);
+    std::vector<ModuleRow> sorted = entry.modules;
+    std::stable_sort(sorted.begin(), sorted.end(), [](const ModuleRow& a, const ModuleRow& b) {
+      return a.totalAllocation > b.totalAllocation;
+    });
+    for (const ModuleRow& m : sorted) {
+      auto* module = makeItem(QStringLiteral("%1(%2)").arg(safe(m.name)).arg(m.programId), Kind::Module, h);
+      module->setData(m.programId, ProgramIdRole);
+      module->setData(m.name, NameRole);
+      module->setToolTip(tr("Analyse %1").arg(module->text()));
+      modules->appendRow({module, m.hasPlan
+                                      ? sizeItem(bytes(m.totalAllocation),
+                                                 tr("%1 allocated in total (the plan's peak follows once "
+                                                    "the host is analysed)")
+                                                     .arg(exact(m.totalAllocation)))
+                                      : sizeItem(QStringLiteral("\u2014"), tr("no buffer assignment"))});
+    }
+    auto* allocators = makeItem(tr("Allocators (%1)").arg(entry.allocators.size()), Kind::AllocatorGroup, h);
+    for (const AllocatorRow& a : entry.allocators) {
+      auto* allocator = makeItem(safe(a.name), Kind::Allocator, h);
+      allocator->setData(a.name, NameRole);
+      allocator->setToolTip(tr("Show %1 on the Allocators page").arg(safe(a.name)));
+      const QString size =
+          a.capacity > 0 ? tr("%1 of %2").arg(bytes(a.maxInUse), bytes(a.capacity)) : bytes(a.maxInUse);
+      allocators->appendRow(
+          {allocator,
+           sizeItem(size, tr("most in use %1, capacity %2").arg(exact(a.maxInUse), exact(a.capacity)))});
+    }
+    host->appendRow({modules, sizeItem({})});
+    host->appendRow({allocators, sizeItem({})});
+    file->appendRow({host, sizeItem({})});
+    appendRow({file, sizeItem({})});
+  }
+}
+
+void NavigatorModel::setModulePlan(int host, const std::vector<analysis::ModuleRow>& modules,
+                                   std::optional<std::size_t> defaultModule, analysis::ModuleChoice choice) {
+  QStandardItem* groupItem = group(host, Kind::ModuleGroup);
+  if (!groupItem) return;
+  // Rebuilt in planned-peak order; the items keep their roles.
+  std::vector<std::size_t> order(modules.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return modules[a].peak_bytes > modules[b].peak_bytes;
+  });
+  groupItem->removeRows(0, groupItem->rowCount());
+  for (std::size_t i : order) {
+    const analysis::ModuleRow& m = modules[i];
+    const QString name = QString::fromStdString(m.name);
+    auto* module = makeItem(QStringLiteral("%1(%2)").arg(safe(name)).arg(m.program_id), Kind::Module, host);
+    module->setData(quint64(m.program_id), ProgramIdRole);
+    module->setData(name, NameRole);
+    const bool planned = m.status != analysis::PlanStatus::NoBufferAssignment;
+    QString tip = tr("Analyse %1").arg(module->text());
+    if (defaultModule == i) {
+      setBold(module, true);
+      module->setData(true, DefaultRole);
+      tip = describeChoice(choice) + QLatin1Char('\n') + tip;
+    }
+    module->setToolTip(tip);
+    groupItem->appendRow({module, planned
+                                      ? sizeItem(bytes(m.peak_bytes), tr("planned peak %1 (derived from the "
+                                                                         "heap simulation of its plan)")
+                                                                          .arg(exact(m.peak_bytes)))
+                                      : sizeItem(QStringLiteral("\u2014"), tr("no buffer assignment"))});
+  }
+  groupItem->setText(tr("Modules (%1)").arg(modules.size()));
+}
+
+void NavigatorModel::setCurrentHost(int host) {
+  m_currentHost = host;
+  for (int h = 0; h < rowCount(); ++h) {
+    QStandardItem* file = item(h);
+    setBold(file, h == host && rowCount() > 1);
+    if (file->rowCount() > 0) setBold(file->child(0), h == host && rowCount() > 1);
+  }
+}
+
+QStandardItem* NavigatorModel::group(int host, Kind kind) const {
+  if (host < 0 || host >= rowCount()) return nullptr;
+  QStandardItem* hostItem = item(host)->child(0);
+  if (!hostItem) return nullptr;
+  for (int r = 0; r < hostItem->rowCount(); ++r)
+    if (Kind(hostItem->child(r)->data(KindRole).toInt()) == kind) return hostItem->child(r);
+  return nullptr;
+}
+
+QModelIndex NavigatorModel::hostIndex(int host) const {
+  if (host < 0 || host >= rowCount() || !item(host)->child(0)) return {};
+  return item(host)->child(0)->index();
+}
+
+QModelIndex NavigatorModel::moduleIndex(int host, quint64 programId) const {
+  QStandardItem* g = group(host, Kind::ModuleGroup);
+  for (int r = 0; g && r < g->rowCount(); ++r)
+    if (g->child(r)->data(ProgramIdRole).toULongLong() == programId) return g->child(r)->index();
+  return {};
+}
+
+QModelIndex NavigatorModel::allocatorIndex(int host, const QString& name) const {
+  QStandardItem* g = group(host, Kind::AllocatorGroup);
+  for (int r = 0; g && r < g->rowCount(); ++r)
+    if (g->child(r)->data(NameRole).toString() == name) return g->child(r)->index();
+  return {};
+}
+
+}  // namespace oomscope::ui
