@@ -13,8 +13,10 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler
   # zlib: reading .xplane.pb.gz
   zlib1g-dev
-  # JSON, tests
-  nlohmann-json3-dev libgtest-dev googletest
+  # JSON, command-line options (CLI11, header-only), tests
+  nlohmann-json3-dev libcli11-dev libgtest-dev googletest
+  # style checks in CI (scripts/check-format.sh, scripts/check-tidy.sh); clang for the fuzz preset
+  clang clang-format clang-tidy
   # headless display for the GUI tests and screenshots; fonts so text renders
   xvfb xauth fonts-dejavu-core
   # LibTorch 1.13 (CPU) for core/train and oomscope-demo-trainer (optional at build time)

@@ -1,17 +1,43 @@
 #!/usr/bin/env bash
-# Builds oomscope and runs every test (core GoogleTest, CLI golden files, Qt model/screenshot tests).
-# On a fresh Debian 12 machine it first installs what it needs (packaging/install-deps.sh, root or sudo).
-# Usage: scripts/test.sh            (preset "ci": optimised, warnings as errors)
-#        PRESET=dev-asan scripts/test.sh
+# Builds oomscope and runs every test (core GoogleTest, CLI golden files, Qt model/screenshot tests), then the
+# style checks and the sanitizer suites. On a fresh Debian 12 machine it first installs what it needs
+# (packaging/install-deps.sh, root or sudo).
+# Usage: scripts/test.sh                 (preset "ci": optimised, warnings as errors; then the checks below)
+#        PRESET=dev-asan scripts/test.sh (one preset only, no extra suites)
+#        SANITIZERS=0 scripts/test.sh    (the ci suite and the style checks only)
+# After the ci suite: scripts/check-format.sh, scripts/check-tidy.sh (files changed since main), the
+# dev-asan suite (ASan + UBSan: core tests and golden CLI cases) and the dev-tsan suite (ThreadSanitizer:
+# the tests labelled "threads"). Their build presets build only the targets those suites need.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PRESET="${PRESET:-ci}"
+PRESET="${PRESET:-}"
+SANITIZERS="${SANITIZERS:-1}"
+export QT_QPA_PLATFORM=offscreen
+jobs=$(nproc)
+step() { printf '[test] %s (%s)\n' "$1" "$(date -u +%H:%M:%S)"; }
+
+run_preset() {
+  step "configuring (preset $1)"
+  cmake --preset "$1" >/dev/null
+  step "building (preset $1)"
+  cmake --build --preset "$1"
+  step "running tests (preset $1)"
+  ctest --preset "$1" -j "$jobs" --timeout 600
+}
 
 packaging/install-deps.sh
-echo "[test] configuring (preset $PRESET)"
-cmake --preset "$PRESET" >/dev/null
-echo "[test] building"
-cmake --build --preset "$PRESET"
-echo "[test] running tests"
-export QT_QPA_PLATFORM=offscreen
-ctest --preset "$PRESET" -j "$(nproc)" --timeout 600
+if [ -n "$PRESET" ]; then
+  run_preset "$PRESET"
+  exit 0
+fi
+start=$(date +%s)
+run_preset ci
+step "checking the format"
+scripts/check-format.sh
+step "clang-tidy on the files changed since main"
+scripts/check-tidy.sh
+if [ "$SANITIZERS" = 1 ]; then
+  run_preset dev-asan
+  run_preset dev-tsan
+fi
+step "all passed in $(( $(date +%s) - start )) s"

@@ -1,16 +1,6 @@
 #pragma once
-// `oomscope-cli bench NAME [ARGS...]`: benchmarks as commands, reported as figures (not timed unit tests).
-// Each bench_<name>.cpp registers itself with OOMSCOPE_BENCH(...).
+// `oomscope-cli bench NAME [OPTIONS]`: benchmarks as commands, reported as figures (not timed unit tests).
+// A benchmark is registered like a command (app/cli/command.h): OOMSCOPE_BENCH(Command{name, synopsis,
+// define}) in its bench_<name>.cpp; `bench` adds each as its own CLI11 subcommand.
 
 #include "app/cli/command.h"
-
-namespace oomscope::cli {
-
-bool register_bench(Command bench);
-const std::vector<Command>& benches();
-
-}  // namespace oomscope::cli
-
-#define OOMSCOPE_BENCH(...)                                                     \
-  static const bool OOMSCOPE_CLI_CONCAT(oomscope_bench_registered_, __LINE__) = \
-      ::oomscope::cli::register_bench(__VA_ARGS__)

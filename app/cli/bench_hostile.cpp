@@ -30,18 +30,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* kUsage =
-    "usage: oomscope-cli bench hostile [--size BYTES] [--copies N,N,...] [--source CAPTURE]\n"
-    "\n"
-    "Makes crafted inputs with tests/hostile/make_hostile.py in a fresh folder under /tmp (deleted "
-    "afterwards)\n"
-    "and runs `report` on each in a child process: outcome (loaded, or the error), time and max RSS against\n"
-    "the bound 8 x file + 64 MiB (+ the program; \"within\" allows 64 MiB for the program and the mapping).\n"
-    "CPU is user + system time of the run, which a busy machine does not inflate as it does wall time.\n"
-    "--size: bytes of each crafted file (default 64M).\n"
-    "--copies: the joined captures, made of the source (default tests/data/tf2_gpu_v100x8_bert_multiworker\n"
-    ".xplane.pb) repeated N times (default 10,40,160), byte-identical and with varied plane ids.\n";
-
 struct Outcome {
   bool loaded = false;
   double seconds = 0;
@@ -106,27 +94,22 @@ void print_row(const std::string& what, std::uint64_t size, const Outcome& o) {
   std::fflush(stdout);
 }
 
-int run_bench_hostile(const std::vector<std::string>& args) {
-  std::uint64_t size = 64ull << 20;
-  std::vector<int> copies = {10, 40, 160};
-  const fs::path src = find_source_tree("tests/hostile/make_hostile.py");
-  std::string source = (src / "tests/data/tf2_gpu_v100x8_bert_multiworker.xplane.pb").string();
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (i + 1 >= args.size()) throw UsageError{"unknown option or missing value: " + a};
-    const std::string& v = args[++i];
-    if (a == "--size") {
-      size = parse_bench_size("--size", v);
-    } else if (a == "--source") {
-      source = v;
-    } else if (a == "--copies") {
-      copies.clear();
-      std::istringstream in(v);
-      for (std::string n; std::getline(in, n, ',');) copies.push_back(std::atoi(n.c_str()));
-    } else {
-      throw UsageError{"unknown option " + a};
-    }
+struct HostileOptions {
+  std::string size = "64M";
+  std::string copies = "10,40,160";
+  std::string source;
+};
+
+int run_bench_hostile(const HostileOptions& o) {
+  const std::uint64_t size = parse_bench_size("--size", o.size);
+  std::vector<int> copies;
+  {
+    std::istringstream in(o.copies);
+    for (std::string n; std::getline(in, n, ',');) copies.push_back(std::atoi(n.c_str()));
   }
+  const fs::path src = find_source_tree("tests/hostile/make_hostile.py");
+  const std::string source =
+      o.source.empty() ? (src / "tests/data/tf2_gpu_v100x8_bert_multiworker.xplane.pb").string() : o.source;
   char folder[] = "/tmp/oomscope-hostile-XXXXXX";
   if (!mkdtemp(folder)) throw Error(ErrorKind::Io, "/tmp", "cannot create a folder for the crafted inputs");
   const std::string script = (src / "tests/hostile/make_hostile.py").string();
@@ -162,9 +145,29 @@ int run_bench_hostile(const std::vector<std::string>& args) {
   return 0;
 }
 
+Runner define_bench_hostile(CLI::App& app) {
+  auto o = std::make_shared<HostileOptions>();
+  app.footer(
+      "Makes crafted inputs with tests/hostile/make_hostile.py in a fresh folder under /tmp (deleted\n"
+      "afterwards) and runs `report` on each in a child process: outcome (loaded, or the error), time and "
+      "max\n"
+      "RSS against the bound 8 x file + 64 MiB (+ the program; \"within\" allows 64 MiB for the program and\n"
+      "the mapping). CPU is user + system time of the run, which a busy machine does not inflate as it does\n"
+      "wall time.");
+  app.add_option("--size", o->size, "bytes of each crafted file (default 64M)")->type_name("BYTES");
+  app.add_option("--copies", o->copies,
+                 "the joined captures, made of the source repeated N times (default 10,40,160),\n"
+                 "byte-identical and with varied plane ids")
+      ->type_name("N,N,...");
+  app.add_option("--source", o->source,
+                 "the capture to join (default tests/data/tf2_gpu_v100x8_bert_multiworker.xplane.pb)")
+      ->type_name("FILE");
+  return [o] { return run_bench_hostile(*o); };
+}
+
 }  // namespace
 
 OOMSCOPE_BENCH(Command{"hostile", "peak memory and time of `report` on crafted inputs and joined captures",
-                       kUsage, run_bench_hostile});
+                       define_bench_hostile});
 
 }  // namespace oomscope::cli

@@ -81,24 +81,16 @@ double own_cpu_seconds() {
   return cpu_seconds(ru);
 }
 
-int run_bench_live(const std::vector<std::string>& args) {
-  int ranks = 64, seconds = 20, hours = 24;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    auto num = [&](const std::string& a) {
-      if (i + 1 >= args.size()) throw UsageError{a + " needs a number"};
-      return std::max(1, std::atoi(args[++i].c_str()));
-    };
-    if (args[i] == "--ranks")
-      ranks = num(args[i]);
-    else if (args[i] == "--seconds")
-      seconds = num(args[i]);
-    else if (args[i] == "--hours")
-      hours = num(args[i]);
-    else if (args[i] == "--quick")
-      ranks = 8, seconds = 4, hours = 1;
-    else
-      throw UsageError{"unknown option '" + args[i] + "'"};
-  }
+struct LiveBenchOptions {
+  int ranks = 0, seconds = 0, hours = 0;  // 0: the default (or --quick's)
+  bool quick = false;
+};
+
+int run_bench_live(const LiveBenchOptions& o) {
+  int ranks = o.quick ? 8 : 64, seconds = o.quick ? 4 : 20, hours = o.quick ? 1 : 24;
+  if (o.ranks > 0) ranks = o.ranks;
+  if (o.seconds > 0) seconds = o.seconds;
+  if (o.hours > 0) hours = o.hours;
   const auto dir =
       std::filesystem::temp_directory_path() / ("oomscope-bench-live-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
@@ -205,16 +197,30 @@ int run_bench_live(const std::vector<std::string>& args) {
   return 0;
 }
 
+Runner define_bench_live(CLI::App& app) {
+  auto o = std::make_shared<LiveBenchOptions>();
+  app.footer(
+      "Starts N C++ agents in a child process serving a training-like series at 10 Hz over loopback,\n"
+      "attaches to all of them with the default alerts and a recorder for S seconds and prints this\n"
+      "process's CPU share of one core and the recording's bytes per rank-hour; then writes an H-hour\n"
+      "recording of one rank and times opening it.");
+  app.add_option("--ranks", o->ranks, "agents to start (default 64)")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--seconds", o->seconds, "seconds to attach (default 20)")
+      ->type_name("S")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--hours", o->hours, "hours of the recording to open (default 24)")
+      ->type_name("H")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--quick", o->quick, "8 agents, 4 s, 1 h (options given too override it)");
+  return [o] { return run_bench_live(*o); };
+}
+
 }  // namespace
 
-OOMSCOPE_BENCH(Command{
-    "live", "live attach: ingest of N agents at 10 Hz, recording size, opening a day's recording",
-    "usage: oomscope-cli bench live [--ranks N] [--seconds S] [--hours H] [--quick]\n"
-    "Starts N C++ agents (default 64) in a child process serving a training-like series at\n"
-    "10 Hz over loopback, attaches to all of them with the default alerts and a recorder for\n"
-    "S seconds (default 20) and prints this process's CPU share of one core and the\n"
-    "recording's bytes per rank-hour; then writes an H-hour (default 24) recording of one rank\n"
-    "and times opening it. --quick: 8 agents, 4 s, 1 h.\n",
-    run_bench_live});
+OOMSCOPE_BENCH(Command{"live",
+                       "live attach: ingest of N agents at 10 Hz, recording size, opening a day's recording",
+                       define_bench_live});
 
 }  // namespace oomscope::cli

@@ -191,17 +191,9 @@ double self_cpu_s() {
   return cpu_seconds(ru);
 }
 
-int run_bench_prometheus(const std::vector<std::string>& args) {
-  int ranks = 64;
-  double hours = 1;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--ranks" && i + 1 < args.size())
-      ranks = std::max(kClosest + 1, std::atoi(args[++i].c_str()));
-    else if (args[i] == "--hours" && i + 1 < args.size())
-      hours = std::max(0.01, std::atof(args[++i].c_str()));
-    else
-      throw UsageError{"unknown argument '" + args[i] + "'"};
-  }
+int run_bench_prometheus(int ranks_given, double hours_given) {
+  const int ranks = std::max(kClosest + 1, ranks_given);
+  const double hours = std::max(0.01, hours_given);
   const std::string prometheus = "/usr/bin/prometheus", promtool = "/usr/bin/promtool";
   if (!fs::exists(prometheus) || !fs::exists(promtool)) {
     std::cout << "skipped: " << prometheus << " or " << promtool
@@ -326,15 +318,24 @@ int run_bench_prometheus(const std::vector<std::string>& args) {
   return rc;
 }
 
+Runner define_bench_prometheus(CLI::App& app) {
+  auto ranks = std::make_shared<int>(64);
+  auto hours = std::make_shared<double>(1);
+  app.footer(
+      "Writes N ranks x H hours of agent metrics at 1 s as OpenMetrics, backfills them with `promtool tsdb\n"
+      "create-blocks-from openmetrics`, starts /usr/bin/prometheus on 127.0.0.1 over that storage, and "
+      "times\n"
+      "(three runs, the first cold) discovery, the history read into a live session, the rank table (sorted\n"
+      "by headroom) and every rank's chart data.");
+  app.add_option("--ranks", *ranks, "ranks to write (default 64)")->type_name("N");
+  app.add_option("--hours", *hours, "hours of history (default 1)")->type_name("H");
+  return [ranks, hours] { return run_bench_prometheus(*ranks, *hours); };
+}
+
 }  // namespace
 
-OOMSCOPE_BENCH(Command{
-    "prometheus", "Prometheus source: rank table and charts for 64 ranks over 1 h of history",
-    "usage: oomscope-cli bench prometheus [--ranks N] [--hours H]\n"
-    "Writes N ranks (default 64) x H hours (default 1) of agent metrics at 1 s as OpenMetrics, backfills\n"
-    "them with `promtool tsdb create-blocks-from openmetrics`, starts /usr/bin/prometheus on 127.0.0.1\n"
-    "over that storage, and times (three runs, the first cold) discovery, the history read into a live\n"
-    "session, the rank table (sorted by headroom) and every rank's chart data.\n",
-    run_bench_prometheus});
+OOMSCOPE_BENCH(Command{"prometheus",
+                       "Prometheus source: rank table and charts for 64 ranks over 1 h of history",
+                       define_bench_prometheus});
 
 }  // namespace oomscope::cli

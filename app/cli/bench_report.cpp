@@ -31,21 +31,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* kUsage =
-    "usage: oomscope-cli bench report [FILES...] [--scale-to BYTES] [--source FILE] [--repeat N] [--keep]\n"
-    "                                 [--no-python]\n"
-    "\n"
-    "Times `report` on each FILE (default: the real captures in tests/data) and, with --scale-to, on a "
-    "capture\n"
-    "of about BYTES made from --source (default tests/data/tf2_gpu_v100x8_bert_multiworker.xplane.pb) by\n"
-    "tests/bench/make_big_capture.py in a fresh folder under /tmp (deleted afterwards unless --keep).\n"
-    "For each file it prints the C++ time and max RSS, and the time of tests/bench/python_reader.py "
-    "(Debian's\n"
-    "python3-protobuf) doing the same decoding and totals, and their ratio. Targets for the scaled file: "
-    "under\n"
-    "5 s, max RSS under 2x the file, at least 20x the Python reader. Real captures: best of --repeat runs\n"
-    "(default 3); the scaled capture: one run of each.\n";
-
 struct Run {
   bool ok = false;
   double seconds = 0;
@@ -162,31 +147,20 @@ void print(const Row& r) {
   std::fflush(stdout);  // long runs: show each row as it is measured
 }
 
-int run_bench_report(const std::vector<std::string>& args) {
+struct ReportBenchOptions {
   std::vector<std::string> files;
   std::optional<std::string> scale_to;
   std::optional<std::string> source;
-  bool keep = false, python = true;
+  bool keep = false, no_python = false;
   int repeat = 3;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--scale-to" || a == "--source") {
-      if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
-      (a == "--scale-to" ? scale_to : source) = args[++i];
-    } else if (a == "--repeat") {
-      if (i + 1 >= args.size()) throw UsageError{"--repeat needs a value"};
-      repeat = std::atoi(args[++i].c_str());
-      if (repeat < 1) throw UsageError{"--repeat: give a positive count"};
-    } else if (a == "--keep") {
-      keep = true;
-    } else if (a == "--no-python") {
-      python = false;
-    } else if (a.starts_with("--")) {
-      throw UsageError{"unknown option " + a};
-    } else {
-      files.push_back(a);
-    }
-  }
+};
+
+int run_bench_report(const ReportBenchOptions& o) {
+  std::vector<std::string> files = o.files;
+  const std::optional<std::string>& scale_to = o.scale_to;
+  const std::optional<std::string>& source = o.source;
+  const bool keep = o.keep, python = !o.no_python;
+  const int repeat = o.repeat;
   const fs::path src = find_source_tree("tests/bench/python_reader.py");
   const fs::path py_script = src / "tests/bench/python_reader.py";
   if (files.empty() && !scale_to) {
@@ -240,10 +214,39 @@ int run_bench_report(const std::vector<std::string>& args) {
   return 0;
 }
 
+Runner define_bench_report(CLI::App& app) {
+  auto o = std::make_shared<ReportBenchOptions>();
+  app.footer(
+      "Times `report` on each FILE (default: the real captures in tests/data) and, with --scale-to, on a\n"
+      "capture of about BYTES made from --source by tests/bench/make_big_capture.py in a fresh folder under\n"
+      "/tmp (deleted afterwards unless --keep). For each file it prints the C++ time and max RSS, and the "
+      "time\n"
+      "of tests/bench/python_reader.py (Debian's python3-protobuf) doing the same decoding and totals, and\n"
+      "their ratio. Targets for the scaled file: under 5 s, max RSS under 2x the file, at least 20x the\n"
+      "Python reader. Real captures: best of --repeat runs; the scaled capture: one run of each.");
+  app.add_option("FILES", o->files, "captures to time (default: the real captures in tests/data)")
+      ->type_name("FILE");
+  app.add_option_function<std::string>(
+         "--scale-to", [o](const std::string& v) { o->scale_to = v; },
+         "also time a capture of about BYTES (1G, 512M, ...)")
+      ->type_name("BYTES");
+  app.add_option_function<std::string>(
+         "--source", [o](const std::string& v) { o->source = v; },
+         "the capture to scale up (default "
+         "tests/data/tf2_gpu_v100x8_bert_multiworker.xplane.pb)")
+      ->type_name("FILE");
+  app.add_option("--repeat", o->repeat, "runs per real capture, the best kept (default 3)")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--keep", o->keep, "keep the scaled capture");
+  app.add_flag("--no-python", o->no_python, "skip the Python reader");
+  return [o] { return run_bench_report(*o); };
+}
+
 }  // namespace
 
 OOMSCOPE_BENCH(Command{"report",
                        "time `report` on real and scaled-up captures against a Python protobuf reader",
-                       kUsage, run_bench_report});
+                       define_bench_report});
 
 }  // namespace oomscope::cli

@@ -26,20 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* kUsage =
-    "usage: oomscope-cli bench snapshot [FILES...] [--scale-to BYTES] [--source FILE] [--keep] "
-    "[--no-python]\n"
-    "\n"
-    "Opens each FILE (default: the real snapshots in tests/data) as the GUI does: read + model + Active "
-    "Memory\n"
-    "Timeline + analysis, in a forked child (time and max RSS). With --scale-to, first makes a snapshot of "
-    "about\n"
-    "BYTES from --source (default tests/data/torch_snapshot_decomfl_windows_with_trace.pickle) with\n"
-    "tests/bench/make_big_snapshot.py (keeping its structure) in /tmp, deleted afterwards unless --keep.\n"
-    "Each file is also loaded by Python's pickle.load with an Unpickler that refuses globals\n"
-    "(tests/bench/python_pickle_load.py). Targets for a 1 GB snapshot: open under 10 s, max RSS under 1.5x "
-    "the file.\n";
-
 struct Run {
   bool ok = false;
   double read_s = 0, total_s = 0;
@@ -131,31 +117,21 @@ void measure(const std::string& file, const fs::path& src, bool python) {
   }
 }
 
-int run_bench(const std::vector<std::string>& args) {
+struct SnapshotBenchOptions {
   std::vector<std::string> files;
-  std::uint64_t scale_to = 0;
-  bool keep = false, python = true;
+  std::string scale_to;
+  std::string source;
+  bool keep = false, no_python = false;
+};
+
+int run_bench(const SnapshotBenchOptions& o) {
+  std::vector<std::string> files = o.files;
+  const std::uint64_t scale_to = o.scale_to.empty() ? 0 : parse_bench_size("--scale-to", o.scale_to);
+  const bool keep = o.keep, python = !o.no_python;
   const fs::path src = find_source_tree("tests/bench/python_pickle_load.py");
-  std::string source = (src / "tests/data/torch_snapshot_decomfl_windows_with_trace.pickle").string();
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
-      return args[++i];
-    };
-    if (a == "--scale-to")
-      scale_to = parse_bench_size("--scale-to", value());
-    else if (a == "--source")
-      source = value();
-    else if (a == "--keep")
-      keep = true;
-    else if (a == "--no-python")
-      python = false;
-    else if (a.starts_with("--"))
-      throw UsageError{"unknown option " + a};
-    else
-      files.push_back(a);
-  }
+  const std::string source =
+      o.source.empty() ? (src / "tests/data/torch_snapshot_decomfl_windows_with_trace.pickle").string()
+                       : o.source;
   if (files.empty() && !scale_to)
     for (const auto& e : fs::directory_iterator(src / "tests/data"))
       if (e.path().extension() == ".pickle") files.push_back(e.path().string());
@@ -186,10 +162,34 @@ int run_bench(const std::vector<std::string>& args) {
   return 0;
 }
 
+Runner define_bench_snapshot(CLI::App& app) {
+  auto o = std::make_shared<SnapshotBenchOptions>();
+  app.footer(
+      "Opens each FILE (default: the real snapshots in tests/data) as the GUI does: read + model + Active\n"
+      "Memory Timeline + analysis, in a forked child (time and max RSS). With --scale-to, first makes a\n"
+      "snapshot of about BYTES from --source with tests/bench/make_big_snapshot.py (keeping its structure) "
+      "in\n"
+      "/tmp, deleted afterwards unless --keep. Each file is also loaded by Python's pickle.load with an\n"
+      "Unpickler that refuses globals (tests/bench/python_pickle_load.py). Targets for a 1 GB snapshot: "
+      "open\n"
+      "under 10 s, max RSS under 1.5x the file.");
+  app.add_option("FILES", o->files, "snapshots to open (default: the real snapshots in tests/data)")
+      ->type_name("FILE");
+  app.add_option("--scale-to", o->scale_to, "also open a snapshot of about BYTES (1G, 512M, ...)")
+      ->type_name("BYTES");
+  app.add_option("--source", o->source,
+                 "the snapshot to scale up (default "
+                 "tests/data/torch_snapshot_decomfl_windows_with_trace.pickle)")
+      ->type_name("FILE");
+  app.add_flag("--keep", o->keep, "keep the scaled snapshot");
+  app.add_flag("--no-python", o->no_python, "skip Python's pickle.load");
+  return [o] { return run_bench(*o); };
+}
+
 }  // namespace
 
 OOMSCOPE_BENCH(Command{
     "snapshot", "open PyTorch snapshots (real ones, or one scaled up to --scale-to) vs Python's pickle.load",
-    kUsage, run_bench});
+    define_bench_snapshot});
 
 }  // namespace oomscope::cli

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "app/cli/command.h"
+#include "core/util/bytes.h"
 
 extern char** environ;
 
@@ -57,24 +58,10 @@ std::string run_process(const std::vector<std::string>& argv, int& status, long&
 }
 
 std::uint64_t parse_bench_size(const std::string& option, const std::string& text) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  const std::string unit(end ? end : "");
-  double k = 1;
-  if (unit == "K" || unit == "KiB")
-    k = 1024.0;
-  else if (unit == "M" || unit == "MiB")
-    k = 1024.0 * 1024;
-  else if (unit == "G" || unit == "GiB")
-    k = 1024.0 * 1024 * 1024;
-  else if (unit == "MB")
-    k = 1e6;
-  else if (unit == "GB")
-    k = 1e9;
-  else if (!unit.empty())
-    throw UsageError{option + ": unknown unit '" + unit + "'"};
-  if (!(v > 0)) throw UsageError{option + ": '" + text + "' is not a size"};
-  return static_cast<std::uint64_t>(v * k);
+  const ParsedBytes parsed = parse_byte_size(text);
+  if (!parsed) throw UsageError{option + ": " + parsed.error};
+  if (parsed.bytes < 1) throw UsageError{option + ": '" + text + "' is not a size; give at least one byte"};
+  return static_cast<std::uint64_t>(parsed.bytes);
 }
 
 }  // namespace oomscope::cli

@@ -23,8 +23,8 @@ double cpu_seconds(const rusage& ru);
 std::string run_process(const std::vector<std::string>& argv, int& status, long& rss_kib,
                         double* cpu_s = nullptr);
 
-// A size for a bench option: a number with an optional unit K/KiB, M/MiB, G/GiB (binary) or MB/GB
-// (decimal). Throws UsageError naming the option on a unit it does not know or a value that is not > 0.
+// A size for a bench option in the byte-size grammar (core/util/bytes.h). Throws UsageError naming the
+// option on anything the grammar refuses or a size below one byte.
 std::uint64_t parse_bench_size(const std::string& option, const std::string& text);
 
 }  // namespace oomscope::cli

@@ -14,24 +14,6 @@ namespace oomscope::cli {
 
 namespace {
 
-const char kUsage[] =
-    "usage: oomscope-cli alerts --prometheus-rules FILE [--rules RULES_FILE] [--alert RULE]...\n"
-    "                           [--selector MATCHERS] [--for DURATION] [--window DURATION] [--group NAME]\n"
-    "\n"
-    "Writes the live alert rules as a Prometheus alerting-rules file over the agents' /metrics, so the\n"
-    "cluster's own Prometheus and Alertmanager fire them (docs/prometheus.md). Without --rules or --alert\n"
-    "it writes the rules a Live page session starts with (driver>22000MB, moves:ooms, moves:alloc_retries,\n"
-    "shapes-rising). A rule PromQL cannot express is listed in a comment in FILE and on stderr.\n"
-    "\n"
-    "  --prometheus-rules FILE  the file to write (atomically; '-' for stdout)\n"
-    "  --rules RULES_FILE  rules as the Live page's Alerts field takes them: separated by spaces, commas,\n"
-    "                  semicolons or newlines; '#' starts a comment (see docs/live-protocol.md)\n"
-    "  --alert RULE    one more rule, as for `watch --alert` (repeatable)\n"
-    "  --selector M    label matchers added to every series, e.g. 'job=\"train\"'\n"
-    "  --for D         how long a threshold, gap or growth condition must hold (default 1m)\n"
-    "  --window D      how far growth and shapes-rising rules look back (default 15m)\n"
-    "  --group NAME    the rule group's name (default oomscope)\n";
-
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorKind::Io, path, "cannot open the rules file");
@@ -41,6 +23,7 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
+// args: the options as given, in order (name, value), recorded by define_alerts.
 int run_alerts(const std::vector<std::string>& args) {
   std::string out_path;
   std::vector<live::AlertRule> rules;
@@ -105,9 +88,53 @@ int run_alerts(const std::vector<std::string>& args) {
   return 0;
 }
 
+Runner define_alerts(CLI::App& app) {
+  auto given = std::make_shared<std::vector<std::string>>();
+  app.footer(
+      "Writes the live alert rules as a Prometheus alerting-rules file over the agents' /metrics, so the\n"
+      "cluster's own Prometheus and Alertmanager fire them (docs/prometheus.md). Without --rules or --alert\n"
+      "it writes the rules a Live page session starts with (driver>22000MB, moves:ooms, "
+      "moves:alloc_retries,\n"
+      "shapes-rising). A rule PromQL cannot express is listed in a comment in FILE and on stderr.");
+  struct Def {
+    const char* name;
+    const char* value;
+    const char* help;
+  };
+  static constexpr Def kOptions[] = {
+      {"--prometheus-rules", "FILE", "the file to write (atomically; '-' for stdout)"},
+      {"--rules", "FILE",
+       "rules as the Live page's Alerts field takes them: separated by spaces, commas,\n"
+       "semicolons or newlines; '#' starts a comment (see docs/live-protocol.md)"},
+      {"--alert", "RULE", "one more rule, as for `watch --alert` (repeatable)"},
+      {"--selector", "M", "label matchers added to every series, e.g. 'job=\"train\"'"},
+      {"--for", "D", "how long a threshold, gap or growth condition must hold (default 1m)"},
+      {"--window", "D", "how far growth and shapes-rising rules look back (default 15m)"},
+      {"--group", "NAME", "the rule group's name (default oomscope)"},
+  };
+  // Recorded in the order given: the rules' sources are listed in that order in the file.
+  for (const Def& d : kOptions) {
+    const std::string name = d.name;
+    auto* opt = app.add_option_function<std::string>(
+                       name,
+                       [given, name](const std::string& v) {
+                         given->push_back(name);
+                         given->push_back(v);
+                       },
+                       d.help)
+                    ->type_name(d.value)
+                    ->trigger_on_parse();
+    if (name == "--alert" || name == "--rules")
+      opt->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    else
+      opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  }
+  return [given] { return run_alerts(*given); };
+}
+
 }  // namespace
 
-OOMSCOPE_COMMAND(Command{"alerts", "write the live alert rules as a Prometheus alerting-rules file", kUsage,
-                         run_alerts});
+OOMSCOPE_COMMAND(Command{"alerts", "write the live alert rules as a Prometheus alerting-rules file",
+                         define_alerts});
 
 }  // namespace oomscope::cli

@@ -1,60 +1,38 @@
-// `oomscope-cli bench NAME ...`: dispatches to the registered benchmarks (bench_*.cpp).
+// `oomscope-cli bench NAME [OPTIONS]`: each registered benchmark (bench_*.cpp) is a subcommand of bench.
 
-#include <algorithm>
-#include <iostream>
+#include <map>
 
 #include "app/cli/bench.h"
 
 namespace oomscope::cli {
 
-static std::vector<Command>& bench_registry() {
-  static std::vector<Command> all;
-  return all;
-}
-
-bool register_bench(Command bench) {
-  bench_registry().push_back(std::move(bench));
-  std::sort(bench_registry().begin(), bench_registry().end(),
-            [](const Command& a, const Command& b) { return a.name < b.name; });
-  return true;
-}
-
-const std::vector<Command>& benches() { return bench_registry(); }
-
 namespace {
 
-std::string bench_usage() {
-  std::string text = "usage: oomscope-cli bench NAME [ARGS...]\n\nbenchmarks:\n";
-  for (const auto& b : benches()) text += "  " + b.name + "\t" + b.synopsis + "\n";
-  text += "\n`oomscope-cli bench NAME --help` shows a benchmark's options.\n";
-  return text;
-}
-
-int run_bench(const std::vector<std::string>& args) {
-  if (args.empty()) throw UsageError{"name a benchmark"};
-  if (args[0] == "--help" || args[0] == "-h") {
-    std::cout << bench_usage();
-    return 0;
+Runner define_bench(CLI::App& app) {
+  auto runners = std::make_shared<std::map<const CLI::App*, Runner>>();
+  for (const Command& b : benches()) {
+    CLI::App* sub = app.add_subcommand(b.name, b.synopsis);
+    sub->group("benchmarks");
+    sub->set_help_flag("-h,--help", "print this help");
+    sub->get_formatter()->column_width(32);
+    (*runners)[sub] = b.define(*sub);
   }
-  for (const auto& b : benches()) {
-    if (b.name != args[0]) continue;
-    std::vector<std::string> rest(args.begin() + 1, args.end());
-    if (std::find(rest.begin(), rest.end(), "--help") != rest.end()) {
-      std::cout << b.usage_text();
-      return 0;
-    }
-    try {
-      return b.run(rest);
-    } catch (const UsageError& e) {
-      std::cerr << "oomscope-cli bench " << b.name << ": " << e.message << "\n\n" << b.usage_text();
-      return 2;
-    }
-  }
-  throw UsageError{"unknown benchmark '" + args[0] + "'"};
+  // Without a known name the runner says what is wrong (CLI11 would only say that a subcommand is needed).
+  app.require_subcommand(0, 1);
+  app.allow_extras();
+  for (CLI::App* sub : app.get_subcommands({})) sub->allow_extras(false);
+  app.footer("`oomscope-cli bench NAME --help` shows a benchmark's options.");
+  return [runners, &app]() -> int {
+    const auto chosen = app.get_subcommands();
+    if (!chosen.empty()) return runners->at(chosen.front())();
+    const auto rest = app.remaining();
+    if (rest.empty()) throw UsageError{"name a benchmark"};
+    throw UsageError{"unknown benchmark '" + rest.front() + "'"};
+  };
 }
 
 }  // namespace
 
-OOMSCOPE_COMMAND(Command{"bench", "run a benchmark and print its figures", "", run_bench, bench_usage, true});
+OOMSCOPE_COMMAND(Command{"bench", "run a benchmark and print its figures", define_bench});
 
 }  // namespace oomscope::cli

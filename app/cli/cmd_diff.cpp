@@ -1,6 +1,5 @@
 // `oomscope-cli diff A B [--top N] [--json FILE|-]`: what changed between two PyTorch allocator snapshots.
 
-#include <charconv>
 #include <fstream>
 #include <iostream>
 
@@ -14,16 +13,6 @@ namespace oomscope::cli {
 
 namespace {
 
-const char kUsage[] =
-    "usage: oomscope-cli diff A.pickle B.pickle [--top N] [--json FILE|-]\n"
-    "\n"
-    "Compares two PyTorch allocator snapshots (torch.cuda.memory._dump_snapshot): reserved, allocated and\n"
-    "peak memory, the peak's composition by category, and the allocation sites (innermost user frame)\n"
-    "whose bytes at the peak changed most. A is the baseline, B the changed run.\n"
-    "\n"
-    "  --top N         allocation sites to list (default 25)\n"
-    "  --json FILE|-   also write the diff as JSON to FILE, or only JSON to stdout with '-'\n";
-
 std::shared_ptr<const snapshot::Snapshot> load(const std::string& path) {
   const snapshot::FileKindInfo kind = snapshot::detect_file_kind(path);
   if (kind.kind != snapshot::FileKind::TorchSnapshot) {
@@ -34,29 +23,16 @@ std::shared_ptr<const snapshot::Snapshot> load(const std::string& path) {
   return snapshot::read_snapshot(path);
 }
 
-int run_diff(const std::vector<std::string>& args) {
-  std::vector<std::string> files;
+struct DiffOptions {
+  std::vector<std::string> files = std::vector<std::string>(2);
   std::optional<std::string> json_path;
   std::size_t top = 25;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--json" || a == "--top") {
-      if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
-      const std::string& v = args[++i];
-      if (a == "--json") {
-        json_path = v;
-      } else {
-        auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), top);
-        if (ec != std::errc() || ptr != v.data() + v.size() || top == 0)
-          throw UsageError{"--top: '" + v + "' is not a positive number"};
-      }
-    } else if (a.starts_with("--")) {
-      throw UsageError{"unknown option " + a};
-    } else {
-      files.push_back(a);
-    }
-  }
-  if (files.size() != 2) throw UsageError{"give exactly two snapshot files, A (baseline) and B"};
+};
+
+int run_diff(const DiffOptions& o) {
+  const std::vector<std::string>& files = o.files;
+  const std::optional<std::string>& json_path = o.json_path;
+  const std::size_t top = o.top;
   const auto a = load(files[0]);
   const auto b = load(files[1]);
   const auto ra = snapshot::analyse_snapshot(*a, top);
@@ -76,10 +52,25 @@ int run_diff(const std::vector<std::string>& args) {
   return 0;
 }
 
+Runner define_diff(CLI::App& app) {
+  auto o = std::make_shared<DiffOptions>();
+  app.footer(
+      "Compares two PyTorch allocator snapshots (torch.cuda.memory._dump_snapshot): reserved, allocated and\n"
+      "peak memory, the peak's composition by category, and the allocation sites (innermost user frame)\n"
+      "whose bytes at the peak changed most. A is the baseline, B the changed run.");
+  app.add_option("A", o->files[0], "the baseline snapshot (.pickle)")->required()->type_name("FILE");
+  app.add_option("B", o->files[1], "the changed run's snapshot (.pickle)")->required()->type_name("FILE");
+  add_count(app, "--top", o->top, "allocation sites to list (default 25)");
+  app.add_option("--json", o->json_path,
+                 "also write the diff as JSON to FILE, or only JSON to stdout with '-'")
+      ->type_name("FILE");
+  return [o] { return run_diff(*o); };
+}
+
 }  // namespace
 
 OOMSCOPE_COMMAND(Command{
     "diff", "compare two PyTorch allocator snapshots: totals, peak by category and by allocation site",
-    kUsage, run_diff});
+    define_diff});
 
 }  // namespace oomscope::cli

@@ -33,29 +33,14 @@ class TerminalProgress final : public ProgressSink {
   int last_ = -1;
 };
 
-const char kUsage[] =
-    "usage: oomscope-cli info CAPTURE [--json]\n"
-    "\n"
-    "Summarises a profiler capture (.xplane.pb): hosts, planes, the memory plan of every XLA module\n"
-    "(parameters, donated, outputs, temp, total allocation), allocator figures, AllocatorRetry waits and\n"
-    "execution spans.\n"
-    "\n"
-    "  --json   print JSON instead of text (the fields are documented in docs/cli-json.md)\n";
-
-int run_info(const std::vector<std::string>& args) {
+struct InfoOptions {
   std::string path;
   bool json = false;
-  for (const std::string& a : args) {
-    if (a == "--json")
-      json = true;
-    else if (a.starts_with("-"))
-      throw UsageError{"unknown option '" + a + "'"};
-    else if (path.empty())
-      path = a;
-    else
-      throw UsageError{"give one capture file"};
-  }
-  if (path.empty()) throw UsageError{"give a capture file"};
+};
+
+int run_info(const InfoOptions& o) {
+  const std::string& path = o.path;
+  const bool json = o.json;
   if (auto rc = info_other_format(path, json))
     return *rc;  // snapshots, Kineto traces, pprof, ... (by content)
 
@@ -76,9 +61,21 @@ int run_info(const std::vector<std::string>& args) {
   return 0;
 }
 
+Runner define_info(CLI::App& app) {
+  auto o = std::make_shared<InfoOptions>();
+  app.footer(
+      "Summarises a profiler capture (.xplane.pb): hosts, planes, the memory plan of every XLA module\n"
+      "(parameters, donated, outputs, temp, total allocation), allocator figures, AllocatorRetry waits and\n"
+      "execution spans. PyTorch snapshots, Kineto traces and pprof files are recognised by content.");
+  app.add_option("CAPTURE", o->path, "the capture file")->required()->type_name("FILE");
+  app.add_flag("--json", o->json,
+               "print JSON instead of text (the fields are documented in docs/cli-json.md)");
+  return [o] { return run_info(*o); };
+}
+
 }  // namespace
 
 OOMSCOPE_COMMAND(Command{"info", "summarise a capture: planes, modules and their memory plan, allocators",
-                         kUsage, run_info});
+                         define_info});
 
 }  // namespace oomscope::cli

@@ -5,6 +5,7 @@
 
 #include "app/cli/command.h"
 #include "app/cli/live_format.h"
+#include "app/cli/live_options.h"
 #include "core/live/replay.h"
 #include "core/live/session.h"
 #include "core/util/error.h"
@@ -13,40 +14,16 @@ namespace oomscope::cli {
 
 namespace {
 
-const char kUsage[] =
-    "usage: oomscope-cli replay FILE [--json] [--alert RULE]...\n"
-    "\n"
-    "Opens a live recording and prints, per rank, the agent, the sample span, peaks, events, connection\n"
-    "gaps and skipped lines, and the alerts the given rules raise over it. A recording cut short by a crash\n"
-    "opens up to its last flush and says so.\n"
-    "\n"
-    "  --json          every recorded line as JSON (the same lines `watch --json` prints)\n"
-    "  --alert RULE    as for watch (repeatable)\n";
-
-int run_replay(const std::vector<std::string>& args) {
+struct ReplayOptions {
   std::string path;
   bool json = false;
   std::vector<live::AlertRule> rules;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--json")
-      json = true;
-    else if (a == "--alert") {
-      if (i + 1 >= args.size()) throw UsageError{"--alert needs a rule"};
-      try {
-        rules.push_back(live::parse_alert_rule(args[++i]));
-      } catch (const Error& e) {
-        throw UsageError{e.message()};
-      }
-    } else if (a.starts_with("-"))
-      throw UsageError{"unknown option '" + a + "'"};
-    else if (path.empty())
-      path = a;
-    else
-      throw UsageError{"give one recording"};
-  }
-  if (path.empty()) throw UsageError{"give a recording file"};
+};
 
+int run_replay(const ReplayOptions& o) {
+  const std::string& path = o.path;
+  const bool json = o.json;
+  const std::vector<live::AlertRule>& rules = o.rules;
   live::LiveSession session;
   for (auto& r : rules) session.add_rule(r);
   JsonLinePrinter printer(stdout);
@@ -66,9 +43,23 @@ int run_replay(const std::vector<std::string>& args) {
   return 0;
 }
 
+Runner define_replay(CLI::App& app) {
+  auto o = std::make_shared<ReplayOptions>();
+  app.footer(
+      "Opens a live recording and prints, per rank, the agent, the sample span, peaks, events, connection\n"
+      "gaps and skipped lines, and the alerts the given rules raise over it. A recording cut short by a "
+      "crash\n"
+      "opens up to its last flush and says so.");
+  app.add_option("FILE", o->path, "a live recording (watch --record, or the GUI's Live page)")
+      ->required()
+      ->type_name("FILE");
+  app.add_flag("--json", o->json, "every recorded line as JSON (the same lines `watch --json` prints)");
+  add_alert_option(app, o->rules);
+  return [o] { return run_replay(*o); };
+}
+
 }  // namespace
 
-OOMSCOPE_COMMAND(Command{"replay", "open a live recording: per-rank summary or JSON lines", kUsage,
-                         run_replay});
+OOMSCOPE_COMMAND(Command{"replay", "open a live recording: per-rank summary or JSON lines", define_replay});
 
 }  // namespace oomscope::cli

@@ -4,7 +4,6 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -17,6 +16,7 @@
 #include "core/analysis/report_text.h"
 #include "core/capture/reader.h"
 #include "core/util/atomic_file.h"
+#include "core/util/bytes.h"
 #include "core/util/error.h"
 #include "core/util/safe_text.h"
 
@@ -25,72 +25,6 @@ namespace oomscope::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-const char* kUsage =
-    "usage: oomscope-cli report CAPTURE... [--module NAME|ID] [--top N] [--capacity BYTES] [--json FILE|-]\n"
-    "\n"
-    "Explains the memory peak of a JAX/XLA profiler capture (.xplane.pb): the plan of the analysed module\n"
-    "(parameters, donation, temp block, heap peak, buffers live at the peak with role and source line), the\n"
-    "runtime (allocators, executions, AllocatorRetry, growth per execution, what was live when the last\n"
-    "execution started) and diagnosis lines with fixes, each figure labelled read, measured or derived.\n"
-    "\n"
-    "  CAPTURE          a .xplane.pb or .xplane.pb.gz file, or a folder searched for them; several files of\n"
-    "                   one multi-host run are reported per host. A bare <module>(<id>).hlo_proto.pb gets\n"
-    "                   the plan only\n"
-    "  --module NAME|ID the module to analyse: name, name(id) or program id (default: the module whose last\n"
-    "                   execution never started, else the largest executed module, else the largest)\n"
-    "  --top N          rows per list (default 25)\n"
-    "  --capacity BYTES check the plan against a pool of this size (integer bytes, or with a unit: 2.79GiB,\n"
-    "                   512MiB, 16GB)\n"
-    "  --json FILE|-    also write the report as JSON to FILE, or only JSON to stdout with '-'; the file "
-    "may\n"
-    "                   not be inside a capture's folder (symbolic links followed); it is written whole to "
-    "a\n"
-    "                   temporary file first, then renamed over FILE\n"
-    "\n"
-    "Exit codes: 0 every capture reported; 1 none could be read (bad input); 2 bad arguments; 5 some "
-    "captures\n"
-    "were reported and others could not be read (each is named on stderr and in the report).\n";
-
-std::int64_t parse_bytes(const std::string& text) {
-  double value = 0;
-  const char* begin = text.data();
-  const char* end = begin + text.size();
-  auto [ptr, ec] = std::from_chars(begin, end, value);
-  if (ec != std::errc() || !std::isfinite(value) || value < 0)
-    throw UsageError{"--capacity: '" + text + "' is not a byte count"};
-  std::string unit(ptr, end);
-  std::transform(unit.begin(), unit.end(), unit.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  double scale = 1;
-  if (unit.empty() || unit == "b")
-    scale = 1;
-  else if (unit == "kib" || unit == "k")
-    scale = 1024.0;
-  else if (unit == "mib" || unit == "m")
-    scale = 1024.0 * 1024;
-  else if (unit == "gib" || unit == "g")
-    scale = 1024.0 * 1024 * 1024;
-  else if (unit == "tib" || unit == "t")
-    scale = 1024.0 * 1024 * 1024 * 1024;
-  else if (unit == "kb")
-    scale = 1e3;
-  else if (unit == "mb")
-    scale = 1e6;
-  else if (unit == "gb")
-    scale = 1e9;
-  else if (unit == "tb")
-    scale = 1e12;
-  else
-    throw UsageError{"--capacity: unknown unit '" + std::string(ptr, end) + "'"};
-  const double bytes = value * scale;
-  if (bytes > 9.2e18) throw UsageError{"--capacity: '" + text + "' is too large"};
-  if (scale == 1 && value != std::floor(value))
-    throw UsageError{"--capacity: '" + text +
-                     "' is a fraction of a byte; give whole bytes or a unit (2.79GiB)"};
-  if (bytes < 1) throw UsageError{"--capacity: '" + text + "' is not a pool; give at least one byte"};
-  return static_cast<std::int64_t>(bytes + 0.5);
-}
 
 // Files named on the command line, folders expanded to the .xplane.pb files under them (sorted).
 std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
@@ -150,37 +84,16 @@ analysis::HostReport report_one(const std::string& f, const analysis::ReportOpti
   return analysis::build_host_report(*capture, options);
 }
 
-int run_report(const std::vector<std::string>& args) {
-  analysis::ReportOptions options;
+struct ReportCommandOptions {
+  analysis::ReportOptions report;
   std::vector<std::string> inputs;
   std::optional<std::string> json_path;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
-      return args[++i];
-    };
-    if (a == "--module") {
-      options.module = value();
-    } else if (a == "--top") {
-      const std::string& v = value();
-      std::size_t n = 0;
-      auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-      if (ec != std::errc() || ptr != v.data() + v.size() || n == 0)
-        throw UsageError{"--top: '" + v + "' is not a positive number"};
-      options.top = n;
-    } else if (a == "--capacity") {
-      options.capacity = parse_bytes(value());
-    } else if (a == "--json") {
-      json_path = value();
-      if (json_path->empty()) throw UsageError{"--json needs a file name, or '-' for standard output"};
-    } else if (a.starts_with("--")) {
-      throw UsageError{"unknown option " + a};
-    } else {
-      inputs.push_back(a);
-    }
-  }
-  if (inputs.empty()) throw UsageError{"name at least one capture"};
+};
+
+int run_report(const ReportCommandOptions& o) {
+  const analysis::ReportOptions& options = o.report;
+  const std::vector<std::string>& inputs = o.inputs;
+  const std::optional<std::string>& json_path = o.json_path;
   const std::vector<std::string> files = expand_inputs(inputs);
   if (json_path && *json_path != "-") refuse_capture_folder(*json_path, files);
   if (auto rc = report_other_formats(files, json_path, options.top))
@@ -243,9 +156,59 @@ int run_report(const std::vector<std::string>& args) {
   return code;
 }
 
+Runner define_report(CLI::App& app) {
+  auto o = std::make_shared<ReportCommandOptions>();
+  app.footer(
+      "Explains the memory peak of a JAX/XLA profiler capture (.xplane.pb): the plan of the analysed module\n"
+      "(parameters, donation, temp block, heap peak, buffers live at the peak with role and source line), "
+      "the\n"
+      "runtime (allocators, executions, AllocatorRetry, growth per execution, what was live when the last\n"
+      "execution started) and diagnosis lines with fixes, each figure labelled read, measured or derived.\n"
+      "PyTorch snapshots, Kineto traces and pprof files are recognised by content.\n"
+      "\n"
+      "Exit codes: 0 every capture reported; 1 none could be read (bad input); 2 bad arguments; 5 some\n"
+      "captures were reported and others could not be read (each is named on stderr and in the report).");
+  app.add_option("CAPTURE", o->inputs,
+                 "a .xplane.pb or .xplane.pb.gz file, or a folder searched for them; several files of\n"
+                 "one multi-host run are reported per host. A bare <module>(<id>).hlo_proto.pb gets\n"
+                 "the plan only")
+      ->required()
+      ->type_name("FILE");
+  app.add_option_function<std::string>(
+         "--module", [o](const std::string& m) { o->report.module = m; },
+         "the module to analyse: name, name(id) or program id (default: the module whose last\n"
+         "execution never started, else the largest executed module, else the largest)")
+      ->type_name("NAME|ID");
+  add_count(app, "--top", o->report.top, "rows per list (default 25)");
+  app.add_option_function<std::string>(
+         "--capacity",
+         [o](const std::string& text) {
+           const ParsedBytes parsed = parse_byte_size(text);
+           if (!parsed) throw CLI::ValidationError("--capacity", parsed.error);
+           if (parsed.bytes < 1)
+             throw CLI::ValidationError("--capacity", "'" + text + "' is not a pool; give at least one byte");
+           o->report.capacity = parsed.bytes;
+         },
+         "check the plan against a pool of this size (integer bytes, or with a unit: 2.79GiB,\n"
+         "512MiB, 16GB; docs/byte-sizes.md)")
+      ->type_name("BYTES");
+  app.add_option_function<std::string>(
+         "--json",
+         [o](const std::string& path) {
+           if (path.empty())
+             throw CLI::ValidationError("--json needs a file name, or '-' for standard output");
+           o->json_path = path;
+         },
+         "also write the report as JSON to FILE, or only JSON to stdout with '-'; the file may\n"
+         "not be inside a capture's folder (symbolic links followed); it is written whole to a\n"
+         "temporary file first, then renamed over FILE")
+      ->type_name("FILE");
+  return [o] { return run_report(*o); };
+}
+
 }  // namespace
 
 OOMSCOPE_COMMAND(Command{"report", "explain the memory peak of a JAX/XLA capture (plan, runtime, diagnosis)",
-                         kUsage, run_report});
+                         define_report});
 
 }  // namespace oomscope::cli

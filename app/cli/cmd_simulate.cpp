@@ -11,6 +11,7 @@
 #include "core/sim/model_file.h"
 #include "core/sim/simulator.h"
 #include "core/sim/trace_io.h"
+#include "core/util/bytes.h"
 #include "core/util/error.h"
 
 namespace oomscope::cli {
@@ -23,55 +24,6 @@ using namespace oomscope::sim;
 constexpr int kExitCrash = 4;
 // A run in which no attempt succeeded, under --catch oom-only (elsewhere a warning only).
 constexpr int kExitDroppedAll = 6;
-
-const char* const kUsage =
-    "usage: oomscope-cli simulate [OPTIONS]\n"
-    "\n"
-    "Simulates split-and-retry training under a GPU memory budget: the batch is tried whole, split per "
-    "scene\n"
-    "when it fails, then bisected in space, and the totals show what that costs and what reached the\n"
-    "optimizer step. Exit code 4 when the run crashes (a bug its --catch mode does not catch, or a fragment\n"
-    "at the floor under --on-floor raise); 6 when no attempt succeeded under --catch oom-only.\n"
-    "\n"
-    "policy (a preset, then any toggle overrides it):\n"
-    "  --preset original|corrected   original: the reference's loop (default); corrected: every fix on\n"
-    "  --catch oom-only|everything|runtime-error   which exceptions are caught and answered with a split:\n"
-    "                                only OOM; any (the reference); RuntimeError (the reference's earlier\n"
-    "                                handler: swallows a shape mismatch, not a NaN-loss check)\n"
-    "  --grad last-fragment|accumulate   zero_grad per fragment, or accumulate until the step (each\n"
-    "                                fragment's loss scaled by its share of the batch)\n"
-    "  --split midpoint|median       spatial split point: bounding-box midpoint or median point\n"
-    "  --axis alternate-xy|longest   spatial split axis: x, y, x... or the box's longest extent\n"
-    "  --floor N                     spatial halves with <= N points are at the floor (default 500)\n"
-    "  --on-floor drop|keep|raise    a half at the floor: dropped (original), trained anyway (corrected; if\n"
-    "                                it still fails its halves are dropped and reported), or an error\n"
-    "  --norm batchnorm|frozen|groupnorm   the model's normalisation: BatchNorm statistics of each fragment\n"
-    "                                (original), frozen running statistics while splitting (corrected), or\n"
-    "                                GroupNorm; counts points normalised by biased or tiny fragments\n"
-    "scenes:\n"
-    "  --scenes N                    scenes per epoch (default 64; with a sizes file: the first N)\n"
-    "  --batch B                     scenes per batch (default 4)\n"
-    "  --dist uniform|heavy-tailed|FILE   point counts: uniform 20,000..300,000 (default), heavy-tailed,\n"
-    "                                or a file: one count per line, or CSV with a 'size' column\n"
-    "  --sizes FILE                  the same as --dist FILE\n"
-    "  --epochs E                    (default 1)\n"
-    "  --max-batches N               stop after N batches (a trainer's --steps; default 0: every batch)\n"
-    "  --seed S                      0 to 18446744073709551615 (default 1)\n"
-    "memory (byte values accept B, KiB, MiB, GiB, TiB, K/M/G/T = binary, KB/MB/GB decimal, and 4e9):\n"
-    "  --budget BYTES                GPU memory budget (default 4GiB)\n"
-    "  --bytes-per-point BYTES       (default 12KiB)\n"
-    "  --fixed-bytes BYTES           per attempt: weights, optimizer state (default 1.5GiB)\n"
-    "  --frag-penalty BYTES          left unusable by an OOM after a success (default 256MiB)\n"
-    "  --empty-cache-relief PCT      share of it each empty_cache() returns (default 50; 0: none)\n"
-    "  --model FILE                  a calibrated model (docs/sim-model-format.md, written by\n"
-    "                                oomscope-demo-trainer --calibrate): its fixed bytes, bytes per point\n"
-    "                                and times replace the defaults; options after it override it\n"
-    "fault injection:\n"
-    "  --bug-scene K                 a bug in scene K, raised by every attempt containing its points\n"
-    "  --bug-kind shape|nan|none     a shape mismatch (default) or a NaN loss\n"
-    "output:\n"
-    "  --trace FILE                  write the event trace as the run goes (docs/sim-trace-format.md)\n"
-    "  --json                        totals as JSON instead of text\n";
 
 std::int64_t parse_int(const std::string& opt, const std::string& v, std::int64_t min) {
   std::int64_t x = 0;
@@ -96,12 +48,9 @@ std::uint64_t parse_seed(const std::string& opt, const std::string& v) {
 }
 
 std::int64_t parse_bytes(const std::string& opt, const std::string& v) {
-  const auto b = parse_byte_size(v);
-  if (!b)
-    throw UsageError{
-        opt + " expects a byte size such as 4GiB, 2.5GiB, 512MiB or 4e9 (whole bytes, below 8 EiB), got '" +
-        v + "'"};
-  return *b;
+  const ParsedBytes b = oomscope::parse_byte_size(v);
+  if (!b) throw UsageError{opt + ": " + b.error};
+  return b.bytes;
 }
 
 // "50%", "0.5" or "500" per mille... kept simple: a percentage 0..100 with an optional '%'.
@@ -141,10 +90,6 @@ Options parse_options(const std::vector<std::string>& args) {
   bool scenes_given = false, bug_kind_given = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a == "--json") {
-      o.json = true;
-      continue;
-    }
     if (a.rfind("--", 0) != 0) throw UsageError{"unexpected argument '" + a + "'"};
     if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
     const std::string& v = args[++i];
@@ -225,8 +170,7 @@ Options parse_options(const std::vector<std::string>& args) {
 
 void warn(const std::string& line) { std::cerr << "oomscope-cli simulate: warning: " << line << "\n"; }
 
-int run_simulate(const std::vector<std::string>& args) {
-  Options o = parse_options(args);
+int run_simulate(Options& o) {
   try {
     validate(o.config);
   } catch (const Error& e) {
@@ -287,9 +231,89 @@ int run_simulate(const std::vector<std::string>& args) {
   return 0;
 }
 
+// Every option of simulate: name, value placeholder, help. Values are checked by parse_options, in the order
+// given, so that toggles override the preset and options after --model override the model.
+struct OptionDef {
+  const char* name;
+  const char* value;
+  const char* help;
+};
+constexpr OptionDef kOptions[] = {
+    {"--preset", "original|corrected", "original: the reference's loop (default); corrected: every fix on"},
+    {"--catch", "oom-only|everything|runtime-error",
+     "which exceptions are caught and answered with a split: only OOM; any (the\n"
+     "reference); RuntimeError (the reference's earlier handler: swallows a shape\n"
+     "mismatch, not a NaN-loss check)"},
+    {"--grad", "last-fragment|accumulate",
+     "zero_grad per fragment, or accumulate until the step (each fragment's loss scaled\n"
+     "by its share of the batch)"},
+    {"--split", "midpoint|median", "spatial split point: bounding-box midpoint or median point"},
+    {"--axis", "alternate-xy|longest", "spatial split axis: x, y, x... or the box's longest extent"},
+    {"--floor", "N", "spatial halves with <= N points are at the floor (default 500)"},
+    {"--on-floor", "drop|keep|raise",
+     "a half at the floor: dropped (original), trained anyway (corrected; if it still\n"
+     "fails its halves are dropped and reported), or an error"},
+    {"--norm", "batchnorm|frozen|groupnorm",
+     "the model's normalisation: BatchNorm statistics of each fragment (original), frozen\n"
+     "running statistics while splitting (corrected), or GroupNorm; counts points\n"
+     "normalised by biased or tiny fragments"},
+    {"--scenes", "N", "scenes per epoch (default 64; with a sizes file: the first N)"},
+    {"--batch", "B", "scenes per batch (default 4)"},
+    {"--dist", "uniform|heavy-tailed|FILE",
+     "point counts: uniform 20,000..300,000 (default), heavy-tailed, or a file: one count\n"
+     "per line, or CSV with a 'size' column"},
+    {"--sizes", "FILE", "the same as --dist FILE"},
+    {"--epochs", "E", "(default 1)"},
+    {"--max-batches", "N", "stop after N batches (a trainer's --steps; default 0: every batch)"},
+    {"--seed", "S", "0 to 18446744073709551615 (default 1)"},
+    {"--budget", "BYTES", "GPU memory budget (default 4GiB; sizes: docs/byte-sizes.md)"},
+    {"--bytes-per-point", "BYTES", "(default 12KiB)"},
+    {"--fixed-bytes", "BYTES", "per attempt: weights, optimizer state (default 1.5GiB)"},
+    {"--frag-penalty", "BYTES", "left unusable by an OOM after a success (default 256MiB)"},
+    {"--empty-cache-relief", "PCT", "share of it each empty_cache() returns (default 50; 0: none)"},
+    {"--model", "FILE",
+     "a calibrated model (docs/sim-model-format.md, written by oomscope-demo-trainer\n"
+     "--calibrate): its fixed bytes, bytes per point and times replace the defaults;\n"
+     "options after it override it"},
+    {"--bug-scene", "K", "a bug in scene K, raised by every attempt containing its points"},
+    {"--bug-kind", "shape|nan|none", "a shape mismatch (default) or a NaN loss"},
+    {"--trace", "FILE", "write the event trace as the run goes (docs/sim-trace-format.md)"},
+};
+
+Runner define_simulate(CLI::App& app) {
+  // The options as given, in order, as parse_options reads them.
+  auto given = std::make_shared<std::vector<std::string>>();
+  auto json = std::make_shared<bool>(false);
+  app.footer(
+      "Simulates split-and-retry training under a GPU memory budget: the batch is tried whole, split per\n"
+      "scene when it fails, then bisected in space, and the totals show what that costs and what reached\n"
+      "the optimizer step. A preset is applied first, then any toggle overrides it.\n"
+      "Exit code 4 when the run crashes (a bug its --catch mode does not catch, or a fragment at the floor\n"
+      "under --on-floor raise); 6 when no attempt succeeded under --catch oom-only.");
+  for (const OptionDef& d : kOptions) {
+    const std::string name = d.name;
+    app.add_option_function<std::string>(
+           name,
+           [given, name](const std::string& v) {
+             given->push_back(name);
+             given->push_back(v);
+           },
+           d.help)
+        ->type_name(d.value)
+        ->trigger_on_parse()
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  }
+  app.add_flag("--json", *json, "totals as JSON instead of text");
+  return [given, json] {
+    Options o = parse_options(*given);
+    o.json = *json;
+    return run_simulate(o);
+  };
+}
+
 }  // namespace
 
-OOMSCOPE_COMMAND(Command{"simulate", "simulate split-and-retry training under a GPU memory budget", kUsage,
-                         run_simulate});
+OOMSCOPE_COMMAND(Command{"simulate", "simulate split-and-retry training under a GPU memory budget",
+                         define_simulate});
 
 }  // namespace oomscope::cli

@@ -17,6 +17,7 @@
 
 #include "app/cli/command.h"
 #include "app/cli/live_format.h"
+#include "app/cli/live_options.h"
 #include "core/live/client.h"
 #include "core/live/prom_source.h"
 #include "core/live/session.h"
@@ -28,38 +29,6 @@ namespace {
 
 std::atomic<bool> g_interrupted{false};
 void on_signal(int) { g_interrupted.store(true); }
-
-const char kUsage[] =
-    "usage: oomscope-cli watch ENDPOINT... [--record FILE] [--alert RULE]... [--duration S] [--json]\n"
-    "                          [--token TOKEN] [--interval MS] [--stall S]\n"
-    "       oomscope-cli watch prometheus:http://HOST:9090 [--selector 'job=\"train\"'] [--since 10m]\n"
-    "                          [--poll S] [--record FILE] [--alert RULE]... [--duration S] [--json]\n"
-    "\n"
-    "Attaches to live agents (python3 -m oomscope_agent, or a trainer run with --serve), one endpoint per\n"
-    "rank: HOST:PORT or unix:PATH. Lost connections are retried and the gap is marked. On a terminal a "
-    "table\n"
-    "refreshes twice a second; when stdout is not a terminal (or with --json) every sample, event, status\n"
-    "change and alert is printed as one JSON line with the rank (endpoint index) added. Ctrl-C stops.\n"
-    "\n"
-    "  --record FILE   record the session (append-only, flushed every second); open it with\n"
-    "                  `oomscope-cli replay FILE` or `oomscope FILE`\n"
-    "  --alert RULE    driver>22000MB, growth:driver>500MB, moves:ooms, gap>4GB, shapes-rising[:N],\n"
-    "                  event:oom (repeatable; see docs/live-protocol.md)\n"
-    "  --duration S    stop after S seconds (default: until interrupted)\n"
-    "  --token TOKEN   the agent's token (default: $OOMSCOPE_TOKEN)\n"
-    "  --interval MS   ask the agents for a sample every MS milliseconds\n"
-    "  --stall S       drop and retry a connection silent for S seconds (default 10)\n"
-    "  --json          JSON lines even on a terminal\n"
-    "  --table         with JSON lines: end with one {\"type\":\"table\",\"ranks\":[...]} line, the rank "
-    "table\n"
-    "\n"
-    "With a Prometheus server (docs/prometheus-source.md) the ranks are the agents whose /metrics it "
-    "scrapes\n"
-    "and that match the selector; their history is read first, then new samples every poll. The rank\n"
-    "table is sorted by headroom, closest to OOM first, as for direct attach.\n"
-    "  --selector SEL  label matchers, e.g. 'job=\"train\"' or '{job=\"train\",host=\"node7\"}'\n"
-    "  --since D       history to read first: 90s, 10m, 1h, 2d or seconds (default 10m; 0 for none)\n"
-    "  --poll S        seconds between polls (default 1; match the scrape interval)\n";
 
 double parse_number(const std::string& option, const std::string& value) {
   char* end = nullptr;
@@ -84,56 +53,45 @@ std::int64_t parse_duration_s(const std::string& option, const std::string& valu
   return static_cast<std::int64_t>(v * scale);
 }
 
-int run_watch(const std::vector<std::string>& args) {
+struct WatchOptions {
+  std::vector<std::string> sources;
+  std::string record;
+  std::vector<live::AlertRule> rules;
+  std::string duration, token, interval, stall, selector, since, poll;
+  bool json = false;
+  bool table = false;
+};
+
+int run_watch(const WatchOptions& o) {
   std::vector<live::Endpoint> endpoints;
   std::string prometheus;
   live::PromOptions prom;
-  std::string record;
-  std::vector<live::AlertRule> rules;
+  const std::string& record = o.record;
+  const std::vector<live::AlertRule>& rules = o.rules;
   double duration = 0;
-  bool json = !::isatty(STDOUT_FILENO);
-  bool table = false;
+  const bool json = o.json || !::isatty(STDOUT_FILENO);
   live::ClientOptions options;
   if (const char* t = std::getenv("OOMSCOPE_TOKEN")) options.token = t;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
-      return args[++i];
-    };
-    try {
-      if (a == "--json")
-        json = true;
-      else if (a == "--table")
-        table = true;
-      else if (a == "--record")
-        record = value();
-      else if (a == "--alert")
-        rules.push_back(live::parse_alert_rule(value()));
-      else if (a == "--duration")
-        duration = parse_number(a, value());
-      else if (a == "--token")
-        options.token = value();
-      else if (a == "--stall")
-        options.stall_timeout_ms = std::max(100, static_cast<int>(parse_number(a, value()) * 1000));
-      else if (a == "--interval")
-        options.interval_ms = static_cast<int>(parse_number(a, value()));
-      else if (a == "--selector")
-        prom.selector = live::normalise_selector(value());
-      else if (a == "--since")
-        prom.since_s = parse_duration_s(a, value());
-      else if (a == "--poll")
-        prom.poll_ms = std::max(100, static_cast<int>(parse_number(a, value()) * 1000));
-      else if (a.starts_with("-"))
-        throw UsageError{"unknown option '" + a + "'"};
-      else if (live::is_prometheus_source(a)) {
+  try {
+    if (!o.duration.empty()) duration = parse_number("--duration", o.duration);
+    if (!o.token.empty()) options.token = o.token;
+    if (!o.stall.empty())
+      options.stall_timeout_ms = std::max(100, static_cast<int>(parse_number("--stall", o.stall) * 1000));
+    if (!o.interval.empty()) options.interval_ms = static_cast<int>(parse_number("--interval", o.interval));
+    if (!o.selector.empty()) prom.selector = live::normalise_selector(o.selector);
+    if (!o.since.empty()) prom.since_s = parse_duration_s("--since", o.since);
+    if (!o.poll.empty())
+      prom.poll_ms = std::max(100, static_cast<int>(parse_number("--poll", o.poll) * 1000));
+    for (const std::string& a : o.sources) {
+      if (live::is_prometheus_source(a)) {
         if (!prometheus.empty()) throw UsageError{"give one Prometheus server, not several"};
         prometheus = live::parse_prometheus_source(a);
-      } else
+      } else {
         endpoints.push_back(live::parse_endpoint(a));
-    } catch (const Error& e) {
-      throw UsageError{e.message()};
+      }
     }
+  } catch (const Error& e) {
+    throw UsageError{e.message()};
   }
   if (!prometheus.empty() && !endpoints.empty())
     throw UsageError{"give either a Prometheus server or agent endpoints, not both"};
@@ -192,7 +150,7 @@ int run_watch(const std::vector<std::string>& args) {
   if (source) source->stop();
   session.stop_recording();
   if (json) {
-    if (table)
+    if (o.table)
       std::fputs(
           session.read([](const live::Store& s, const live::AlertEngine&) { return live_table_json(s); })
               .c_str(),
@@ -204,9 +162,53 @@ int run_watch(const std::vector<std::string>& args) {
   return rc;
 }
 
+Runner define_watch(CLI::App& app) {
+  auto o = std::make_shared<WatchOptions>();
+  app.footer(
+      "Attaches to live agents (python3 -m oomscope_agent, or a trainer run with --serve), one endpoint per\n"
+      "rank: HOST:PORT or unix:PATH. Lost connections are retried and the gap is marked. On a terminal a\n"
+      "table refreshes twice a second; when stdout is not a terminal (or with --json) every sample, event,\n"
+      "status change and alert is printed as one JSON line with the rank (endpoint index) added. Ctrl-C\n"
+      "stops.\n"
+      "\n"
+      "With a Prometheus server (prometheus:http://HOST:9090, docs/prometheus-source.md) the ranks are the\n"
+      "agents whose /metrics it scrapes and that match --selector; their history is read first, then new\n"
+      "samples every poll. The rank table is sorted by headroom, closest to OOM first, as for direct "
+      "attach.");
+  app.add_option("ENDPOINT", o->sources,
+                 "HOST:PORT or unix:PATH, one per rank; or one prometheus:http://HOST:9090")
+      ->required();
+  app.add_option("--record", o->record,
+                 "record the session (append-only, flushed every second); open it with\n"
+                 "`oomscope-cli replay FILE` or `oomscope FILE`")
+      ->type_name("FILE");
+  add_alert_option(app, o->rules);
+  app.add_option("--duration", o->duration, "stop after S seconds (default: until interrupted)")
+      ->type_name("S");
+  app.add_option("--token", o->token, "the agent's token (default: $OOMSCOPE_TOKEN)")->type_name("TOKEN");
+  app.add_option("--interval", o->interval, "ask the agents for a sample every MS milliseconds")
+      ->type_name("MS");
+  app.add_option("--stall", o->stall, "drop and retry a connection silent for S seconds (default 10)")
+      ->type_name("S");
+  app.add_option("--selector", o->selector,
+                 "Prometheus: label matchers, e.g. 'job=\"train\"' or '{job=\"train\",host=\"node7\"}'")
+      ->type_name("SEL");
+  app.add_option("--since", o->since,
+                 "Prometheus: history to read first: 90s, 10m, 1h, 2d or seconds (default 10m; 0 for\n"
+                 "none)")
+      ->type_name("D");
+  app.add_option("--poll", o->poll,
+                 "Prometheus: seconds between polls (default 1; match the scrape interval)")
+      ->type_name("S");
+  app.add_flag("--json", o->json, "JSON lines even on a terminal");
+  app.add_flag("--table", o->table,
+               "with JSON lines: end with one {\"type\":\"table\",\"ranks\":[...]} line, the rank table");
+  return [o] { return run_watch(*o); };
+}
+
 }  // namespace
 
-OOMSCOPE_COMMAND(Command{"watch", "attach to live agents: table or JSON lines, alerts, recording", kUsage,
-                         run_watch});
+OOMSCOPE_COMMAND(Command{"watch", "attach to live agents: table or JSON lines, alerts, recording",
+                         define_watch});
 
 }  // namespace oomscope::cli

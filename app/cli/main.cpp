@@ -1,94 +1,142 @@
-// oomscope-cli: the headless front end. Links core only (no Qt, no torch).
+// oomscope-cli: the headless front end. Links core only (no Qt, no torch). Every command's options are
+// defined with CLI11 (app/cli/command.h); this file builds the command tree, parses, and maps errors to the
+// documented exit codes: 0 success, 1 bad input or I/O, 2 bad arguments, 3 internal error, 130 cancelled
+// (others per command: report 5, simulate 4 and 6; README "CLI").
 
-#include <algorithm>
+#include <CLI/CLI.hpp>  // the whole library once: CLI11 defines its formatter and config readers here
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <map>
 #include <new>
 #include <string>
 
 #include "app/cli/command.h"
+#include "app/cli/options_json.h"
 #include "core/util/error.h"
 #include "core/util/safe_text.h"
 #include "oomscope_version.h"  // generated: cmake/OomscopeVersion.cmake
 
-namespace oomscope::cli {
-
-static std::vector<Command>& registry() {
-  static std::vector<Command> all;
-  return all;
-}
-
-bool register_command(Command command) {
-  registry().push_back(std::move(command));
-  std::sort(registry().begin(), registry().end(),
-            [](const Command& a, const Command& b) { return a.name < b.name; });
-  return true;
-}
-
-const std::vector<Command>& commands() { return registry(); }
-
-}  // namespace oomscope::cli
-
 namespace {
 
-void print_help() {
-  std::cout << "oomscope-cli: explain GPU out-of-memory failures from captures, headless.\n\n"
-               "usage: oomscope-cli COMMAND [ARGS...]\n\ncommands:\n";
-  std::size_t width = 0;
-  for (const auto& c : oomscope::cli::commands()) width = std::max(width, c.name.size());
-  for (const auto& c : oomscope::cli::commands())
-    std::cout << "  " << c.name << std::string(width - c.name.size() + 2, ' ') << c.synopsis << "\n";
-  std::cout << "\n`oomscope-cli help COMMAND` shows a command's options.\n";
+using oomscope::cli::Runner;
+
+constexpr int kUsageExit = 2;
+
+// Help text ends with a newline (CLI11 ends it with the footer's last line, without one).
+std::string with_newline(std::string text) {
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  return text;
 }
 
-const oomscope::cli::Command* find(const std::string& name) {
-  for (const auto& c : oomscope::cli::commands())
-    if (c.name == name) return &c;
-  return nullptr;
+// The deepest subcommand the parser entered, and its name as typed ("oomscope-cli bench report").
+const CLI::App* selected(const CLI::App& app, std::string& path) {
+  path = app.get_name();
+  const CLI::App* at = &app;
+  for (auto subs = at->get_subcommands(); !subs.empty(); subs = at->get_subcommands()) {
+    at = subs.front();
+    path += " " + at->get_name();
+  }
+  return at;
+}
+
+// A usage error: what is wrong, the usage line, and where the options are described. Exit code 2.
+int usage_error(const CLI::App& app, const std::string& message) {
+  std::string path;
+  const CLI::App* at = selected(app, path);
+  // The usage line of the command's help ("Usage: oomscope-cli report [OPTIONS] CAPTURE...").
+  const std::string help =
+      at->help(path.substr(0, path.rfind(' ') == std::string::npos ? 0 : path.rfind(' ')));
+  const std::size_t from = help.find("Usage:");
+  const std::string usage =
+      from == std::string::npos ? "" : help.substr(from, help.find('\n', from) - from + 1);
+  std::cerr << path << ": " << oomscope::terminal_safe(message) << "\n"
+            << usage << "`" << (at == &app ? "oomscope-cli --help" : "oomscope-cli help " + path.substr(13))
+            << "` describes every option.\n";
+  return kUsageExit;
+}
+
+// `oomscope-cli help [COMMAND [NAME]]`: the help of a command (or a benchmark) without running it.
+int show_help(const CLI::App& app, const std::vector<std::string>& topic) {
+  const CLI::App* at = &app;
+  std::string prev;
+  for (const std::string& word : topic) {
+    const CLI::App* next = nullptr;
+    for (const CLI::App* sub : at->get_subcommands({}))
+      if (sub->get_name() == word && !sub->get_group().empty()) next = sub;
+    if (!next) {
+      std::cerr << "oomscope-cli help: unknown command '" << oomscope::terminal_safe(word) << "'\n";
+      return kUsageExit;
+    }
+    prev = prev.empty() ? at->get_name() : prev + " " + at->get_name();
+    at = next;
+  }
+  std::cout << with_newline(at->help(prev));
+  return 0;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"oomscope-cli: explain GPU out-of-memory failures from captures, headless.", "oomscope-cli"};
+  app.get_formatter()->column_width(32);
+  app.set_help_flag("-h,--help", "print this help; `oomscope-cli help COMMAND` shows a command's options");
+  app.footer(
+      "Exit codes: 0 success, 1 bad input or an I/O problem, 2 bad arguments, 3 internal error, 4 and 6 see "
+      "simulate,\n5 see report, 130 cancelled.");
+  bool version = false;
+  app.add_flag("--version", version, "print the version, the git commit and the optional parts built in");
+  std::map<const CLI::App*, Runner> runners;
+  for (const auto& c : oomscope::cli::commands()) {
+    CLI::App* sub = app.add_subcommand(c.name, c.synopsis);
+    sub->group("commands");
+    sub->set_help_flag("-h,--help", "print this help");
+    sub->get_formatter()->column_width(32);
+    runners[sub] = c.define(*sub);
+  }
+  std::vector<std::string> topic;
+  CLI::App* help = app.add_subcommand("help", "show the options of a command: oomscope-cli help COMMAND");
+  help->group("commands");
+  help->add_option("COMMAND", topic, "a command, and for bench a benchmark")->type_name("COMMAND");
+  // For packaging/make_bash_completion.py: the definitions as JSON (no group: not listed in the help).
+  CLI::App* spec = app.add_subcommand("options-json", "every command's options as JSON")->group("");
+  app.require_subcommand(0, 1);
+
+  if (argc < 2) {
+    std::cout << with_newline(app.help());
+    return kUsageExit;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << with_newline(app.help());
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    return usage_error(app, e.what());
+  }
+  if (help->parsed()) return show_help(app, topic);
+  if (spec->parsed()) {
+    std::cout << oomscope::cli::options_json(app).dump(1) << "\n";
+    return 0;
+  }
+  if (version) {
+    std::cout << "oomscope-cli " OOMSCOPE_VERSION_STRING "\n" OOMSCOPE_VERSION_DETAILS;
+    return 0;
+  }
+  const auto subs = app.get_subcommands();
+  if (subs.empty()) return usage_error(app, "name a command");
+  try {
+    return runners.at(subs.front())();
+  } catch (const oomscope::cli::UsageError& e) {
+    return usage_error(app, e.message);
+  } catch (const CLI::ParseError& e) {  // a value checked when the command ran
+    return usage_error(app, e.what());
+  }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "-h" || args[0] == "--help") {
-    print_help();
-    return args.empty() ? 2 : 0;
-  }
-  if (args[0] == "--version") {
-    std::cout << "oomscope-cli " OOMSCOPE_VERSION_STRING "\n" OOMSCOPE_VERSION_DETAILS;
-    return 0;
-  }
-  if (args[0] == "help") {
-    if (args.size() > 1) {
-      if (const auto* c = find(args[1])) {
-        std::cout << c->usage_text();
-        return 0;
-      }
-      std::cerr << "oomscope-cli: unknown command '" << args[1] << "'\n";
-      return 2;
-    }
-    print_help();
-    return 0;
-  }
-  const auto* command = find(args[0]);
-  if (!command) {
-    std::cerr << "oomscope-cli: unknown command '" << args[0] << "' (try `oomscope-cli help`)\n";
-    return 2;
-  }
-  const std::vector<std::string> rest(args.begin() + 1, args.end());
-  if (!command->handles_help && (std::find(rest.begin(), rest.end(), "--help") != rest.end() ||
-                                 std::find(rest.begin(), rest.end(), "-h") != rest.end())) {
-    std::cout << command->usage_text();
-    return 0;
-  }
   try {
-    return command->run(rest);
-  } catch (const oomscope::cli::UsageError& e) {
-    std::cerr << "oomscope-cli " << command->name << ": " << oomscope::terminal_safe(e.message) << "\n\n"
-              << command->usage_text();
-    return 2;
+    return run(argc, argv);
   } catch (const oomscope::Cancelled&) {
     std::cerr << "oomscope-cli: cancelled\n";
     return 130;

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>  // the whole library once: CLI11 defines its formatter and config readers here
 #include <algorithm>
 #include <iostream>
 #include <memory>
@@ -18,17 +19,28 @@
 
 int main(int argc, char** argv) {
   using namespace oomscope;
-  const std::vector<std::string> args(argv + 1, argv + argc);
+  const std::vector<std::string> args(argv + 1,
+                                      argv + argc);  // the command line, as the live agent reports it
+  CLI::App app{"", "oomscope-demo-trainer"};
+  std::vector<std::string> given;
+  demo::define_options(app, given);
   demo::Options opt;
   try {
-    opt = demo::parse_options(args);
-  } catch (const demo::UsageError& e) {
-    std::cerr << "oomscope-demo-trainer: " << e.message << "\n" << demo::kUsage;
-    return 2;
-  }
-  if (opt.help) {
-    std::cout << demo::kUsage;
+    app.parse(argc, argv);
+    opt = demo::parse_options(given);
+  } catch (const CLI::CallForHelp&) {
+    std::string help = app.help();
+    if (!help.empty() && help.back() != '\n') help += '\n';
+    std::cout << help;
     return 0;
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "oomscope-demo-trainer: " << e.what()
+              << "\n`oomscope-demo-trainer --help` lists every option.\n";
+    return 2;
+  } catch (const demo::UsageError& e) {
+    std::cerr << "oomscope-demo-trainer: " << e.message
+              << "\n`oomscope-demo-trainer --help` lists every option.\n";
+    return 2;
   }
   if (opt.calibrate) {
     try {

@@ -3,55 +3,9 @@
 #include <charconv>
 
 #include "core/sim/config.h"
+#include "core/util/bytes.h"
 
 namespace oomscope::demo {
-
-const char* const kUsage = R"(usage: oomscope-demo-trainer [OPTIONS]
-Trains a small PointNet-style segmentation model (LibTorch, CPU) on synthetic clustered scenes with
-split-and-retry under a memory budget: the CPU allocator is replaced by one that throws
-c10::OutOfMemoryError past --budget.
-
-  --steps N             optimizer steps (batches) to run (default: every batch of every epoch)
-  --budget BYTES        memory budget, e.g. 64MiB; 0: none (default 192MiB: scenes fit up to ~218,000 points)
-  --trace FILE          write every attempt in the simulator's trace format (JSON lines)
-  --seed S              scenes, order and initial weights (default 1)
-  --policy NAME         original | corrected (default original): the simulator's presets; options after it
-                        change single toggles
-  --catch MODE          oom-only | runtime-error | everything
-  --grad MODE           last-fragment | accumulate
-  --split MODE          midpoint | median
-  --axis MODE           alternate-xy | longest
-  --floor N             spatial halves with <= N points are dropped (default 500)
-  --on-floor MODE       drop (the reference) | keep (train it anyway) | raise (stop, exit 4)
-  --sizes FILE          scene sizes, one per line (or CSV with a size column), as the simulator reads them
-  --dist NAME           uniform | heavy-tailed, when no --sizes (default uniform)
-  --scenes N            scenes per epoch (default 8; with --sizes: the first N)
-  --batch N             scenes per batch (default 4)
-  --epochs N            (default 1)
-  --bug-scene K         plant a bug in scene K; --bug-kind shape (default) | nan
-  --width W             model width (default 16); --no-pool drops the per-scene global feature
-  --lr X                SGD learning rate (default 0.01, momentum 0.9)
-  --threads N           intra-op threads (default 1: bitwise reproducible)
-  --checkpoint FILE     checkpoint path (written atomically): every --checkpoint-every N steps, and at the
-                        end when --steps stops before the last batch
-  --resume              continue from --checkpoint (bitwise identical to an uninterrupted run)
-  --restart-above BYTES at a step boundary with more live bytes, checkpoint and re-execute with --resume
-  --hold-per-step BYTES keep this much allocated after every step (memory that only a restart frees)
-  --weights-out FILE    write the final weights (raw float32)
-  --calibrate FILE      measure fixed bytes, bytes and time per point; write the simulator's model file
-                        (docs/sim-model-format.md); also --calibrate --out FILE
-  --model FILE          a calibrated model file: its figures go into the trace header for the simulator's
-                        prediction (default: memory figures measured at start-up)
-  --norm MODE           batchnorm | frozen | groupnorm: recorded in the trace header only (this model has no
-                        normalisation layer)
-  --quiet               print steps only
-  --serve PORT|unix:PATH  serve live stats for `oomscope-cli watch` or the GUI's Live page (127.0.0.1 by
-                        default; HOST:PORT elsewhere needs $OOMSCOPE_TOKEN)
-  --metrics-port PORT|HOST:PORT  also serve Prometheus /metrics (docs/prometheus.md; 127.0.0.1 by default;
-                        without --serve the live stats go to a free loopback port)
-  --job NAME            the `job` label on /metrics (default $OOMSCOPE_JOB)
-Exit codes: 0 done, 1 bad input, 2 bad arguments, 4 the run crashed (an uncaught exception, on-floor raise).
-)";
 
 namespace {
 
@@ -72,9 +26,9 @@ std::uint64_t to_uint(const std::string& opt, const std::string& v) {
 }
 
 std::int64_t to_bytes(const std::string& opt, const std::string& v) {
-  const auto b = sim::parse_byte_size(v);
-  if (!b) throw UsageError{opt + " expects a byte size such as 64MiB or 67108864, got '" + v + "'"};
-  return *b;
+  const ParsedBytes b = parse_byte_size(v);
+  if (!b) throw UsageError{opt + ": " + b.error};
+  return b.bytes;
 }
 
 template <class T, class F>
@@ -92,10 +46,6 @@ Options parse_options(const std::vector<std::string>& args) {
   bool bug_kind_given = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a == "--help" || a == "-h") {
-      o.help = true;
-      continue;
-    }
     if (a == "--resume") {
       t.resume = true;
       continue;
@@ -108,9 +58,12 @@ Options parse_options(const std::vector<std::string>& args) {
       t.model.scene_pool = false;
       continue;
     }
-    if (a == "--calibrate") {
+    if (a == "--calibrate") {  // its file, when given, follows as the next argument (empty when not)
       o.calibrate = true;
-      if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) o.calibrate_out = args[++i];
+      if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) {
+        if (!args[i + 1].empty()) o.calibrate_out = args[i + 1];
+        ++i;
+      }
       continue;
     }
     if (a.rfind("--", 0) != 0) throw UsageError{"unexpected argument '" + a + "'"};
@@ -208,6 +161,111 @@ Options parse_options(const std::vector<std::string>& args) {
   if ((t.checkpoint_every > 0 || t.restart_above > 0) && t.checkpoint_path.empty())
     throw UsageError{"--checkpoint-every and --restart-above need --checkpoint FILE"};
   return o;
+}
+
+namespace {
+
+struct OptionDef {
+  const char* name;
+  const char* value;  // "" for a flag
+  const char* help;
+};
+
+constexpr OptionDef kOptions[] = {
+    {"--steps", "N", "optimizer steps (batches) to run (default: every batch of every epoch)"},
+    {"--budget", "BYTES",
+     "memory budget, e.g. 64MiB; 0: none (default 192MiB: scenes fit up to ~218,000 points)"},
+    {"--trace", "FILE", "write every attempt in the simulator's trace format (JSON lines)"},
+    {"--seed", "S", "scenes, order and initial weights (default 1)"},
+    {"--policy", "original|corrected",
+     "the simulator's presets (default original); options after it change single toggles"},
+    {"--catch", "oom-only|runtime-error|everything", "which exceptions are answered with a split"},
+    {"--grad", "last-fragment|accumulate", "zero_grad per fragment, or accumulate until the step"},
+    {"--split", "midpoint|median", "spatial split point"},
+    {"--axis", "alternate-xy|longest", "spatial split axis"},
+    {"--floor", "N", "spatial halves with <= N points are dropped (default 500)"},
+    {"--on-floor", "drop|keep|raise", "drop (the reference), keep (train it anyway), raise (stop, exit 4)"},
+    {"--sizes", "FILE", "scene sizes, one per line (or CSV with a size column), as the simulator reads them"},
+    {"--dist", "uniform|heavy-tailed", "when no --sizes (default uniform)"},
+    {"--scenes", "N", "scenes per epoch (default 8; with --sizes: the first N)"},
+    {"--batch", "N", "scenes per batch (default 4)"},
+    {"--epochs", "N", "(default 1)"},
+    {"--bug-scene", "K", "plant a bug in scene K"},
+    {"--bug-kind", "shape|nan|none", "the planted bug (default shape)"},
+    {"--width", "W", "model width (default 16)"},
+    {"--no-pool", "", "drop the per-scene global feature"},
+    {"--lr", "X", "SGD learning rate (default 0.01, momentum 0.9)"},
+    {"--threads", "N", "intra-op threads (default 1: bitwise reproducible)"},
+    {"--checkpoint", "FILE",
+     "checkpoint path (written atomically): every --checkpoint-every N steps, and at the\n"
+     "end when --steps stops before the last batch"},
+    {"--checkpoint-every", "N", "steps between checkpoints"},
+    {"--resume", "", "continue from --checkpoint (bitwise identical to an uninterrupted run)"},
+    {"--restart-above", "BYTES",
+     "at a step boundary with more live bytes, checkpoint and re-execute with --resume"},
+    {"--hold-per-step", "BYTES",
+     "keep this much allocated after every step (memory that only a restart frees)"},
+    {"--weights-out", "FILE", "write the final weights (raw float32)"},
+    {"--out", "FILE", "the model file of --calibrate"},
+    {"--model", "FILE",
+     "a calibrated model file: its figures go into the trace header for the simulator's\n"
+     "prediction (default: memory figures measured at start-up)"},
+    {"--norm", "batchnorm|frozen|groupnorm",
+     "recorded in the trace header only (this model has no normalisation layer)"},
+    {"--quiet", "", "print steps only"},
+    {"--serve", "PORT|HOST:PORT|unix:PATH",
+     "serve live stats for `oomscope-cli watch` or the GUI's Live page (127.0.0.1 by\n"
+     "default; HOST:PORT elsewhere needs $OOMSCOPE_TOKEN)"},
+    {"--metrics-port", "PORT|HOST:PORT",
+     "also serve Prometheus /metrics (docs/prometheus.md; 127.0.0.1 by default;\n"
+     "without --serve the live stats go to a free loopback port)"},
+    {"--job", "NAME", "the `job` label on /metrics (default $OOMSCOPE_JOB)"},
+};
+
+}  // namespace
+
+void define_options(CLI::App& app, std::vector<std::string>& given) {
+  app.description(
+      "oomscope-demo-trainer: trains a small PointNet-style segmentation model (LibTorch, CPU) on synthetic\n"
+      "clustered scenes with split-and-retry under a memory budget: the CPU allocator is replaced by one\n"
+      "that throws c10::OutOfMemoryError past --budget.");
+  app.footer(
+      "Exit codes: 0 done, 1 bad input, 2 bad arguments, 4 the run crashed (an uncaught exception,\n"
+      "on-floor raise).");
+  app.get_formatter()->column_width(34);
+  app.set_help_flag("-h,--help", "print this help");
+  // Every option is recorded as given, in order, and read by parse_options: toggles after --policy
+  // override it, as documented.
+  for (const OptionDef& d : kOptions) {
+    const std::string name = d.name;
+    if (*d.value == '\0') {
+      app.add_flag_callback(
+             name, [&given, name] { given.push_back(name); }, d.help)
+          ->trigger_on_parse();
+      continue;
+    }
+    app.add_option_function<std::string>(
+           name,
+           [&given, name](const std::string& v) {
+             given.push_back(name);
+             given.push_back(v);
+           },
+           d.help)
+        ->type_name(d.value)
+        ->trigger_on_parse()
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  }
+  app.add_option_function<std::string>(
+         "--calibrate",
+         [&given](const std::string& v) {
+           given.push_back("--calibrate");
+           given.push_back(v);  // empty when no file followed
+         },
+         "measure fixed bytes, bytes and time per point; write the simulator's model file\n"
+         "(docs/sim-model-format.md) to FILE; also --calibrate --out FILE")
+      ->type_name("[FILE]")
+      ->expected(0, 1)
+      ->trigger_on_parse();
 }
 
 }  // namespace oomscope::demo

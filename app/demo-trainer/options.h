@@ -1,6 +1,7 @@
 #pragma once
 // Command-line options of oomscope-demo-trainer.
 
+#include <CLI/App.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,16 +19,17 @@ struct Options {
   std::string serve;    // --serve PORT|HOST:PORT|unix:PATH: live stats (app/demo-trainer/live_serve.h)
   std::string metrics;  // --metrics-port PORT|HOST:PORT: Prometheus /metrics beside the live stats
   std::string job;      // --job NAME: the /metrics `job` label
-  bool help = false;
 };
 
-// Throws UsageError.
+// Reads the options as given (name, then value; flags alone), in order. Throws UsageError.
 Options parse_options(const std::vector<std::string>& args);
+
+// Defines the options with CLI11 (help text, unknown options, missing values); each one given is appended to
+// `given` as parse_options reads it.
+void define_options(CLI::App& app, std::vector<std::string>& given);
 
 struct UsageError {
   std::string message;
 };
-
-extern const char* const kUsage;
 
 }  // namespace oomscope::demo

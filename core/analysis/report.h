@@ -18,7 +18,7 @@
 namespace oomscope::analysis {
 
 struct ReportOptions {
-  std::optional<std::string> module;     // name, "name(id)" or program id; nullopt = the default choice
+  std::optional<std::string> module;  // name, "name(id)" or program id; nullopt = the default choice
   // The module with this program id (the GUI's choice); takes precedence over module.
   std::optional<std::uint64_t> program_id;
   std::size_t top = 25;                  // rows of the live-at-peak, host-event and live-group lists

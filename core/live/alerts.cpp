@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/util/bytes.h"
 #include "core/util/error.h"
 
 namespace oomscope::live {
@@ -16,35 +17,11 @@ namespace {
   throw Error(ErrorKind::InvalidArgument, {}, "alert rule '" + std::string(text) + "': " + why);
 }
 
+// A threshold: a count, or a byte size in the one grammar (core/util/bytes.h).
 std::int64_t parse_size(std::string_view rule, std::string_view s) {
-  double v = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || v < 0) bad(rule, "'" + std::string(s) + "' is not a non-negative number");
-  std::string unit(end, s.data() + s.size());
-  std::transform(unit.begin(), unit.end(), unit.begin(),
-                 [](char c) { return static_cast<char>(std::tolower(c)); });
-  double m = 1;
-  if (unit.empty() || unit == "b")
-    m = 1;
-  else if (unit == "kb")
-    m = 1e3;
-  else if (unit == "mb")
-    m = 1e6;
-  else if (unit == "gb")
-    m = 1e9;
-  else if (unit == "tb")
-    m = 1e12;
-  else if (unit == "kib")
-    m = 1024.0;
-  else if (unit == "mib")
-    m = 1024.0 * 1024;
-  else if (unit == "gib")
-    m = 1024.0 * 1024 * 1024;
-  else if (unit == "tib")
-    m = 1024.0 * 1024 * 1024 * 1024;
-  else
-    bad(rule, "unknown unit '" + unit + "' (use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB)");
-  return static_cast<std::int64_t>(std::llround(v * m));
+  const ParsedBytes parsed = parse_byte_size(s);
+  if (!parsed) bad(rule, parsed.error);
+  return parsed.bytes;
 }
 
 Field parse_field(std::string_view rule, std::string_view name) {

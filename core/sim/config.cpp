@@ -1,6 +1,5 @@
 #include "core/sim/config.h"
 
-#include <charconv>
 #include <cmath>
 #include <limits>
 
@@ -186,62 +185,6 @@ std::optional<BugKind> parse_bug_kind(std::string_view s) {
   if (s == "none") return BugKind::None;
   if (s == "shape" || s == "shape-mismatch") return BugKind::ShapeMismatch;
   if (s == "nan" || s == "nan-loss") return BugKind::NanLoss;
-  return std::nullopt;
-}
-
-std::optional<std::int64_t> parse_byte_size(std::string_view s) {
-  // The number: digits, an optional fraction and an optional exponent ("4e9", "1.5e3KiB"); parsed with
-  // from_chars, so that out-of-range values ("1e400") are refused rather than thrown about.
-  std::size_t i = 0;
-  auto digits = [&] {
-    const std::size_t start = i;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
-    return i - start;
-  };
-  std::size_t n = digits();
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    n += digits();
-  }
-  if (n == 0) return std::nullopt;
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    std::size_t j = i + 1;
-    if (j < s.size() && (s[j] == '+' || s[j] == '-')) ++j;
-    if (j < s.size() && s[j] >= '0' && s[j] <= '9') {
-      i = j;
-      digits();
-    }
-  }
-  double number = 0;
-  const auto r = std::from_chars(s.data(), s.data() + i, number);
-  if (r.ec != std::errc() || r.ptr != s.data() + i) return std::nullopt;
-  while (i < s.size() && s[i] == ' ') ++i;
-  const std::string_view unit = s.substr(i);
-  struct Unit {
-    std::string_view name;
-    double factor;
-  };
-  static constexpr Unit units[] = {{"", 1},
-                                   {"B", 1},
-                                   {"K", 1024.0},
-                                   {"KiB", 1024.0},
-                                   {"KB", 1e3},
-                                   {"M", 1048576.0},
-                                   {"MiB", 1048576.0},
-                                   {"MB", 1e6},
-                                   {"G", 1073741824.0},
-                                   {"GiB", 1073741824.0},
-                                   {"GB", 1e9},
-                                   {"T", 1099511627776.0},
-                                   {"TiB", 1099511627776.0},
-                                   {"TB", 1e12}};
-  for (const auto& u : units) {
-    if (unit != u.name) continue;
-    const double value = number * u.factor;
-    if (!std::isfinite(value) || value >= 9.2e18) return std::nullopt;
-    if (u.factor == 1 && value != std::floor(value)) return std::nullopt;  // fractional bytes
-    return static_cast<std::int64_t>(std::llround(value));
-  }
   return std::nullopt;
 }
 

@@ -134,9 +134,6 @@ std::optional<SplitPoint> parse_split_point(std::string_view s);
 std::optional<AxisRule> parse_axis_rule(std::string_view s);
 std::optional<BugKind> parse_bug_kind(std::string_view s);  // also accepts "shape-mismatch", "nan-loss"
 
-// "4294967296", "4e9", "4GiB", "2.5GiB", "512MiB", "512M", "64KiB", "1.5G" (K/M/G/T and KiB..TiB are
-// binary, KB/MB/GB/TB decimal). nullopt on anything else, on negative values, on fractional bytes and on
-// values out of range (>= 9.2e18, "1e400").
-std::optional<std::int64_t> parse_byte_size(std::string_view s);
+// Byte sizes (budget, bytes per point, ...) are parsed by oomscope::parse_byte_size (core/util/bytes.h).
 
 }  // namespace oomscope::sim

@@ -146,19 +146,20 @@ SimConfig config_from_json(const json& j, const std::string& name) {
 }
 
 // Every Totals field by its JSON key, so that writing and reading cannot drift apart.
-#define OOMSCOPE_TOTALS_FIELDS(X)                                                                     \
-  X(epochs_done)                                                                                      \
-  X(batches) X(optimizer_steps) X(scenes) X(points) X(attempts) X(ok_attempts) X(oom_attempts)        \
-      X(bug_attempts) X(retries) X(wasted_forward_passes) X(discarded_gradients) X(dropped_fragments) \
-          X(unsplittable_fragments) X(points_dropped) X(scenes_dropped) X(scenes_partially_dropped)   \
-              X(points_trained) X(points_applied) X(scenes_applied) X(points_spatial) X(crashes)      \
-                  X(crash_scene) X(crash_event) X(time_ns) X(oom_free_time_ns) X(ok_bytes_sum)        \
-                      X(peak_ok_bytes)
+// clang-format 14 re-indents this list differently on every pass: kept as written.
+// clang-format off
+#define OOMSCOPE_TOTALS_FIELDS(X)                                                                      \
+  X(epochs_done) X(batches) X(optimizer_steps) X(scenes) X(points) X(attempts) X(ok_attempts)          \
+  X(oom_attempts) X(bug_attempts) X(retries) X(wasted_forward_passes) X(discarded_gradients)           \
+  X(dropped_fragments) X(unsplittable_fragments) X(points_dropped) X(scenes_dropped)                   \
+  X(scenes_partially_dropped) X(points_trained) X(points_applied) X(scenes_applied) X(points_spatial)  \
+  X(crashes) X(crash_scene) X(crash_event) X(time_ns) X(oom_free_time_ns) X(ok_bytes_sum)              \
+  X(peak_ok_bytes)
 // Added later: optional when reading.
-#define OOMSCOPE_TOTALS_OPTIONAL_FIELDS(X)                                                    \
-  X(empty_cache_calls)                                                                        \
-  X(renormalised_steps) X(floor_kept_fragments) X(norm_biased_points) X(norm_small_fragments) \
-      X(floor_raised)
+#define OOMSCOPE_TOTALS_OPTIONAL_FIELDS(X)                                                             \
+  X(empty_cache_calls) X(renormalised_steps) X(floor_kept_fragments) X(norm_biased_points)             \
+  X(norm_small_fragments) X(floor_raised)
+// clang-format on
 
 json totals_to_json(const Totals& t) {
   json j;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The bash completion offers what oomscope-cli says it has: the commands of `oomscope-cli --help`, each
-# command's options from `oomscope-cli help COMMAND`, the benchmarks of `help bench`, choices after an option
-# with alternatives, file names where a file goes. Run in a real bash against the generated script.
+# The bash completion offers what oomscope-cli defines: the commands of `oomscope-cli --help`, each command's
+# (and benchmark's) options as defined with CLI11 (`oomscope-cli options-json`), each of them also shown by
+# its help, choices after an option with alternatives, file names where a file goes. Run in a real bash
+# against the generated script.
 # usage: test_completion.sh PROGRAM COMPLETION_FILE
 set -uo pipefail
 PROGRAM=$1
@@ -22,22 +23,46 @@ expect() {  # expect DESCRIPTION EXPECTED ACTUAL
   if [ "$2" = "$3" ]; then echo "ok: $1"; else echo "FAIL: $1: expected [$2], got [$3]"; failures=$((failures + 1)); fi
 }
 
-commands=$("$PROGRAM" --help | awk '/^  [a-z]/ {print $1}')
+# The definitions (CLI11, printed by `oomscope-cli options-json`): per command (and benchmark) its long options.
+spec=$("$PROGRAM" options-json)
+defined() {  # defined COMMAND [BENCHMARK]: the long options defined for it, one line
+  python3 -c '
+import json, sys
+node = json.loads(sys.stdin.read())
+for name in sys.argv[1:]:
+    node = next(s for s in node["subcommands"] if s["name"] == name)
+print(" ".join(sorted(n for o in node["options"] for n in o["names"] if n.startswith("--"))))' "$@" <<<"$spec"
+}
+
+commands=$("$PROGRAM" --help | awk '/^commands:/ {on=1; next} on && /^  [a-z]/ {print $1}')
 [ -n "$commands" ] || { echo "FAIL: no commands in $PROGRAM --help"; exit 1; }
 
-expect "first word: the commands of --help, help, --help, --version" \
-  "$(sorted $commands help --help --version)" "$(complete_line "")"
-expect "help COMMAND: the commands" "$(sorted $commands)" "$(complete_line help "")"
+expect "first word: the commands of --help, --help, --version" \
+  "$(sorted $commands --help --version)" "$(complete_line "")"
+expect "help COMMAND: the commands" "$(sorted ${commands/help/})" "$(complete_line help "")"
 
+# Every option the completion offers is defined, every defined option is offered and shown by the help.
+check_options() {  # check_options HELP_TEXT WORDS...
+  local usage=$1; shift
+  local options
+  options=$(defined "$@")
+  expect "$* --: the defined options" "$(sorted $options)" "$(complete_line "$@" --)"
+  for option in $options; do
+    grep -q -- "$option" <<<"$usage" || { echo "FAIL: $* --help does not show $option"; failures=$((failures + 1)); }
+  done
+}
 for command in $commands; do
+  [ "$command" = help ] && continue
   usage=$("$PROGRAM" help "$command")
   benchmarks=$(awk '/^benchmarks:/ {on=1; next} on && /^  [a-z]/ {print $1}' <<<"$usage")
   if [ -n "$benchmarks" ]; then
     expect "$command: its names" "$(sorted $benchmarks --help)" "$(complete_line "$command" "")"
+    for bench in $benchmarks; do
+      check_options "$("$PROGRAM" help "$command" "$bench")" "$command" "$bench"
+    done
     continue
   fi
-  options=$(grep -o -E -- '(^|[^[:alnum:]-])--[a-z][a-z0-9-]*' <<<"$usage" | sed 's/^[^-]*//')
-  expect "$command --: the options of help $command" "$(sorted $options --help)" "$(complete_line "$command" --)"
+  check_options "$usage" "$command"
 done
 
 expect "simulate --preset: its alternatives" "corrected original " "$(complete_line simulate --preset "")"

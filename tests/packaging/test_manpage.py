@@ -40,7 +40,8 @@ def main():
 
     texts = {f"{name} --help": run(program, name, "--help"), f"{name} --version": run(program, name, "--version")}
     if subcommands:
-        commands = re.findall(r"^  (\S+)(?:\t|  )", texts[f"{name} --help"], re.M)
+        listing = texts[f"{name} --help"].split("\ncommands:\n", 1)[-1].split("\n\n", 1)[0]
+        commands = re.findall(r"^  (\S+)(?:\t|  )", listing, re.M)
         if not commands:
             print(f"FAIL: no commands listed in {name} --help")
             return 1

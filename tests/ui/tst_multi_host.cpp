@@ -4,8 +4,8 @@
 // screenshots of the navigator, the host selector and the Hosts page.
 #include <QAbstractItemModelTester>
 #include <QComboBox>
-#include <QMimeData>
 #include <QDockWidget>
+#include <QMimeData>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>

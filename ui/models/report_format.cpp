@@ -171,42 +171,15 @@ QString reportVerdict(const HostReport& report) {
 }
 
 std::optional<qint64> parseByteSize(const QString& text, QString* error) {
-  static const QRegularExpression re(
-      QStringLiteral("^\\s*([0-9]*\\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\\s*([A-Za-z]*)\\s*$"));
-  const auto fail = [&](const QString& why) -> std::optional<qint64> {
-    if (error) *error = why;
-    return std::nullopt;
-  };
-  const auto m = re.match(text);
-  if (!m.hasMatch())
-    return fail(QStringLiteral("'%1' is not a size; try 300 MiB or 2.79 GiB").arg(text.trimmed()));
-  const double value = m.captured(1).toDouble();
-  const QString unit = m.captured(2).toLower();
-  double scale = 0;
-  if (unit.isEmpty() || unit == QLatin1String("b"))
-    scale = 1;
-  else if (unit == QLatin1String("k") || unit == QLatin1String("kib"))
-    scale = 1024.0;
-  else if (unit == QLatin1String("m") || unit == QLatin1String("mib"))
-    scale = 1024.0 * 1024;
-  else if (unit == QLatin1String("g") || unit == QLatin1String("gib"))
-    scale = 1024.0 * 1024 * 1024;
-  else if (unit == QLatin1String("t") || unit == QLatin1String("tib"))
-    scale = 1024.0 * 1024 * 1024 * 1024;
-  else if (unit == QLatin1String("kb"))
-    scale = 1e3;
-  else if (unit == QLatin1String("mb"))
-    scale = 1e6;
-  else if (unit == QLatin1String("gb"))
-    scale = 1e9;
-  else if (unit == QLatin1String("tb"))
-    scale = 1e12;
-  else
-    return fail(QStringLiteral("unknown unit '%1'; use B, KiB, MiB, GiB or TiB").arg(m.captured(2)));
-  const double bytes = value * scale;
-  if (!(bytes >= 1)) return fail(QStringLiteral("the pool must hold at least one byte"));
-  if (bytes > 9.2e18) return fail(QStringLiteral("'%1' is too large").arg(text.trimmed()));
-  return qint64(std::llround(bytes));
+  const ParsedBytes parsed = parse_byte_size(text.trimmed().toStdString());
+  QString why;
+  if (!parsed)
+    why = QString::fromStdString(parsed.error);
+  else if (parsed.bytes < 1)
+    why = QStringLiteral("the pool must hold at least one byte");
+  if (why.isEmpty()) return qint64(parsed.bytes);
+  if (error) *error = why;
+  return std::nullopt;
 }
 
 }  // namespace oomscope::ui

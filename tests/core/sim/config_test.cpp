@@ -38,25 +38,6 @@ TEST(Config, NamesRoundTrip) {
   EXPECT_FALSE(parse_catch_mode("oom"));
 }
 
-TEST(Config, ByteSizes) {
-  EXPECT_EQ(parse_byte_size("4294967296"), 4294967296LL);
-  EXPECT_EQ(parse_byte_size("4GiB"), 4LL << 30);
-  EXPECT_EQ(parse_byte_size("2.5GiB"), 5LL << 29);
-  EXPECT_EQ(parse_byte_size("512MiB"), 512LL << 20);
-  EXPECT_EQ(parse_byte_size("512M"), 512LL << 20);
-  EXPECT_EQ(parse_byte_size("64 KiB"), 64LL << 10);
-  EXPECT_EQ(parse_byte_size("1.5G"), 3LL << 29);
-  EXPECT_EQ(parse_byte_size("2GB"), 2'000'000'000LL);
-  EXPECT_EQ(parse_byte_size("100B"), 100);
-  EXPECT_FALSE(parse_byte_size(""));
-  EXPECT_FALSE(parse_byte_size("GiB"));
-  EXPECT_FALSE(parse_byte_size("-1GiB"));
-  EXPECT_FALSE(parse_byte_size("4 gigs"));
-  EXPECT_FALSE(parse_byte_size("1.5"));
-  EXPECT_FALSE(parse_byte_size("1.2.3G"));
-  EXPECT_FALSE(parse_byte_size("99999999TiB"));
-}
-
 TEST(Config, ValidateNamesTheBadField) {
   SimConfig c;
   EXPECT_NO_THROW(validate(c));
