@@ -158,7 +158,10 @@ void Exporter::exportReport(ReportFormat format) {
   // One file: the module and pool chosen in the window, as `--module` and `--capacity` would give them.
   if (!run.isMultiHost() && m_analysis && m_analysis->result()) {
     const AnalysisRequest& request = m_analysis->result()->request;
-    if (!request.module.isEmpty()) options.module = request.module.toStdString();
+    if (request.module.programId)
+      options.program_id = *request.module.programId;
+    else if (!request.module.name.isEmpty())
+      options.module = request.module.name.toStdString();
     if (request.capacity) options.capacity = *request.capacity;
   }
   std::vector<std::shared_ptr<const capture::Capture>> captures;
