@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,13 +16,6 @@
 
 namespace oomscope::cli {
 namespace {
-
-constexpr const char* kUsage =
-    "usage: oomscope-cli bench plan-timeline FILE... [--pixels N]\n"
-    "For each capture: read it, build the report, place the plan on the clock (map_plan_to_time), compute "
-    "the planned and runtime points of one frame of N pixels (default 1200) at the whole capture, at 1/10, "
-    "1/1000 and at one execution, and rebuild the report for the first half of the module's executions (a "
-    "range selection). Prints milliseconds for each.";
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -84,34 +78,33 @@ void measure(const std::string& path, std::size_t pixels) {
               ranged_tl.executions.size(), ms_since(t));
 }
 
-int run_bench(const std::vector<std::string>& args) {
+struct PlanTimelineBenchOptions {
   std::vector<std::string> files;
   std::size_t pixels = 1200;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--pixels") {
-      if (i + 1 >= args.size()) throw UsageError{"--pixels needs a number"};
-      try {
-        pixels = std::size_t(std::stoul(args[++i]));
-      } catch (const std::exception&) {
-        throw UsageError{"--pixels needs a number, not " + args[i]};
-      }
-      if (pixels == 0) throw UsageError{"--pixels must be above 0"};
-    } else if (args[i].starts_with("--")) {
-      throw UsageError{"unknown option " + args[i]};
-    } else {
-      files.push_back(args[i]);
-    }
-  }
-  if (files.empty()) throw UsageError{"name at least one capture"};
-  for (const std::string& f : files) measure(f, pixels);
-  return 0;
+};
+
+Runner define_bench_plan_timeline(CLI::App& app) {
+  auto o = std::make_shared<PlanTimelineBenchOptions>();
+  app.footer(
+      "For each capture: read it, build the report, place the plan on the clock (map_plan_to_time),\n"
+      "compute the planned and runtime points of one frame of N pixels at the whole capture, at 1/10,\n"
+      "1/1000 and at one execution, and rebuild the report for the first half of the module's executions\n"
+      "(a range selection). Prints milliseconds for each.");
+  app.add_option("FILES", o->files, "captures to measure")->type_name("FILE")->required();
+  app.add_option("--pixels", o->pixels, "width of a frame in pixels (default 1200)")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber);
+  return [o] {
+    for (const std::string& f : o->files) measure(f, o->pixels);
+    return 0;
+  };
 }
 
 }  // namespace
 
 OOMSCOPE_BENCH(Command{
     "plan-timeline",
-    "place the plan on the clock and compute Timeline frames and a range re-scope on captures", kUsage,
-    run_bench});
+    "place the plan on the clock and compute Timeline frames and a range re-scope on captures",
+    define_bench_plan_timeline});
 
 }  // namespace oomscope::cli
