@@ -67,7 +67,7 @@ struct TimelineSeries {
   QString capacitySource;
   bool capacityFromUser = false;
   qint64 plannedPeakBytes = 0;  // the analysed module's planned peak, drawn inside each execution (0 = none)
-  qint64 firstPs = 0;  // the range every series falls in
+  qint64 firstPs = 0;           // the range every series falls in
   qint64 lastPs = 0;
   QString emptyReason;
 
