@@ -8,8 +8,6 @@
 // Each run happens in a forked child, so its max RSS (wait4) is its own.
 
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -39,43 +37,26 @@ struct Outcome {
 };
 
 Outcome report_in_child(const std::string& file) {
-  int fds[2];
-  if (pipe(fds) != 0) return Outcome{false, 0, 0, 0, "pipe failed"};
-  const auto t0 = std::chrono::steady_clock::now();
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    std::string msg = "loaded";
-    int code = 0;
+  const ChildRun c = run_in_child([&file]() -> std::pair<int, std::string> {
     try {
       const auto capture = capture::read_capture(file);
       std::ostringstream text;
       analysis::write_report_text(text, analysis::build_host_report(*capture, {}), 25);
+      return {0, "loaded"};
     } catch (const Error& e) {
-      msg = e.message();
-      code = 1;
+      return {1, e.message()};
     } catch (const std::exception& e) {
-      msg = std::string("internal error: ") + e.what();
-      code = 3;
+      return {3, std::string("internal error: ") + e.what()};
     }
-    [[maybe_unused]] auto n = write(fds[1], msg.data(), msg.size());
-    close(fds[1]);
-    _exit(code);
-  }
-  close(fds[1]);
+  });
   Outcome o;
-  char buf[512];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;)
-    o.message.append(buf, static_cast<std::size_t>(n));
-  close(fds[0]);
-  int status = 0;
-  rusage ru{};
-  wait4(pid, &status, 0, &ru);
-  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  o.max_rss_kib = ru.ru_maxrss;
-  o.cpu_seconds = cpu_seconds(ru);
-  o.loaded = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (!WIFEXITED(status)) o.message = "the process died (signal " + std::to_string(WTERMSIG(status)) + ")";
+  o.message = c.message;
+  o.seconds = c.wall_s;
+  o.max_rss_kib = c.max_rss_kib;
+  o.cpu_seconds = c.cpu_s;
+  o.loaded = c.ok();
+  if (c.started && !WIFEXITED(c.status))
+    o.message = "the process died (signal " + std::to_string(WTERMSIG(c.status)) + ")";
   return o;
 }
 

@@ -6,8 +6,6 @@
 // reader runs as a subprocess and reports the time of its read + parse + loop.
 
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -39,13 +37,7 @@ struct Run {
 };
 
 Run run_report_in_child(const std::string& file) {
-  int fds[2];
-  if (pipe(fds) != 0) return {false, 0, 0, "pipe failed"};
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    std::string msg;
-    int code = 0;
+  const ChildRun c = run_in_child([&file]() -> std::pair<int, std::string> {
     try {
       const auto t0 = std::chrono::steady_clock::now();
       analysis::ReportOptions options;
@@ -57,31 +49,19 @@ Run run_report_in_child(const std::string& file) {
         const auto capture = capture::read_capture(file);
         analysis::write_report_text(text, analysis::build_host_report(*capture, options), options.top);
       }
-      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      msg = std::to_string(s);
+      return {0,
+              std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count())};
     } catch (const std::exception& e) {
-      msg = std::string("error: ") + e.what();
-      code = 1;
+      return {1, std::string("error: ") + e.what()};
     }
-    [[maybe_unused]] auto n = write(fds[1], msg.data(), msg.size());
-    close(fds[1]);
-    _exit(code);
-  }
-  close(fds[1]);
-  std::string msg;
-  char buf[512];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) msg.append(buf, static_cast<std::size_t>(n));
-  close(fds[0]);
-  int status = 0;
-  rusage ru{};
-  wait4(pid, &status, 0, &ru);
+  });
   Run r;
-  r.max_rss_kib = ru.ru_maxrss;
-  r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  r.max_rss_kib = c.max_rss_kib;
+  r.ok = c.ok();
   if (r.ok)
-    r.seconds = std::stod(msg);
+    r.seconds = std::stod(c.message);
   else
-    r.error = msg.empty() ? "the report process died" : msg;
+    r.error = c.message.empty() ? "the report process died" : c.message;
   return r;
 }
 

@@ -3,14 +3,11 @@
 // max RSS, against Python's own pickle.load of the same file (restricted to data) in a subprocess.
 
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -35,50 +32,30 @@ struct Run {
 };
 
 Run open_in_child(const std::string& file) {
-  int fds[2];
-  if (pipe(fds) != 0) {
-    Run r;
-    r.error = "pipe failed";
-    return r;
-  }
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    char msg[256];
-    int code = 0;
+  const ChildRun c = run_in_child([&file]() -> std::pair<int, std::string> {
     try {
       const auto t0 = std::chrono::steady_clock::now();
       const auto snap = snapshot::read_snapshot(file);
       const auto t1 = std::chrono::steady_clock::now();
       const auto report = snapshot::analyse_snapshot(*snap, 25);
       const auto t2 = std::chrono::steady_clock::now();
+      char msg[256];
       std::snprintf(msg, sizeof msg, "%.6f %.6f %lld", std::chrono::duration<double>(t1 - t0).count(),
                     std::chrono::duration<double>(t2 - t0).count(),
                     static_cast<long long>(report.peak_bytes()));
+      return {0, msg};
     } catch (const std::exception& e) {
-      std::snprintf(msg, sizeof msg, "error: %s", e.what());
-      code = 1;
+      return {1, std::string("error: ") + e.what()};
     }
-    [[maybe_unused]] auto n = write(fds[1], msg, std::strlen(msg));
-    close(fds[1]);
-    _exit(code);
-  }
-  close(fds[1]);
-  std::string msg;
-  char buf[512];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) msg.append(buf, static_cast<std::size_t>(n));
-  close(fds[0]);
-  int status = 0;
-  rusage ru{};
-  wait4(pid, &status, 0, &ru);
+  });
   Run r;
-  r.rss_kib = ru.ru_maxrss;
-  r.cpu_s = cpu_seconds(ru);
-  r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  r.rss_kib = c.max_rss_kib;
+  r.cpu_s = c.cpu_s;
+  r.ok = c.ok();
   if (r.ok)
-    std::sscanf(msg.c_str(), "%lf %lf", &r.read_s, &r.total_s);
+    std::sscanf(c.message.c_str(), "%lf %lf", &r.read_s, &r.total_s);
   else
-    r.error = msg.empty() ? "the child died" : msg;
+    r.error = c.message.empty() ? "the child died" : c.message;
   return r;
 }
 

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 
 #include "app/cli/command.h"
@@ -28,6 +29,36 @@ fs::path find_source_tree(const std::string& marker) {
 double cpu_seconds(const rusage& ru) {
   return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
          static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+ChildRun run_in_child(const std::function<std::pair<int, std::string>()>& work) {
+  ChildRun r;
+  int fds[2];
+  if (pipe(fds) != 0) {
+    r.message = "pipe failed";
+    return r;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    const auto [code, msg] = work();
+    [[maybe_unused]] auto n = write(fds[1], msg.data(), msg.size());
+    close(fds[1]);
+    _exit(code);
+  }
+  close(fds[1]);
+  r.started = true;
+  char buf[512];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;)
+    r.message.append(buf, static_cast<std::size_t>(n));
+  close(fds[0]);
+  rusage ru{};
+  wait4(pid, &r.status, 0, &ru);
+  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.max_rss_kib = ru.ru_maxrss;
+  r.cpu_s = cpu_seconds(ru);
+  return r;
 }
 
 std::string run_process(const std::vector<std::string>& argv, int& status, long& rss_kib, double* cpu_s) {

@@ -3,10 +3,13 @@
 // process with its output, exit status, max RSS and CPU time, CPU seconds from a rusage, and size options.
 
 #include <sys/resource.h>
+#include <sys/wait.h>
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace oomscope::cli {
@@ -22,6 +25,23 @@ double cpu_seconds(const rusage& ru);
 // seconds through the out-parameters. status is -1 when the program could not be started.
 std::string run_process(const std::vector<std::string>& argv, int& status, long& rss_kib,
                         double* cpu_s = nullptr);
+
+// What a function run in a forked child left behind: the message it wrote back, how it ended, and the
+// child's own wall time (fork to reap), CPU seconds and max RSS.
+struct ChildRun {
+  bool started = false;  // false when no pipe could be made (message says so)
+  int status = 0;        // the wait status
+  std::string message;
+  double wall_s = 0;
+  double cpu_s = 0;
+  long max_rss_kib = 0;
+
+  bool ok() const { return started && WIFEXITED(status) && WEXITSTATUS(status) == 0; }
+};
+
+// Runs work() in a forked child, so the RSS and CPU measured are the work's alone. work returns the exit
+// code and a message, which reaches the parent through a pipe; work catches its own exceptions.
+ChildRun run_in_child(const std::function<std::pair<int, std::string>()>& work);
 
 // A size for a bench option in the byte-size grammar (core/util/bytes.h). Throws UsageError naming the
 // option on anything the grammar refuses or a size below one byte.
