@@ -20,6 +20,7 @@
 #include "core/analysis/report.h"
 #include "core/analysis/report_text.h"
 #include "core/capture/reader.h"
+#include "tests/ui/screenshots.h"
 #include "ui/charts/plan_charts.h"
 #include "ui/charts/timeline_chart.h"
 #include "ui/charts/zoom_chart_view.h"
@@ -39,11 +40,6 @@ namespace {
 
 constexpr auto kFusedAttn = OOMSCOPE_TEST_DATA "/jax0.8_te2.8_rocm_gfx950_fused_attn.xplane.pb";
 constexpr auto kTpu = OOMSCOPE_TEST_DATA "/jax_tpu_v6e_inference.xplane.pb";
-
-QString screenshotDir() {
-  const QString env = qEnvironmentVariable("OOMSCOPE_SCREENSHOT_DIR");
-  return env.isEmpty() ? QStringLiteral(OOMSCOPE_SCREENSHOT_DIR) : env;
-}
 
 // Waits for the next resultChanged (the worker finished and the pages were filled).
 bool waitForResult(AnalysisPages& pages, int timeoutMs = 20000) {

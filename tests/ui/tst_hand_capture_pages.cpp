@@ -14,6 +14,7 @@
 #include "core/analysis/report.h"
 #include "core/analysis/report_text.h"
 #include "core/capture/reader.h"
+#include "tests/ui/screenshots.h"
 #include "ui/charts/plan_charts.h"
 #include "ui/models/report_summary_models.h"
 #include "ui/pages/analysis_pages.h"
@@ -28,11 +29,6 @@ using namespace oomscope::ui;
 namespace {
 
 constexpr auto kForwardTransient = OOMSCOPE_TEST_DATA "/hand/hand_forward_transient.xplane.pb";
-
-QString screenshotDir() {
-  const QString env = qEnvironmentVariable("OOMSCOPE_SCREENSHOT_DIR");
-  return env.isEmpty() ? QStringLiteral(OOMSCOPE_SCREENSHOT_DIR) : env;
-}
 
 bool anyLabelContains(const QWidget* root, const QString& text) {
   const auto labels = root->findChildren<QLabel*>();

@@ -14,6 +14,7 @@
 #include <QtTest>
 
 #include "core/live/agent_server.h"
+#include "tests/ui/screenshots.h"
 #include "ui/live/attach_dialog.h"
 #include "ui/live/live_chart.h"
 #include "ui/live/live_page.h"
@@ -23,19 +24,6 @@ using namespace oomscope;
 using namespace oomscope::ui;
 
 namespace {
-
-QString screenshotDir() {
-  const QByteArray env = qgetenv("OOMSCOPE_SCREENSHOT_DIR");
-  return env.isEmpty() ? QStringLiteral(OOMSCOPE_SCREENSHOT_DIR) : QString::fromLocal8Bit(env);
-}
-
-void shoot(QWidget& w, const QString& name) {
-  QDir().mkpath(screenshotDir());
-  const QString path = QDir(screenshotDir()).filePath(name);
-  QCoreApplication::processEvents();
-  QVERIFY(w.grab().save(path));
-  qInfo("screenshot: %s", qPrintable(path));
-}
 
 // Synthetic MPS-like figures: allocated near 1 GB with a per-step wobble, the driver figure growing
 // ~250 MB per sample from 1.2 GB, reserved a bit above allocated, recommended max 25.5 GB.

@@ -12,6 +12,7 @@
 #include <QTableView>
 #include <QtTest>
 
+#include "tests/ui/screenshots.h"
 #include "ui/live/attach_dialog.h"
 #include "ui/live/live_chart.h"
 #include "ui/live/live_page.h"
@@ -21,19 +22,6 @@ using namespace oomscope;
 using namespace oomscope::ui;
 
 namespace {
-
-QString screenshotDir() {
-  const QByteArray env = qgetenv("OOMSCOPE_SCREENSHOT_DIR");
-  return env.isEmpty() ? QStringLiteral(OOMSCOPE_SCREENSHOT_DIR) : QString::fromLocal8Bit(env);
-}
-
-void shoot(QWidget& w, const QString& name) {
-  QDir().mkpath(screenshotDir());
-  const QString path = QDir(screenshotDir()).filePath(name);
-  QCoreApplication::processEvents();
-  QVERIFY(w.grab().save(path));
-  qInfo("screenshot: %s", qPrintable(path));
-}
 
 QString cell(QAbstractItemModel* m, int row, int column) {
   return m->data(m->index(row, column), Qt::DisplayRole).toString();

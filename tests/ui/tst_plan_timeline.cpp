@@ -23,6 +23,7 @@
 
 #include "core/analysis/report.h"
 #include "core/capture/reader.h"
+#include "tests/ui/screenshots.h"
 #include "ui/charts/plan_charts.h"
 #include "ui/charts/plan_runtime_overlay.h"
 #include "ui/charts/timeline_chart.h"
@@ -42,11 +43,6 @@ namespace {
 
 constexpr auto kConv = OOMSCOPE_TEST_DATA "/jax0.8_rocm_mi300x_conv3d_8gpu.xplane.pb";
 constexpr auto kTpu = OOMSCOPE_TEST_DATA "/jax_tpu_v6e_inference.xplane.pb";
-
-QString screenshotDir() {
-  const QString env = qEnvironmentVariable("OOMSCOPE_SCREENSHOT_DIR");
-  return env.isEmpty() ? QStringLiteral(OOMSCOPE_SCREENSHOT_DIR) : env;
-}
 
 bool waitForResult(AnalysisPages& pages, int timeoutMs = 30000) {
   QSignalSpy spy(&pages, &AnalysisPages::resultChanged);

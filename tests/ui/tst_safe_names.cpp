@@ -19,6 +19,7 @@
 #include "core/capture/reader.h"
 #include "core/live/agent_server.h"
 #include "core/live/alerts.h"
+#include "tests/ui/screenshots.h"
 #include "ui/charts/timeline_chart.h"
 #include "ui/live/live_chart.h"
 #include "ui/live/live_page.h"
@@ -39,11 +40,6 @@ using namespace oomscope::ui;
 namespace {
 
 constexpr auto kGemm = OOMSCOPE_TEST_DATA "/jax0.8_rocm_mi300x_gemm.xplane.pb";
-
-QString screenshotDir() {
-  const QString env = qEnvironmentVariable("OOMSCOPE_SCREENSHOT_DIR");
-  return env.isEmpty() ? QStringLiteral(OOMSCOPE_SCREENSHOT_DIR) : env;
-}
 
 // Same-length replacements keep the protobuf valid: module names "jit_..." start with ESC BEL CR and an
 // invalid byte, the allocator "GPU_0_bfc" starts with U+202E, and the peak instruction "custom-call.1" holds

@@ -12,6 +12,7 @@
 
 #include "core/sim/simulator.h"
 #include "core/sim/trace_io.h"
+#include "tests/ui/screenshots.h"
 #include "ui/sim/event_table_model.h"
 #include "ui/sim/memory_gauge.h"
 #include "ui/sim/sim_controls.h"
@@ -24,19 +25,6 @@ using namespace oomscope;
 using namespace oomscope::ui;
 
 namespace {
-
-QString screenshotDir() {
-  const QByteArray env = qgetenv("OOMSCOPE_SCREENSHOT_DIR");
-  return env.isEmpty() ? QStringLiteral(OOMSCOPE_SCREENSHOT_DIR) : QString::fromLocal8Bit(env);
-}
-
-void shoot(QWidget& w, const QString& name) {
-  QDir().mkpath(screenshotDir());
-  const QString path = QDir(screenshotDir()).filePath(name);
-  QCoreApplication::processEvents();  // deferred scrolls and repaints land before the grab
-  QVERIFY(w.grab().save(path));
-  qInfo("screenshot: %s", qPrintable(path));
-}
 
 bool settled(const SimulatorPage& page, bool wantB) {
   return !page.isBusy() && page.run(0) && (!wantB || page.run(1));

@@ -9,6 +9,7 @@
 
 #include "core/sim/simulator.h"
 #include "core/sim/trace_io.h"
+#include "tests/ui/screenshots.h"
 #include "ui/sim/sim_controls.h"
 #include "ui/sim/simulator_page.h"
 #include "ui/sim/totals_model.h"
@@ -17,15 +18,6 @@ using namespace oomscope;
 using namespace oomscope::ui;
 
 namespace {
-
-void shoot(QWidget& w, const QString& name) {
-  const QByteArray env = qgetenv("OOMSCOPE_SCREENSHOT_DIR");
-  const QString dir = env.isEmpty() ? QStringLiteral(OOMSCOPE_SCREENSHOT_DIR) : QString::fromLocal8Bit(env);
-  QDir().mkpath(dir);
-  QCoreApplication::processEvents();
-  QVERIFY(w.grab().save(QDir(dir).filePath(name)));
-  qInfo("screenshot: %s", qPrintable(QDir(dir).filePath(name)));
-}
 
 bool settled(const SimulatorPage& page, bool wantB) {
   return !page.isBusy() && page.run(0) && (!wantB || page.run(1));

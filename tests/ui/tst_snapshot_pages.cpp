@@ -15,6 +15,7 @@
 #include <QtTest>
 
 #include "core/snapshot/snapshot_analysis.h"
+#include "tests/ui/screenshots.h"
 #include "ui/pages/main_window.h"
 #include "ui/snapshot/allocator_state_widget.h"
 #include "ui/snapshot/memory_timeline_widget.h"
@@ -31,11 +32,6 @@ QString data(const char* name) { return QStringLiteral(OOMSCOPE_TEST_DATA "/") +
 std::shared_ptr<const SnapshotDocument> load(const char* name) {
   NullProgress none;
   return loadSnapshotDocument(data(name), none);
-}
-
-QString screenshotDir() {
-  const QString env = qEnvironmentVariable("OOMSCOPE_SCREENSHOT_DIR");
-  return env.isEmpty() ? QStringLiteral(OOMSCOPE_SCREENSHOT_DIR) : env;
 }
 
 void saveTabs(SnapshotWindow& w, const QString& prefix) {
