@@ -179,7 +179,13 @@ struct MemoryCurve {
   std::int64_t indefinite_bytes = 0;
 
   std::size_t size() const { return heap_bytes.size(); }
-  std::int64_t total_at(std::size_t i) const { return heap_bytes[i] + indefinite_bytes; }
+  // Saturates, as the byte sums it adds do (a damaged plan can carry absurd sizes).
+  std::int64_t total_at(std::size_t i) const {
+    std::int64_t total = 0;
+    if (__builtin_add_overflow(heap_bytes[i], indefinite_bytes, &total))
+      return indefinite_bytes > 0 ? INT64_MAX : INT64_MIN;
+    return total;
+  }
   std::string_view instruction_at(std::size_t i) const { return instruction_names[instruction[i]]; }
 };
 

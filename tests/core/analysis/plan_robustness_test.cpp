@@ -28,6 +28,9 @@ TEST(PlanRobustness, AbsurdSizesSaturateInsteadOfOverflowing) {
   EXPECT_EQ(a.heap_peak_bytes, INT64_MAX);
   EXPECT_EQ(a.peak_bytes, INT64_MAX);
   EXPECT_EQ(a.total_allocation_bytes, INT64_MAX);
+  ASSERT_GT(a.curve.size(), 0u);
+  for (std::size_t i = 0; i < a.curve.size(); ++i)  // the live-out buffer is added to every point
+    EXPECT_EQ(a.curve.total_at(i), INT64_MAX) << "point " << i;
 }
 
 // Random, often malformed traces (unknown ids, double frees, share cycles, bad kinds) must never crash;
