@@ -4,18 +4,24 @@
 # (packaging/install-deps.sh, root or sudo).
 # Usage: scripts/test.sh                 (preset "ci": optimised, warnings as errors; then the checks below)
 #        PRESET=dev-asan scripts/test.sh (one preset only, no extra suites)
-#        SANITIZERS=1 scripts/test.sh    (also the sanitizer suites below; off by default until a clean
-#                                         run of both has been timed on the CI machine)
-# After the ci suite: scripts/check-format.sh, scripts/check-tidy.sh (files changed since main), and with
-# SANITIZERS=1 the dev-asan suite (ASan + UBSan: core tests and golden CLI cases) and the dev-tsan suite
-# (ThreadSanitizer: the tests labelled "threads"). Their build presets build only the targets those suites need.
+#        SANITIZERS=0 scripts/test.sh    (skips the sanitizer suites: a quicker local run; CI runs them)
+# After the ci suite: scripts/check-format.sh, scripts/check-tidy.sh (files changed since main), the dev-asan
+# suite (ASan + UBSan: core tests and golden CLI cases) and the dev-tsan suite (ThreadSanitizer: the tests
+# labelled "threads"). Their build presets build only the targets those suites need. Each step line says
+# how long the step before it took; the last line gives the total (CONTRIBUTING.md: the CI time budget).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PRESET="${PRESET:-}"
-SANITIZERS="${SANITIZERS:-0}"
+SANITIZERS="${SANITIZERS:-1}"
 export QT_QPA_PLATFORM=offscreen
 jobs=$(nproc)
-step() { printf '[test] %s (%s)\n' "$1" "$(date -u +%H:%M:%S)"; }
+last=$(date +%s)
+step() {  # names the step starting now and says how long the previous one took
+  local now
+  now=$(date +%s)
+  printf '[test] %s (%s, previous step %d s)\n' "$1" "$(date -u +%H:%M:%S)" $((now - last))
+  last=$now
+}
 
 run_preset() {
   step "configuring (preset $1)"
@@ -37,7 +43,7 @@ step "checking the format"
 scripts/check-format.sh
 step "clang-tidy on the files changed since main"
 scripts/check-tidy.sh
-if [ "$SANITIZERS" = 1 ]; then
+if [ "$SANITIZERS" != 0 ]; then
   run_preset dev-asan
   run_preset dev-tsan
 fi
