@@ -169,6 +169,8 @@ void AnalysisPages::request() {
     m_rangeModule = {m_result->report->plan->program_id, QString()};
   AnalysisRequest req{m_capture, m_module.isDefault() ? m_rangeModule : m_module, m_capacity, m_timeWindow,
                       m_planRange};
+  if (m_timeWindow && m_result && m_result->request.capture == m_capture)
+    req.wholeCapture = m_result->request.timeWindow ? m_result->request.wholeCapture : m_result->report;
   const QString subject =
       m_module.programId ? tr("program %1").arg(*m_module.programId)
       : m_module.name.isEmpty()
