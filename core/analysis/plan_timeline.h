@@ -169,4 +169,15 @@ std::vector<TimeBytes> runtime_points(const PlanTimeline& timeline,
                                       std::span<const capture::MemoryEvent> memory, std::int64_t t0,
                                       std::int64_t t1, std::size_t buckets);
 
+// Spans (executions) for one frame of a chart of `pixels` pixels over [t0, t1]: those overlapping the
+// window, clipped to it, each at least a pixel wide, and spans less than a pixel apart merged into one, so a
+// frame has at most about pixels / 2 of them whatever the number of executions.
+struct TimeSpan {
+  std::int64_t start_ps = 0;
+  std::int64_t end_ps = 0;
+  bool operator==(const TimeSpan&) const = default;
+};
+std::vector<TimeSpan> visible_spans(std::span<const TimeSpan> spans, std::int64_t t0, std::int64_t t1,
+                                    std::size_t pixels);
+
 }  // namespace oomscope::analysis

@@ -87,4 +87,25 @@ std::vector<TimeBytes> runtime_points(const PlanTimeline& timeline,
   return keeper.finish();
 }
 
+std::vector<TimeSpan> visible_spans(std::span<const TimeSpan> spans, std::int64_t t0, std::int64_t t1,
+                                    std::size_t pixels) {
+  std::vector<TimeSpan> out;
+  if (t1 <= t0) return out;
+  const std::int64_t pixel =
+      std::max<std::int64_t>(1, (t1 - t0) / std::int64_t(std::max<std::size_t>(pixels, 1)));
+  std::vector<TimeSpan> in;
+  for (const TimeSpan& s : spans)
+    if (s.end_ps >= t0 && s.start_ps <= t1)
+      in.push_back({std::max(s.start_ps, t0), std::min(std::max(s.end_ps, s.start_ps + pixel), t1)});
+  std::sort(in.begin(), in.end(),
+            [](const TimeSpan& a, const TimeSpan& b) { return a.start_ps < b.start_ps; });
+  for (const TimeSpan& s : in) {
+    if (!out.empty() && s.start_ps <= out.back().end_ps + pixel)
+      out.back().end_ps = std::max(out.back().end_ps, s.end_ps);
+    else
+      out.push_back(s);
+  }
+  return out;
+}
+
 }  // namespace oomscope::analysis

@@ -33,13 +33,34 @@ std::vector<std::uint32_t> start_order(std::span<const EventRecord> events) {
 
 // Innermost span on one line enclosing each query time, by one sweep with a stack of open spans.
 // queries: (time, slot) sorted by time; result[slot] = metadata id or -1.
-void enclosing_spans(std::span<const EventRecord> events, const HostTimeline& timeline,
+void enclosing_spans(std::uint32_t line, const HostTimeline& timeline,
                      std::vector<std::pair<std::int64_t, std::size_t>>& queries,
                      std::vector<std::int64_t>& result) {
+  const std::span<const EventRecord> events = timeline.lines[line];
   std::sort(queries.begin(), queries.end());
-  const std::vector<std::uint32_t> order = start_order(events);
-  std::vector<const EventRecord*> open;
+  if (timeline.facts.size() < timeline.lines.size()) timeline.facts.resize(timeline.lines.size());
+  HostTimeline::LineFacts& facts = timeline.facts[line];
+  if (!facts.known) {
+    facts.known = true;
+    facts.sorted =
+        std::is_sorted(events.begin(), events.end(),
+                       [](const EventRecord& a, const EventRecord& b) { return a.start_ps < b.start_ps; });
+    for (const EventRecord& e : events) facts.longest_ps = std::max(facts.longest_ps, e.duration_ps);
+  }
+  std::vector<std::uint32_t> order;
   std::size_t next = 0;
+  if (facts.sorted) {
+    // No event starting before this can still be open at the first query.
+    if (!queries.empty() && queries.front().first - facts.longest_ps > events.front().start_ps)
+      next =
+          std::size_t(std::lower_bound(events.begin(), events.end(), queries.front().first - facts.longest_ps,
+                                       [](const EventRecord& e, std::int64_t t) { return e.start_ps < t; }) -
+                      events.begin());
+  } else {
+    order = start_order(events);
+  }
+  const auto at = [&](std::size_t k) -> const EventRecord& { return events[facts.sorted ? k : order[k]]; };
+  std::vector<const EventRecord*> open;
   auto answer = [&](std::int64_t t, std::size_t slot) {
     std::erase_if(open, [&](const EventRecord* e) { return e->start_ps + e->duration_ps < t; });
     const EventRecord* plain = nullptr;
@@ -56,8 +77,8 @@ void enclosing_spans(std::span<const EventRecord> events, const HostTimeline& ti
     result[slot] = best ? best->metadata_id : -1;
   };
   for (const auto& [t, slot] : queries) {
-    for (; next < order.size() && events[order[next]].start_ps <= t; ++next) {
-      const EventRecord& e = events[order[next]];
+    for (; next < events.size() && at(next).start_ps <= t; ++next) {
+      const EventRecord& e = at(next);
       if (e.duration_ps <= 0) continue;  // instants (the allocation itself) enclose nothing
       if (e.start_ps + e.duration_ps < t) continue;
       std::erase_if(open, [&](const EventRecord* o) { return o->start_ps + o->duration_ps < e.start_ps; });
@@ -123,7 +144,8 @@ std::vector<LiveGroup> group_live_by_host_event(std::span<const capture::MemoryE
   }
   for (auto& [line, queries] : pending) {
     std::vector<std::int64_t> ids(live.size(), -1);
-    if (line < timeline.lines.size()) enclosing_spans(timeline.lines[line], timeline, queries, ids);
+    if (line < timeline.lines.size() && !timeline.lines[line].empty())
+      enclosing_spans(line, timeline, queries, ids);
     for (const auto& [t, k] : queries)
       labels[k] = ids[k] >= 0 ? std::string(timeline.name(ids[k])) : std::string("no enclosing host event");
   }

@@ -19,6 +19,16 @@ struct HostTimeline {
   // (host_events_between relies on it; the enclosing-span sweep checks and sorts an index when needed).
   std::vector<std::span<const capture::EventRecord>> lines;
   std::function<std::string_view(std::int64_t metadata_id)> name;
+  // Per line, whether it is sorted by start and its longest event, found on first use: the enclosing-span
+  // sweep then starts at the first event that can still be open at the earliest query instead of at the
+  // line's first event (a long capture's lines hold millions). Filled lazily, so a HostTimeline is not
+  // shared between threads.
+  struct LineFacts {
+    bool known = false;
+    bool sorted = false;
+    std::int64_t longest_ps = 0;
+  };
+  mutable std::vector<LineFacts> facts;
 };
 
 // Counts of host event names whose start lies in [t0, t1), on every line, most frequent first (ties by

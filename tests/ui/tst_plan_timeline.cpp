@@ -4,19 +4,16 @@
 // a computation made here from the capture's own tables), the banner clears it, and a buffer selected in
 // Buffers shades its lifetime on both charts. Screenshots of each view.
 //
-// Benchmark (skipped unless OOMSCOPE_BIG_CAPTURE names a capture, e.g. the bench's scaled one):
-//   OOMSCOPE_BIG_CAPTURE=/tmp/big.xplane.pb build/ci/tests/tst_plan_timeline bigCaptureFrameTime
+// The same views on a 1 GB capture are measured by bench_gui_big_capture (CONTRIBUTING.md, "Benchmarks").
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QAreaSeries>
 #include <QChart>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
 #include <QTableView>
-#include <QTimer>
 #include <QValueAxis>
 #include <QtTest>
 #include <algorithm>
@@ -265,69 +262,6 @@ class TestPlanTimeline : public QObject {
     if (tl.executions.empty()) QSKIP("the TPU capture's analysed module has no heap curve to place");
     QVERIFY(page->overlay()->stretchedVisible() || !page->showsChart());
     shoot(page, QStringLiteral("plan-timeline-tpu-stretched"));
-  }
-
-  void bigCaptureFrameTime() {
-    const QString path = qEnvironmentVariable("OOMSCOPE_BIG_CAPTURE");
-    if (path.isEmpty()) QSKIP("set OOMSCOPE_BIG_CAPTURE to a capture (the bench's scaled one) to measure");
-    QElapsedTimer clock;
-    clock.start();
-    const auto capture = std::shared_ptr<const capture::Capture>(capture::read_capture(path.toStdString()));
-    const double readMs = double(clock.nsecsElapsed()) / 1e6;
-    AnalysisPages pages;
-    TimelinePage* page = pages.timelinePage();
-    page->resize(1280, 800);
-    page->show();
-    QVERIFY(QTest::qWaitForWindowExposed(page));
-    // While the worker builds the analysis, the event loop keeps turning: the longest gap between ticks.
-    QElapsedTimer tick;
-    qint64 longestGap = 0;
-    QTimer timer;
-    timer.setInterval(5);
-    connect(&timer, &QTimer::timeout, this, [&] {
-      if (tick.isValid()) longestGap = std::max(longestGap, tick.nsecsElapsed());
-      tick.restart();
-    });
-    timer.start();
-    clock.restart();
-    pages.setCapture(capture);
-    QVERIFY(waitForResult(pages, 600000));
-    timer.stop();
-    const double analyseMs = double(clock.nsecsElapsed()) / 1e6;
-    QValueAxis* axis = page->chart()->xAxis();
-    QVERIFY(axis);
-    const double lo = axis->min(), hi = axis->max();
-    double worst = 0, total = 0;
-    const int frames = 40;
-    for (int i = 0; i < frames; ++i) {
-      QElapsedTimer frame;
-      frame.start();
-      if (i < frames / 2)
-        page->view()->zoomAt(QPointF(page->view()->width() / 2.0, 10), 0.8);
-      else
-        page->view()->panPixels(i % 2 ? 80 : -60);
-      page->view()->viewport()->repaint();
-      const double ms = double(frame.nsecsElapsed()) / 1e6;
-      worst = std::max(worst, ms);
-      total += ms;
-    }
-    axis->setRange(lo, hi);
-    const auto& ex = pages.result()->report->runtime.module
-                         ? pages.result()->report->runtime.module->executions
-                         : std::vector<analysis::RuntimeExecution>{};
-    double scopeMs = -1;
-    if (ex.size() >= 2) {
-      clock.restart();
-      pages.setTimeRange(ex[0].start_ps, ex[ex.size() / 2].end_ps);
-      QVERIFY(waitForResult(pages, 600000));
-      scopeMs = double(clock.nsecsElapsed()) / 1e6;
-    }
-    qInfo(
-        "big capture %s: read %.0f ms, analysis on the worker %.0f ms (longest UI gap %.1f ms); zoom/pan "
-        "frame "
-        "mean %.1f ms, worst %.1f ms over %d frames; range re-scope %.0f ms",
-        qPrintable(path), readMs, analyseMs, double(longestGap) / 1e6, total / frames, worst, frames,
-        scopeMs);
   }
 };
 

@@ -23,6 +23,7 @@ namespace {
 constexpr double kPsPerSecond = 1e12;
 constexpr int kMaxLabels = 12;
 constexpr std::size_t kMaxMarkers = 4000;
+constexpr double kColumnPixels = 4;  // width of a bar when executions are too dense to draw one by one
 
 double seconds(qint64 ps) { return double(ps) / kPsPerSecond; }
 std::int64_t picoseconds(double s) { return std::int64_t(std::llround(s * kPsPerSecond)); }
@@ -155,7 +156,9 @@ void PlanRuntimeOverlay::refresh() {
   });
 
   QList<QPointF> planned;
-  if (visible.size() * 2 <= std::size_t(pixels)) {
+  // Each execution its own curve only while they are some pixels wide: hundreds of slivers, each with
+  // full-height edges, made the area take a second to fill.
+  if (visible.size() * 8 <= std::size_t(pixels)) {
     for (std::size_t i : visible) {
       const analysis::ExecutionTimeline& x = tl.executions[i];
       const std::int64_t a = std::max(x.start_ps, t0), b = std::min(x.end_ps, t1);
@@ -173,18 +176,27 @@ void PlanRuntimeOverlay::refresh() {
       planned << QPointF(seconds(b), last) << QPointF(seconds(b), 0);
     }
   } else {
-    // More executions than half the pixels: one spike per pixel at the highest planned peak there.
-    std::vector<std::int64_t> best(std::size_t(pixels) + 1, -1);
+    // More executions than an eighth of the pixels: per column of kColumnPixels, a bar as high as the
+    // highest planned peak in it, drawn as one outline left to right. Area fills cost about the number of
+    // full-height edges: zero-width spikes, or a bar per pixel alternating with gaps, took seconds.
+    const double psPerColumn = psPerPixel * kColumnPixels;
+    const auto columns = std::size_t(std::ceil(double(pixels) / kColumnPixels));
+    std::vector<std::int64_t> best(columns + 1, -1);
     for (std::size_t i : visible) {
-      const auto px = std::size_t(
-          std::clamp(double(tl.executions[i].planned_peak_time_ps - t0) / psPerPixel, 0.0, double(pixels)));
-      best[px] = std::max(best[px], tl.executions[i].planned_peak_bytes);
+      const auto c = std::size_t(
+          std::clamp(double(tl.executions[i].planned_peak_time_ps - t0) / psPerColumn, 0.0, double(columns)));
+      best[c] = std::max(best[c], tl.executions[i].planned_peak_bytes);
     }
-    for (std::size_t px = 0; px < best.size(); ++px)
-      if (best[px] >= 0) {
-        const double s = seconds(t0 + std::int64_t(double(px) * psPerPixel));
-        planned << QPointF(s, 0) << QPointF(s, unit.toAxis(best[px])) << QPointF(s, 0);
-      }
+    double level = 0;
+    const auto edge = [&](std::size_t c) { return seconds(t0 + std::int64_t(double(c) * psPerColumn)); };
+    planned << QPointF(edge(0), 0);
+    for (std::size_t c = 0; c < best.size(); ++c) {
+      const double v = best[c] >= 0 ? unit.toAxis(best[c]) : 0.0;
+      if (v == level) continue;
+      planned << QPointF(edge(c), level) << QPointF(edge(c), v);
+      level = v;
+    }
+    planned << QPointF(edge(best.size()), level) << QPointF(edge(best.size()), 0);
   }
   m_planned->replace(planned);
 

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/analysis/plan_timeline.h"
 #include "ui/charts/plan_charts.h"
 #include "ui/models/report_format.h"
 
@@ -63,6 +64,7 @@ void TimelineChart::clear() {
   m_x = nullptr;
   m_y = nullptr;
   m_lines.clear();
+  m_wave = nullptr;
   m_series = {};
   m_capacityShown = false;
   m_capacityNote.clear();
@@ -101,15 +103,8 @@ void TimelineChart::setSeries(TimelineSeries s) {
 
   // Execution bands first so the lines draw over them: one square wave, one legend entry.
   if (!d.executions.empty()) {
-    auto* wave = new QLineSeries;
-    QList<QPointF> pts;
-    for (const TimelineExecution& e : d.executions) {
-      const double a = seconds(e.startPs);
-      // A span too short to see still gets a sliver of the visible width.
-      const double b = std::max(seconds(e.endPs), a + span * 1e-4);
-      pts << QPointF(a, 0) << QPointF(a, yTop) << QPointF(b, yTop) << QPointF(b, 0);
-    }
-    wave->replace(pts);
+    auto* wave = new QLineSeries;  // filled for the visible range by refreshWindow()
+    m_wave = wave;
     auto* bands = new QAreaSeries(wave);
     bands->setName(QStringLiteral("%1 executions (%2)")
                        .arg(shortModule(d.module).toHtmlEscaped())  // the legend renders rich text
@@ -124,16 +119,7 @@ void TimelineChart::setSeries(TimelineSeries s) {
 
   for (std::size_t i = 0; i < d.allocators.size(); ++i) {
     const TimelineAllocator& a = d.allocators[i];
-    auto* line = new QLineSeries;
-    QList<QPointF> pts;
-    pts.reserve(qsizetype(a.bytes.size() * 2));
-    // Bytes in use change at events and hold in between: draw steps.
-    for (std::size_t k = 0; k < a.bytes.size(); ++k) {
-      const double t = seconds(a.timePs[k]);
-      if (k > 0) pts << QPointF(t, m_unit.toAxis(a.bytes[k - 1]));
-      pts << QPointF(t, m_unit.toAxis(a.bytes[k]));
-    }
-    line->replace(pts);
+    auto* line = new QLineSeries;  // filled for the visible range by refreshWindow()
     line->setName(QStringLiteral("%1 (peak %2)").arg(a.name.toHtmlEscaped(), bytesText(a.peakBytes)));
     QPen pen(allocatorColor(i));
     pen.setWidthF(1.6);
@@ -200,6 +186,49 @@ void TimelineChart::setSeries(TimelineSeries s) {
   for (QAbstractSeries* series : m_chart->series()) {
     series->attachAxis(m_x);
     series->attachAxis(y);
+  }
+  m_yTop = yTop;
+  refreshWindow();
+  connect(m_x, &QValueAxis::rangeChanged, this, &TimelineChart::refreshWindow);
+}
+
+void TimelineChart::refreshWindow() {
+  if (!m_x) return;
+  const TimelineSeries& d = m_series;
+  // A little beyond the visible range, so that no band or step edge is drawn at the plot's border.
+  const double margin = (m_x->max() - m_x->min()) * 0.02;
+  const qint64 t0 = qint64(std::floor((m_x->min() - margin) * kPsPerSecond));
+  const qint64 t1 = std::max(qint64(std::ceil((m_x->max() + margin) * kPsPerSecond)), t0 + 1);
+  const std::size_t pixels = std::size_t(std::max(100.0, m_chart->plotArea().width()));
+  if (m_wave) {
+    std::vector<analysis::TimeSpan> spans;
+    spans.reserve(d.executions.size());
+    for (const TimelineExecution& e : d.executions) spans.push_back({e.startPs, e.endPs});
+    QList<QPointF> pts;
+    for (const analysis::TimeSpan& s : analysis::visible_spans(spans, t0, t1, pixels)) {
+      const double a = seconds(s.start_ps), b = seconds(s.end_ps);
+      pts << QPointF(a, 0) << QPointF(a, m_yTop) << QPointF(b, m_yTop) << QPointF(b, 0);
+    }
+    m_wave->replace(pts);
+  }
+  for (std::size_t i = 0; i < d.allocators.size() && i < m_lines.size(); ++i) {
+    const TimelineAllocator& a = d.allocators[i];
+    // The points in [t0, t1] and one on each side (the steps that cross the edges).
+    auto lo = std::lower_bound(a.timePs.begin(), a.timePs.end(), t0);
+    auto hi = std::upper_bound(lo, a.timePs.end(), t1);
+    if (lo != a.timePs.begin()) --lo;
+    if (hi != a.timePs.end()) ++hi;
+    QList<QPointF> pts;
+    pts.reserve(qsizetype(hi - lo) * 2);
+    // Bytes in use change at events and hold in between: draw steps.
+    // Times are clamped to [t0, t1]: a point far outside the view would make a line millions of pixels long,
+    // which the painter still walks.
+    for (auto k = std::size_t(lo - a.timePs.begin()); k < std::size_t(hi - a.timePs.begin()); ++k) {
+      const double t = seconds(std::clamp(a.timePs[k], t0, t1));
+      if (!pts.isEmpty()) pts << QPointF(t, pts.back().y());
+      pts << QPointF(t, m_unit.toAxis(a.bytes[k]));
+    }
+    m_lines[i]->replace(pts);
   }
 }
 

@@ -35,6 +35,10 @@ class TimelineChart : public QObject {
 
   void setSeries(TimelineSeries series);
   void clear();
+  // Redraws the execution bands and the allocator lines for the x axis' visible range only: bands merged
+  // below a pixel (analysis::visible_spans), line points in the range plus one on each side. Called on
+  // every change of the x range, so a frame costs what is visible, not the whole capture.
+  void refreshWindow();
 
   bool capacityShown() const { return m_capacityShown; }
   QString capacityNote() const { return m_capacityNote; }
@@ -48,7 +52,9 @@ class TimelineChart : public QObject {
   QChart* m_chart;
   QValueAxis* m_x = nullptr;
   QValueAxis* m_y = nullptr;
-  std::vector<QLineSeries*> m_lines;
+  std::vector<QLineSeries*> m_lines;  // per allocator of m_series (null: no points)
+  QLineSeries* m_wave = nullptr;      // the upper edge of the execution bands
+  double m_yTop = 0;                  // the bands' height (the y axis' top)
   TimelineSeries m_series;
   ByteUnit m_unit;
   double m_fullMin = 0;
