@@ -42,7 +42,9 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
         "no device event names a program (CUPTI/ROCTracer data missing): whether an execution "
         "launched a kernel cannot be told");
 
-  const std::vector<RuntimeExecution> executions = build_executions(ex);
+  out.time_window = options.time_window;
+  out.executions = build_executions(ex);
+  const std::vector<RuntimeExecution>& executions = out.executions;
   out.executions_total = static_cast<std::int64_t>(executions.size());
 
   out.executions_per_module.assign(ex.modules.size(), 0);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace oomscope::analysis {
@@ -148,6 +149,10 @@ struct RuntimeAnalysis {
   std::optional<std::size_t> default_module;
   ModuleChoice default_choice = ModuleChoice::None;
   std::optional<ModuleRuntime> module;  // the analysed module (absent when the capture has none)
+  // Every module's executions, by start, and the window they were found in (nullopt = the whole capture):
+  // the plan timeline names live memory with them instead of finding them again.
+  std::vector<RuntimeExecution> executions;
+  std::optional<std::pair<std::int64_t, std::int64_t>> time_window;
   std::vector<std::string> notes;       // caveats met while analysing, one sentence each
 };
 
