@@ -16,7 +16,6 @@
 
 #include "core/capture/companion.h"
 #include "core/capture/reader.h"
-#include "core/snapshot/kineto.h"
 #include "core/util/error.h"
 #include "tests/core/scratch_dir_test.h"
 
@@ -145,17 +144,6 @@ TEST_F(ErrorKinds, TraceExportBesideItsCaptureNamesTheCapture) {
   EXPECT_EQ(e.message(),
             "is a trace-viewer export (.trace.json.gz), not a capture; the capture it belongs to is "
             "host0.xplane.pb in the same folder: open that instead");
-  // The snapshot side (oomscope-cli info, the GUI's trace window) says the same of a trace without memory
-  // events.
-  oomscope::NullProgress none;
-  const auto kineto = oomscope::snapshot::read_kineto_trace(trace, none);
-  try {
-    oomscope::snapshot::require_memory_events(*kineto);
-    FAIL() << "a trace without memory events was accepted";
-  } catch (const Error& k) {
-    EXPECT_EQ(k.kind(), ErrorKind::CompanionNeeded);
-    EXPECT_EQ(k.companion(), capture);
-  }
 }
 
 TEST_F(ErrorKinds, HloSidecarPointsAtTheOnlyCaptureInItsFolder) {
