@@ -97,12 +97,14 @@ std::string gunzip_capture(std::string_view compressed, const std::string& path,
       throw Error(ErrorKind::Truncated, path,
                   "the gzip data is cut short: it ends after " + exact(compressed.size()) +
                       " compressed bytes, in the middle of the compressed stream (" + exact(out.size()) +
-                      " bytes decompressed); the file was probably cut while being written or copied");
+                      " bytes decompressed); the file was probably cut while being written or copied")
+          .at(compressed.size());
     if (rc != Z_OK && rc != Z_BUF_ERROR)
       throw Error(ErrorKind::Damaged, path,
                   "the gzip data is damaged near compressed byte " + exact(at) + " (" +
                       (inf.z.msg ? std::string(inf.z.msg) : std::string("zlib error ") + std::to_string(rc)) +
-                      ")");
+                      ")")
+          .at(at);
   }
   if (!checked) check_content();
   out.shrink_to_fit();

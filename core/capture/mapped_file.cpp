@@ -32,14 +32,14 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path, std:
   if (::stat(path.c_str(), &st) != 0) {
     const int err = errno;
     if (err == ENOENT || err == ENOTDIR) throw Error(ErrorKind::NotFound, path, "no such file");
-    throw Error(ErrorKind::Io, path, "cannot read the file: " + errno_text(err));
+    throw Error(kind_of_errno(err), path, "cannot read the file: " + errno_text(err));
   }
   if (S_ISDIR(st.st_mode))
     throw Error(
-        ErrorKind::Io, path,
+        ErrorKind::NotAFile, path,
         "is a directory, not a capture file; give the <host>.xplane.pb file (JAX and TensorFlow write it "
         "under plugins/profile/<date>/ in the trace directory)");
-  if (!S_ISREG(st.st_mode)) throw Error(ErrorKind::Io, path, "is not a regular file");
+  if (!S_ISREG(st.st_mode)) throw Error(ErrorKind::NotAFile, path, "is not a regular file");
   const auto size = static_cast<std::uint64_t>(st.st_size);
   if (size == 0)
     throw Error(ErrorKind::Empty, path, "the file is empty (0 bytes); the capture was not written");
@@ -49,7 +49,10 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path, std:
 
   Fd fd;
   fd.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd.fd < 0) throw Error(ErrorKind::Io, path, "cannot open the file: " + errno_text(errno));
+  if (fd.fd < 0) {
+    const int err = errno;
+    throw Error(kind_of_errno(err), path, "cannot open the file: " + errno_text(err));
+  }
   // Not populated here: the reader first checks that the file starts like a capture (a 2 GiB file of zeros
   // is refused after reading one page), then prefetch()es.
   void* addr = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE, fd.fd, 0);
@@ -73,7 +76,7 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path, std:
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) throw Error(ErrorKind::Io, path, "cannot read the file: " + errno_text(errno));
       if (n == 0)
-        throw Error(ErrorKind::Io, path,
+        throw Error(ErrorKind::Changed, path,
                     "the file shrank while it was being read (from " +
                         format_bytes_exact(static_cast<std::int64_t>(size)) + " to " +
                         format_bytes_exact(static_cast<std::int64_t>(got)) +

@@ -11,6 +11,7 @@
 #include <new>
 
 #include "core/capture/capture_builder.h"
+#include "core/capture/companion.h"
 #include "core/capture/input_checks.h"
 #include "core/capture/parse_cost.h"
 #include "core/util/bytes.h"
@@ -59,7 +60,7 @@ std::string text_mangling_hint(std::string_view bytes) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0)
     now = ", " + format_bytes_exact(static_cast<std::int64_t>(st.st_size)) + " now";
-  throw Error(ErrorKind::Io, path,
+  throw Error(ErrorKind::Changed, path,
               "the file shrank while it was being read (it was " +
                   format_bytes_exact(static_cast<std::int64_t>(file.size())) + " bytes" + now +
                   "); it is probably still being written or replaced: read it again once it is complete");
@@ -96,12 +97,14 @@ std::shared_ptr<const Capture> read_mapped(std::shared_ptr<const MappedFile> fil
           "the capture is truncated: it reads as an XSpace capture but ends in the middle of a field (" +
               e.what + ", " + at_byte(e.offset) + " of " +
               format_bytes_exact(static_cast<std::int64_t>(size)) + where +
-              "); the file was probably cut short while being written or copied");
+              "); the file was probably cut short while being written or copied")
+          .at(e.offset);
     throw Error(ErrorKind::Damaged, path,
                 "the capture is damaged " + at_byte(e.offset) + where + ", after " +
                     (e.offset == 1 ? std::string("a first byte that reads") : "bytes that read") +
                     " as an XSpace capture: " + e.what + " (the bytes there are not valid protobuf)" +
-                    text_mangling_hint(keep->view()));
+                    text_mangling_hint(keep->view()))
+        .at(e.offset);
   } catch (const std::bad_alloc&) {
     throw Error(ErrorKind::TooLarge, path,
                 "there is not enough memory to read this " + format_bytes(size) + " capture");
@@ -207,8 +210,10 @@ std::shared_ptr<const Capture> CaptureBuilder::build() {
   return std::shared_ptr<const Capture>(capture_.release());
 }
 
-std::shared_ptr<const Capture> read_capture(const std::string& path, ProgressSink& progress,
-                                            std::stop_token stop) {
+namespace {
+
+std::shared_ptr<const Capture> read_capture_file(const std::string& path, ProgressSink& progress,
+                                                 std::stop_token stop) {
   // A .gz may be bigger than 2 GiB only if it decompresses to more, which gunzip_capture() refuses.
   auto file = MappedFile::open(path, 2 * wire::kMaxMessageBytes);
   if (is_gzip(file->view())) {
@@ -231,6 +236,19 @@ std::shared_ptr<const Capture> read_capture(const std::string& path, ProgressSin
         ErrorKind::TooLarge, path,
         "the file is " + format_bytes(file->size()) + ", larger than the 2 GiB a protobuf capture can hold");
   return read_mapped(std::move(file), path, progress, std::move(stop));
+}
+
+}  // namespace
+
+std::shared_ptr<const Capture> read_capture(const std::string& path, ProgressSink& progress,
+                                            std::stop_token stop) {
+  try {
+    return read_capture_file(path, progress, std::move(stop));
+  } catch (const Error& e) {
+    // A .trace.json.gz (or another file written beside a capture): name the capture to open instead.
+    if (auto instead = instead_of(e, path)) throw *instead;
+    throw;
+  }
 }
 
 std::shared_ptr<const Capture> read_capture_from_memory(std::string bytes, const std::string& name,

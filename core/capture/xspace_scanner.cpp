@@ -110,7 +110,8 @@ void CaptureBuilder::scan_space() {
       throw Error(ErrorKind::NotACapture, path_,
                   "this is protobuf data but not an XSpace capture, or one damaged at byte " +
                       format_bytes_exact(static_cast<std::int64_t>(at)) + " (field " +
-                      std::to_string(f.number) + " there has the wrong wire type)");
+                      std::to_string(f.number) + " there has the wrong wire type)")
+          .at(at);
     switch (f.number) {
       case 1:
         scan_plane(r, r.bytes());
@@ -177,7 +178,8 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
       throw Error(ErrorKind::NotACapture, path_,
                   "this is protobuf data but not an XSpace capture, or one damaged at byte " +
                       format_bytes_exact(static_cast<std::int64_t>(at)) + " (a plane's field " +
-                      std::to_string(f.number) + " there has the wrong wire type)");
+                      std::to_string(f.number) + " there has the wrong wire type)")
+          .at(at);
     switch (f.number) {
       case 1:
         id = wire::as_int64(r.varint());

@@ -7,10 +7,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/util/error.h"
+
 namespace oomscope::sim::detail {
 
 struct FieldError {
   std::string message;
+  ErrorKind kind = ErrorKind::Damaged;  // UnsupportedVersion for a header of a newer format
 };
 
 inline const nlohmann::json& field(const nlohmann::json& j, const char* key) {

@@ -37,8 +37,9 @@ TraceHeader parse_header(const json& j) {
   h.version = static_cast<int>(get_int(j, "version"));
   if (h.version < 1 || h.version > kTraceVersion)
     throw FieldError{"format version " + std::to_string(h.version) +
-                     " is not supported (this build reads 1.." + std::to_string(kTraceVersion) +
-                     "; a newer oomscope wrote it?)"};
+                         " is not supported (this build reads 1.." + std::to_string(kTraceVersion) +
+                         "; a newer oomscope wrote it?)",
+                     ErrorKind::UnsupportedVersion};
   h.source = get_string(j, "source");
   if (j.contains("seed")) h.seed = get_uint(j, "seed");
   h.config = field(j, "config");
@@ -182,7 +183,7 @@ Trace read_trace(std::istream& in, const std::string& name, std::int64_t max_eve
         throw FieldError{"unknown line type '" + type + "'"};
       }
     } catch (const FieldError& e) {
-      throw Error(ErrorKind::Damaged, name, "line " + std::to_string(line_no) + ": " + e.message);
+      throw Error(e.kind, name, "line " + std::to_string(line_no) + ": " + e.message);
     }
   }
   if (in.bad()) throw Error(ErrorKind::Io, name, "read error after line " + std::to_string(line_no));
@@ -194,7 +195,7 @@ Trace read_trace_file(const std::string& path, std::int64_t max_events) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw Error(ErrorKind::NotFound, path, "no such file");
   if (std::filesystem::is_directory(path, ec))
-    throw Error(ErrorKind::Io, path, "is a directory, not a trace");
+    throw Error(ErrorKind::NotAFile, path, "is a directory, not a trace");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorKind::Io, path, "cannot open the trace");
   unsigned char magic[2] = {0, 0};

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
+#include "core/capture/companion.h"
 #include "core/snapshot/gzip.h"
 #include "core/util/error.h"
 
@@ -159,6 +160,8 @@ std::shared_ptr<const KinetoTrace> read_kineto_trace_from_text(const std::string
 
 void require_memory_events(const KinetoTrace& t) {
   if (t.memory_events > 0 || t.oom_events > 0) return;
+  // A JAX or TensorFlow <host>.trace.json.gz beside its <host>.xplane.pb: name the capture to open.
+  if (auto capture = capture::capture_beside(t.path)) throw capture::companion_error(t.path, *capture);
   throw Error(
       ErrorKind::NotACapture, t.path,
       std::string("is a Chrome trace") + (t.gzip ? " (gzip-compressed)" : "") + " with " +

@@ -224,14 +224,16 @@ class PickleParser {
   [[noreturn]] void damaged(std::uint64_t at, const std::string& what) const {
     throw Error(
         ErrorKind::Damaged, name_,
-        "the pickle is invalid at byte " + format_bytes_exact(static_cast<std::int64_t>(at)) + ": " + what);
+        "the pickle is invalid at byte " + format_bytes_exact(static_cast<std::int64_t>(at)) + ": " + what)
+        .at(at);
   }
   [[noreturn]] void truncated(std::uint64_t at, const std::string& inside) const {
     throw Error(ErrorKind::Truncated, name_,
                 "the pickle is truncated: the file ends (" +
                     format_bytes_exact(static_cast<std::int64_t>(size_)) + " bytes) inside " + inside +
                     " that starts at byte " + format_bytes_exact(static_cast<std::int64_t>(at)) +
-                    "; it was probably cut short while being written or copied");
+                    "; it was probably cut short while being written or copied")
+        .at(at);
   }
   std::string op_text(std::uint8_t op) const {
     char hex[8];

@@ -36,10 +36,10 @@ PickleSource map_file(const std::string& path) {
   if (::stat(path.c_str(), &st) != 0) {
     const int err = errno;
     if (err == ENOENT || err == ENOTDIR) throw Error(ErrorKind::NotFound, path, "no such file");
-    throw Error(ErrorKind::Io, path, std::string("cannot read the file: ") + std::strerror(err));
+    throw Error(kind_of_errno(err), path, std::string("cannot read the file: ") + std::strerror(err));
   }
-  if (S_ISDIR(st.st_mode)) throw Error(ErrorKind::Io, path, "is a directory, not a snapshot file");
-  if (!S_ISREG(st.st_mode)) throw Error(ErrorKind::Io, path, "is not a regular file");
+  if (S_ISDIR(st.st_mode)) throw Error(ErrorKind::NotAFile, path, "is a directory, not a snapshot file");
+  if (!S_ISREG(st.st_mode)) throw Error(ErrorKind::NotAFile, path, "is not a regular file");
   const auto size = static_cast<std::uint64_t>(st.st_size);
   if (size == 0)
     throw Error(ErrorKind::Empty, path, "the file is empty (0 bytes); the snapshot was not written");
@@ -48,7 +48,10 @@ PickleSource map_file(const std::string& path) {
                 "the file is " + format_bytes(size) + ", more than the " + format_bytes(kMaxSnapshotBytes) +
                     " oomscope reads");
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw Error(ErrorKind::Io, path, std::string("cannot open the file: ") + std::strerror(errno));
+  if (fd < 0) {
+    const int err = errno;
+    throw Error(kind_of_errno(err), path, std::string("cannot open the file: ") + std::strerror(err));
+  }
   void* addr = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
   const int map_err = errno;
   ::close(fd);

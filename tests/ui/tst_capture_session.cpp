@@ -134,18 +134,23 @@ class TestCaptureSession : public QObject {
   void errorsNameTheFile_data() {
     QTest::addColumn<int>("what");
     QTest::addColumn<QString>("expected");
+    QTest::addColumn<ErrorKind>("expectedKind");
     QTest::newRow("oomscope::Error") << 0
-                                     << QStringLiteral("/data/run7.xplane.pb: protobuf damaged at byte 12");
-    QTest::newRow("Error without file") << 1 << QStringLiteral("/data/run7.xplane.pb: bad value");
-    QTest::newRow("std exception") << 2 << QStringLiteral("/data/run7.xplane.pb: unexpected error: boom");
+                                     << QStringLiteral("/data/run7.xplane.pb: protobuf damaged at byte 12")
+                                     << ErrorKind::Damaged;
+    QTest::newRow("Error without file")
+        << 1 << QStringLiteral("/data/run7.xplane.pb: bad value") << ErrorKind::InvalidArgument;
+    QTest::newRow("std exception") << 2 << QStringLiteral("/data/run7.xplane.pb: unexpected error: boom")
+                                   << ErrorKind::Internal;
     QTest::newRow("bad_alloc") << 3
-                               << QStringLiteral(
-                                      "/data/run7.xplane.pb: not enough memory to load this file.");
+                               << QStringLiteral("/data/run7.xplane.pb: not enough memory to load this file.")
+                               << ErrorKind::TooLarge;
   }
 
   void errorsNameTheFile() {
     QFETCH(int, what);
     QFETCH(QString, expected);
+    QFETCH(ErrorKind, expectedKind);
     JobTracker jobs;
     QSignalSpy failed(&jobs, &JobTracker::failed);
     QSignalSpy cancelled(&jobs, &JobTracker::cancelled);
@@ -154,7 +159,7 @@ class TestCaptureSession : public QObject {
         [what](ProgressSink&, std::stop_token) -> int {
           switch (what) {
             case 0:
-              throw Error(ErrorKind::Damaged, "/data/run7.xplane.pb", "protobuf damaged at byte 12");
+              throw Error(ErrorKind::Damaged, "/data/run7.xplane.pb", "protobuf damaged at byte 12").at(12);
             case 1:
               throw Error(ErrorKind::InvalidArgument, "", "bad value");
             case 2:
@@ -165,8 +170,12 @@ class TestCaptureSession : public QObject {
         },
         [](const int&) { QFAIL("no result expected"); });
     QTRY_COMPARE(failed.count(), 1);
-    QCOMPARE(failed.first().at(0).toString(), QStringLiteral("/data/run7.xplane.pb"));
-    QCOMPARE(failed.first().at(1).toString(), expected);
+    const auto error = failed.first().at(0).value<JobError>();
+    QCOMPARE(error.subject, QStringLiteral("/data/run7.xplane.pb"));
+    QCOMPARE(error.file, QStringLiteral("/data/run7.xplane.pb"));
+    QCOMPARE(error.text(), expected);
+    QCOMPARE(error.kind, expectedKind);
+    QCOMPARE(error.offset, what == 0 ? qint64(12) : qint64(-1));
     QCOMPARE(cancelled.count(), 0);
     QVERIFY(!jobs.busy());
   }
@@ -212,10 +221,12 @@ class TestCaptureSession : public QObject {
 
     session.open(kCorrupt);
     QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
-    QCOMPARE(failed.first().at(0).toString(), kCorrupt);
-    QVERIFY2(
-        failed.first().at(1).toString().contains(QLatin1String("CORRUPT_utf8_mangled_jax_tpu_v6e_inference")),
-        qPrintable(failed.first().at(1).toString()));
+    const auto error = failed.first().at(0).value<JobError>();
+    QCOMPARE(error.subject, kCorrupt);
+    QCOMPARE(error.kind, ErrorKind::Damaged);
+    QCOMPARE(error.offset, qint64(1));
+    QVERIFY2(error.text().contains(QLatin1String("CORRUPT_utf8_mangled_jax_tpu_v6e_inference")),
+             qPrintable(error.text()));
     QCOMPARE(session.current().path, kGood);  // the previous capture stays
     QCOMPARE(loaded.count(), 1);
   }
@@ -285,7 +296,8 @@ class TestCaptureSession : public QObject {
     QSignalSpy loaded(&session, &CaptureSession::loaded);
     session.open(QStringLiteral("nothing.pb"));
     QTRY_COMPARE(failed.count(), 1);
-    QVERIFY(failed.first().at(1).toString().startsWith(QLatin1String("nothing.pb")));
+    QVERIFY(failed.first().at(0).value<JobError>().text().startsWith(QLatin1String("nothing.pb")));
+    QCOMPARE(failed.first().at(0).value<JobError>().kind, ErrorKind::Internal);
     QCOMPARE(loaded.count(), 0);
     QVERIFY(!session.current());
   }

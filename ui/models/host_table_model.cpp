@@ -131,9 +131,9 @@ QVariant HostTableModel::data(const QModelIndex& index, int role) const {
     return bold;
   }
   if (index.isValid() && role == Qt::ToolTipRole && index.column() == Host)
-    return m_rows.at(std::size_t(index.row())).path;
+    return plainToolTip(m_rows.at(std::size_t(index.row())).path);
   if (index.isValid() && role == Qt::ToolTipRole && index.column() == Verdict)
-    return m_rows.at(std::size_t(index.row())).verdict;
+    return plainToolTip(m_rows.at(std::size_t(index.row())).verdict);
   return RecordTableModel::data(index, role);
 }
 

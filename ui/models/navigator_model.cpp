@@ -68,6 +68,12 @@ int NavigatorModel::hostOf(const QModelIndex& index) {
   return host.isValid() ? host.toInt() : -1;
 }
 
+QVariant NavigatorModel::data(const QModelIndex& index, int role) const {
+  const QVariant value = QStandardItemModel::data(index, role);
+  if (role == Qt::ToolTipRole && value.isValid()) return plainToolTip(value.toString());
+  return value;
+}
+
 void NavigatorModel::setHosts(const std::vector<HostEntry>& hosts) {
   removeRows(0, rowCount());
   m_currentHost = -1;

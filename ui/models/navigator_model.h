@@ -45,6 +45,9 @@ class NavigatorModel : public QStandardItemModel {
   QModelIndex allocatorIndex(int host, const QString& name) const;
   int hostCount() const { return rowCount(); }
 
+  // Tooltips name files, hosts, modules and allocators: they are made plain text (plainToolTip).
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+
   static Kind kindOf(const QModelIndex& index);
   static int hostOf(const QModelIndex& index);
 

@@ -3,6 +3,7 @@
 #include <QLocale>
 
 #include "core/util/bytes.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -60,7 +61,7 @@ QVariant RecordTableModel::data(const QModelIndex& index, int role) const {
         return QStringLiteral("%1 bytes").arg(QString::fromStdString(format_bytes_exact(raw.toLongLong())));
       }
       if (spec.kind == CellKind::Count) return QLocale().toString(raw.toLongLong());
-      return raw.toString();
+      return plainToolTip(raw.toString());  // a name from the file
     }
     case Qt::TextAlignmentRole:
       return QVariant::fromValue(

@@ -105,14 +105,15 @@ QVariant BufferTableModel::data(const QModelIndex& index, int role) const {
       if (!b.role_via_instruction.empty())
         tip += QStringLiteral("\nRole taken from the alias %1 (%2).")
                    .arg(safeText(b.role_via_instruction), safeText(b.role_via_op_name));
-      return tip;
+      return plainToolTip(tip);
     }
   }
   if (index.column() == OpName && role == Qt::ToolTipRole && b.op_name.empty() && !b.role_via_op_name.empty())
-    return QStringLiteral("%1\n(op_name of the alias %2: the defining instruction has none)")
-        .arg(safeText(b.role_via_op_name), safeText(b.role_via_instruction));
+    return plainToolTip(QStringLiteral("%1\n(op_name of the alias %2: the defining instruction has none)")
+                            .arg(safeText(b.role_via_op_name), safeText(b.role_via_instruction)));
   if (index.column() == Source && role == Qt::ToolTipRole && b.source.known() && !b.source.function.empty())
-    return QStringLiteral("%1\nin %2").arg(safeText(b.source.to_string()), safeText(b.source.function));
+    return plainToolTip(
+        QStringLiteral("%1\nin %2").arg(safeText(b.source.to_string()), safeText(b.source.function)));
   return RecordTableModel::data(index, role);
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "ui/models/report_format.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -131,7 +132,7 @@ QVariant ReportModuleModel::data(const QModelIndex& index, int role) const {
                    bytesText(e.row.outputs_bytes))
               .arg(e.row.executions);
       if (e.isDefault) tip += QStringLiteral("\nAnalysed by default: %1.").arg(choiceText(m_choice));
-      return tip;
+      return plainToolTip(tip);
     }
     case Qt::FontRole:
       if (e.isDefault) {

@@ -65,9 +65,9 @@ AnalysisPages::AnalysisPages(QObject* parent) : QObject(parent) {
       m_diagnosis->setBusy(busy, busy ? tr("Analysing %1\u2026").arg(m_jobs.subject()) : QString());
     emit busyChanged(busy);
   });
-  connect(&m_jobs, &JobTracker::failed, this, [this](const QString&, const QString& message) {
-    if (m_diagnosis) m_diagnosis->showError(message);
-    emit analysisFailed(message);
+  connect(&m_jobs, &JobTracker::failed, this, [this](const JobError& error) {
+    if (m_diagnosis) m_diagnosis->showError(error.text());
+    emit analysisFailed(error.text());
   });
 }
 

@@ -6,6 +6,7 @@
 #include <QVBoxLayout>
 
 #include "ui/models/report_format.h"
+#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -34,6 +35,7 @@ QLabel* makeHeading(QWidget* parent) {
   auto* label = new QLabel(parent);
   label->setWordWrap(true);
   label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  label->setTextFormat(Qt::PlainText);  // headings name modules and instructions: never markup
   QFont font = label->font();
   font.setBold(true);
   font.setPointSizeF(font.pointSizeF() * 1.1);
@@ -79,6 +81,7 @@ QWidget* makeFigureTile(const QString& value, const QString& caption, analysis::
   layout->setSpacing(2);
   auto* top = new QHBoxLayout;
   auto* number = new QLabel(value, tile);
+  number->setTextFormat(Qt::PlainText);
   QFont font = number->font();
   font.setPointSizeF(font.pointSizeF() * 1.4);
   font.setBold(true);
@@ -87,10 +90,11 @@ QWidget* makeFigureTile(const QString& value, const QString& caption, analysis::
   top->addWidget(makeProvenanceChip(provenance, tile), 0, Qt::AlignTop);
   layout->addLayout(top);
   auto* what = new QLabel(caption, tile);
+  what->setTextFormat(Qt::PlainText);
   what->setWordWrap(true);
   what->setForegroundRole(QPalette::PlaceholderText);
   layout->addWidget(what);
-  tile->setToolTip(tooltip);
+  tile->setToolTip(plainToolTip(tooltip));
   return tile;
 }
 

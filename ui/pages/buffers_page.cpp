@@ -45,6 +45,7 @@ BuffersPage::BuffersPage(QWidget* parent) : QWidget(parent) {
   m_title = new QLabel(this);
   m_title->setWordWrap(true);
   m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_title->setTextFormat(Qt::PlainText);
   QFont font = m_title->font();
   font.setBold(true);
   font.setPointSizeF(font.pointSizeF() * 1.1);

@@ -236,6 +236,7 @@ DiagnosisPage::DiagnosisPage(QWidget* parent) : QWidget(parent) {
   m_verdict->setObjectName(QStringLiteral("verdict"));
   m_verdict->setWordWrap(true);
   m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_verdict->setTextFormat(Qt::PlainText);
   QFont big = m_verdict->font();
   big.setPointSizeF(big.pointSizeF() * 1.3);
   big.setBold(true);

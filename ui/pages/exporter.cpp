@@ -80,9 +80,9 @@ Exporter::Exporter(QWidget* window, CaptureSession* session, AnalysisPages* anal
     if (!path.isEmpty()) settings.setValue(kExportDirKey, QFileInfo(path).absolutePath());
     return path;
   };
-  connect(&m_jobs, &JobTracker::failed, this, [this](const QString& path, const QString& message) {
-    if (m_tell) m_tell(tr("Cannot export the report"), message);
-    emit failed(path, message);
+  connect(&m_jobs, &JobTracker::failed, this, [this](const JobError& error) {
+    if (m_tell) m_tell(tr("Cannot export the report"), error.text());
+    emit failed(error.subject, error.text());
   });
 }
 

@@ -19,6 +19,7 @@ HostsPage::HostsPage(QWidget* parent) : QWidget(parent) {
   m_headline->setObjectName(QStringLiteral("hostsHeadline"));
   m_headline->setWordWrap(true);
   m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_headline->setTextFormat(Qt::PlainText);
   QFont font = m_headline->font();
   font.setPointSizeF(font.pointSizeF() * 1.15);
   font.setBold(true);
@@ -27,10 +28,12 @@ HostsPage::HostsPage(QWidget* parent) : QWidget(parent) {
   m_verdict->setObjectName(QStringLiteral("hostsVerdict"));
   m_verdict->setWordWrap(true);
   m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_verdict->setTextFormat(Qt::PlainText);
   m_failures = new QLabel(this);
   m_failures->setObjectName(QStringLiteral("hostsFailures"));
   m_failures->setWordWrap(true);
   m_failures->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_failures->setTextFormat(Qt::PlainText);
   m_failures->hide();
   m_table = new TablePage(
       m_model,

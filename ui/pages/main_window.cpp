@@ -17,6 +17,7 @@
 #include <QTableView>
 #include <algorithm>
 
+#include "core/capture/companion.h"
 #include "core/util/bytes.h"
 #include "core/util/safe_text.h"
 #include "ui/models/capture_rows.h"
@@ -31,6 +32,7 @@
 #include "ui/pages/hosts_page.h"
 #include "ui/pages/overview_page.h"
 #include "ui/pages/table_page.h"
+#include "ui/session/safe_text_qt.h"
 #include "ui/session/settings_store.h"
 #include "ui/snapshot/snapshot_window.h"
 
@@ -77,7 +79,7 @@ MainWindow::MainWindow(CaptureSession* session, QWidget* parent) : QMainWindow(p
   // Pages live as hidden children of the window while they are not tabs; a tab reparents them.
   m_empty = new EmptyStatePage(this);
   m_empty->hide();
-  connect(m_empty, &EmptyStatePage::openRequested, this, &MainWindow::chooseFile);
+  connect(m_empty, &EmptyStatePage::openRequested, this, [this] { chooseFile(); });
   connect(m_empty, &EmptyStatePage::openExampleRequested, this, [this] { openFile(m_examplePath); });
 
   m_overview = new OverviewPage(this);
@@ -113,16 +115,7 @@ MainWindow::MainWindow(CaptureSession* session, QWidget* parent) : QMainWindow(p
   m_allocatorsPage->hide();
 
   m_presenter = [this](QMessageBox::Icon icon, const QString& title, const QString& text) {
-    // Window-modal and opened, not exec()'d: the event loop (and a running load) keeps going.
-    auto* box = new QMessageBox(icon, QStringLiteral("oomscope"), title, QMessageBox::Ok, this);
-    box->setObjectName(QStringLiteral("messageBox"));
-    box->setInformativeText(text);
-    // QMessageBox picks a narrow width that wraps long paths and sentences into a column.
-    box->setStyleSheet(
-        QStringLiteral("QLabel#qt_msgbox_label, QLabel#qt_msgbox_informativelabel { min-width: 480px; }"));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setWindowModality(Qt::WindowModal);
-    box->open();
+    openMessageBox(this, icon, title, text);
   };
 
   m_hostsPage = new HostsPage(this);
@@ -179,7 +172,12 @@ void MainWindow::setExamplePath(const QString& path) {
   m_empty->setExamplePath(path);
 }
 
-void MainWindow::setMessagePresenter(MessagePresenter presenter) { m_presenter = std::move(presenter); }
+void MainWindow::setMessagePresenter(MessagePresenter presenter) {
+  m_presenter = std::move(presenter);
+  m_customPresenter = true;
+}
+
+void MainWindow::setFileChooser(FileChooser chooser) { m_chooser = std::move(chooser); }
 
 const LoadedCapture& MainWindow::currentCapture() const { return m_session->current(); }
 
@@ -191,7 +189,7 @@ void MainWindow::tell(QMessageBox::Icon icon, const QString& title, const QStrin
 
 void MainWindow::createActions() {
   auto* file = menuBar()->addMenu(tr("&File"));
-  auto* open = file->addAction(tr("&Open\u2026"), this, &MainWindow::chooseFile);
+  auto* open = file->addAction(tr("&Open\u2026"), this, [this] { chooseFile(); });
   open->setShortcut(QKeySequence::Open);
   auto* openFolder = file->addAction(tr("Open &Folder\u2026"), this, &MainWindow::chooseFolder);
   openFolder->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
@@ -232,6 +230,7 @@ void MainWindow::createActions() {
 void MainWindow::createStatusBar() {
   m_status = new QLabel(this);
   m_status->setObjectName(QStringLiteral("statusText"));
+  m_status->setTextFormat(Qt::PlainText);  // file names are shown as they are, never read as markup
   m_progress = new QProgressBar(this);
   m_progress->setObjectName(QStringLiteral("loadProgress"));
   m_progress->setRange(0, 1000);
@@ -278,7 +277,9 @@ void MainWindow::openFile(const QString& path) {
     m_session->openRun({path});
     return;
   }
-  if (SnapshotWindow::openIfNotCapture(path)) return;  // PyTorch snapshots, Kineto traces, ... (by content)
+  // PyTorch snapshots, Kineto traces, ... (by content) open in a window of their own; a file XProf writes
+  // beside a capture (<host>.trace.json.gz) goes to the capture reader, whose error names the capture.
+  if (!capture::capture_beside(path.toStdString()) && SnapshotWindow::openIfNotCapture(path)) return;
   m_session->open(path);
 }
 
@@ -310,27 +311,6 @@ void MainWindow::onLoaded(const LoadedCapture& loaded) {
   if (m_session->run().isMultiHost()) m_tabs->setCurrentWidget(m_hostsPage);
   for (const QString& input : m_session->run().inputs) SettingsStore::instance().addRecent(input);
   emit loadFinished(true);
-}
-
-void MainWindow::onLoadFailed(const QString& path, const QString& message) {
-  showLoadedStatus();
-  // The message is "<path>: <problem>"; the path goes on a line of its own, the problem as a sentence.
-  QString problem = message;
-  if (problem.startsWith(path + QStringLiteral(": "))) problem = problem.mid(path.size() + 2);
-  if (!problem.isEmpty()) problem[0] = problem[0].toUpper();
-  if (!problem.endsWith(QLatin1Char('.'))) problem += QLatin1Char('.');
-  QString text = QStringLiteral("%1\n\n%2").arg(QDir::toNativeSeparators(path), problem);
-  if (const auto& current = m_session->current()) {
-    text += tr("\n\n%1 is still open.").arg(fileName(current.path));
-  }
-  tell(QMessageBox::Warning, tr("Cannot open %1").arg(fileName(path)), text);
-  emit loadFinished(false);
-}
-
-void MainWindow::onLoadCancelled(const QString& path) {
-  showLoadedStatus();
-  m_status->setText(tr("Loading %1 cancelled. %2").arg(fileName(path), m_status->text()));
-  emit loadFinished(false);
 }
 
 void MainWindow::onClosed() {
@@ -439,7 +419,7 @@ void MainWindow::showLoadedStatus() {
                                     plural(capture.modules().size(), tr("module"), tr("modules")),
                                     plural(capture.allocators().size(), tr("allocator"), tr("allocators")),
                                     took));
-  m_status->setToolTip(QFileInfo(current.path).absoluteFilePath());
+  m_status->setToolTip(plainToolTip(QFileInfo(current.path).absoluteFilePath()));
 }
 
 void MainWindow::restoreWindowSettings() {

@@ -18,6 +18,7 @@
 #include <functional>
 #include <vector>
 
+#include "ui/pages/load_error_box.h"
 #include "ui/session/capture_session.h"
 
 class QAction;
@@ -51,6 +52,9 @@ class MainWindow : public QMainWindow {
   // QMessageBox; tests install a recorder so nothing waits for a click.
   using MessagePresenter =
       std::function<void(QMessageBox::Icon icon, const QString& title, const QString& text)>;
+  // How the window asks for files to open (File > Open, "Choose Another File..." after an error), starting
+  // in dir. The default is QFileDialog; tests install one that answers at once.
+  using FileChooser = std::function<QStringList(const QString& dir)>;
 
   // The version saved with the window state (docks, toolbars); a state of another version is not restored.
   // Raise it whenever docks or toolbars are added, removed or renamed.
@@ -82,7 +86,10 @@ class MainWindow : public QMainWindow {
 
   // Where the "Open the bundled example" button looks; empty disables it.
   void setExamplePath(const QString& path);
+  // A presenter set here also receives load errors, as text only (the default box offers an action per
+  // error kind: ui/pages/load_error_box.h).
   void setMessagePresenter(MessagePresenter presenter);
+  void setFileChooser(FileChooser chooser);
 
   const LoadedCapture& currentCapture() const;
   CaptureSession& session() { return *m_session; }
@@ -119,7 +126,8 @@ class MainWindow : public QMainWindow {
   void createActions();
   void createStatusBar();
   void connectSession();
-  void chooseFile();
+  // Asks for files to open, starting in dir (empty: the folder last opened from).
+  void chooseFile(const QString& dir = {});
   void chooseFolder();
   void rebuildRecentMenu();
   void focusFilter();
@@ -139,7 +147,8 @@ class MainWindow : public QMainWindow {
   void showAllocator(const QString& name);
   // Context menus and Ctrl+C on every table, export menus on every chart of the pages.
   void attachExports();
-  void onLoadFailed(const QString& path, const QString& message);
+  void onLoadFailed(const JobError& error);
+  void runLoadErrorAction(LoadErrorAction action, const JobError& error);
   void onLoadCancelled(const QString& path);
   void onClosed();
 
@@ -155,6 +164,8 @@ class MainWindow : public QMainWindow {
 
   CaptureSession* m_session = nullptr;
   MessagePresenter m_presenter;
+  bool m_customPresenter = false;
+  FileChooser m_chooser;
   QString m_examplePath;
 
   QTabWidget* m_tabs = nullptr;

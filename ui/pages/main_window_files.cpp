@@ -10,6 +10,7 @@
 #include <QUrl>
 #include <vector>
 
+#include "core/capture/companion.h"
 #include "ui/pages/analysis_pages.h"
 #include "ui/pages/exporter.h"
 #include "ui/pages/hosts_page.h"
@@ -36,14 +37,17 @@ QStringList localFiles(const QMimeData* mime) {
 
 }  // namespace
 
-void MainWindow::chooseFile() {
+void MainWindow::chooseFile(const QString& dir) {
   SettingsStore& settings = SettingsStore::instance();
+  const QString start = dir.isEmpty() ? settings.value(kLastDirKey).toString() : dir;
   // Several files at once are one multi-host run (one file per host).
-  const QStringList paths = QFileDialog::getOpenFileNames(
-      this, tr("Open Capture (several files: one run, one file per host)"),
-      settings.value(kLastDirKey).toString(),
-      tr("XProf captures (*.xplane.pb *.xplane.pb.gz);;PyTorch snapshots and traces, JAX memory profiles "
-         "(*.pickle *.json *.gz *.prof);;Protocol buffers (*.pb);;All files (*)"));
+  const QStringList paths =
+      m_chooser
+          ? m_chooser(start)
+          : QFileDialog::getOpenFileNames(
+                this, tr("Open Capture (several files: one run, one file per host)"), start,
+                tr("XProf captures (*.xplane.pb *.xplane.pb.gz);;PyTorch snapshots and traces, JAX memory "
+                   "profiles (*.pickle *.json *.gz *.prof);;Protocol buffers (*.pb);;All files (*)"));
   if (paths.isEmpty()) return;
   settings.setValue(kLastDirKey, QFileInfo(paths.first()).absolutePath());
   openFiles(paths);
@@ -63,7 +67,9 @@ void MainWindow::openFiles(const QStringList& paths) {
   QStringList captures;
   for (const QString& path : paths) {
     if (path.isEmpty()) continue;
-    if (!QFileInfo(path).isDir() && SnapshotWindow::openIfNotCapture(path)) continue;  // its own window
+    if (!QFileInfo(path).isDir() && !capture::capture_beside(path.toStdString()) &&
+        SnapshotWindow::openIfNotCapture(path))
+      continue;  // its own window
     captures << path;
   }
   if (captures.size() == 1)

@@ -77,14 +77,17 @@ OverviewPage::OverviewPage(QWidget* parent) : QWidget(parent) {
   titleFont.setBold(true);
   m_title->setFont(titleFont);
   m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_title->setTextFormat(Qt::PlainText);  // names from the file are never markup
   m_subtitle = new QLabel(content);
   m_subtitle->setWordWrap(true);
   m_subtitle->setForegroundRole(QPalette::PlaceholderText);
   m_subtitle->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_subtitle->setTextFormat(Qt::PlainText);
   m_headline = new QLabel(content);
   m_headline->setObjectName(QStringLiteral("headline"));
   m_headline->setWordWrap(true);
   m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_headline->setTextFormat(Qt::PlainText);
   QFont headlineFont = m_headline->font();
   headlineFont.setPointSizeF(headlineFont.pointSizeF() * 1.1);
   m_headline->setFont(headlineFont);
@@ -115,6 +118,7 @@ OverviewPage::OverviewPage(QWidget* parent) : QWidget(parent) {
   m_problems = new QLabel(content);
   m_problems->setWordWrap(true);
   m_problems->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_problems->setTextFormat(Qt::PlainText);
 
   layout->addWidget(m_title);
   layout->addWidget(m_subtitle);
@@ -146,7 +150,7 @@ void OverviewPage::setTile(int index, const QString& value, const QString& capti
   tile->findChild<QLabel*>(QStringLiteral("value"))->setText(value);
   tile->findChild<QLabel*>(QStringLiteral("caption"))->setText(caption);
   tile->findChild<QLabel*>(QStringLiteral("tag"))->setText(tag);
-  tile->setToolTip(tooltip);
+  tile->setToolTip(plainToolTip(tooltip));
 }
 
 void OverviewPage::setSummary(const CaptureSummary& s, std::vector<PlaneRow> planes) {

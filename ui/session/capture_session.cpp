@@ -45,10 +45,12 @@ void CaptureSession::open(const QString& path) {
     auto capture = loader(file, progress, stop);
     return Timed{std::move(capture), double(timer.nsecsElapsed()) / 1e9};
   };
+  m_requested = {path};
   emit loadStarted(path);
   m_jobs.start<Timed>(path, std::move(work), [this, path](const Timed& result) {
     if (!result.capture) {  // a loader breaking its contract must not leave the window with a null capture
-      emit loadFailed(path, path + tr(": the reader returned no capture."));
+      emit loadFailed(
+          JobError{ErrorKind::Internal, path, path, tr("the reader returned no capture."), -1, {}});
       return;
     }
     LoadedCapture opened{result.capture, path, result.seconds};
@@ -63,6 +65,12 @@ void CaptureSession::reload() {
     openRun(m_run.inputs);
   else
     open(m_current.path);
+}
+
+void CaptureSession::retry() {
+  if (m_requested.isEmpty()) return;
+  const QStringList again = m_requested;  // a copy: open() replaces m_requested while it reads the path
+  openRun(again);                         // one file that is not a folder: the same as open()
 }
 
 void CaptureSession::close() {

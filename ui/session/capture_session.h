@@ -69,6 +69,11 @@ class CaptureSession : public QObject {
   void openRun(const QStringList& pathsOrFolders);
   // Loads the current capture's file (or the run's files) again (no-op when nothing is loaded).
   void reload();
+  // Starts the last open()/openRun() again with the same paths (after a failure: the file was still being
+  // written, its permissions were fixed). No-op before the first request.
+  void retry();
+  // The paths of the last open()/openRun() request, as given.
+  const QStringList& requested() const { return m_requested; }
   // Forgets the current capture (and cancels a running load).
   void close();
   // Cancels a running load; the current capture stays.
@@ -91,7 +96,9 @@ class CaptureSession : public QObject {
   // Another host of the open run is now current() (setCurrentHost).
   void hostChanged(int index);
   void closed();
-  void loadFailed(const QString& path, const QString& message);
+  // A load failed: error.subject is the path (or run label) given to open()/openRun(); the kind, file and
+  // problem are kept apart for the window to word the error and offer an action.
+  void loadFailed(const oomscope::ui::JobError& error);
   void loadCancelled(const QString& path);
   void busyChanged(bool busy);
   // The open capture's file became shorter after it was loaded (a profiler still writing it, a copy being
@@ -114,6 +121,7 @@ class CaptureSession : public QObject {
   int m_host = -1;
   QFileSystemWatcher m_watcher;
   bool m_shrinkReported = false;
+  QStringList m_requested;
 };
 
 // The default loader: capture::read_capture (in its own file, together with the constructor that uses it,

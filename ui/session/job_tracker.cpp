@@ -2,11 +2,7 @@
 
 #include <QCoreApplication>
 #include <QMetaObject>
-#include <new>
 #include <string_view>
-
-#include "core/util/safe_text.h"
-#include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
 
@@ -97,32 +93,12 @@ void JobTracker::postCancelled(quint64 gen, const QString& subject) {
       Qt::QueuedConnection);
 }
 
-namespace {
-
-// One sentence naming the subject and the problem. oomscope::Error already carries the file in what().
-QString describeFailure(const QString& subject, std::exception_ptr error) {
-  try {
-    std::rethrow_exception(error);
-  } catch (const Error& e) {
-    if (!e.file().empty()) return QString::fromStdString(terminal_safe(e.what()));
-    return subject + QStringLiteral(": ") + QString::fromStdString(terminal_safe(e.message()));
-  } catch (const std::bad_alloc&) {
-    return subject + QStringLiteral(": not enough memory to load this file.");
-  } catch (const std::exception& e) {
-    return subject + QStringLiteral(": unexpected error: ") + safeMultiline(std::string_view(e.what()));
-  } catch (...) {
-    return subject + QStringLiteral(": unexpected error of unknown type.");
-  }
-}
-
-}  // namespace
-
 void JobTracker::postFailure(quint64 gen, const QString& subject, std::exception_ptr error) {
-  const QString message = describeFailure(subject, std::move(error));
+  const JobError failure = JobError::fromException(subject, std::move(error));
   QMetaObject::invokeMethod(
       this,
-      [this, gen, subject, message] {
-        if (finishJob(gen)) emit failed(subject, message);
+      [this, gen, failure] {
+        if (finishJob(gen)) emit failed(failure);
       },
       Qt::QueuedConnection);
 }

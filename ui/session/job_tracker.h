@@ -19,6 +19,7 @@
 
 #include "core/util/error.h"
 #include "core/util/progress.h"
+#include "ui/session/job_error.h"
 
 namespace oomscope::ui {
 
@@ -57,8 +58,9 @@ class JobTracker : public QObject {
  signals:
   void busyChanged(bool busy);
   void progress(double fraction, const QString& stage);
-  // The job threw oomscope::Error (or something unexpected): message names the subject and the problem.
-  void failed(const QString& subject, const QString& message);
+  // The job threw oomscope::Error (or something unexpected): its kind, file and problem (error.text() is the
+  // one line naming the file and the problem).
+  void failed(const oomscope::ui::JobError& error);
   void cancelled(const QString& subject);
 
  private:

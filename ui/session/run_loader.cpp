@@ -124,6 +124,7 @@ void CaptureSession::openRun(const QStringList& pathsOrFolders) {
     run.loadSeconds = double(timer.nsecsElapsed()) / 1e9;
     return run;
   };
+  m_requested = pathsOrFolders;
   emit loadStarted(label);
   m_jobs.start<LoadedRun>(label, std::move(work), [this](const LoadedRun& result) {
     // The run opens on the host that ran out first: that is where the story starts.

@@ -10,6 +10,11 @@ QString safeText(std::string_view text) { return QString::fromStdString(single_l
 // controls are escaped.
 QString safeText(const QString& text) { return safeText(text.toStdString()); }
 
+QString plainToolTip(const QString& text) {
+  if (!text.contains(QLatin1Char('<')) && !text.contains(QLatin1Char('&'))) return text;
+  return QStringLiteral("<p style='white-space:pre-wrap'>") + text.toHtmlEscaped() + QStringLiteral("</p>");
+}
+
 QString safeMultiline(std::string_view text) { return QString::fromStdString(terminal_safe(text)); }
 
 QString safeMultiline(const QString& text) { return safeMultiline(text.toStdString()); }

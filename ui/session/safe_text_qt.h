@@ -15,6 +15,12 @@ QString safeText(std::string_view text);
 QString safeText(const QString& text);
 inline QString safeText(const char* text) { return safeText(std::string_view(text)); }  // e.what()
 
+// A tooltip that is plain text, made so for Qt: a tooltip is rendered as rich text when it starts like
+// markup, so a name such as "<b>x" would turn the rest bold and vanish. A text holding '<' or '&' is escaped
+// inside a paragraph that keeps its line breaks; any other is returned as it is. (Labels take Qt::PlainText
+// instead.)
+QString plainToolTip(const QString& text);
+
 // A multi-line text (a report, a message list): newlines and tabs kept, every other control escaped.
 QString safeMultiline(std::string_view text);
 QString safeMultiline(const QString& text);

@@ -52,8 +52,7 @@ SimulatorPage::SimulatorPage(QWidget* parent) : QWidget(parent) {
     slot.jobs = new JobTracker(this);
     slot.events = new SimEventTableModel(this);
     connect(slot.jobs, &JobTracker::busyChanged, this, [this] { updateBusy(); });
-    connect(slot.jobs, &JobTracker::failed, this,
-            [this](const QString&, const QString& msg) { jobFailed(msg); });
+    connect(slot.jobs, &JobTracker::failed, this, [this](const JobError& error) { jobFailed(error.text()); });
     connect(slot.jobs, &JobTracker::progress, this,
             [this](double f, const QString& stage) { m_transport->setProgress(f, stage); });
   }

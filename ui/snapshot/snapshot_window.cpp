@@ -94,6 +94,7 @@ SnapshotWindow::SnapshotWindow(QWidget* parent) : QMainWindow(parent) {
   m_tabs = new QTabWidget;
   setCentralWidget(m_tabs);
   m_status = new QLabel;
+  m_status->setTextFormat(Qt::PlainText);  // the path and the error: never markup
   m_progress = new QProgressBar;
   m_progress->setRange(0, 100);
   m_progress->setMaximumWidth(200);

@@ -45,7 +45,7 @@ TEST_F(ReaderErrors, MissingFile) {
   EXPECT_EQ(kind_of((dir_ / "nope.xplane.pb").string()), ErrorKind::NotFound);
 }
 
-TEST_F(ReaderErrors, Directory) { EXPECT_EQ(kind_of(dir_.string()), ErrorKind::Io); }
+TEST_F(ReaderErrors, Directory) { EXPECT_EQ(kind_of(dir_.string()), ErrorKind::NotAFile); }
 
 TEST_F(ReaderErrors, EmptyFile) { EXPECT_EQ(kind_of(write("empty.xplane.pb", "")), ErrorKind::Empty); }
 

@@ -105,6 +105,23 @@ TEST(Trace, BadFilesNameFileAndLine) {
           .find("line 1: format version 2 is not supported"),
       std::string::npos);
 
+  // A newer format is its own kind; other bad lines are Damaged.
+  std::istringstream newer(
+      "{\"type\":\"header\",\"format\":\"oomscope-split-trace\",\"version\":99,\"source\":\"x\","
+      "\"config\":{}}\n");
+  try {
+    read_trace(newer, "new.jsonl");
+    ADD_FAILURE() << "a newer trace version was read";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::UnsupportedVersion);
+  }
+  std::istringstream broken("{\"type\":\"event\"}\n");
+  try {
+    read_trace(broken, "broken.jsonl");
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Damaged);
+  }
+
   std::string bad_outcome = ok;
   bad_outcome.replace(bad_outcome.find("\"outcome\":\""), 11, "\"outcome\":\"maybe-");
   EXPECT_NE(error_of(bad_outcome).find("line 2: field 'outcome' is 'maybe-"), std::string::npos)
