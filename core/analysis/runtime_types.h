@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace oomscope::analysis {
@@ -149,6 +150,8 @@ struct RuntimeAnalysis {
   ModuleChoice default_choice = ModuleChoice::None;
   std::optional<ModuleRuntime> module;  // the analysed module (absent when the capture has none)
   std::vector<std::string> notes;       // caveats met while analysing, one sentence each
+  // The selection the figures above describe (ps of the capture's clock); nullopt = the whole capture.
+  std::optional<std::pair<std::int64_t, std::int64_t>> time_window;
 };
 
 }  // namespace oomscope::analysis
