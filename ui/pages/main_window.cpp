@@ -31,6 +31,7 @@
 #include "ui/pages/hosts_page.h"
 #include "ui/pages/overview_page.h"
 #include "ui/pages/table_page.h"
+#include "ui/session/navigator_source.h"
 #include "ui/session/settings_store.h"
 #include "ui/snapshot/snapshot_window.h"
 
@@ -138,6 +139,7 @@ MainWindow::MainWindow(CaptureSession* session, QWidget* parent) : QMainWindow(p
   connect(m_modulesPage->view(), &QAbstractItemView::doubleClicked, this, &MainWindow::analyseModuleAt);
 
   createNavigator();
+  createAllocatorsRange();
   // Column widths the user sets are kept per table, across runs.
   ColumnWidthKeeper::attach(m_modulesPage->view(), QStringLiteral("modules"));
   ColumnWidthKeeper::attach(m_allocatorsPage->view(), QStringLiteral("allocators"));
@@ -172,6 +174,8 @@ MainWindow::~MainWindow() = default;
 void MainWindow::addPage(QWidget* page, const QString& title) {
   m_extraPages.push_back(page);
   m_tabs->addTab(page, title);
+  if (auto* source = page->findChild<NavigatorSource*>(QString(), Qt::FindDirectChildrenOnly))
+    addNavigatorSource(source, page);
 }
 
 void MainWindow::setExamplePath(const QString& path) {
