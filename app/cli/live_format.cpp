@@ -74,7 +74,8 @@ std::string live_table_json(const live::Store& store) {
                        {"endpoint", r.endpoint},
                        {"status", r.connected ? "up" : (r.samples.empty() ? "waiting" : "down")},
                        {"reason", r.connected ? std::string() : r.status},
-                       {"samples", r.samples.size()}};
+                       {"samples", r.samples.size()},
+                       {"samples_thinned", r.thinned}};
     if (r.hello) {
       row["rank"] = r.hello->rank;
       row["host"] = r.hello->host;
@@ -123,6 +124,10 @@ std::string live_summary(const live::Store& store, const live::AlertEngine& aler
            seconds(r.samples.back().t - r.samples.front().t);
     if (r.last()->has(Field::Step)) out += ", last step " + std::to_string(r.last()->get(Field::Step));
     out += "\n";
+    if (r.thinned > 0)
+      out += "  older samples thinned to bound memory: " + std::to_string(r.thinned) +
+             " merged into their neighbours (peaks kept) up to " +
+             seconds(r.thinned_until - r.samples.front().t) + " after the first\n";
     for (Field f : {Field::Allocated, Field::Reserved, Field::Driver, Field::DeviceUsed, Field::Rss}) {
       if (!((r.fields_seen >> static_cast<int>(f)) & 1u)) continue;
       std::int64_t peak = 0;

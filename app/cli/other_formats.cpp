@@ -41,8 +41,6 @@ OtherFile load(const std::string& path, const FileKindInfo& kind) {
   NullProgress none;
   switch (kind.kind) {
     case FileKind::TorchSnapshot:
-      if (kind.gzip)
-        throw Error(ErrorKind::Gzip, path, "is a gzip-compressed pickle; decompress it first (gunzip)");
       f.snap = read_snapshot(path, none);
       break;
     case FileKind::ChromeTrace:

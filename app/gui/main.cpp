@@ -17,11 +17,13 @@
 #include <string_view>
 
 #include "core/live/replay.h"
+#include "core/snapshot/file_kind.h"
 #include "oomscope_version.h"  // generated: cmake/OomscopeVersion.cmake
 #include "ui/live/live_page.h"
 #include "ui/pages/app_icon.h"
 #include "ui/pages/main_window.h"
 #include "ui/sim/simulator_page.h"
+#include "ui/snapshot/snapshot_window.h"
 
 namespace {
 
@@ -100,6 +102,43 @@ void scheduleScreenshot(oomscope::ui::MainWindow& window, const QString& file, c
   } else {
     QTimer::singleShot(0, &window, [shoot] { shoot(true); });
   }
+  QTimer::singleShot(60'000, &window, [] {
+    std::fprintf(stderr, "oomscope: gave up waiting for the load to take the screenshot\n");
+    QCoreApplication::exit(3);
+  });
+}
+
+// --screenshot of a file that is not a capture (a PyTorch snapshot, a Kineto trace, ...): those open in a
+// window of their own, so that window is the one saved once its load has finished or failed.
+bool isSnapshotFile(const QString& path) {
+  if (QFileInfo(path).isDir()) return false;
+  return oomscope::snapshot::detect_file_kind(path.toStdString()).kind !=
+         oomscope::snapshot::FileKind::XSpace;
+}
+
+void scheduleSnapshotScreenshot(oomscope::ui::SnapshotWindow& window, const QString& file,
+                                const QString& page) {
+  auto shoot = [&window, file, page](bool loadOk) {
+    for (int i = 0; i < window.tabs()->count(); ++i) {
+      if (window.tabs()->tabText(i).compare(page, Qt::CaseInsensitive) == 0)
+        window.tabs()->setCurrentIndex(i);
+    }
+    QTimer::singleShot(300, &window, [&window, file, loadOk] {
+      const bool saved = window.grab().save(file);
+      if (!saved) std::fprintf(stderr, "oomscope: cannot write the screenshot %s\n", qPrintable(file));
+      QCoreApplication::exit(saved && loadOk ? 0 : 1);
+    });
+  };
+  QObject::connect(
+      &window, &oomscope::ui::SnapshotWindow::loaded, &window, [shoot] { shoot(true); },
+      Qt::SingleShotConnection);
+  QObject::connect(
+      &window, &oomscope::ui::SnapshotWindow::failed, &window,
+      [shoot](const QString& message) {
+        std::fprintf(stderr, "oomscope: %s\n", qPrintable(message));
+        shoot(false);
+      },
+      Qt::SingleShotConnection);
   QTimer::singleShot(60'000, &window, [] {
     std::fprintf(stderr, "oomscope: gave up waiting for the load to take the screenshot\n");
     QCoreApplication::exit(3);
@@ -213,7 +252,17 @@ int main(int argc, char** argv) {
 
   if (parser.isSet(commandLine.screenshot)) {
     const QStringList wh = parser.value(commandLine.size).split(QLatin1Char('x'));
-    if (wh.size() == 2 && wh[0].toInt() > 0 && wh[1].toInt() > 0) window.resize(wh[0].toInt(), wh[1].toInt());
+    const bool sized = wh.size() == 2 && wh[0].toInt() > 0 && wh[1].toInt() > 0;
+    if (files.size() == 1 && recordings.isEmpty() && isSnapshotFile(files.first())) {
+      oomscope::ui::SnapshotWindow snapshotWindow;
+      snapshotWindow.resize(sized ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize(1280, 800));
+      scheduleSnapshotScreenshot(snapshotWindow, parser.value(commandLine.screenshot),
+                                 parser.value(commandLine.page));
+      snapshotWindow.show();
+      snapshotWindow.load(files.first());
+      return QApplication::exec();
+    }
+    if (sized) window.resize(wh[0].toInt(), wh[1].toInt());
     scheduleScreenshot(window, parser.value(commandLine.screenshot), parser.value(commandLine.page),
                        !files.isEmpty(), files.isEmpty() && !recordings.isEmpty() ? livePage : nullptr);
   }

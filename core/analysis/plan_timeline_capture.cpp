@@ -33,7 +33,8 @@ std::optional<std::uint32_t> device_plane_of(const capture::Capture& capture, st
 }
 
 PlanTimeline map_plan_to_time(const capture::Capture& capture, const HostReport& report,
-                              ProgressSink& progress, std::stop_token stop) {
+                              ProgressSink& progress, std::stop_token stop,
+                              std::span<const RuntimeExecution> whole_capture) {
   PlanTimelineInput in;
   in.plan = report.plan ? &*report.plan : nullptr;
   ExecutionInput ex;
@@ -57,8 +58,10 @@ PlanTimeline map_plan_to_time(const capture::Capture& capture, const HostReport&
       in.host = &host;
       break;
     }
-  const std::vector<RuntimeExecution> all = build_executions(ex);
-  in.all_executions = all;
+  // Live memory is named by every execution of the capture, also those before a time window (the report's
+  // executions are the whole capture's, window or not).
+  in.all_executions =
+      whole_capture.empty() ? std::span<const RuntimeExecution>(report.runtime.executions) : whole_capture;
   if (report.runtime.module) {
     in.executions = report.runtime.module->executions;
     in.allocator = report.runtime.module->allocator;

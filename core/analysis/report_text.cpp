@@ -122,12 +122,20 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
   if (p.donation.gradient_matched_bytes > 0)
     o << "  not donatable: " << b(p.donation.gradient_matched_bytes)
       << " of parameters whose same-shaped outputs are gradients [derived]\n";
-  if (p.status == PlanStatus::Ok && p.backward_start_event >= 0)
-    o << "  anatomy: weights + optimizer state = parameters " << b(p.parameters_bytes)
+  if (p.status == PlanStatus::Ok && p.backward_start_event >= 0) {
+    // Role sums are taken at the peak: at a forward peak no backward buffer exists yet, so "0 B of
+    // gradients" would read as a fact about the program; say where the peak is instead.
+    o << "  anatomy of the peak (in the " << to_string(p.peak_phase)
+      << "): weights, optimizer state and inputs = parameters " << b(p.parameters_bytes)
       << "; activations = forward-kept " << b(p.role_bytes(BufferRole::ForwardKept))
       << " (forward transients " << b(p.role_bytes(BufferRole::ForwardTransient))
-      << " are not activations); gradients = backward " << b(p.role_bytes(BufferRole::Backward))
-      << " (+ outputs if the step returns them)\n";
+      << " are not activations); ";
+    if (p.peak_phase == Phase::Forward)
+      o << "gradients: none live yet, the backward has not started\n";
+    else
+      o << "gradients = backward " << b(p.role_bytes(BufferRole::Backward))
+        << " (+ outputs if the step returns them)\n";
+  }
   o << "  XLA rematerialized " << p.remat_instructions << " instructions [read]\n";
   for (const std::string& n : p.notes) o << "  note: " << n << "\n";
 }

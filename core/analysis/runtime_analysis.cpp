@@ -45,9 +45,10 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
         "no device event names a program (CUPTI/ROCTracer data missing): whether an execution "
         "launched a kernel cannot be told");
 
-  // Executions are built from the whole capture (numbers, launches and program ids as without a window),
-  // then only those starting inside the window are counted and analysed.
-  const std::vector<RuntimeExecution> all_executions = build_executions(ex);
+  // Executions are built from the whole capture (numbers, launches and program ids as without a window) and
+  // kept in out.executions; only those starting inside the window are counted and analysed.
+  out.executions = build_executions(ex);
+  const std::vector<RuntimeExecution>& all_executions = out.executions;
   std::vector<RuntimeExecution> executions;
   for (const RuntimeExecution& e : all_executions)
     if (!windowed || (e.start_ps >= options.time_window->first && e.start_ps <= options.time_window->second))

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/analysis/runtime_allocators.h"
+#include "core/analysis/runtime_launches.h"
 
 namespace oomscope::analysis {
 
@@ -134,104 +135,6 @@ std::vector<RuntimeExecution> device_module_executions(std::span<const Execution
     out.push_back(std::move(e));
   }
   return out;
-}
-
-// Device plane of each launch's device_id. Tracers number devices their own way (roctracer: 47645..), so
-// the plane is learned from the launches whose correlation_id joins a device event on exactly one plane
-// (the most frequent plane per device_id); failing that, a plane named "/device:<kind>:<device_id>".
-std::map<std::int64_t, std::uint32_t> device_planes_of_launches(const ExecutionInput& in) {
-  std::map<std::int64_t, std::uint32_t> out;
-  if (in.plane_names.empty()) return out;
-  std::unordered_map<std::uint64_t, std::optional<std::uint32_t>> plane_of_correlation;  // nullopt: several
-  for (const capture::DeviceProgramEvent& d : in.device_events) {
-    if (d.correlation_id == 0) continue;
-    auto [it, fresh] = plane_of_correlation.emplace(d.correlation_id, d.plane);
-    if (!fresh && it->second != d.plane) it->second.reset();
-  }
-  std::map<std::int64_t, std::map<std::uint32_t, int>> votes;
-  for (const capture::LaunchEvent& l : in.launches) {
-    if (!l.device_id) continue;
-    votes[*l.device_id];
-    auto it = plane_of_correlation.find(l.correlation_id);
-    if (it != plane_of_correlation.end() && it->second) ++votes[*l.device_id][*it->second];
-  }
-  for (const auto& [device, planes] : votes) {
-    if (!planes.empty()) {
-      out[device] = std::max_element(planes.begin(), planes.end(), [](const auto& a, const auto& b) {
-                      return a.second < b.second;
-                    })->first;
-      continue;
-    }
-    for (std::size_t p = 0; p < in.plane_names.size(); ++p) {
-      const std::string_view name = in.plane_names[p];
-      const auto colon = name.rfind(':');
-      if (name.starts_with("/device:") && colon != std::string_view::npos &&
-          name.substr(colon + 1) == std::to_string(device))
-        out[device] = static_cast<std::uint32_t>(p);
-    }
-  }
-  return out;
-}
-
-// The program of each host execution from the kernels it launched: the driver-API launches inside its
-// span carry program_id themselves (roctracer) or name, by correlation_id, a device event that does
-// (CUPTI). A launch's device_id names its device plane; when the execution's own device is known (from the
-// allocator it allocated from), only launches to that device count, and the device event must be on it.
-// Launches of several programs that cannot be told apart leave the execution ambiguous: it keeps the
-// name-and-order match and records the programs. A found id replaces the name-and-order guess and may name
-// an execution whose module span is missing; such an execution did launch a kernel.
-void match_by_program_id(const ExecutionInput& in, std::vector<RuntimeExecution>& out) {
-  if (in.launches.empty()) return;
-  const std::map<std::int64_t, std::uint32_t> launch_plane = device_planes_of_launches(in);
-  std::map<std::pair<std::uint32_t, std::uint64_t>, std::uint64_t> program_on_plane;  // (plane, corr)
-  std::unordered_map<std::uint64_t, std::uint64_t> program_of_correlation;
-  for (const capture::DeviceProgramEvent& d : in.device_events)
-    if (d.correlation_id != 0 && d.program_id != 0) {
-      program_on_plane.emplace(std::pair(d.plane, d.correlation_id), d.program_id);
-      program_of_correlation.emplace(d.correlation_id, d.program_id);
-    }
-  std::unordered_map<std::uint64_t, const ModuleRef*> module_of_id;
-  for (const ModuleRef& m : in.modules) module_of_id.emplace(m.program_id, &m);
-  for (RuntimeExecution& e : out) {
-    if (e.plane != in.host_plane) continue;
-    std::optional<std::uint32_t> own_plane;
-    if (e.allocator && *e.allocator < in.allocator_names.size())
-      own_plane = device_plane_of_allocator(in.allocator_names[*e.allocator], in.plane_names);
-    std::set<std::uint64_t> programs;
-    auto it = std::lower_bound(in.launches.begin(), in.launches.end(), e.start_ps,
-                               [](const capture::LaunchEvent& l, std::int64_t t) { return l.time_ps < t; });
-    for (; it != in.launches.end() && it->time_ps <= e.end_ps; ++it) {
-      std::optional<std::uint32_t> plane;
-      if (it->device_id)
-        if (auto p = launch_plane.find(*it->device_id); p != launch_plane.end()) plane = p->second;
-      if (own_plane && plane && *plane != *own_plane) continue;  // another device's launch
-      std::optional<std::uint64_t> id = it->program_id;
-      if (!id || *id == 0) {
-        if (plane) {
-          auto found = program_on_plane.find({*plane, it->correlation_id});
-          if (found != program_on_plane.end()) id = found->second;
-        } else if (auto found = program_of_correlation.find(it->correlation_id);
-                   found != program_of_correlation.end()) {
-          id = found->second;
-        }
-      }
-      if (id && *id != 0 && module_of_id.count(*id)) programs.insert(*id);
-    }
-    if (programs.empty()) continue;
-    if (programs.size() > 1) {
-      e.ambiguous_programs.assign(programs.begin(), programs.end());
-      continue;
-    }
-    const std::uint64_t id = *programs.begin();
-    const ModuleRef& m = *module_of_id.at(id);
-    if (!e.module.empty() && e.module != m.name)
-      continue;  // the span names another module: keep the span's word
-    e.module = m.name;
-    e.program_id = id;
-    e.matched_by_program_id = true;
-    e.module_from_pjit = false;
-    e.launched = true;  // a driver-API launch of its program inside its span
-  }
 }
 
 // The allocator of each host execution: that of the first allocation inside its span on its own line.

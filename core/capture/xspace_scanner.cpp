@@ -503,8 +503,6 @@ void CaptureBuilder::scan_event(const WireReader& parent, std::string_view paylo
       ev.start_ps = v;  // offset for now; made absolute once the line is read
     else if (number == 3)
       ev.duration_ps = v;
-    else if (number == 5)
-      ev.num_occurrences = v;
   };
   const auto* begin = reinterpret_cast<const std::uint8_t*>(payload.data());
   const auto no_len = [](std::uint32_t, std::string_view) {};
@@ -519,8 +517,8 @@ void CaptureBuilder::scan_event(const WireReader& parent, std::string_view paylo
         r.skip(f.type);
     }
   }
-  ev.offset =
-      static_cast<std::uint64_t>(reinterpret_cast<const std::uint8_t*>(payload.data()) - file_->data());
+  ev.offset =  // the reader refuses files over 2 GiB (reader.cpp), so an offset fits
+      static_cast<std::uint32_t>(reinterpret_cast<const std::uint8_t*>(payload.data()) - file_->data());
   ev.size = static_cast<std::uint32_t>(payload.size());
   const std::int64_t wire_id = ev.metadata_id;
   if (!seg.id_remap.empty())

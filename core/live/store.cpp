@@ -36,6 +36,42 @@ void Store::on_sample(int rank, const Sample& sample) {
   if (!r.gaps.empty() && r.gaps.back().to == 0) r.gaps.back().to = sample.t;
   r.samples.push_back(sample);
   r.fields_seen = static_cast<std::uint16_t>(r.fields_seen | sample.present);
+  if (r.samples.size() > samples_per_rank_limit()) thin_older_half(r);
+}
+
+std::size_t Store::samples_per_rank_limit() const {
+  const std::size_t ranks = std::max<std::size_t>(1, ranks_.size());
+  return std::max(kMinSamplesPerRank, budget_bytes_ / sizeof(Sample) / ranks);
+}
+
+namespace {
+
+// Two neighbouring samples as one, at the first one's time.
+Sample merged(const Sample& a, const Sample& b) {
+  Sample m = a;
+  for (std::size_t i = 0; i < kFieldCount; ++i) {
+    const auto f = static_cast<Field>(i);
+    if (!b.has(f)) continue;
+    if (!a.has(f) || !field_is_bytes(f))
+      m.set(f, b.get(f));
+    else
+      m.set(f, std::max(a.get(f), b.get(f)));
+  }
+  return m;
+}
+
+}  // namespace
+
+void thin_older_half(RankSeries& rank) {
+  auto& s = rank.samples;
+  const std::size_t older = (s.size() / 2) & ~std::size_t{1};
+  if (older < 2) return;
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < older; i += 2) s[out++] = merged(s[i], s[i + 1]);
+  rank.thinned_until = std::max(rank.thinned_until, s[older - 1].t);
+  for (std::size_t i = older; i < s.size(); ++i) s[out++] = s[i];
+  rank.thinned += static_cast<std::int64_t>(older / 2);
+  s.resize(out);
 }
 
 bool Store::has_event(int rank, const Event& event) const {

@@ -31,6 +31,12 @@ struct RankSeries {
   std::int64_t bad_lines = 0;
   std::string last_bad_line;
   std::uint16_t fields_seen = 0;  // union of the samples' presence masks
+  // Memory stays bounded in a session of days: past the store's per-rank limit, the older half of the
+  // samples is merged two into one (each byte figure keeps the larger value, so no peak is lost; step,
+  // micro and the counters keep the later one). `thinned` counts the samples merged away, and samples up
+  // to `thinned_until` (unix ns) are no longer each one the agent sent.
+  std::int64_t thinned = 0;
+  std::int64_t thinned_until = 0;
 
   const Sample* last() const { return samples.empty() ? nullptr : &samples.back(); }
   // A display name: "rank 3 (host:port)".
@@ -64,10 +70,21 @@ class Store final : public LiveSink {
   // Min/max/last of `field` over [t0, t1) in `buckets` equal buckets; buckets without samples are left out.
   std::vector<Bucket> downsample(int rank, Field field, std::int64_t t0, std::int64_t t1, int buckets) const;
 
+  // The memory all ranks' samples may take together (default 1 GiB, at 120 bytes a sample); each rank gets
+  // an equal share, at least kMinSamplesPerRank samples. See RankSeries::thinned.
+  static constexpr std::size_t kDefaultSampleBudgetBytes = std::size_t{1} << 30;
+  static constexpr std::size_t kMinSamplesPerRank = 4096;
+  void set_sample_budget(std::size_t bytes) { budget_bytes_ = bytes; }
+  std::size_t samples_per_rank_limit() const;
+
  private:
   RankSeries& at(int rank);
   std::vector<RankSeries> ranks_;
+  std::size_t budget_bytes_ = kDefaultSampleBudgetBytes;
 };
+
+// Merges the older half of `rank`'s samples two into one (see RankSeries::thinned).
+void thin_older_half(RankSeries& rank);
 
 // Headroom: how far a rank is from running out of device memory, from its latest sample:
 //   capacity = the hello's total_bytes, else the sample's recommended_max (MPS);

@@ -23,6 +23,38 @@ bool is_torch_internal(const std::string& file) {
          contains(file, "/lib/python");
 }
 
+// C++ frames of the autograd engine: backward() runs on the engine's own threads, whose stacks hold no
+// Python frame at all ("torch::autograd::Engine::thread_main", "...generated::BmmBackward0::apply").
+bool is_autograd_engine_frame(const std::string& name) {
+  return name.starts_with("torch::autograd::Engine::") ||
+         (name.starts_with("torch::autograd::generated::") && contains(name, "Backward"));
+}
+
+// A C++ function name without its argument list: "at::_ops::bmm::call(at::Tensor const&, ...)" ->
+// "at::_ops::bmm::call". Only for names that start with a qualified identifier.
+std::string without_arguments(const std::string& name) {
+  const auto open = name.find('(');
+  if (open == std::string::npos || open == 0) return name;
+  return name.substr(0, open);
+}
+
+// For a stack without Python frames: the frame that says what ran, in that order the autograd node
+// ("BmmBackward0::apply"), the ATen operator ("at::_ops::bmm::call"), else the innermost frame.
+std::string cpp_only_where(const Snapshot& snap, const std::vector<std::uint32_t>& ids) {
+  for (std::uint32_t id : ids) {
+    const std::string& name = snap.frames[id].name;
+    if (name.starts_with("torch::autograd::generated::") && contains(name, "Backward") &&
+        contains(name, "::apply("))
+      return "no Python frame; in " + without_arguments(name);
+  }
+  for (std::uint32_t id : ids) {
+    const std::string& name = snap.frames[id].name;
+    if (name.starts_with("at::_ops::")) return "no Python frame; in " + without_arguments(name);
+  }
+  const Frame& f = snap.frames[ids.front()];
+  return "no Python frame; innermost " + f.filename + ":" + std::to_string(f.line) + " in " + f.name;
+}
+
 }  // namespace
 
 const char* to_string(Category c) noexcept {
@@ -60,7 +92,8 @@ FrameTraits frame_traits(const Snapshot& snap) {
     std::uint8_t b = 0;
     if (contains(file, "/torch/optim/") && f.name != "zero_grad") b |= kOptim;
     if (f.name == "backward" || f.name == "_engine_run_backward" || f.name == "run_backward" ||
-        contains(file, "/torch/autograd/__init__.py") || contains(file, "/torch/autograd/graph.py"))
+        contains(file, "/torch/autograd/__init__.py") || contains(file, "/torch/autograd/graph.py") ||
+        is_autograd_engine_frame(f.name))
       b |= kBackward;
     if (f.name == "_apply" || f.name == "reset_parameters" || f.name == "load_state_dict" ||
         f.name == "_load_from_state_dict" || f.name.starts_with("init_weight") ||
@@ -72,6 +105,16 @@ FrameTraits frame_traits(const Snapshot& snap) {
     t.bits[i] = b;
   }
   return t;
+}
+
+bool is_forward_stack(const Snapshot& snap, const FrameTraits& traits, FramesId frames) {
+  bool forward = false;
+  for (std::uint32_t id : snap.frames_of(frames)) {
+    const std::uint8_t b = id < traits.bits.size() ? traits.bits[id] : 0;
+    if (b & kBackward) return false;
+    forward |= (b & kForward) != 0;
+  }
+  return forward;
 }
 
 Categorised categorise(const Snapshot& snap, const FrameTraits& traits, FramesId frames,
@@ -120,8 +163,8 @@ std::string user_frame(const Snapshot& snap, FramesId frames) {
       break;
     }
   }
-  const Frame& f = python ? *python : snap.frames[ids.front()];
-  return f.filename + ":" + std::to_string(f.line) + " in " + f.name;
+  if (!python) return cpp_only_where(snap, ids);
+  return python->filename + ":" + std::to_string(python->line) + " in " + python->name;
 }
 
 }  // namespace oomscope::snapshot

@@ -41,8 +41,12 @@ inline Categorised categorise(const Snapshot& snap, FramesId frames, std::int64_
   return categorise(snap, frame_traits(snap), frames, lifetime_events);
 }
 
+// A stack of a module's forward() with no backward frame: an allocation made by a forward pass.
+bool is_forward_stack(const Snapshot& snap, const FrameTraits& traits, FramesId frames);
+
 // "file.py:123 in name" for the innermost frame that is user Python code (not torch internals, not C++),
-// else the innermost Python frame, else the innermost frame; "" without frames.
+// else the innermost Python frame; a stack of C++ frames only (the autograd engine's threads) gives
+// "no Python frame; in <autograd node or ATen operator>", else its innermost frame; "" without frames.
 std::string user_frame(const Snapshot& snap, FramesId frames);
 // Is this a Python source frame (".py" file), as opposed to a C++ or unknown frame?
 bool is_python_frame(const Frame& f);

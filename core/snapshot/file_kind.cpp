@@ -122,7 +122,7 @@ FileKindInfo classify(std::string_view s, bool gz, bool complete) {
         "a ZIP archive (a torch.save() checkpoint or a .pt model?), not a memory snapshot or profile" + post;
     return k;
   }
-  const std::size_t p = skip_ws(s);
+  const std::size_t p = skip_ws(s, s.starts_with("\xef\xbb\xbf") ? 3 : 0);  // after a UTF-8 byte-order mark
   if (p < s.size() && s[p] == '<') {
     k.looks_like =
         "an HTML or XML page (a memory_viz / trace_plot export?); open the .pickle or trace it was made "
@@ -144,10 +144,8 @@ FileKindInfo classify(std::string_view s, bool gz, bool complete) {
           "an XProf memory_profile tool output (JSON); open the .xplane.pb capture it was made from" + post;
     } else if (s.find("\"device_traces\"") != std::string_view::npos ||
                s.find("\"segments\"") != std::string_view::npos) {
-      k.looks_like =
-          "a memory snapshot written as JSON; oomscope reads the .pickle from "
-          "torch.cuda.memory._dump_snapshot()" +
-          post;
+      k.kind = FileKind::TorchSnapshot;
+      k.looks_like = "a PyTorch allocator snapshot written as JSON" + post;
     } else if (s[p] == '[') {
       k.looks_like =
           "a JSON list (a non-raw export_memory_timeline [times, sizes] file?), not a format oomscope reads" +

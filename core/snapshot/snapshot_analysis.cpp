@@ -8,7 +8,8 @@ namespace oomscope::snapshot {
 
 namespace {
 
-// The Active Cached Segment Timeline's maximum (§3.4): segments paired like allocations.
+// The Active Cached Segment Timeline's maximum (docs/snapshot-format.md, 3, "Segment timeline"): segments
+// paired like allocations.
 std::int64_t reserved_peak(const Snapshot& snap, std::int64_t device) {
   static const std::vector<TraceEntry> kNone;
   const auto& trace = static_cast<std::size_t>(device) < snap.device_traces.size()

@@ -52,7 +52,7 @@ struct DeviceAnalysis {
   std::vector<CategoryTotal> categories_at_peak;  // largest first
   std::optional<OomPoint> oom;
   AllocatorState state;            // at the OOM entry when there is one, else the snapshot itself
-  std::int64_t reserved_peak = 0;  // Active Cached Segment Timeline maximum (§3.4)
+  std::int64_t reserved_peak = 0;  // Active Cached Segment Timeline maximum (docs/snapshot-format.md, 3)
 };
 
 struct SnapshotReport {

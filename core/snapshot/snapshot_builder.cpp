@@ -110,13 +110,23 @@ class Builder {
           else if (*key == "line")
             fr.line = t_.as_int(v).value_or(0);
         });
-        s_.frames.push_back(std::move(fr));
-        fit->second = static_cast<std::uint32_t>(s_.frames.size() - 1);
+        // Equal frames are one frame even when the file holds copies (a JSON snapshot shares nothing).
+        std::string key = fr.filename;
+        key += '\0';
+        key += fr.name;
+        key += '\0';
+        key += std::to_string(fr.line);
+        auto [cit, cadded] =
+            frame_by_content_.try_emplace(std::move(key), static_cast<std::uint32_t>(s_.frames.size()));
+        if (cadded) s_.frames.push_back(std::move(fr));
+        fit->second = cit->second;
       }
       ids.push_back(fit->second);
     });
-    s_.frame_lists.push_back(std::move(ids));
-    it->second = static_cast<FramesId>(s_.frame_lists.size() - 1);
+    auto [cit, cadded] =
+        list_by_content_.try_emplace(std::move(ids), static_cast<FramesId>(s_.frame_lists.size()));
+    if (cadded) s_.frame_lists.push_back(cit->first);
+    it->second = cit->second;
     return it->second;
   }
 
@@ -390,6 +400,15 @@ class Builder {
   bool saw_block_address_ = false, saw_segment_frames_ = false, device_free_ = false;
   std::unordered_map<std::uint64_t, FramesId> list_ids_;
   std::unordered_map<std::uint64_t, std::uint32_t> frame_ids_;
+  struct IdsHash {
+    std::size_t operator()(const std::vector<std::uint32_t>& v) const noexcept {
+      std::uint64_t h = 1469598103934665603ull;
+      for (std::uint32_t x : v) h = (h ^ x) * 1099511628211ull;
+      return static_cast<std::size_t>(h);
+    }
+  };
+  std::unordered_map<std::string, std::uint32_t> frame_by_content_;
+  std::unordered_map<std::vector<std::uint32_t>, FramesId, IdsHash> list_by_content_;
   std::unordered_map<std::uint64_t, Action> actions_;
   TraceEntrySink* sink_ = nullptr;
   std::uint32_t last_node_ = 0xffffffffu;

@@ -41,12 +41,43 @@ std::int64_t category_bytes(const DeviceAnalysis& d, Category c) {
   return 0;
 }
 
+// Gradients live at the peak that a previous step left behind: allocated in a backward pass and followed,
+// before the peak, by an allocation of a forward pass (a new step began while they stayed). Gradients of
+// the backward the peak is in are needed there; zero_grad(set_to_none=True) frees only the carried ones.
+struct CarriedGradients {
+  std::int64_t bytes = 0;
+  std::size_t count = 0;
+  std::int64_t forward_entry = -1;  // the last forward allocation before the peak
+};
+
+CarriedGradients carried_gradients(const Snapshot& snap, const DeviceAnalysis& d) {
+  CarriedGradients c;
+  const auto dev = static_cast<std::size_t>(d.device);
+  if (dev >= snap.device_traces.size() || d.timeline.peak_index < 0) return c;
+  const auto& trace = snap.device_traces[dev];
+  const FrameTraits traits = frame_traits(snap);
+  const auto end = std::min<std::size_t>(static_cast<std::size_t>(d.timeline.peak_index) + 1, trace.size());
+  for (std::size_t i = end; i-- > 0;) {
+    if (trace[i].action == Action::Alloc && is_forward_stack(snap, traits, trace[i].frames)) {
+      c.forward_entry = static_cast<std::int64_t>(i);
+      break;
+    }
+  }
+  if (c.forward_entry < 0) return c;
+  for (const PeakAllocation& a : d.at_peak) {
+    if (a.category.category != Category::Gradients || a.alloc_index < 0 || a.alloc_index >= c.forward_entry)
+      continue;
+    c.bytes += a.bytes;
+    ++c.count;
+  }
+  return c;
+}
+
 // Fixes that shrink the peak, from what was live at it.
-std::vector<Fix> peak_fixes(const DeviceAnalysis& d) {
+std::vector<Fix> peak_fixes(const Snapshot& snap, const DeviceAnalysis& d) {
   std::vector<Fix> fixes;
   const std::int64_t peak = d.timeline.peak_bytes;
   const std::int64_t act = category_bytes(d, Category::Activations);
-  const std::int64_t grads = category_bytes(d, Category::Gradients);
   const std::int64_t params = category_bytes(d, Category::Parameters);
   if (params > 0 && share(params, peak) >= 0.5)
     fixes.push_back(
@@ -63,10 +94,15 @@ std::vector<Fix> peak_fixes(const DeviceAnalysis& d) {
                              "activations scale with the batch: half of " + b(act),
                              "two forward/backward passes per optimizer step"));
   }
-  if (grads > 0 && share(grads, peak) >= 0.05)
+  const CarriedGradients carried = carried_gradients(snap, d);
+  if (carried.bytes > 0 && share(carried.bytes, peak) >= 0.05)
     fixes.push_back(make_fix(
-        "optimizer.zero_grad(set_to_none=True) so gradients are freed, not zeroed, between steps", grads,
-        "the " + b(grads) + " allocated in backward() and live at the peak, if they are the previous step's",
+        "optimizer.zero_grad(set_to_none=True) so gradients are freed, not zeroed, between steps",
+        carried.bytes,
+        "the " + b(carried.bytes) + " (" + std::to_string(carried.count) +
+            " allocations) made in an earlier backward() and still live at the peak, after a forward pass "
+            "allocated again (trace entry " +
+            std::to_string(carried.forward_entry) + ")",
         "none (the default since PyTorch 2.0)"));
   return fixes;
 }
@@ -116,7 +152,7 @@ std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const Snapsho
         l.cause = "live allocations held " + b(st.allocated) + " of " + b(st.reserved) +
                   " reserved; the cache had " + b(st.free_bytes) + " free (largest block " + b(pool_largest) +
                   ") [measured]";
-        l.fixes = peak_fixes(d);
+        l.fixes = peak_fixes(snap, d);
       }
       l.confirm = "the Allocator State page at the OOM marker shows every segment and block";
       out.push_back(std::move(l));
@@ -134,7 +170,7 @@ std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const Snapsho
       if (!d.at_peak.empty() && !d.at_peak.front().where.empty())
         l.cause += "; the largest live allocation (" + b(d.at_peak.front().bytes) + ") comes from " +
                    d.at_peak.front().where;
-      l.fixes = peak_fixes(d);
+      l.fixes = peak_fixes(snap, d);
       out.push_back(std::move(l));
     }
     const std::int64_t cached_free = st.free_bytes;
@@ -172,7 +208,7 @@ std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const Snapsho
                                               : std::string(" at the start of the trace")) +
                   ": " + composition(d);
       l.cause = "categories are guessed from each allocation's stack (rules on the Top allocations page)";
-      if (!d.oom) l.fixes = peak_fixes(d);
+      if (!d.oom) l.fixes = peak_fixes(snap, d);
       out.push_back(std::move(l));
     }
     if (d.trace_entries > 0 && d.timeline.ghosts > 0) {

@@ -81,7 +81,7 @@ nlohmann::json snapshot_summary_json(const Snapshot& snap, const SnapshotReport&
   nlohmann::json settings = nlohmann::json::object();
   for (const auto& [k, v] : snap.allocator_settings) settings[k] = v;
   return {{"format", format_id(snap.format)},
-          {"pickle_protocol", snap.protocol},
+          {"pickle_protocol", snap.protocol > 0 ? nlohmann::json(snap.protocol) : nlohmann::json()},
           {"segments", snap.segments.size()},
           {"large_segments", large},
           {"small_segments", snap.segments.size() - large},

@@ -1,6 +1,6 @@
 #pragma once
 // JSON forms of a snapshot: the `snapshot` object of `info --json` and the `report --json` document
-// (docs/snapshot-json.md).
+// (docs/pytorch-files.md, section "JSON").
 
 #include <nlohmann/json.hpp>
 

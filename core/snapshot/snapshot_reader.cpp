@@ -12,6 +12,8 @@
 #include <cstring>
 
 #include "core/capture/mapped_file.h"
+#include "core/snapshot/gzip.h"
+#include "core/snapshot/json_snapshot.h"
 #include "core/snapshot/pickle_reader.h"
 #include "core/snapshot/snapshot_builder.h"
 #include "core/util/bytes.h"
@@ -69,12 +71,13 @@ PickleSource map_file(const std::string& path) {
   return src;
 }
 
-std::shared_ptr<const Snapshot> read_source(PickleSource source, const std::string& name,
-                                            ProgressSink& progress, std::stop_token stop) {
+std::shared_ptr<const Snapshot> read_pickle(PickleSource source, const std::string& name,
+                                            ProgressSink& progress, std::stop_token stop,
+                                            std::uint64_t file_size, bool json) {
   auto snap = std::make_shared<Snapshot>();
   snap->path = name;
-  snap->file_size = source.size;
-  snap->protocol = source.size >= 2 ? source.data[1] : 0;
+  snap->file_size = file_size;
+  snap->protocol = json ? 0 : (source.size >= 2 ? source.data[1] : 0);
   {
     TraceEntrySink sink(*snap);
     sink.records.reserve(static_cast<std::size_t>(source.size / 40 + 16));  // address space only until used
@@ -82,6 +85,38 @@ std::shared_ptr<const Snapshot> read_source(PickleSource source, const std::stri
     build_snapshot(*tree, *snap, progress, stop, &sink);
   }
   return snap;
+}
+
+PickleSource from_string(std::string bytes) {
+  auto owner = std::make_shared<std::string>(std::move(bytes));
+  PickleSource src;
+  src.data = reinterpret_cast<const std::uint8_t*>(owner->data());
+  src.size = owner->size();
+  src.keep = owner;
+  return src;
+}
+
+// A pickle, a JSON snapshot (re-encoded as a pickle), or either of them gzip'd.
+std::shared_ptr<const Snapshot> read_source(PickleSource source, const std::string& name,
+                                            ProgressSink& progress, std::stop_token stop) {
+  const std::uint64_t file_size = source.size;
+  std::string_view bytes(reinterpret_cast<const char*>(source.data), static_cast<std::size_t>(source.size));
+  std::string plain;
+  if (is_gzip(bytes)) {
+    progress.report(0.0, "decompressing");
+    plain = gunzip(bytes, name, kMaxSnapshotBytes);
+    bytes = plain;
+  }
+  if (looks_like_json(bytes)) {
+    progress.report(0.0, "converting the JSON");
+    std::string pickle = json_to_pickle(bytes, name, stop);
+    plain.clear();
+    plain.shrink_to_fit();
+    source = {};  // the mapping is no longer needed
+    return read_pickle(from_string(std::move(pickle)), name, progress, std::move(stop), file_size, true);
+  }
+  if (!plain.empty()) source = from_string(std::move(plain));
+  return read_pickle(std::move(source), name, progress, std::move(stop), file_size, false);
 }
 
 }  // namespace

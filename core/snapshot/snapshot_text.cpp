@@ -101,8 +101,12 @@ void write_diagnosis_text(std::ostream& o, const std::vector<analysis::Diagnosis
 
 void write_snapshot_text(std::ostream& o, const Snapshot& snap, const SnapshotReport& r, std::size_t top) {
   o << "== " << r.path << "\n";
-  o << "PyTorch allocator snapshot, " << describe(r.format) << ", pickle protocol " << snap.protocol
-    << ", file " << b(static_cast<std::int64_t>(r.file_size)) << "\n";
+  o << "PyTorch allocator snapshot, " << describe(r.format) << ", ";
+  if (snap.protocol > 0)
+    o << "pickle protocol " << snap.protocol;
+  else
+    o << "written as JSON";
+  o << ", file " << b(static_cast<std::int64_t>(r.file_size)) << "\n";
   std::size_t large = 0;
   for (const Segment& s : snap.segments) large += s.large;
   o << "segments " << n(r.segments) << " (" << n(large) << " large, " << n(r.segments - large)

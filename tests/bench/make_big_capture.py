@@ -3,9 +3,13 @@
 
 Every line of every plane is written N times, each copy shifted later in time by the length of the source
 capture, as further XLine entries with the same line id (the same timeline, as the format allows) inside
-one XPlane per source plane. Event bytes are copied as they are, so the result has the source's mix of
-events and stats, N times over. Memory stays near the size of the source: the output is streamed, with
-every message length computed before it is written.
+one XPlane per source plane, so timestamps only grow from one copy to the next. Event bytes are copied as
+they are, except the correlation ids (stat correlation_id, which ties a host launch to its device kernel):
+each copy gets its own, as a real long capture would have, so copy k's launches find copy k's kernels.
+They become ID_BASE + k * ID_STRIDE + the source's id, with ID_BASE chosen so that every id of every copy
+has the same varint width (every copy then has the same size). The result has the source's mix of events
+and stats, N times over. Memory stays near the size of the source: the output is streamed, with every
+message length computed before it is written.
 
 usage: make_big_capture.py OUTPUT [--size 100M|1G|BYTES] [--source CAPTURE]
   default source: tests/data/tf2_gpu_v100x8_bert_multiworker.xplane.pb; default size 100M.
@@ -73,15 +77,64 @@ def main():
             end_ns = max(end_ns, line.timestamp_ns + (last + 999) // 1000)
     shift_ns = end_ns + 1_000_000
 
-    planes = []  # (plane bytes without lines, [(line header, events field bytes)])
+    # Correlation ids: the widest the source uses, the stride between copies, and a base that gives every
+    # rewritten id the same varint width.
+    def correlation_stat_ids(plane):
+        return {k for k, m in plane.stat_metadata.items() if m.name == b"correlation_id"}
+
+    max_id = 0
     for p in space.planes:
+        ids = correlation_stat_ids(p)
+        for line in p.lines:
+            for e in line.events:
+                for st in e.stats:
+                    if st.metadata_id in ids and st.WhichOneof("value") == "uint64_value":
+                        max_id = max(max_id, st.uint64_value)
+    id_stride = 1 << max(1, max_id.bit_length())
+
+    def event_parts(e, ids):
+        """The event's field bytes as a list: bytes as they are, and for each correlation id the source's
+        id (an int), written by the copy that emits it. The rewritten stats go last (field order is free)."""
+        kept = xp.XEvent()
+        kept.CopyFrom(e)
+        del kept.stats[:]
+        corr = []
+        for st in e.stats:
+            if st.metadata_id in ids and st.WhichOneof("value") == "uint64_value":
+                corr.append(st)
+            else:
+                kept.stats.add().CopyFrom(st)
+        parts = [kept.SerializeToString()]
+        for st in corr:
+            head = varint(1 << 3) + varint(st.metadata_id) + varint(3 << 3)
+            parts.append((head, st.uint64_value))
+        return parts
+
+    def compile_line(parts_list):
+        """A line's events as chunks: runs of events without a correlation id as one bytes object, and each
+        event with one as (its other fields, [(stat head, source id)])."""
+        chunks, run = [], []
+        for parts in parts_list:
+            if len(parts) == 1:
+                run.append(len_field(4, len(parts[0])) + parts[0])
+                continue
+            if run:
+                chunks.append(b"".join(run))
+                run = []
+            chunks.append((parts[0], parts[1:]))
+        if run:
+            chunks.append(b"".join(run))
+        return chunks
+
+    planes = []  # (plane bytes without lines, [(line header, compiled events)])
+    for p in space.planes:
+        ids = correlation_stat_ids(p)
         lines = []
         for line in p.lines:
-            events = b"".join(len_field(4, e.ByteSize()) + e.SerializeToString() for e in line.events)
             header = xp.XLine()
             header.CopyFrom(line)
             header.ClearField("events")
-            lines.append((header, events))
+            lines.append((header, compile_line([event_parts(e, ids) for e in line.events])))
         rest = xp.XPlane()
         rest.CopyFrom(p)
         rest.ClearField("lines")
@@ -90,42 +143,69 @@ def main():
     tail.CopyFrom(space)
     tail.ClearField("planes")
     tail_bytes = tail.SerializeToString()
+    def events_bytes(chunks, k):
+        out = []
+        for chunk in chunks:
+            if isinstance(chunk, bytes):
+                out.append(chunk)
+                continue
+            body = [chunk[0]]
+            for head, source_id in chunk[1]:
+                stat = head + varint(id_base + k * id_stride + source_id)
+                body.append(len_field(4, len(stat)) + stat)
+            event = b"".join(body)
+            out.append(len_field(4, len(event)))
+            out.append(event)
+        return b"".join(out)
 
-    def line_entry(header, events, k):
+    def header_bytes(header, events_size, k):
         h = xp.XLine()
         h.CopyFrom(header)
         h.timestamp_ns = header.timestamp_ns + k * shift_ns
         hb = h.SerializeToString()
-        return len_field(3, len(hb) + len(events)) + hb, events
+        return len_field(3, len(hb) + events_size) + hb
 
-    def plane_payload_size(rest, lines, copies):
+    # The id width holds for the most copies a 2 GiB file could have, so it is known before the count.
+    id_base = 0
+    smallest_copy = sum(len(events_bytes(parts, 0)) for _, lines in planes for _, parts in lines)
+    most_copies = MAX_MESSAGE // max(smallest_copy, 1) + 1
+    width = 1
+    while (1 << (7 * (width - 1)) if width > 1 else 0) + most_copies * id_stride + max_id >= 1 << (7 * width):
+        width += 1
+    id_base = 1 << (7 * (width - 1)) if width > 1 else 0
+    # Event bytes per line have the same size in every copy; only the line headers' timestamps vary.
+    event_sizes = [[len(events_bytes(parts, 0)) for _, parts in lines] for _, lines in planes]
+
+    def plane_payload_size(rest, lines, sizes, copies):
         size = len(rest)
-        for header, events in lines:
+        for (header, _), events_size in zip(lines, sizes):
             for k in range(copies):
-                head, ev = line_entry(header, events, k)
-                size += len(head) + len(ev)
+                size += len(header_bytes(header, events_size, k)) + events_size
         return size
 
-    per_copy = sum(plane_payload_size(b"", lines, 1) for _, lines in planes)
+    per_copy = sum(plane_payload_size(b"", lines, sizes, 1) for (_, lines), sizes in zip(planes, event_sizes))
     copies = max(1, round((target - len(tail_bytes)) / max(per_copy, 1)))
     total = 0
     with open(args.output, "wb") as out:
-        for rest, lines in planes:
-            size = plane_payload_size(rest, lines, copies)
+        for (rest, lines), sizes in zip(planes, event_sizes):
+            size = plane_payload_size(rest, lines, sizes, copies)
             if size >= MAX_MESSAGE:
                 sys.exit("make_big_capture: one plane would pass 2 GiB; ask for a smaller size")
             out.write(len_field(1, size) + rest)
             total += len(len_field(1, size)) + len(rest)
             for k in range(copies):
-                for header, events in lines:
-                    head, ev = line_entry(header, events, k)
+                for (header, parts), events_size in zip(lines, sizes):
+                    ev = events_bytes(parts, k)
+                    assert len(ev) == events_size
+                    head = header_bytes(header, events_size, k)
                     out.write(head)
                     out.write(ev)
                     total += len(head) + len(ev)
         out.write(tail_bytes)
         total += len(tail_bytes)
     events = sum(len(l.events) for p in space.planes for l in p.lines) * copies
-    print(f"{args.output}: {total:,} bytes, {copies} copies of {os.path.basename(args.source)}, {events:,} events")
+    print(f"{args.output}: {total:,} bytes, {copies} copies of {os.path.basename(args.source)}, {events:,} events"
+          f" (correlation ids {id_base:,} + copy x {id_stride:,} + the source's)")
 
 
 if __name__ == "__main__":

@@ -104,13 +104,14 @@ class TestSnapshotPages : public QObject {
     QCOMPARE(w.tabs()->tabText(0), QStringLiteral("Timeline"));
     QAbstractItemModelTester top(w.topModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester segs(w.segmentModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-    // Lands on the peak (no OOM entry): entry 11,205 of §5.1.
+    // Lands on the peak (no OOM entry): entry 11,205 (docs/snapshot-format.md, 5).
     QCOMPARE(w.selectedEvent(), std::int64_t{11205});
     QVERIFY(w.topModel()->rowCount() > 100);
     QCOMPARE(w.topModel()->data(w.topModel()->index(0, TopAllocationsModel::Size)).toString(),
              QStringLiteral("147 MiB"));
     QVERIFY(w.topModel()->framesText(0).contains(QStringLiteral("adam_forward.py")));
-    // The allocator state follows the selection: the last event is the snapshot itself (§3.5).
+    // The allocator state follows the selection: the last event is the snapshot itself
+    // (docs/snapshot-format.md, 3, "Allocator state at an event").
     w.selectEvent(23104);
     QCOMPARE(w.segmentModel()->rowCount(), 61);
     QVERIFY2(w.stateHeader()->text().contains(QStringLiteral("965 MiB allocated / 1.77 GiB reserved")),

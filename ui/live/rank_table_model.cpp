@@ -33,6 +33,7 @@ QVector<LiveRankRow> liveRankRows(const live::Store& store) {
     row.connected = r.connected;
     row.status = r.connected ? QObject::tr("live") : safeText(r.status.empty() ? "waiting" : r.status);
     row.samples = qint64(r.samples.size());
+    row.thinned = qint64(r.thinned);
     row.bad = r.bad_lines;
     row.badWhy = safeText(r.last_bad_line);
     if (!r.shapes.empty()) row.shapes = r.shapes.back().distinct;
@@ -145,8 +146,13 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const {
       return QBrush(QColor(0xd6, 0x27, 0x28));  // under 10% left
   }
   if (role == Qt::ToolTipRole) {
-    if (index.column() == Rank)
-      return r.endpoint + QStringLiteral(" \u00b7 ") + QLocale().toString(r.samples) + tr(" samples");
+    if (index.column() == Rank) {
+      QString tip = r.endpoint + QStringLiteral(" \u00b7 ") + QLocale().toString(r.samples) + tr(" samples");
+      if (r.thinned > 0)
+        tip += tr(" (%1 older ones merged into their neighbours to bound memory; peaks kept)")
+                   .arg(QLocale().toString(r.thinned));
+      return tip;
+    }
     if (index.column() == Status) return r.status;
     if (index.column() == Bad && r.bad) return tr("Last skipped line: %1").arg(r.badWhy);
   }

@@ -1,5 +1,5 @@
 #pragma once
-// The navigator's tree (the left panel of the design sketch): open files, each file's host, then the host's
+// The navigator's tree (the left dock; README.md, "Navigator"): open files, each file's host, then the host's
 // modules sorted by planned peak (the default module in bold, with why it is the default in its tooltip) and
 // its allocators. Two columns: the name and its size. Items carry their kind, host and program id in roles so
 // the window can act on a selection and find the item for a module chosen elsewhere.

@@ -168,8 +168,12 @@ void AnalysisPages::request() {
     m_rangeModule = {};
   else if (m_rangeModule.isDefault() && m_result && m_result->report->plan)
     m_rangeModule = {m_result->report->plan->program_id, QString()};
-  AnalysisRequest req{m_capture, m_module.isDefault() ? m_rangeModule : m_module, m_capacity, m_timeWindow,
-                      m_planRange};
+  std::shared_ptr<const analysis::HostReport> whole;
+  if (m_timeWindow && m_result && m_result->request.capture == m_capture)
+    whole = m_result->request.timeWindow ? m_result->request.wholeCapture : m_result->report;
+  AnalysisRequest req{m_capture,   m_module.isDefault() ? m_rangeModule : m_module,
+                      m_capacity,  m_timeWindow,
+                      m_planRange, std::move(whole)};
   const QString subject =
       m_module.programId ? tr("program %1").arg(*m_module.programId)
       : m_module.name.isEmpty()

@@ -36,8 +36,11 @@ std::shared_ptr<const AnalysisResult> buildAnalysis(const AnalysisRequest& reque
   result->plan = planCurveSeries(*report);
   result->timeline = timelineSeries(*report, capture);
   NullProgress progress;
-  result->planTimeline = std::make_shared<const analysis::PlanTimeline>(
-      analysis::map_plan_to_time(capture, *report, progress, stop));
+  result->planTimeline = std::make_shared<const analysis::PlanTimeline>(analysis::map_plan_to_time(
+      capture, *report, progress, stop,
+      request.wholeCapture
+          ? std::span<const analysis::RuntimeExecution>(request.wholeCapture->runtime.executions)
+          : std::span<const analysis::RuntimeExecution>()));
   result->report = std::move(report);
   result->buildSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;

@@ -27,8 +27,6 @@ std::shared_ptr<const SnapshotDocument> loadSnapshotDocument(const QString& path
   std::ostringstream text;
   switch (kind.kind) {
     case snapshot::FileKind::TorchSnapshot: {
-      if (kind.gzip)
-        throw Error(ErrorKind::Gzip, p, "is a gzip-compressed pickle; decompress it first (gunzip)");
       doc->snap = snapshot::read_snapshot(p, progress, stop);
       progress.report(1.0, "analysing");
       doc->report =

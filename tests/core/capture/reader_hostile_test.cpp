@@ -155,18 +155,22 @@ TEST_F(ReaderHostile, EmptyEventsAndLinesAreCountedNotStored) {
 }
 
 TEST_F(ReaderHostile, TinyEventsBeyondTheMemoryBudgetAreRefusedNamingTheFile) {
-  // 4-byte events take 48 bytes each once read: 12 times the file, over the 8x budget (+64 MiB).
+  // 4-byte allocator events take a 32-byte event record and a decoded allocator event each once read: over
+  // 30 times the file, over the 8x budget (+64 MiB). (Plain 4-byte events, at 8x, just fit.)
   std::string events;
   const std::string one = len_field(4, varint_field(1, 1));
   const std::size_t n = (16u << 20) / one.size();
   events.reserve(n * one.size());
   for (std::size_t i = 0; i < n; ++i) events += one;
+  const std::string metadata =
+      len_field(4, varint_field(1, 1) + len_field(2, varint_field(1, 1) + len_field(2, "MemoryAllocation")));
   const std::string path =
-      write("tiny.xplane.pb", plane("/host:CPU", len_field(3, varint_field(1, 1) + events)));
+      write("tiny.xplane.pb", plane("/host:CPU", metadata + len_field(3, varint_field(1, 1) + events)));
   const oomscope::Error e = error_of(path);
   EXPECT_EQ(e.kind(), ErrorKind::TooLarge);
   EXPECT_EQ(e.file(), path);
-  EXPECT_NE(e.message().find("the limit was passed at its events"), std::string::npos) << e.message();
+  EXPECT_NE(e.message().find("the limit was passed at its allocator events"), std::string::npos)
+      << e.message();
 }
 
 TEST_F(ReaderHostile, RepeatedErrorsAndHostnamesAreKeptOnceWithACount) {

@@ -74,7 +74,7 @@ TEST_P(RealSnapshot, FiguresOfSection5) {
   EXPECT_EQ(t.ghost_bytes, x.ghost_bytes);
 }
 
-TEST_P(RealSnapshot, InvariantsOfSection2_11) {
+TEST_P(RealSnapshot, InvariantsOfSection2) {
   const auto snap = read_snapshot(std::string(OOMSCOPE_TEST_DATA) + "/" + GetParam().file);
   std::uint64_t prev_end = 0;
   std::int64_t prev_device = -1;
@@ -125,8 +125,8 @@ TEST(SnapshotDetails, DecomflFramesAndTraceActions) {
   EXPECT_EQ(counts[static_cast<int>(Action::FreeCompleted)], 7549u);
   EXPECT_EQ(snap->device_traces[0].front().time_us, 1763324225770003);
   EXPECT_EQ(snap->device_traces[0].back().time_us, 1763324227620449);
-  // Frames are shared: 175 distinct frame dicts (§1.4).
-  EXPECT_EQ(snap->frames.size(), 175u);
+  // 175 frame dicts in the file (shared by memo), 137 distinct (filename, name, line): equal frames are one.
+  EXPECT_EQ(snap->frames.size(), 137u);
   std::size_t blocks_with_frames = 0;
   for (const Block& b : snap->blocks) blocks_with_frames += !snap->frames_of(b.frames).empty();
   EXPECT_EQ(blocks_with_frames, 397u);
@@ -162,8 +162,8 @@ TEST(SnapshotDetails, DiffusionHasTwoEmptyDevices) {
 namespace oomscope::snapshot {
 namespace {
 
-// §3.5: the allocator state reconstructed backwards from the snapshot.
-TEST(AllocatorState, HeaderFiguresOfSection3_5) {
+// docs/snapshot-format.md, 3: the allocator state reconstructed backwards from the snapshot.
+TEST(AllocatorState, HeaderFiguresOfSection3) {
   const auto decomfl =
       read_snapshot(std::string(OOMSCOPE_TEST_DATA) + "/torch_snapshot_decomfl_windows_with_trace.pickle");
   const auto last =
@@ -171,7 +171,8 @@ TEST(AllocatorState, HeaderFiguresOfSection3_5) {
   EXPECT_EQ(last.allocated, 1011485828);
   EXPECT_EQ(last.reserved, 1897922560);
   EXPECT_EQ(last.segments.size(), 61u);
-  EXPECT_EQ(last.free_bytes, 883492352);  // the inactive bytes of §5.1
+  EXPECT_EQ(last.free_bytes,
+            883492352);  // the inactive bytes of the decomfl file (docs/snapshot-format.md, 5)
   EXPECT_EQ(last.largest_free, 155189248);
   const auto first = allocator_state_at(*decomfl, 0, 0);
   EXPECT_EQ(first.allocated, 0);
