@@ -169,7 +169,11 @@ void MainWindow::registerPage(const QString& title, PageFactory factory) {
 
 void MainWindow::clearRegisteredPages() { registeredPages().clear(); }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  // The pages go with the tabs below; their navigator lists must not be synced while they do.
+  disconnect(m_tabs, &QTabWidget::currentChanged, nullptr, nullptr);
+  m_sources.clear();
+}
 
 void MainWindow::addPage(QWidget* page, const QString& title) {
   m_extraPages.push_back(page);

@@ -212,7 +212,7 @@ void MainWindow::addNavigatorSource(NavigatorSource* source, QWidget* page) {
       selectInNavigator(m_navigator->sourceEntryIndex(id, source->current()));
   };
   connect(source, &NavigatorSource::changed, this, sync);
-  connect(m_tabs, &QTabWidget::currentChanged, this, [this, source, page, id] {
+  connect(m_tabs, &QTabWidget::currentChanged, source, [this, source, page, id] {
     const bool already = NavigatorModel::sourceOf(m_navigatorView->currentIndex()) == id;
     if (m_tabs->currentWidget() == page && source->current() >= 0 && !already)
       selectInNavigator(m_navigator->sourceEntryIndex(id, source->current()));
