@@ -20,7 +20,8 @@ std::optional<DiagnosisLine> rule_peak_phase(const DiagnosisInput& in) {
   l.rule = "peak-phase";
   l.provenance = Provenance::Derived;
   if (in.peak_phase == "no backward") {
-    l.finding = "the peak (" + mib(in.plan_peak_bytes) + ", at " + in.peak_instruction +
+    l.finding = (in.peak_scope.empty() ? std::string("the peak") : in.peak_scope) + " (" +
+                mib(in.plan_peak_bytes) + ", at " + in.peak_instruction +
                 ") is in a program "
                 "without a backward pass (no transpose( in its name stacks)";
     l.cause =
@@ -28,8 +29,8 @@ std::optional<DiagnosisLine> rule_peak_phase(const DiagnosisInput& in) {
         "does not apply";
     return l;
   }
-  l.finding =
-      "the peak (" + mib(in.plan_peak_bytes) + ", at " + in.peak_instruction + ") is in the " + in.peak_phase;
+  l.finding = (in.peak_scope.empty() ? std::string("the peak") : in.peak_scope) + " (" +
+              mib(in.plan_peak_bytes) + ", at " + in.peak_instruction + ") is in the " + in.peak_phase;
   if (in.other_phase_peak_bytes) {
     l.finding += "; the " + in.other_phase + " has its own peak of " + mib(*in.other_phase_peak_bytes) +
                  " at " + in.other_phase_instruction;

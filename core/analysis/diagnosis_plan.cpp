@@ -78,10 +78,11 @@ std::vector<DiagnosisLine> rule_plan_vs_pool(const DiagnosisInput& in) {
   const std::string pool = in.capacity_from_user ? "the given pool of " + mib(cap) : "the pool's " + mib(cap);
   DiagnosisLine line;
   line.provenance = Provenance::Derived;
+  const std::string needs = in.peak_scope.empty() ? " needs " : " needs, at " + in.peak_scope + ", ";
   if (in.plan_peak_bytes <= cap) {
     line.rule = "plan-fits";
-    line.finding = "the plan fits: " + in.module + " needs " + mib(in.plan_peak_bytes) + " of " + pool +
-                   " (" + percent(in.plan_peak_bytes, cap) + ")";
+    line.finding = "the plan fits: " + in.module + needs + mib(in.plan_peak_bytes) + " of " + pool + " (" +
+                   percent(in.plan_peak_bytes, cap) + ")";
     line.cause =
         in.plan_peak_bytes * 10 > cap * 9
             ? "a tight fit: bytes only, and the BFC allocator also needs contiguous blocks, so it can still "
@@ -91,7 +92,7 @@ std::vector<DiagnosisLine> rule_plan_vs_pool(const DiagnosisInput& in) {
     return out;
   }
   line.rule = "plan-exceeds-pool";
-  line.finding = "the step itself does not fit: " + in.module + " needs " + mib(in.plan_peak_bytes) + " > " +
+  line.finding = "the step itself does not fit: " + in.module + needs + mib(in.plan_peak_bytes) + " > " +
                  pool + " (" + mib(in.plan_peak_bytes - cap) + " over)";
   line.cause = "the plan alone exceeds the pool; follow the role split at the peak below";
   Fix fraction;

@@ -75,6 +75,9 @@ struct LiveHolder {
 
 struct DiagnosisInput {
   std::string module;
+  // "" for the whole plan; with a program-order selection, what "the peak" below is: "the highest point in
+  // program positions A .. B" (the plan's own peak may lie outside it).
+  std::string peak_scope;
   // Plan (derived/read). has_plan false when the module has no buffer assignment.
   bool has_plan = false;
   bool has_heap_peak = false;

@@ -1,6 +1,8 @@
 #include "core/analysis/host_comparison.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <limits>
 #include <sstream>
@@ -69,10 +71,40 @@ HostStanding standing(const HostReport& report, const capture::Capture* capture)
     s.first_trouble_ps.reset();
     s.first_trouble += " (time unknown)";
   }
+  if (s.first_trouble_ps && capture && capture->clock_origin_ns()) {
+    const std::int64_t ns = *s.first_trouble_ps / 1000;  // floor for negative times too
+    s.first_trouble_wall_ns = *capture->clock_origin_ns() + ns - (*s.first_trouble_ps % 1000 < 0 ? 1 : 0);
+  }
   return s;
 }
 
+// "25.0 ms", "1.50 s" for a non-negative duration in ns.
+std::string format_seconds(std::int64_t ns) {
+  char text[32];
+  if (ns < 1'000'000'000)
+    std::snprintf(text, sizeof text, "%.1f ms", double(ns) / 1e6);
+  else
+    std::snprintf(text, sizeof text, "%.2f s", double(ns) / 1e9);
+  return text;
+}
+
 }  // namespace
+
+std::string format_wall_time(std::int64_t ns_since_epoch) {
+  const std::int64_t ns_per_s = 1'000'000'000;
+  std::int64_t seconds = ns_since_epoch / ns_per_s, rest = ns_since_epoch % ns_per_s;
+  if (rest < 0) {
+    --seconds;
+    rest += ns_per_s;
+  }
+  const std::time_t t = static_cast<std::time_t>(seconds);
+  std::tm utc{};
+  if (!gmtime_r(&t, &utc)) return std::to_string(ns_since_epoch) + " ns since the epoch";
+  char text[64];
+  std::snprintf(text, sizeof text, "%04d-%02d-%02d %02d:%02d:%02d.%03d UTC", utc.tm_year + 1900,
+                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, int(rest / 1'000'000));
+  return text;
+}
 
 HostComparison compare_hosts(std::span<const HostReport> reports,
                              std::span<const std::shared_ptr<const capture::Capture>> captures) {
@@ -80,16 +112,46 @@ HostComparison compare_hosts(std::span<const HostReport> reports,
   for (std::size_t i = 0; i < reports.size(); ++i)
     c.hosts.push_back(standing(reports[i], i < captures.size() ? captures[i].get() : nullptr));
 
+  // One clock when every host that ran short knows its wall-clock origin.
+  c.one_clock = std::any_of(c.hosts.begin(), c.hosts.end(),
+                            [](const HostStanding& h) { return h.first_trouble_ps.has_value(); }) &&
+                std::all_of(c.hosts.begin(), c.hosts.end(), [](const HostStanding& h) {
+                  return !h.first_trouble_ps || h.first_trouble_wall_ns;
+                });
+  const auto when = [&c](const HostStanding& h) {
+    return c.one_clock ? h.first_trouble_wall_ns : h.first_trouble_ps;
+  };
+  std::optional<std::size_t> second;
   for (std::size_t i = 0; i < c.hosts.size(); ++i) {
-    const auto& t = c.hosts[i].first_trouble_ps;
-    if (t && (!c.first_out || *t < *c.hosts[*c.first_out].first_trouble_ps)) c.first_out = i;
+    const auto t = when(c.hosts[i]);
+    if (!t) continue;
+    if (!c.first_out || *t < *when(c.hosts[*c.first_out])) {
+      second = c.first_out;
+      c.first_out = i;
+    } else if (!second || *t < *when(c.hosts[*second])) {
+      second = i;
+    }
   }
   std::ostringstream why;
   if (c.first_out) {
     const HostStanding& h = c.hosts[*c.first_out];
     c.basis = FirstOutBasis::EarliestTrouble;
-    why << h.host << " ran out first: its " << h.first_trouble
-        << " came earliest (each host's own clock; the profiler does not synchronise them).";
+    why << h.host << " ran out first: its " << h.first_trouble;
+    if (c.one_clock) {
+      why << " at " << format_wall_time(*h.first_trouble_wall_ns);
+      if (second) {
+        const HostStanding& next = c.hosts[*second];
+        why << ", " << format_seconds(*next.first_trouble_wall_ns - *h.first_trouble_wall_ns) << " before "
+            << next.host << "'s " << next.first_trouble;
+      } else {
+        why << "; no other host waited for memory or missed a launch";
+      }
+      why << " (hosts placed on one clock by the wall-clock start each capture records; as exact as the "
+             "hosts' clocks agree).";
+    } else {
+      why << " came earliest (each host's own clock; not every capture records its wall-clock start, so the "
+             "hosts cannot be placed on one clock).";
+    }
     c.explanation = why.str();
     return c;
   }

@@ -58,14 +58,10 @@ PlanTimeline map_plan_to_time(const capture::Capture& capture, const HostReport&
       in.host = &host;
       break;
     }
-  // Live memory is named by every execution of the capture, also those before a time window.
-  std::vector<RuntimeExecution> rebuilt;
-  if (!whole_capture.empty())
-    in.all_executions = whole_capture;
-  else if (!report.runtime.time_window)
-    in.all_executions = report.runtime.executions;
-  else
-    in.all_executions = rebuilt = build_executions(ex);
+  // Live memory is named by every execution of the capture, also those before a time window (the report's
+  // executions are the whole capture's, window or not).
+  in.all_executions =
+      whole_capture.empty() ? std::span<const RuntimeExecution>(report.runtime.executions) : whole_capture;
   if (report.runtime.module) {
     in.executions = report.runtime.module->executions;
     in.allocator = report.runtime.module->allocator;

@@ -82,6 +82,9 @@ DiagnosisInput diagnosis_input(const HostReport& r, std::size_t top) {
   if (r.plan) {
     const PlanAnalysis& p = *r.plan;
     in.module = p.module_name;
+    if (p.peak_range)
+      in.peak_scope = "the highest point in program positions " + std::to_string(p.peak_range->first) +
+                      " .. " + std::to_string(p.peak_range->second);
     in.has_plan = p.status != PlanStatus::NoBufferAssignment;
     in.has_heap_peak = p.status == PlanStatus::Ok;
     in.plan_peak_bytes = in.has_heap_peak ? p.peak_bytes : p.total_allocation_bytes;

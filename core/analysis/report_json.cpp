@@ -161,6 +161,9 @@ json runtime_json(const RuntimeAnalysis& rt) {
            {"module.growth_steps_bytes", "measured"},
            {"module.growth_per_execution_bytes", "derived"},
            {"module.live_at_last_start", "measured"}}}};
+  // Only a selection (the GUI's range) has one: the figures above are of [from_ps, to_ps] only.
+  if (rt.time_window)
+    j["selection"] = {{"from_ps", rt.time_window->first}, {"to_ps", rt.time_window->second}};
   if (!rt.module) {
     j["module"] = nullptr;
     return j;

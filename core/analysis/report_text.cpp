@@ -143,6 +143,11 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
 void write_runtime(std::ostream& o, const HostReport& r, std::size_t top) {
   const RuntimeAnalysis& rt = r.runtime;
   o << "\nRUNTIME\n";
+  // With a selection, counts and figures are of the selected time range only.
+  const char* scope = rt.time_window ? "the selection" : "the capture";
+  if (rt.time_window)
+    o << "  selection: " << secs(rt.time_window->first) << " .. " << secs(rt.time_window->second)
+      << " of the capture; allocators, waits and executions below are counted inside it\n";
   if (rt.allocators.empty()) o << "  no allocator events in the capture\n";
   for (const AllocatorRuntime& a : rt.allocators) {
     o << "  " << pad(a.name, 18) << "capacity " << pad(b(a.capacity_bytes), 10) << "[read]  peak in use "
@@ -150,7 +155,7 @@ void write_runtime(std::ostream& o, const HostReport& r, std::size_t top) {
       << b(a.lifetime_peak_bytes) << " [read]\n";
     o << "  " << pad("", 18) << a.allocations << " allocations, " << a.deallocations
       << " frees: " << a.live_at_end << " never freed (" << b(a.live_at_end_bytes) << "), "
-      << a.unmatched_frees << " freed chunks allocated before the capture (" << b(a.unmatched_free_bytes)
+      << a.unmatched_frees << " freed chunks allocated before " << scope << " (" << b(a.unmatched_free_bytes)
       << ") [measured]\n";
   }
   o << "  AllocatorRetry: ";
@@ -159,7 +164,7 @@ void write_runtime(std::ostream& o, const HostReport& r, std::size_t top) {
   else
     o << rt.retries.count << " waits, longest " << secs(rt.retries.longest_ps) << " at "
       << secs(rt.retries.longest_time_ps) << ", total " << secs(rt.retries.total_ps) << " [measured]\n";
-  o << "  host executions in the capture: " << rt.executions_total << " [measured]\n";
+  o << "  host executions in " << scope << ": " << rt.executions_total << " [measured]\n";
   if (!rt.module) {
     o << "  no module analysed\n";
   } else {

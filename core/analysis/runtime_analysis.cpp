@@ -30,8 +30,11 @@ RetrySummary summarize_retries(std::span<const capture::RetryEvent> retries) {
 RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& options) {
   RuntimeAnalysis out;
   const ExecutionInput& ex = in.executions;
-  out.allocators = analyze_allocators(ex.memory, in.allocator_names, options.series_points);
-  out.retries = summarize_retries(ex.retries);
+  const bool windowed = options.time_window.has_value();
+  out.time_window = options.time_window;
+  out.allocators =
+      analyze_allocators(windowed ? in.window_memory : ex.memory, in.allocator_names, options.series_points);
+  out.retries = summarize_retries(windowed ? in.window_retries : ex.retries);
   out.has_device_program_events =
       !ex.device_events.empty() ||
       std::any_of(ex.spans.begin(), ex.spans.end(), [](const capture::ExecutionSpan& s) {
@@ -42,9 +45,14 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
         "no device event names a program (CUPTI/ROCTracer data missing): whether an execution "
         "launched a kernel cannot be told");
 
-  out.time_window = options.time_window;
+  // Executions are built from the whole capture (numbers, launches and program ids as without a window) and
+  // kept in out.executions; only those starting inside the window are counted and analysed.
   out.executions = build_executions(ex);
-  const std::vector<RuntimeExecution>& executions = out.executions;
+  const std::vector<RuntimeExecution>& all_executions = out.executions;
+  std::vector<RuntimeExecution> executions;
+  for (const RuntimeExecution& e : all_executions)
+    if (!windowed || (e.start_ps >= options.time_window->first && e.start_ps <= options.time_window->second))
+      executions.push_back(e);
   out.executions_total = static_cast<std::int64_t>(executions.size());
 
   out.executions_per_module.assign(ex.modules.size(), 0);
@@ -118,7 +126,7 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
     const std::int64_t t = runs.back().start_ps;
     const std::vector<std::size_t> live = live_allocations_before(ex.memory, *mod.allocator, t);
     mod.live_at_last_start_bytes = bytes_in_use_before(ex.memory, *mod.allocator, t);
-    auto groups = group_live_by_host_event(ex.memory, live, executions, ex.host_plane, in.host,
+    auto groups = group_live_by_host_event(ex.memory, live, all_executions, ex.host_plane, in.host,
                                            mod.live_at_last_start_bytes);
     if (groups.size() > options.top) groups.resize(options.top);
     mod.live_at_last_start = std::move(groups);
@@ -134,7 +142,7 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
   if (!runs.empty() && mod.allocator && *mod.allocator < out.allocators.size()) {
     const AllocatorRuntime& a = out.allocators[*mod.allocator];
     // Compilation and autotuning run before the first execution of anything.
-    if (a.allocations > 0 && a.peak_time_ps < executions.front().start_ps)
+    if (a.allocations > 0 && a.peak_time_ps < all_executions.front().start_ps)
       out.notes.push_back(a.name +
                           " peaked before the first execution in the capture: a peak before the first "
                           "execution is compile/autotune time, not the step");
@@ -171,12 +179,19 @@ RuntimeAnalysis analyze_runtime(const capture::Capture& capture, std::span<const
   ExecutionInput& ex = in.executions;
   ex.allocator_names = in.allocator_names;
   ex.plane_names = in.plane_names;
-  ex.spans = in_window(capture.executions(), options);
-  ex.device_events = in_window(capture.device_program_events(), options);
-  ex.launches = in_window(capture.launch_events(), options);
+  ex.spans = capture.executions();
+  ex.device_events = capture.device_program_events();
+  ex.launches = capture.launch_events();
   ex.strings = capture.strings();
-  ex.memory = in_window(capture.memory_events(), options);
-  ex.retries = in_window(capture.allocator_retries(), options);
+  ex.memory = capture.memory_events();
+  ex.retries = capture.allocator_retries();
+  if (options.time_window) {
+    in.window_memory = in_window(capture.memory_events(), options);
+    in.window_retries = in_window(capture.allocator_retries(), options);
+    // Events after the window cannot be live at the start of an execution inside it.
+    ex.memory =
+        ex.memory.first(std::size_t(in.window_memory.data() + in.window_memory.size() - ex.memory.data()));
+  }
   ex.modules = modules;
   const auto& planes = capture.planes();
   const capture::Plane* host = nullptr;

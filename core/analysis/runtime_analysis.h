@@ -23,6 +23,12 @@ struct RuntimeInput {
   std::vector<std::string> plane_names;  // by plane index; ExecutionInput::plane_names may view it
   ExecutionInput executions;  // spans, device events, strings, memory, retries, host plane, modules
   HostTimeline host;
+  // With RuntimeOptions::time_window: the allocator events and AllocatorRetry waits inside it (allocator
+  // figures and retry totals describe the window). `executions` then holds the whole capture's spans,
+  // device events and launches, and its memory up to the window's end, so that whether an execution
+  // launched, its number and what was live at its start are judged as in the whole capture.
+  std::span<const capture::MemoryEvent> window_memory;
+  std::span<const capture::RetryEvent> window_retries;
 };
 
 struct RuntimeOptions {
@@ -31,8 +37,9 @@ struct RuntimeOptions {
   std::vector<std::size_t> module_candidates;
   std::size_t series_points = 1000;  // per allocator chart series
   std::size_t top = 25;              // host-event names and live groups listed
-  // Only events, spans and waits that start in [first, last] (ps) are analysed: allocators, executions,
-  // retries and live groups then describe that stretch of time. nullopt = the whole capture.
+  // Only events, executions and waits that start in [first, last] (ps) are counted: allocators, executions
+  // and retries then describe that stretch of time; what was live at an execution's start is still read
+  // from the events before it (RuntimeInput::window_memory). nullopt = the whole capture.
   std::optional<std::pair<std::int64_t, std::int64_t>> time_window;
 };
 

@@ -149,11 +149,13 @@ struct RuntimeAnalysis {
   std::optional<std::size_t> default_module;
   ModuleChoice default_choice = ModuleChoice::None;
   std::optional<ModuleRuntime> module;  // the analysed module (absent when the capture has none)
-  // Every module's executions, by start, and the window they were found in (nullopt = the whole capture):
-  // the plan timeline names live memory with them instead of finding them again.
+  // Every module's executions in the whole capture, by start, also under a time window (their numbers and
+  // what was live at their start are judged on the whole capture): the plan timeline names live memory with
+  // them instead of finding them again.
   std::vector<RuntimeExecution> executions;
-  std::optional<std::pair<std::int64_t, std::int64_t>> time_window;
   std::vector<std::string> notes;       // caveats met while analysing, one sentence each
+  // The selection the figures above describe (ps of the capture's clock); nullopt = the whole capture.
+  std::optional<std::pair<std::int64_t, std::int64_t>> time_window;
 };
 
 }  // namespace oomscope::analysis

@@ -258,6 +258,11 @@ class Capture {
 
   // Wall-clock start of the profile (ns since the epoch) from "Task Environment", when present.
   std::optional<std::int64_t> profile_start_time_ns() const { return profile_start_ns_; }
+  // Where time 0 of the ps times above lies on the wall clock (ns since the epoch), so that captures of
+  // several hosts can be put on one clock: the base subtracted from lines that kept since-epoch timestamps
+  // (which would overflow int64 ps), else the profile start (XProf normalises lines to it); nullopt when
+  // the capture records neither.
+  std::optional<std::int64_t> clock_origin_ns() const { return clock_origin_ns_; }
 
  private:
   friend class CaptureBuilder;
@@ -278,6 +283,7 @@ class Capture {
   std::vector<LaunchEvent> launches_;
   std::vector<std::string> strings_;
   std::optional<std::int64_t> profile_start_ns_;
+  std::optional<std::int64_t> clock_origin_ns_;
   std::unique_ptr<const CaptureInternals> internals_;
 };
 

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <string_view>
@@ -219,7 +220,8 @@ class CaptureBuilder {
   void add_text(RepeatedText& list, std::string_view text);
   // True when this plane entry is byte for byte a copy of an earlier entry of the same plane (then skipped).
   bool repeated_plane_entry(std::uint32_t plane, std::string_view name, std::string_view payload);
-  void finish_notes();  // the reader's notes (capture.h) from the counts above
+  void finish_notes();  // the reader's notes (capture.h) from the counts above; the clock origin
+  std::int64_t rebase_line_ns(std::int64_t timestamp_ns);  // xspace_scanner.cpp
 
  public:
   static constexpr std::uint64_t kBudgetTimesFile = 8;
@@ -254,6 +256,7 @@ class CaptureBuilder {
   std::uint64_t budget_ = 0, charged_ = 0;
   RepeatedText errors_, warnings_, hostnames_;
   std::uint64_t empty_events_ = 0, empty_lines_ = 0;
+  std::optional<std::int64_t> epoch_base_ns_;  // set by rebase_line_ns when lines are since the epoch
   struct EntryKey {
     std::uint32_t plane;
     std::uint64_t size;

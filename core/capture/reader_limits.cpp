@@ -101,6 +101,12 @@ void CaptureBuilder::finish_notes() {
     notes.push_back(exact(empty_events_) + " empty events (no metadata, no time, no stats) were skipped");
   if (empty_lines_ > 0)
     notes.push_back(exact(empty_lines_) + " empty lines (no name, no events) were skipped");
+  // Time 0 of the capture on the wall clock: the base of since-epoch lines, else the profile start (XProf
+  // normalises line timestamps to it).
+  capture_->clock_origin_ns_ = epoch_base_ns_ ? epoch_base_ns_ : capture_->profile_start_ns_;
+  if (epoch_base_ns_)
+    notes.push_back("line timestamps are nanoseconds since the epoch; times are counted from " +
+                    std::to_string(*epoch_base_ns_) + " ns since the epoch");
 }
 
 }  // namespace oomscope::capture

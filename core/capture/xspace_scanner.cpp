@@ -66,6 +66,20 @@ std::int64_t absolute_ps(std::int64_t timestamp_ns, std::int64_t offset_ps) {
   return sum;
 }
 
+}  // namespace
+
+// Lines whose timestamp is since the epoch (not normalised to the profile start, as XProf's exports are)
+// would overflow int64 picoseconds (2^63 ps is 107 days). Their times are counted from a base instead: the
+// first such timestamp met, rounded down to a whole second; Capture::clock_origin_ns() gives it.
+std::int64_t CaptureBuilder::rebase_line_ns(std::int64_t timestamp_ns) {
+  constexpr std::int64_t kSinceEpoch = 1'000'000'000'000'000;  // 11.6 days: no profile runs that long
+  if (timestamp_ns < kSinceEpoch) return timestamp_ns;
+  if (!epoch_base_ns_) epoch_base_ns_ = timestamp_ns - timestamp_ns % 1'000'000'000;
+  return timestamp_ns - *epoch_base_ns_;
+}
+
+namespace {
+
 // An id no entry of the map uses, for renumbering clashing event metadata of split planes.
 std::int64_t unused_metadata_id(const std::map<std::int64_t, EventMetadata>& md) {
   if (md.rbegin()->first < std::numeric_limits<std::int64_t>::max()) return md.rbegin()->first + 1;
@@ -449,7 +463,8 @@ void CaptureBuilder::scan_line(const WireReader& parent, std::string_view payloa
 
   Line& line = plane.lines[line_idx];
   const auto begin = line.events.begin() + static_cast<std::ptrdiff_t>(first), end = line.events.end();
-  for (auto ev = begin; ev != end; ++ev) ev->start_ps = absolute_ps(header.timestamp_ns, ev->start_ps);
+  const std::int64_t line_ns = rebase_line_ns(header.timestamp_ns);
+  for (auto ev = begin; ev != end; ++ev) ev->start_ps = absolute_ps(line_ns, ev->start_ps);
   if (created) {
     charge(header.name.size() + header.display_name.size(), "line names");
     line.display_id = header.display_id;

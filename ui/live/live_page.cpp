@@ -105,6 +105,7 @@ LivePage::LivePage(QWidget* parent) : QWidget(parent) {
   side->setSizes({1000, 1000});
   layout->addWidget(split, 1);
 
+  createNavigatorSource();
   connect(m_attach, &QPushButton::clicked, this, &LivePage::chooseAttach);
   connect(m_open, &QPushButton::clicked, this, &LivePage::chooseRecording);
   connect(m_record, &QPushButton::clicked, this, &LivePage::toggleRecording);
@@ -366,6 +367,7 @@ void LivePage::refresh(bool force) {
     return 0;
   });
   m_ranks->setRows(std::move(rows));
+  updateNavigatorSource();
   for (const QString& a : newAlerts) {
     auto* item = new QListWidgetItem(a, m_alerts);
     item->setForeground(QColor(0xc6, 0x28, 0x28));

@@ -28,6 +28,7 @@ class QTimer;
 namespace oomscope::ui {
 
 class LiveChart;
+class NavigatorSource;
 class RankTableModel;
 
 class LivePage : public QWidget {
@@ -94,6 +95,9 @@ class LivePage : public QWidget {
   void showRankMenu(const QPoint& at);
   void rankFailed(const QString& reason);
   void updatePrometheusStatus();
+  // The ranks in the main window's navigator (live_page_navigator.cpp).
+  void createNavigatorSource();
+  void updateNavigatorSource();
 
   std::shared_ptr<live::LiveSession> m_session;
   std::unique_ptr<live::LiveClient> m_client;
@@ -123,6 +127,7 @@ class LivePage : public QWidget {
   QTableView* m_table = nullptr;
   QListWidget* m_alerts = nullptr;
   QTimer* m_timer = nullptr;
+  NavigatorSource* m_navigator = nullptr;
 };
 
 }  // namespace oomscope::ui

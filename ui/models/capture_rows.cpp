@@ -47,6 +47,15 @@ std::vector<AllocatorRow> allocatorRows(const capture::Capture& capture) {
   return rows;
 }
 
+std::vector<AllocatorRow> allocatorRows(std::span<const analysis::AllocatorRuntime> allocators) {
+  std::vector<AllocatorRow> rows;
+  for (const auto& a : allocators)
+    if (a.allocations + a.deallocations > 0)
+      rows.push_back(AllocatorRow{qs(a.name), a.allocations, a.deallocations, a.peak_bytes_in_use,
+                                  a.lifetime_peak_bytes, a.capacity_bytes});
+  return rows;
+}
+
 std::vector<PlaneRow> planeRows(const capture::Capture& capture) {
   std::vector<PlaneRow> rows;
   rows.reserve(capture.planes().size());

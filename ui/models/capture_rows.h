@@ -8,8 +8,10 @@
 #include <QStringList>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
+#include "core/analysis/runtime_types.h"
 #include "core/capture/capture.h"
 
 namespace oomscope::ui {
@@ -61,6 +63,8 @@ struct CaptureSummary {
 
 std::vector<ModuleRow> moduleRows(const capture::Capture& capture);
 std::vector<AllocatorRow> allocatorRows(const capture::Capture& capture);
+// Rows of a time selection: the allocators with events inside it, their figures counted there.
+std::vector<AllocatorRow> allocatorRows(std::span<const analysis::AllocatorRuntime> allocators);
 std::vector<PlaneRow> planeRows(const capture::Capture& capture);
 CaptureSummary summarize(const capture::Capture& capture);
 

@@ -44,10 +44,11 @@ std::vector<Spec> hostColumns() {
        Origin::Derived, QStringLiteral("counted from AllocatorRetry::AllocateRaw events.")},
       {QStringLiteral("Ran out (first sign)"),
        QStringLiteral(
-           "The earliest AllocatorRetry wait or never-launched execution, by the host's own clock, "
-           "relative to the earliest one of any host."),
+           "The earliest AllocatorRetry wait or never-launched execution: on one wall clock (UTC) when every "
+           "capture records its start, else by the host's own clock; relative to the earliest of any host."),
        Kind::Text, Origin::Derived,
-       QStringLiteral("from the event times; host clocks are not synchronised.")},
+       QStringLiteral("from the event times and each capture's recorded start; as exact as the hosts' clocks "
+                      "agree.")},
       {QStringLiteral("Diagnosis"), QStringLiteral("The verdict of the host's report (default module)."),
        Kind::Text, Origin::Derived, QStringLiteral("the report's diagnosis rules (docs/report-rules.md).")},
   };
@@ -60,6 +61,10 @@ std::vector<HostRow> hostRows(const analysis::HostComparison& comparison,
   std::optional<std::int64_t> earliest;
   for (const auto& h : comparison.hosts)
     if (h.first_trouble_ps && (!earliest || *h.first_trouble_ps < *earliest)) earliest = h.first_trouble_ps;
+  std::optional<std::int64_t> earliestWall;
+  for (const auto& h : comparison.hosts)
+    if (h.first_trouble_wall_ns && (!earliestWall || *h.first_trouble_wall_ns < *earliestWall))
+      earliestWall = h.first_trouble_wall_ns;
   std::vector<HostRow> rows;
   for (std::size_t i = 0; i < comparison.hosts.size(); ++i) {
     const analysis::HostStanding& h = comparison.hosts[i];
@@ -74,7 +79,15 @@ std::vector<HostRow> hostRows(const analysis::HostComparison& comparison,
     row.executions = h.executions;
     row.retries = h.retries;
     if (!h.first_trouble_ps) row.firstTrouble = safe(h.first_trouble);  // empty, or "... (time unknown)"
-    if (h.first_trouble_ps && earliest) {
+    if (comparison.one_clock && h.first_trouble_wall_ns && earliestWall) {
+      // On one clock: the wall-clock time, and how long after the first host's.
+      const double seconds = double(*h.first_trouble_wall_ns - *earliestWall) / 1e9;
+      row.firstTrouble =
+          QStringLiteral("%1 at %2 (+%3 s)")
+              .arg(safe(h.first_trouble),
+                   QString::fromStdString(analysis::format_wall_time(*h.first_trouble_wall_ns)),
+                   QLocale().toString(seconds, 'f', 3));
+    } else if (h.first_trouble_ps && earliest) {
       const double seconds = double(*h.first_trouble_ps - *earliest) / 1e12;
       row.firstTrouble =
           QStringLiteral("%1 at +%2 s").arg(safe(h.first_trouble), QLocale().toString(seconds, 'f', 3));

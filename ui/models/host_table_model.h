@@ -23,7 +23,9 @@ struct HostRow {
   QString peakPercent;  // "87 %" (derived), empty when unknown
   qint64 executions = 0;
   qint64 retries = 0;
-  QString firstTrouble;      // "AllocatorRetry wait at +1.234 s", empty when none
+  // "AllocatorRetry wait at 2026-02-20 13:53:59.239 UTC (+0.025 s)" on one clock, else "... at +1.234 s"
+  // by the host's own clock; empty when none.
+  QString firstTrouble;
   QString verdict;           // reportVerdict of the host's default report
   bool ranOutFirst = false;  // the comparison's first_out
 };

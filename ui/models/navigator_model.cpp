@@ -75,7 +75,8 @@ QVariant NavigatorModel::data(const QModelIndex& index, int role) const {
 }
 
 void NavigatorModel::setHosts(const std::vector<HostEntry>& hosts) {
-  removeRows(0, rowCount());
+  removeRows(0, m_hostCount);  // the pages' lists after the files stay
+  m_hostCount = 0;
   m_currentHost = -1;
   for (int h = 0; h < int(hosts.size()); ++h) {
     const HostEntry& entry = hosts[std::size_t(h)];
@@ -118,7 +119,8 @@ void NavigatorModel::setHosts(const std::vector<HostEntry>& hosts) {
     host->appendRow({modules, sizeItem({})});
     host->appendRow({allocators, sizeItem({})});
     file->appendRow({host, sizeItem({})});
-    appendRow({file, sizeItem({})});
+    insertRow(h, {file, sizeItem({})});
+    ++m_hostCount;
   }
 }
 
@@ -158,15 +160,15 @@ void NavigatorModel::setModulePlan(int host, const std::vector<analysis::ModuleR
 
 void NavigatorModel::setCurrentHost(int host) {
   m_currentHost = host;
-  for (int h = 0; h < rowCount(); ++h) {
+  for (int h = 0; h < m_hostCount; ++h) {
     QStandardItem* file = item(h);
-    setBold(file, h == host && rowCount() > 1);
-    if (file->rowCount() > 0) setBold(file->child(0), h == host && rowCount() > 1);
+    setBold(file, h == host && m_hostCount > 1);
+    if (file->rowCount() > 0) setBold(file->child(0), h == host && m_hostCount > 1);
   }
 }
 
 QStandardItem* NavigatorModel::group(int host, Kind kind) const {
-  if (host < 0 || host >= rowCount()) return nullptr;
+  if (host < 0 || host >= m_hostCount) return nullptr;
   QStandardItem* hostItem = item(host)->child(0);
   if (!hostItem) return nullptr;
   for (int r = 0; r < hostItem->rowCount(); ++r)
@@ -175,7 +177,7 @@ QStandardItem* NavigatorModel::group(int host, Kind kind) const {
 }
 
 QModelIndex NavigatorModel::hostIndex(int host) const {
-  if (host < 0 || host >= rowCount() || !item(host)->child(0)) return {};
+  if (host < 0 || host >= m_hostCount || !item(host)->child(0)) return {};
   return item(host)->child(0)->index();
 }
 
@@ -191,6 +193,71 @@ QModelIndex NavigatorModel::allocatorIndex(int host, const QString& name) const 
   for (int r = 0; g && r < g->rowCount(); ++r)
     if (g->child(r)->data(NameRole).toString() == name) return g->child(r)->index();
   return {};
+}
+
+int NavigatorModel::addSource(const QString& title) {
+  m_sourceTitles.push_back(title);
+  return int(m_sourceTitles.size()) - 1;
+}
+
+QStandardItem* NavigatorModel::sourceItem(int source) const {
+  for (int r = m_hostCount; r < rowCount(); ++r)
+    if (item(r)->data(SourceRole).toInt() == source) return item(r);
+  return nullptr;
+}
+
+void NavigatorModel::setSourceEntries(int source, const std::vector<NavigatorSource::Entry>& entries) {
+  if (source < 0 || source >= int(m_sourceTitles.size())) return;
+  QStandardItem* group = sourceItem(source);
+  if (entries.empty()) {  // nothing to list: no group
+    if (group) removeRow(group->row());
+    return;
+  }
+  if (!group) {
+    // Sources keep the order they were added in, after the files.
+    int at = m_hostCount;
+    while (at < rowCount() && item(at)->data(SourceRole).toInt() < source) ++at;
+    group = makeItem(safe(m_sourceTitles[std::size_t(source)]), Kind::SourceGroup, -1);
+    group->setData(source, SourceRole);
+    insertRow(at, {group, sizeItem({})});
+  }
+  group->setToolTip(tr("%1: show the page").arg(group->text()));
+  if (group->rowCount() != int(entries.size())) group->removeRows(0, group->rowCount());
+  for (int e = 0; e < int(entries.size()); ++e) {
+    const NavigatorSource::Entry& entry = entries[std::size_t(e)];
+    if (e < group->rowCount()) {
+      group->child(e, 0)->setText(safe(entry.label));
+      group->child(e, 0)->setToolTip(safe(entry.tooltip));
+      group->child(e, 1)->setText(safe(entry.detail));
+      continue;
+    }
+    auto* it = makeItem(safe(entry.label), Kind::SourceEntry, -1);
+    it->setData(source, SourceRole);
+    it->setData(e, EntryRole);
+    it->setToolTip(safe(entry.tooltip));
+    group->appendRow({it, sizeItem(safe(entry.detail))});
+  }
+}
+
+QModelIndex NavigatorModel::sourceIndex(int source) const {
+  QStandardItem* group = sourceItem(source);
+  return group ? group->index() : QModelIndex();
+}
+
+QModelIndex NavigatorModel::sourceEntryIndex(int source, int entry) const {
+  QStandardItem* group = sourceItem(source);
+  if (!group || entry < 0 || entry >= group->rowCount()) return {};
+  return group->child(entry)->index();
+}
+
+int NavigatorModel::sourceOf(const QModelIndex& index) {
+  const QVariant v = index.siblingAtColumn(0).data(SourceRole);
+  return v.isValid() ? v.toInt() : -1;
+}
+
+int NavigatorModel::entryOf(const QModelIndex& index) {
+  const QVariant v = index.siblingAtColumn(0).data(EntryRole);
+  return v.isValid() ? v.toInt() : -1;
 }
 
 }  // namespace oomscope::ui

@@ -10,6 +10,7 @@
 
 #include "core/analysis/report.h"
 #include "ui/models/capture_rows.h"
+#include "ui/session/navigator_source.h"
 
 namespace oomscope::ui {
 
@@ -17,10 +18,20 @@ class NavigatorModel : public QStandardItemModel {
   Q_OBJECT
 
  public:
-  enum class Kind { File, Host, ModuleGroup, Module, AllocatorGroup, Allocator };
+  // SourceGroup / SourceEntry: a page's list (Live ranks, Simulator runs), after the files.
+  enum class Kind { File, Host, ModuleGroup, Module, AllocatorGroup, Allocator, SourceGroup, SourceEntry };
   // DefaultRole: true on the module the host analyses by default (also drawn in bold, with why in its
   // tooltip).
-  enum Role { KindRole = Qt::UserRole + 1, HostRole, ProgramIdRole, NameRole, DefaultRole };
+  // SourceRole / EntryRole: which source (addSource's number) and which of its entries.
+  enum Role {
+    KindRole = Qt::UserRole + 1,
+    HostRole,
+    ProgramIdRole,
+    NameRole,
+    DefaultRole,
+    SourceRole,
+    EntryRole
+  };
 
   struct HostEntry {
     QString path;
@@ -43,7 +54,16 @@ class NavigatorModel : public QStandardItemModel {
   QModelIndex hostIndex(int host) const;
   QModelIndex moduleIndex(int host, quint64 programId) const;
   QModelIndex allocatorIndex(int host, const QString& name) const;
-  int hostCount() const { return rowCount(); }
+  int hostCount() const { return m_hostCount; }
+
+  // A page's list (NavigatorSource): shown after the files while it has entries; returns its number.
+  int addSource(const QString& title);
+  // Updates the entries in place when their number is unchanged, so a selection survives a refresh.
+  void setSourceEntries(int source, const std::vector<NavigatorSource::Entry>& entries);
+  QModelIndex sourceIndex(int source) const;
+  QModelIndex sourceEntryIndex(int source, int entry) const;
+  static int sourceOf(const QModelIndex& index);
+  static int entryOf(const QModelIndex& index);
 
   // Tooltips name files, hosts, modules and allocators: they are made plain text (plainToolTip).
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -54,7 +74,11 @@ class NavigatorModel : public QStandardItemModel {
  private:
   QStandardItem* group(int host, Kind kind) const;
 
+  QStandardItem* sourceItem(int source) const;
+
   int m_currentHost = -1;
+  int m_hostCount = 0;
+  std::vector<QString> m_sourceTitles;  // by source number
 };
 
 // Why a module is analysed by default, in words for a tooltip.

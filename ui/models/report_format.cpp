@@ -163,6 +163,14 @@ QString reportVerdict(const HostReport& report) {
   } else if (!heap) {
     sentence += QStringLiteral("; without a heap trace this is the allocation total, not the peak");
   }
+  // A program-order selection: the figures are of the highest point inside it, not of the plan's peak.
+  if (heap && plan.peak_range) {
+    sentence[0] = sentence[0].toLower();
+    sentence = QStringLiteral("At its highest point in program positions %1 .. %2, ")
+                   .arg(plan.peak_range->first)
+                   .arg(plan.peak_range->second) +
+               sentence;
+  }
   if (report.runtime.module && report.runtime.module->growth_consistent &&
       report.runtime.module->growth_per_execution && *report.runtime.module->growth_per_execution > 0)
     sentence += QStringLiteral("; bytes in use grow by %1 per execution")

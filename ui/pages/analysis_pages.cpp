@@ -58,7 +58,8 @@ AnalysisPages::AnalysisPages(QObject* parent) : QObject(parent) {
             if (m_plan) m_plan->highlightPositions(from, to, label);
             if (m_timeline) m_timeline->highlightPositions(from, to, label);
           });
-  for (RangeBanner* banner : {m_timeline->rangeBanner(), m_plan->rangeBanner(), m_buffers->rangeBanner()})
+  for (RangeBanner* banner : {m_timeline->rangeBanner(), m_plan->rangeBanner(), m_buffers->rangeBanner(),
+                              m_diagnosis->rangeBanner()})
     connect(banner, &RangeBanner::clearRequested, this, &AnalysisPages::clearRange);
   connect(&m_jobs, &JobTracker::busyChanged, this, [this](bool busy) {
     if (m_diagnosis)
@@ -200,7 +201,7 @@ void AnalysisPages::apply(std::shared_ptr<const AnalysisResult> result) {
   const QString range = m_result ? rangeText(*m_result) : QString();
   for (RangeBanner* banner :
        {m_timeline ? m_timeline->rangeBanner() : nullptr, m_plan ? m_plan->rangeBanner() : nullptr,
-        m_buffers ? m_buffers->rangeBanner() : nullptr})
+        m_buffers ? m_buffers->rangeBanner() : nullptr, m_diagnosis ? m_diagnosis->rangeBanner() : nullptr})
     if (banner) banner->setText(range);
   m_lastFillMs = threadCpuMs() - started;
   emit resultChanged();

@@ -19,6 +19,7 @@ class QVBoxLayout;
 namespace oomscope::ui {
 
 struct AnalysisResult;
+class RangeBanner;
 class ReportModuleModel;
 
 class DiagnosisPage : public QWidget {
@@ -42,6 +43,8 @@ class DiagnosisPage : public QWidget {
   QPushButton* checkButton() const { return m_check; }
   QPushButton* resetCapacityButton() const { return m_resetCapacity; }
   QPushButton* copyButton() const { return m_copy; }
+  // Shows the active range (set by AnalysisPages) with one click to clear it.
+  RangeBanner* rangeBanner() const { return m_range; }
   // Copies the report text to the clipboard (what the Copy button does) and returns it.
   QString copyAsText();
 
@@ -65,6 +68,7 @@ class DiagnosisPage : public QWidget {
   QPushButton* m_check = nullptr;
   QPushButton* m_resetCapacity = nullptr;
   QPushButton* m_copy = nullptr;
+  RangeBanner* m_range = nullptr;
   QLabel* m_status = nullptr;
   QLabel* m_error = nullptr;
   QLabel* m_verdict = nullptr;

@@ -41,8 +41,9 @@ HostsPage::HostsPage(QWidget* parent) : QWidget(parent) {
        false,
        {},
        tr("Each host's figures come from its own capture file, analysed with the default module as "
-          "`oomscope-cli report` does. Times are by each host's own clock, which the profiler does not "
-          "synchronise across hosts. Double-click a host to show its pages; the host selector in the toolbar "
+          "`oomscope-cli report` does. Hosts are placed on one wall clock by the start each capture records "
+          "(as exact as the hosts' clocks agree); without it, times are by each host's own clock. "
+          "Double-click a host to show its pages; the host selector in the toolbar "
           "and the navigator switch hosts too."),
        HostTableModel::Host,
        Qt::AscendingOrder},

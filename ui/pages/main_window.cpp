@@ -32,6 +32,7 @@
 #include "ui/pages/hosts_page.h"
 #include "ui/pages/overview_page.h"
 #include "ui/pages/table_page.h"
+#include "ui/session/navigator_source.h"
 #include "ui/session/safe_text_qt.h"
 #include "ui/session/settings_store.h"
 #include "ui/snapshot/snapshot_window.h"
@@ -131,6 +132,7 @@ MainWindow::MainWindow(CaptureSession* session, QWidget* parent) : QMainWindow(p
   connect(m_modulesPage->view(), &QAbstractItemView::doubleClicked, this, &MainWindow::analyseModuleAt);
 
   createNavigator();
+  createAllocatorsRange();
   // Column widths the user sets are kept per table, across runs.
   ColumnWidthKeeper::attach(m_modulesPage->view(), QStringLiteral("modules"));
   ColumnWidthKeeper::attach(m_allocatorsPage->view(), QStringLiteral("allocators"));
@@ -160,11 +162,17 @@ void MainWindow::registerPage(const QString& title, PageFactory factory) {
 
 void MainWindow::clearRegisteredPages() { registeredPages().clear(); }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  // The pages go with the tabs below; their navigator lists must not be synced while they do.
+  disconnect(m_tabs, &QTabWidget::currentChanged, nullptr, nullptr);
+  m_sources.clear();
+}
 
 void MainWindow::addPage(QWidget* page, const QString& title) {
   m_extraPages.push_back(page);
   m_tabs->addTab(page, title);
+  if (auto* source = page->findChild<NavigatorSource*>(QString(), Qt::FindDirectChildrenOnly))
+    addNavigatorSource(source, page);
 }
 
 void MainWindow::setExamplePath(const QString& path) {

@@ -41,7 +41,9 @@ class Exporter;
 class HostsPage;
 class ModuleTableModel;
 class NavigatorModel;
+class NavigatorSource;
 class OverviewPage;
+class RangeBanner;
 class TablePage;
 
 class MainWindow : public QMainWindow {
@@ -96,6 +98,8 @@ class MainWindow : public QMainWindow {
   QTabWidget* tabs() const { return m_tabs; }
   TablePage* modulesPage() const { return m_modulesPage; }
   TablePage* allocatorsPage() const { return m_allocatorsPage; }
+  // Says which range the Allocators table covers, with one click to clear it.
+  RangeBanner* allocatorsRangeBanner() const { return m_allocatorsRange; }
   OverviewPage* overviewPage() const { return m_overview; }
   // Diagnosis, Buffers, Plan, Timeline: built on a worker from the open capture (ui/pages/analysis_pages.h).
   AnalysisPages* analysis() const { return m_analysis; }
@@ -145,6 +149,8 @@ class MainWindow : public QMainWindow {
   void syncNavigatorWithResult();
   void selectInNavigator(const QModelIndex& index);
   void showAllocator(const QString& name);
+  // A page's list (Live ranks, Simulator runs) in the navigator, in sync with the page both ways.
+  void addNavigatorSource(NavigatorSource* source, QWidget* page);
   // Context menus and Ctrl+C on every table, export menus on every chart of the pages.
   void attachExports();
   void onLoadFailed(const JobError& error);
@@ -153,6 +159,9 @@ class MainWindow : public QMainWindow {
   void onClosed();
 
   void showCapturePages(bool haveModules, bool haveAllocators);
+  // The Allocators table follows the analysis' time selection (main_window_range.cpp).
+  void createAllocatorsRange();
+  void syncAllocatorsWithRange();
   // Puts the analysis tabs after Overview; once a result is in, only those with something to show.
   void syncAnalysisTabs();
   void removeAnalysisTabs();
@@ -175,6 +184,7 @@ class MainWindow : public QMainWindow {
   AllocatorTableModel* m_allocators = nullptr;
   TablePage* m_modulesPage = nullptr;
   TablePage* m_allocatorsPage = nullptr;
+  RangeBanner* m_allocatorsRange = nullptr;
   AnalysisPages* m_analysis = nullptr;
   HostsPage* m_hostsPage = nullptr;
   Exporter* m_exporter = nullptr;
@@ -186,6 +196,7 @@ class MainWindow : public QMainWindow {
   QDockWidget* m_navigatorDock = nullptr;
   QToolBar* m_hostBar = nullptr;
   QComboBox* m_hostSelector = nullptr;
+  std::vector<std::pair<NavigatorSource*, QWidget*>> m_sources;  // by the navigator's source number
   bool m_syncing = false;  // the window is moving the navigator or the selector itself
 
   QLabel* m_status = nullptr;

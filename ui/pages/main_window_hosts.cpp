@@ -21,6 +21,7 @@
 #include "ui/pages/main_window.h"
 #include "ui/pages/overview_page.h"
 #include "ui/pages/table_page.h"
+#include "ui/session/navigator_source.h"
 #include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
@@ -182,10 +183,41 @@ void MainWindow::onNavigatorCurrentChanged(const QModelIndex& index) {
     case NavigatorModel::Kind::AllocatorGroup:
       if (m_tabs->indexOf(m_allocatorsPage) >= 0) m_tabs->setCurrentWidget(m_allocatorsPage);
       break;
+    case NavigatorModel::Kind::SourceGroup:
+    case NavigatorModel::Kind::SourceEntry: {
+      const int source = NavigatorModel::sourceOf(index);
+      if (source < 0 || source >= int(m_sources.size())) break;
+      const auto [navigatorSource, page] = m_sources[std::size_t(source)];
+      if (m_tabs->indexOf(page) >= 0) m_tabs->setCurrentWidget(page);
+      if (kind == NavigatorModel::Kind::SourceEntry)
+        navigatorSource->activate(NavigatorModel::entryOf(index));
+      break;
+    }
     case NavigatorModel::Kind::File:
     case NavigatorModel::Kind::Host:
       break;
   }
+}
+
+void MainWindow::addNavigatorSource(NavigatorSource* source, QWidget* page) {
+  const int id = m_navigator->addSource(source->title());
+  m_sources.emplace_back(source, page);
+  const auto sync = [this, source, page, id] {
+    m_syncing = true;
+    m_navigator->setSourceEntries(id, source->entries());
+    m_syncing = false;
+    // The page's own selection shows in the navigator while the page is in front (a background refresh
+    // does not take the navigator away from a capture).
+    if (source->current() >= 0 && m_tabs->currentWidget() == page)
+      selectInNavigator(m_navigator->sourceEntryIndex(id, source->current()));
+  };
+  connect(source, &NavigatorSource::changed, this, sync);
+  connect(m_tabs, &QTabWidget::currentChanged, source, [this, source, page, id] {
+    const bool already = NavigatorModel::sourceOf(m_navigatorView->currentIndex()) == id;
+    if (m_tabs->currentWidget() == page && source->current() >= 0 && !already)
+      selectInNavigator(m_navigator->sourceEntryIndex(id, source->current()));
+  });
+  sync();
 }
 
 void MainWindow::showAllocator(const QString& name) {

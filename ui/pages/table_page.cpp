@@ -70,6 +70,10 @@ TablePage::TablePage(RecordTableModel* model, Options options, QWidget* parent)
   updateFooter();
 }
 
+void TablePage::addTopWidget(QWidget* widget) {
+  static_cast<QVBoxLayout*>(layout())->insertWidget(0, widget);
+}
+
 void TablePage::focusFilter() {
   if (!m_filter) return;
   m_filter->setFocus(Qt::ShortcutFocusReason);

@@ -33,6 +33,8 @@ class TablePage : public QWidget {
   QLineEdit* filterEdit() const { return m_filter; }  // null unless filterable
   // Puts the keyboard focus in the filter box (Ctrl+F).
   void focusFilter();
+  // Puts a widget (a range banner) above the table; the page takes it.
+  void addTopWidget(QWidget* widget);
 
  private:
   void updateFooter();

@@ -4,6 +4,7 @@
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QShortcut>
 #include <QSplitter>
 #include <QTabWidget>
@@ -13,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include "ui/session/job_tracker.h"
+#include "ui/session/navigator_source.h"
 #include "ui/sim/event_table_model.h"
 #include "ui/sim/memory_gauge.h"
 #include "ui/sim/outcome_style.h"
@@ -181,6 +183,7 @@ SimulatorPage::SimulatorPage(QWidget* parent) : QWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);
   m_slots[1].pane->hide();
   m_eventTabs->setTabVisible(1, false);
+  createNavigatorSource();
   stepTo(0);
   startJobs();
 }
@@ -281,6 +284,38 @@ void SimulatorPage::chooseTrace(int slot) {
     openRealRunWithPrediction(path);
   else
     openTrace(path, slot);
+}
+
+// The runs (A, and B when comparing) in the main window's navigator: picking one there shows its attempt
+// list and puts the keyboard on its tree; picking an attempt tab here selects the run there.
+void SimulatorPage::createNavigatorSource() {
+  m_navigator = new NavigatorSource(tr("Simulator runs"), this);
+  connect(m_navigator, &NavigatorSource::activated, this, [this](int entry) {
+    // Entries list the slots that hold a run, A first.
+    int slot = -1;
+    for (int s = 0, seen = 0; s < 2; ++s)
+      if (m_slots[std::size_t(s)].run && seen++ == entry) slot = s;
+    if (slot < 0) return;
+    m_eventTabs->setCurrentIndex(slot);
+    m_slots[std::size_t(slot)].tree->setFocus(Qt::OtherFocusReason);
+  });
+  connect(m_eventTabs, &QTabWidget::currentChanged, this, [this] { updateNavigatorSource(); });
+}
+
+void SimulatorPage::updateNavigatorSource() {
+  if (!m_navigator) return;
+  std::vector<NavigatorSource::Entry> entries;
+  int current = -1;
+  for (int s = 0; s < 2; ++s) {
+    const RunPtr& run = m_slots[std::size_t(s)].run;
+    if (!run) continue;
+    if (s == m_eventTabs->currentIndex()) current = int(entries.size());
+    const qint64 attempts = run->stepTotals.empty() ? 0 : qint64(run->stepTotals.back().attempts);
+    entries.push_back({tr("%1: %2").arg(s == 0 ? QStringLiteral("A") : QStringLiteral("B"), run->title),
+                       attempts == 1 ? tr("1 attempt") : tr("%1 attempts").arg(QLocale().toString(attempts)),
+                       run->source});
+  }
+  m_navigator->setEntries(std::move(entries), current);
 }
 
 }  // namespace oomscope::ui

@@ -23,6 +23,7 @@ class QTimer;
 namespace oomscope::ui {
 
 class JobTracker;
+class NavigatorSource;
 class SimControls;
 class SimEventTableModel;
 class SimMemoryGauge;
@@ -100,6 +101,9 @@ class SimulatorPage : public QWidget {
   void refreshDetails();
   void refreshAlternatives();
   void refreshNotice();
+  // The runs in the main window's navigator (simulator_page_navigator.cpp).
+  void createNavigatorSource();
+  void updateNavigatorSource();
   void tick();
   std::int64_t slotStep(int slot) const;
   void chooseTrace(int slot);
@@ -109,6 +113,7 @@ class SimulatorPage : public QWidget {
   SimTotalsModel* m_totals = nullptr;
   std::array<Slot, 2> m_slots;
   QTabWidget* m_eventTabs = nullptr;
+  NavigatorSource* m_navigator = nullptr;
   QTextBrowser* m_details = nullptr;
   QLabel* m_detailsTitle = nullptr;
   QLabel* m_error = nullptr;

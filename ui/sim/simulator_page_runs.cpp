@@ -100,6 +100,7 @@ void SimulatorPage::runArrived(int s, const RunPtr& run) {
   m_eventTabs->setTabVisible(s, s == 0 || run != nullptr);
   if (m_detailSlot == s) m_detailEvent = -1;
   m_totals->setRuns(m_slots[0].run, m_slots[1].run);
+  updateNavigatorSource();
   refreshAlternatives();
   stepTo(m_step);
   QStringList status;

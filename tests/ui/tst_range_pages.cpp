@@ -1,0 +1,200 @@
+// A range selection re-scopes the Diagnosis and Allocators pages too, in the main window over the real
+// reader: each shows the range with one click to clear it; the Allocators rows equal a reading of the
+// capture's own allocator events inside the range; the Diagnosis claims no OOM outside the range; a
+// program-order range leaves the Allocators table whole and says why. QAbstractItemModelTester on the
+// Allocators model and proxy; screenshots of both pages with a range.
+#include <QAbstractItemModelTester>
+#include <QLabel>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <map>
+
+#include "core/capture/capture.h"
+#include "tests/ui/screenshots.h"
+#include "ui/models/capture_table_models.h"
+#include "ui/models/table_filter_proxy.h"
+#include "ui/pages/analysis_pages.h"
+#include "ui/pages/analysis_result.h"
+#include "ui/pages/diagnosis_page.h"
+#include "ui/pages/main_window.h"
+#include "ui/pages/range_banner.h"
+#include "ui/pages/table_page.h"
+
+using namespace oomscope;
+using namespace oomscope::ui;
+
+namespace {
+
+const QString kData = QStringLiteral(OOMSCOPE_TEST_DATA);
+const QString kConv = kData + QStringLiteral("/jax0.8_rocm_mi300x_conv3d_8gpu.xplane.pb");
+const QString kOom = kData + QStringLiteral("/hand/hand_oom_retry.xplane.pb");
+
+struct Counted {
+  qint64 events = 0;
+  qint64 maxInUse = 0;
+};
+
+// Independent reading: per allocator name, events and the highest bytes in use inside [from, to].
+std::map<QString, Counted> countInside(const capture::Capture& c, qint64 from, qint64 to) {
+  std::map<QString, Counted> out;
+  for (const capture::MemoryEvent& m : c.memory_events()) {
+    if (m.time_ps < from || m.time_ps > to) continue;
+    Counted& k = out[QString::fromStdString(c.allocators()[m.allocator].name)];
+    ++k.events;
+    k.maxInUse = std::max(k.maxInUse, qint64(m.bytes_in_use));
+  }
+  return out;
+}
+
+QStringList rules(const AnalysisResult& r) {
+  QStringList out;
+  for (const auto& line : r.report->diagnosis) out << QString::fromStdString(line.rule);
+  return out;
+}
+
+QString allFindingText(const QWidget* page) {
+  QString text;
+  for (const QLabel* label : page->findChildren<QLabel*>()) text += label->text() + QLatin1Char('\n');
+  return text;
+}
+
+}  // namespace
+
+class TestRangePages : public QObject {
+  Q_OBJECT
+
+ public:
+  TestRangePages() {
+    qputenv("XDG_CONFIG_HOME", m_config.path().toLocal8Bit());
+    QCoreApplication::setOrganizationName(QStringLiteral("oomscope-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_range_pages"));
+  }
+
+ private slots:
+  void init() {
+    m_window = std::make_unique<MainWindow>();
+    m_window->setMessagePresenter([](QMessageBox::Icon, const QString&, const QString&) {});
+    m_window->resize(1400, 860);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+  }
+  void cleanup() { m_window.reset(); }
+
+  void allocatorsFollowATimeRange() {
+    QVERIFY(open(kConv));
+    TablePage* page = m_window->allocatorsPage();
+    auto* model = static_cast<AllocatorTableModel*>(page->proxy()->sourceModel());
+    QAbstractItemModelTester sourceTester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester proxyTester(page->proxy(),
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto& capture = *m_window->currentCapture().capture;
+    QCOMPARE(int(model->rows().size()), int(capture.allocators().size()));
+    QVERIFY(!m_window->allocatorsRangeBanner()->isVisibleTo(page));
+
+    // Executions 2 and 3 of the analysed module.
+    const auto& ex = m_window->analysis()->result()->report->runtime.module->executions;
+    QCOMPARE(int(ex.size()), 5);
+    const qint64 from = ex[1].start_ps - 1, to = ex[2].end_ps + 1;
+    m_window->analysis()->setTimeRange(from, to);
+    QVERIFY(waitForResult());
+    const auto inside = countInside(capture, from, to);
+    QVERIFY(!inside.empty());
+    QCOMPARE(int(model->rows().size()), int(inside.size()));
+    for (const AllocatorRow& row : model->rows()) {
+      const auto it = inside.find(row.name);
+      QVERIFY2(it != inside.end(), qPrintable(row.name));
+      QCOMPARE(row.allocations + row.deallocations, it->second.events);
+      QCOMPARE(row.maxInUse, it->second.maxInUse);
+    }
+    RangeBanner* banner = m_window->allocatorsRangeBanner();
+    QVERIFY(banner->isVisibleTo(page));
+    QVERIFY2(banner->text().contains(QLatin1String("Selection")), qPrintable(banner->text()));
+    // Allocators with no event in the range are left out, and the banner says how many.
+    QCOMPARE(banner->text().contains(QLatin1String("not listed")),
+             inside.size() < capture.allocators().size());
+    m_window->tabs()->setCurrentWidget(page);
+    shoot(*m_window, QStringLiteral("allocators-range-selected.png"));
+
+    // One click clears it: the capture's own rows again.
+    QTest::mouseClick(banner->clearButton(), Qt::LeftButton);
+    QVERIFY(waitForResult());
+    QVERIFY(!m_window->analysis()->result()->request.timeWindow);
+    QCOMPARE(int(model->rows().size()), int(capture.allocators().size()));
+    QCOMPARE(model->rows().front().maxInUse, qint64(capture.allocators().front().max_bytes_in_use));
+    QVERIFY(!banner->isVisibleTo(page));
+  }
+
+  void programOrderRangeKeepsTheAllocatorsWhole() {
+    QVERIFY(open(kConv));
+    TablePage* page = m_window->allocatorsPage();
+    auto* model = static_cast<AllocatorTableModel*>(page->proxy()->sourceModel());
+    const auto before = model->rows().size();
+    m_window->analysis()->setPositionRange(0, 3);
+    QVERIFY(waitForResult());
+    QCOMPARE(model->rows().size(), before);
+    QVERIFY(m_window->allocatorsRangeBanner()->text().contains(QLatin1String("selects no time")));
+    // The verdict speaks of the highest point inside the range, not of the plan's peak.
+    QVERIFY2(m_window->analysis()->diagnosisPage()->verdictText().startsWith(
+                 QLatin1String("At its highest point in program positions 0 .. 3")),
+             qPrintable(m_window->analysis()->diagnosisPage()->verdictText()));
+    m_window->analysis()->clearRange();
+    QVERIFY(waitForResult());
+    QVERIFY(m_window->allocatorsRangeBanner()->text().isEmpty());
+    QVERIFY(m_window->analysis()->diagnosisPage()->verdictText().startsWith(QLatin1String("The plan of")));
+  }
+
+  void diagnosisShowsTheRangeAndClaimsNoOomOutsideIt() {
+    QVERIFY(open(kOom));
+    DiagnosisPage* page = m_window->analysis()->diagnosisPage();
+    m_window->tabs()->setCurrentWidget(page);
+    const auto whole = m_window->analysis()->result();
+    // The whole capture: two AllocatorRetry waits and an execution that never started (one line says both).
+    QVERIFY2(rules(*whole).contains(QStringLiteral("allocator-retry")),
+             qPrintable(rules(*whole).join(QLatin1Char(','))));
+    QVERIFY(!page->rangeBanner()->isVisibleTo(page));
+
+    // The first two executions only (0.100 s and 0.110 s): no wait, no execution that failed to launch.
+    m_window->analysis()->setTimeRange(qint64(0.095e12), qint64(0.115e12));
+    QVERIFY(waitForResult());
+    const auto scoped = m_window->analysis()->result();
+    QVERIFY(page->rangeBanner()->isVisibleTo(page));
+    QVERIFY2(page->rangeBanner()->text().contains(QLatin1String("diagnosis")),
+             qPrintable(page->rangeBanner()->text()));
+    QVERIFY(!rules(*scoped).contains(QStringLiteral("never-launched")));
+    QVERIFY(!rules(*scoped).contains(QStringLiteral("allocator-retry")));
+    const QString shown = allFindingText(page);
+    QVERIFY2(!shown.contains(QLatin1String("OOM happened")), qPrintable(shown));
+    QVERIFY2(shown.contains(QLatin1String("executions in the selection")), qPrintable(shown));
+    QVERIFY2(shown.contains(QLatin1String("in the selection")), qPrintable(shown));
+    QVERIFY(scoped->text.contains(QLatin1String("host executions in the selection: 2")));
+    shoot(*m_window, QStringLiteral("diagnosis-range-selected.png"));
+
+    // The banner's button clears it, on this page too.
+    QTest::mouseClick(page->rangeBanner()->clearButton(), Qt::LeftButton);
+    QVERIFY(waitForResult());
+    QVERIFY(!page->rangeBanner()->isVisibleTo(page));
+    QVERIFY(rules(*m_window->analysis()->result()).contains(QStringLiteral("allocator-retry")));
+    QVERIFY(!allFindingText(page).contains(QLatin1String("in the selection")));
+  }
+
+ private:
+  bool open(const QString& path) {
+    QSignalSpy finished(m_window.get(), &MainWindow::loadFinished);
+    QSignalSpy analysed(m_window->analysis(), &AnalysisPages::resultChanged);
+    m_window->openFile(path);
+    if (!finished.wait(30000) || !finished.first().at(0).toBool()) return false;
+    return !analysed.isEmpty() || analysed.wait(30000);
+  }
+  bool waitForResult() {
+    QSignalSpy spy(m_window->analysis(), &AnalysisPages::resultChanged);
+    return spy.wait(30000);
+  }
+
+  QTemporaryDir m_config;
+  std::unique_ptr<MainWindow> m_window;
+};
+
+QTEST_MAIN(TestRangePages)
+#include "tst_range_pages.moc"
