@@ -81,6 +81,7 @@ LiveKind live_kind(const LiveGroup& g) {
 void explain_executions(const PlanTimelineInput& in, PlanTimeline& timeline, std::stop_token stop) {
   // One sweep over the allocator's events in time order, keeping the live chunks (addr -> event index).
   std::unordered_map<std::uint64_t, std::size_t> live;
+  LiveLabelCache names;  // each allocation named once, however many executions it outlives
   const auto& events = timeline.allocator_events;
   std::size_t next = 0;
   const std::size_t n = timeline.executions.size();
@@ -120,7 +121,7 @@ void explain_executions(const PlanTimelineInput& in, PlanTimeline& timeline, std
       for (const auto& [addr, index] : live) indices.push_back(index);
       std::sort(indices.begin(), indices.end());
       x.live_at_start = group_live_by_host_event(in.memory, indices, in.all_executions, in.host_plane,
-                                                 *in.host, x.in_use_at_start);
+                                                 *in.host, x.in_use_at_start, &names);
       for (const LiveGroup& g : x.live_at_start) x.live_by_kind[int(live_kind(g))] += g.bytes;
       if (x.live_at_start.size() > in.top) x.live_at_start.resize(in.top);
     }

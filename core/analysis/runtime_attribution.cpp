@@ -117,17 +117,26 @@ std::vector<LiveGroup> group_live_by_host_event(std::span<const capture::MemoryE
                                                 std::span<const std::size_t> live,
                                                 std::span<const RuntimeExecution> executions,
                                                 std::uint32_t host_plane, const HostTimeline& timeline,
-                                                std::int64_t bytes_in_use) {
+                                                std::int64_t bytes_in_use, LiveLabelCache* cache) {
+  LiveLabelCache local;
+  LiveLabelCache& c = cache ? *cache : local;
   std::vector<std::string> labels(live.size());
   std::map<std::uint32_t, std::vector<std::pair<std::int64_t, std::size_t>>> pending;  // line -> queries
-  std::map<std::uint32_t, std::vector<const RuntimeExecution*>> on_line;               // sorted by start
-  for (const RuntimeExecution& e : executions)
-    if (e.plane == host_plane) on_line[e.line].push_back(&e);
-  for (auto& [line, list] : on_line)
-    std::stable_sort(list.begin(), list.end(), [](const RuntimeExecution* a, const RuntimeExecution* b) {
-      return a->start_ps < b->start_ps;
-    });
+  if (!c.executions_known) {
+    c.executions_known = true;
+    for (const RuntimeExecution& e : executions)
+      if (e.plane == host_plane) c.executions_on_line[e.line].push_back(&e);
+    for (auto& [line, list] : c.executions_on_line)
+      std::stable_sort(list.begin(), list.end(), [](const RuntimeExecution* a, const RuntimeExecution* b) {
+        return a->start_ps < b->start_ps;
+      });
+  }
+  const auto& on_line = c.executions_on_line;
   for (std::size_t k = 0; k < live.size(); ++k) {
+    if (auto known = c.labels.find(live[k]); known != c.labels.end()) {
+      labels[k] = known->second;
+      continue;
+    }
     const capture::MemoryEvent& m = memory[live[k]];
     const RuntimeExecution* inside = nullptr;
     if (auto found = on_line.find(m.line); found != on_line.end()) {
@@ -138,6 +147,7 @@ std::vector<LiveGroup> group_live_by_host_event(std::span<const capture::MemoryE
     }
     if (inside) {
       labels[k] = "outputs of " + inside->label + " execution " + std::to_string(inside->number);
+      if (cache) c.labels.emplace(live[k], labels[k]);
     } else {
       pending[m.line].push_back({m.time_ps, k});
     }
@@ -146,8 +156,10 @@ std::vector<LiveGroup> group_live_by_host_event(std::span<const capture::MemoryE
     std::vector<std::int64_t> ids(live.size(), -1);
     if (line < timeline.lines.size() && !timeline.lines[line].empty())
       enclosing_spans(line, timeline, queries, ids);
-    for (const auto& [t, k] : queries)
+    for (const auto& [t, k] : queries) {
       labels[k] = ids[k] >= 0 ? std::string(timeline.name(ids[k])) : std::string("no enclosing host event");
+      if (cache) c.labels.emplace(live[k], labels[k]);
+    }
   }
   std::map<std::string, LiveGroup> groups;
   std::int64_t explained = 0;

@@ -5,8 +5,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <span>
+#include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/analysis/runtime_types.h"
@@ -43,10 +46,20 @@ std::vector<NameCount> host_events_between(const HostTimeline& timeline, std::in
 //   else "no enclosing host event".
 // bytes_in_use is the allocator's figure at that moment; what the live allocations do not explain is the
 // "allocated before the capture started" residual. Groups are sorted by bytes, largest first.
+//
+// An allocation's group does not depend on when it is asked about, so callers that group the live memory of
+// many executions (the plan timeline) pass one LiveLabelCache for the same memory, executions, host plane
+// and timeline: each allocation is then named once, not once per execution it outlives (long-lived
+// allocations made the naming a pass over the whole host line per execution).
+struct LiveLabelCache {
+  std::unordered_map<std::size_t, std::string> labels;  // memory index -> group label
+  std::map<std::uint32_t, std::vector<const RuntimeExecution*>> executions_on_line;  // sorted by start
+  bool executions_known = false;
+};
 std::vector<LiveGroup> group_live_by_host_event(std::span<const capture::MemoryEvent> memory,
                                                 std::span<const std::size_t> live,
                                                 std::span<const RuntimeExecution> executions,
                                                 std::uint32_t host_plane, const HostTimeline& timeline,
-                                                std::int64_t bytes_in_use);
+                                                std::int64_t bytes_in_use, LiveLabelCache* cache = nullptr);
 
 }  // namespace oomscope::analysis

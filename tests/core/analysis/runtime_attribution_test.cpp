@@ -61,6 +61,34 @@ TEST(RuntimeAttribution, GroupsLiveMemoryByTheHostEventThatAllocatedIt) {
   EXPECT_EQ(by["$train.py:10 main"].bytes, 8);      // only a Python frame encloses it
 }
 
+TEST(RuntimeAttribution, ACacheNamesEachAllocationOnceWithTheSameGroups) {
+  MemoryScript mem(100000, {0, 0});
+  mem.alloc(105, 1, 100).alloc(205, 2, 100).alloc(250, 3, 40, 1).alloc(260, 4, 8, 1);
+  RuntimeExecution e1, e2;
+  e1.module = e2.module = e1.label = e2.label = "jit_step";
+  e1.start_ps = 100, e1.end_ps = 140, e1.number = 1;
+  e2.start_ps = 200, e2.end_ps = 240, e2.number = 2;
+  const std::vector<RuntimeExecution> runs{e1, e2};
+  const std::vector<std::vector<EventRecord>> lines{
+      {}, {record(4, 240, 60), record(2, 245, 10), record(1, 250, 0)}};
+  const HostTimeline host = timeline(lines);
+  LiveLabelCache cache;
+  // Growing live sets, as at successive execution starts: cached and uncached answers agree each time.
+  for (const std::vector<std::size_t>& live : {std::vector<std::size_t>{0}, std::vector<std::size_t>{0, 1, 2},
+                                               std::vector<std::size_t>{0, 1, 2, 3}}) {
+    const auto plain = group_live_by_host_event(mem.events(), live, runs, 0, host, 248);
+    const auto cached = group_live_by_host_event(mem.events(), live, runs, 0, host, 248, &cache);
+    ASSERT_EQ(plain.size(), cached.size());
+    for (std::size_t i = 0; i < plain.size(); ++i) {
+      EXPECT_EQ(plain[i].label, cached[i].label);
+      EXPECT_EQ(plain[i].bytes, cached[i].bytes);
+      EXPECT_EQ(plain[i].count, cached[i].count);
+    }
+    EXPECT_EQ(cache.labels.size(), live.size());
+  }
+  EXPECT_EQ(cache.labels.at(2), "BufferFromHostBuffer");
+}
+
 TEST(RuntimeAttribution, HostEventsBetweenCountsNamesAndSkipsAllocatorEvents) {
   const std::vector<std::vector<EventRecord>> lines{
       {record(3, 10, 1), record(3, 20, 1), record(1, 25, 0), record(6, 30, 1), record(3, 99, 1)},
