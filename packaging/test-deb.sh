@@ -3,21 +3,27 @@
 # builds the release preset and its Debian packages, `apt-get install`s them, checks the installed programs,
 # man pages, completion, desktop file, MIME types and file association, then `apt-get purge`s them and checks
 # that every file the packages installed is gone. Packages are purged on failure too.
-# Usage: packaging/test-deb.sh          (run by .ci/run after scripts/test.sh)
+# Usage: packaging/test-deb.sh          (builds the release preset, as the README tells users to)
+#        OOMSCOPE_DEB_PRESET=ci packaging/test-deb.sh
+#                                       (.ci/run: packages the ci build that scripts/test.sh just built and
+#                                        tested, the same install rules and stripped binaries, instead of
+#                                        compiling the whole product a second time)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 START=$(date +%s)
-BUILD="$PWD/build/release"
+PRESET="${OOMSCOPE_DEB_PRESET:-release}"
+case "$PRESET" in release | ci) ;; *) printf '[test-deb] FAIL: OOMSCOPE_DEB_PRESET must be release or ci\n' >&2; exit 1 ;; esac
+BUILD="$PWD/build/$PRESET"
 log() { printf '[test-deb] %s\n' "$*"; }
 fail() { printf '[test-deb] FAIL: %s\n' "$*" >&2; exit 1; }
 
 [ "$(id -u)" -eq 0 ] || fail "run as root: it installs and purges packages on this machine"
 packaging/install-deps.sh
 
-log "configuring and building the release preset and its packages"
-cmake --preset release >/dev/null
+log "configuring and building the $PRESET preset and its packages"
+cmake --preset "$PRESET" >/dev/null
 rm -f "$BUILD"/*.deb
-cmake --build --preset release --target package >"$BUILD/package.log" 2>&1 || { tail -30 "$BUILD/package.log"; fail "package build"; }
+cmake --build --preset "$PRESET" --target package >"$BUILD/package.log" 2>&1 || { tail -30 "$BUILD/package.log"; fail "package build"; }
 BUILT=$(date +%s)
 
 MAIN=$(ls "$BUILD"/oomscope_*.deb)
