@@ -145,7 +145,7 @@ Trace read_trace(std::istream& in, const std::string& name, std::int64_t max_eve
       json j;
       try {
         j = json::parse(line);
-      } catch (const json::parse_error& e) {
+      } catch (const json::exception& e) {  // a syntax error, or a number too large for a double (1e999)
         throw FieldError{std::string("not valid JSON (") + e.what() + ")"};
       }
       const std::string type = get_string(j, "type");
