@@ -64,10 +64,11 @@ std::int64_t parse_permille(const std::string& opt, const std::string& v) {
   return static_cast<std::int64_t>(std::llround(x * 10));
 }
 
-template <typename T, typename Parse>
-T parse_choice(const std::string& opt, const std::string& v, Parse parse, const char* allowed) {
-  const auto x = parse(v);
-  if (!x) throw UsageError{opt + " expects " + allowed + ", got '" + v + "'"};
+// A value named in the enum's table (core/util/enum_names.h); the error lists the table's names.
+template <typename T, std::size_t N>
+T parse_choice(const std::string& opt, const std::string& v, const EnumName<T> (&names)[N]) {
+  const std::optional<T> x = parse_enum(names, v);
+  if (!x) throw UsageError{opt + " expects " + enum_choices(names) + ", got '" + v + "'"};
   return *x;
 }
 
@@ -96,14 +97,13 @@ Options parse_options(const std::vector<std::string>& args) {
     if (a == "--preset")
       continue;
     else if (a == "--catch")
-      c.policy.catch_mode =
-          parse_choice<CatchMode>(a, v, parse_catch_mode, "oom-only, everything or runtime-error");
+      c.policy.catch_mode = parse_choice(a, v, kCatchModeNames);
     else if (a == "--grad")
-      c.policy.grad = parse_choice<GradMode>(a, v, parse_grad_mode, "last-fragment or accumulate");
+      c.policy.grad = parse_choice(a, v, kGradModeNames);
     else if (a == "--split")
-      c.policy.split = parse_choice<SplitPoint>(a, v, parse_split_point, "midpoint or median");
+      c.policy.split = parse_choice(a, v, kSplitPointNames);
     else if (a == "--axis")
-      c.policy.axis = parse_choice<AxisRule>(a, v, parse_axis_rule, "alternate-xy or longest");
+      c.policy.axis = parse_choice(a, v, kAxisRuleNames);
     else if (a == "--floor")
       c.policy.floor = parse_int(a, v, 0);
     else if (a == "--scenes")
@@ -119,9 +119,9 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (a == "--seed")
       c.seed = parse_seed(a, v);
     else if (a == "--on-floor")
-      c.policy.on_floor = parse_choice<FloorAction>(a, v, parse_floor_action, "drop, keep or raise");
+      c.policy.on_floor = parse_choice(a, v, kFloorActionNames);
     else if (a == "--norm")
-      c.policy.norm = parse_choice<NormMode>(a, v, parse_norm_mode, "batchnorm, frozen or groupnorm");
+      c.policy.norm = parse_choice(a, v, kNormModeNames);
     else if (a == "--empty-cache-relief")
       c.memory.empty_cache_relief_permille = parse_permille(a, v);
     else if (a == "--budget")
@@ -135,7 +135,7 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (a == "--bug-scene")
       c.fault.scene = parse_int(a, v, 0);
     else if (a == "--bug-kind") {
-      c.fault.kind = parse_choice<BugKind>(a, v, parse_bug_kind, "shape or nan");
+      c.fault.kind = parse_choice(a, v, kBugKindNames);
       bug_kind_given = true;
     } else if (a == "--trace")
       o.trace = v;
@@ -143,14 +143,9 @@ Options parse_options(const std::vector<std::string>& args) {
       c.scenes.dist = SizeDist::File;
       c.scenes.sizes_file = v;
     } else if (a == "--dist") {
-      if (v == "uniform")
-        c.scenes.dist = SizeDist::Uniform;
-      else if (v == "heavy-tailed")
-        c.scenes.dist = SizeDist::HeavyTailed;
-      else {
-        c.scenes.dist = SizeDist::File;
-        c.scenes.sizes_file = v;
-      }
+      const auto dist = parse_size_dist(v);
+      c.scenes.dist = dist && *dist != SizeDist::File ? *dist : SizeDist::File;
+      if (c.scenes.dist == SizeDist::File) c.scenes.sizes_file = v;  // anything else names a sizes file
     } else {
       throw UsageError{"unknown option '" + a + "'"};
     }

@@ -31,10 +31,11 @@ std::int64_t to_bytes(const std::string& opt, const std::string& v) {
   return b.bytes;
 }
 
-template <class T, class F>
-T choice(const std::string& opt, const std::string& v, F parse, const char* allowed) {
-  const auto x = parse(v);
-  if (!x) throw UsageError{opt + " expects " + allowed + ", got '" + v + "'"};
+// A value named in the enum's table (core/util/enum_names.h); the error lists the table's names.
+template <typename T, std::size_t N>
+T choice(const std::string& opt, const std::string& v, const EnumName<T> (&names)[N]) {
+  const std::optional<T> x = parse_enum(names, v);
+  if (!x) throw UsageError{opt + " expects " + enum_choices(names) + ", got '" + v + "'"};
   return *x;
 }
 
@@ -82,20 +83,19 @@ Options parse_options(const std::vector<std::string>& args) {
       if (!p) throw UsageError{"--policy expects original or corrected, got '" + v + "'"};
       t.policy = *p;
     } else if (a == "--catch")
-      t.policy.catch_mode =
-          choice<sim::CatchMode>(a, v, sim::parse_catch_mode, "oom-only, runtime-error or everything");
+      t.policy.catch_mode = choice(a, v, sim::kCatchModeNames);
     else if (a == "--grad")
-      t.policy.grad = choice<sim::GradMode>(a, v, sim::parse_grad_mode, "last-fragment or accumulate");
+      t.policy.grad = choice(a, v, sim::kGradModeNames);
     else if (a == "--split")
-      t.policy.split = choice<sim::SplitPoint>(a, v, sim::parse_split_point, "midpoint or median");
+      t.policy.split = choice(a, v, sim::kSplitPointNames);
     else if (a == "--axis")
-      t.policy.axis = choice<sim::AxisRule>(a, v, sim::parse_axis_rule, "alternate-xy or longest");
+      t.policy.axis = choice(a, v, sim::kAxisRuleNames);
     else if (a == "--floor")
       t.policy.floor = to_int(a, v, 0);
     else if (a == "--on-floor")
-      t.policy.on_floor = choice<sim::FloorAction>(a, v, sim::parse_floor_action, "drop, keep or raise");
+      t.policy.on_floor = choice(a, v, sim::kFloorActionNames);
     else if (a == "--norm")
-      t.policy.norm = choice<sim::NormMode>(a, v, sim::parse_norm_mode, "batchnorm, frozen or groupnorm");
+      t.policy.norm = choice(a, v, sim::kNormModeNames);
     else if (a == "--model")
       t.model_file = v;
     else if (a == "--out")
@@ -103,12 +103,10 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (a == "--sizes")
       t.sizes_file = v, t.dist = sim::SizeDist::File, t.scenes = 0;
     else if (a == "--dist") {
-      if (v == "uniform")
-        t.dist = sim::SizeDist::Uniform;
-      else if (v == "heavy-tailed")
-        t.dist = sim::SizeDist::HeavyTailed;
-      else
+      const auto dist = sim::parse_size_dist(v);
+      if (!dist || *dist == sim::SizeDist::File)  // a sizes file comes with --sizes FILE
         throw UsageError{"--dist expects uniform or heavy-tailed, got '" + v + "'"};
+      t.dist = *dist;
     } else if (a == "--scenes")
       t.scenes = to_int(a, v, 1);
     else if (a == "--batch")
@@ -118,7 +116,7 @@ Options parse_options(const std::vector<std::string>& args) {
     else if (a == "--bug-scene")
       t.bug_scene = to_int(a, v, 0);
     else if (a == "--bug-kind")
-      t.bug = choice<sim::BugKind>(a, v, sim::parse_bug_kind, "shape or nan"), bug_kind_given = true;
+      t.bug = choice(a, v, sim::kBugKindNames), bug_kind_given = true;
     else if (a == "--width")
       t.model.width = static_cast<int>(to_int(a, v, 1));
     else if (a == "--lr") {

@@ -13,17 +13,7 @@ namespace oomscope::analysis {
 using detail::checked;
 using detail::mib;
 
-const char* to_string(Provenance p) noexcept {
-  switch (p) {
-    case Provenance::Measured:
-      return "measured";
-    case Provenance::Read:
-      return "read";
-    case Provenance::Derived:
-      return "derived";
-  }
-  return "?";
-}
+const char* to_string(Provenance p) noexcept { return enum_name(kProvenanceNames, p, "?"); }
 
 namespace {
 

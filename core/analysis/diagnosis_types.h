@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/util/enum_names.h"
+
 namespace oomscope::analysis {
 
 enum class Provenance : std::uint8_t {
@@ -15,6 +17,9 @@ enum class Provenance : std::uint8_t {
   Read,      // copied from the capture (a stat, a proto field)
   Derived,   // computed from read/measured figures (plan replay, ratios, estimates)
 };
+inline constexpr EnumName<Provenance> kProvenanceNames[] = {
+    {Provenance::Measured, "measured"}, {Provenance::Read, "read"}, {Provenance::Derived, "derived"}};
+static_assert(names_every_value(kProvenanceNames, Provenance::Derived));
 const char* to_string(Provenance p) noexcept;  // "measured", "read", "derived"
 
 struct Fix {

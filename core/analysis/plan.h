@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/util/enum_names.h"
+
 namespace xla {
 class HloProto;
 class ShapeProto;
@@ -56,6 +58,17 @@ inline constexpr int kBufferRoleCount = 9;
 
 // "forward-kept", "forward-transient", "backward", "workspace", "other", "parameter", "output", "constant",
 // "thread-local".
+inline constexpr EnumName<BufferRole> kBufferRoleNames[] = {
+    {BufferRole::ForwardKept, "forward-kept"},
+    {BufferRole::ForwardTransient, "forward-transient"},
+    {BufferRole::Backward, "backward"},
+    {BufferRole::Workspace, "workspace"},
+    {BufferRole::Other, "other"},
+    {BufferRole::Parameter, "parameter"},
+    {BufferRole::Output, "output"},
+    {BufferRole::Constant, "constant"},
+    {BufferRole::ThreadLocal, "thread-local"}};
+static_assert(names_every_value(kBufferRoleNames, BufferRole::ThreadLocal));
 const char* to_string(BufferRole role) noexcept;
 
 // ---- source location --------------------------------------------------------------------------------
@@ -220,6 +233,13 @@ enum class TraceSelection : std::uint8_t {
   AllTraces,        // TraceChoice::AllTraces
   Requested,        // TraceChoice::Index
 };
+inline constexpr EnumName<TraceSelection> kTraceSelectionNames[] = {
+    {TraceSelection::None, "none"},
+    {TraceSelection::OwnedByTemp, "trace of the temp allocation"},
+    {TraceSelection::MostColorEvents, "trace with the most events of the memory space"},
+    {TraceSelection::AllTraces, "all traces in sequence"},
+    {TraceSelection::Requested, "requested trace"}};
+static_assert(names_every_value(kTraceSelectionNames, TraceSelection::Requested));
 const char* to_string(TraceSelection selection) noexcept;
 
 struct TraceInfo {
@@ -239,6 +259,11 @@ struct TraceInfo {
 // forward, after it the optimizer/update. A program with no "transpose(" has no backward.
 enum class Phase : std::uint8_t { Forward, Backward, Update, NoBackward };
 // "forward", "backward", "update", "no backward"
+inline constexpr EnumName<Phase> kPhaseNames[] = {{Phase::Forward, "forward"},
+                                                  {Phase::Backward, "backward"},
+                                                  {Phase::Update, "update"},
+                                                  {Phase::NoBackward, "no backward"}};
+static_assert(names_every_value(kPhaseNames, Phase::NoBackward));
 const char* to_string(Phase phase) noexcept;
 
 // The highest point of the module's memory (heap + indefinite allocations) within one phase.
@@ -258,6 +283,11 @@ enum class PatternKind : std::uint8_t {
   ConvOutputTwice,  // a convolution's output live together with a same-size copy/transpose of it
   HostPrefetch,     // copy-start / copy-done pairs (host <-> device prefetch) with buffers at the peak
 };
+inline constexpr EnumName<PatternKind> kPatternKindNames[] = {
+    {PatternKind::SplitKPartials, "split-k-partials"},
+    {PatternKind::ConvOutputTwice, "conv-output-twice"},
+    {PatternKind::HostPrefetch, "host-prefetch"}};
+static_assert(names_every_value(kPatternKindNames, PatternKind::HostPrefetch));
 const char* to_string(PatternKind kind) noexcept;  // "split-k-partials", "conv-output-twice", "host-prefetch"
 
 struct PlanPattern {
@@ -295,6 +325,11 @@ enum class PlanStatus : std::uint8_t {
   NoBufferAssignment,  // HloProto without buffer_assignment: nothing but module facts
   NoHeapTrace,         // buffer assignment but no usable trace: allocation totals only
 };
+inline constexpr EnumName<PlanStatus> kPlanStatusNames[] = {
+    {PlanStatus::Ok, "ok"},
+    {PlanStatus::NoBufferAssignment, "no buffer assignment"},
+    {PlanStatus::NoHeapTrace, "no heap-simulator trace"}};
+static_assert(names_every_value(kPlanStatusNames, PlanStatus::NoHeapTrace));
 const char* to_string(PlanStatus status) noexcept;
 
 struct PlanOptions {

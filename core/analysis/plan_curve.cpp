@@ -78,56 +78,12 @@ std::int64_t PlanAnalysis::role_bytes(BufferRole role) const {
   return 0;
 }
 
-const char* to_string(BufferRole role) noexcept {
-  switch (role) {
-    case BufferRole::ForwardKept:
-      return "forward-kept";
-    case BufferRole::ForwardTransient:
-      return "forward-transient";
-    case BufferRole::Backward:
-      return "backward";
-    case BufferRole::Workspace:
-      return "workspace";
-    case BufferRole::Other:
-      return "other";
-    case BufferRole::Parameter:
-      return "parameter";
-    case BufferRole::Output:
-      return "output";
-    case BufferRole::Constant:
-      return "constant";
-    case BufferRole::ThreadLocal:
-      return "thread-local";
-  }
-  return "other";
-}
+const char* to_string(BufferRole role) noexcept { return enum_name(kBufferRoleNames, role, "other"); }
 
 const char* to_string(TraceSelection selection) noexcept {
-  switch (selection) {
-    case TraceSelection::None:
-      return "none";
-    case TraceSelection::OwnedByTemp:
-      return "trace of the temp allocation";
-    case TraceSelection::MostColorEvents:
-      return "trace with the most events of the memory space";
-    case TraceSelection::AllTraces:
-      return "all traces in sequence";
-    case TraceSelection::Requested:
-      return "requested trace";
-  }
-  return "none";
+  return enum_name(kTraceSelectionNames, selection, "none");
 }
 
-const char* to_string(PlanStatus status) noexcept {
-  switch (status) {
-    case PlanStatus::Ok:
-      return "ok";
-    case PlanStatus::NoBufferAssignment:
-      return "no buffer assignment";
-    case PlanStatus::NoHeapTrace:
-      return "no heap-simulator trace";
-  }
-  return "ok";
-}
+const char* to_string(PlanStatus status) noexcept { return enum_name(kPlanStatusNames, status, "ok"); }
 
 }  // namespace oomscope::analysis

@@ -11,17 +11,7 @@
 
 namespace oomscope::analysis {
 
-const char* to_string(PatternKind kind) noexcept {
-  switch (kind) {
-    case PatternKind::SplitKPartials:
-      return "split-k-partials";
-    case PatternKind::ConvOutputTwice:
-      return "conv-output-twice";
-    case PatternKind::HostPrefetch:
-      return "host-prefetch";
-  }
-  return "?";
-}
+const char* to_string(PatternKind kind) noexcept { return enum_name(kPatternKindNames, kind, "?"); }
 
 namespace detail {
 namespace {

@@ -10,19 +10,7 @@
 
 namespace oomscope::analysis {
 
-const char* to_string(Phase phase) noexcept {
-  switch (phase) {
-    case Phase::Forward:
-      return "forward";
-    case Phase::Backward:
-      return "backward";
-    case Phase::Update:
-      return "update";
-    case Phase::NoBackward:
-      return "no backward";
-  }
-  return "?";
-}
+const char* to_string(Phase phase) noexcept { return enum_name(kPhaseNames, phase, "?"); }
 
 std::optional<PhasePeak> PlanAnalysis::other_phase_peak() const {
   for (const PhasePeak& p : phase_peaks)

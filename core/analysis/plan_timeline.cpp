@@ -57,7 +57,7 @@ std::vector<const DeviceProgramEvent*> kernels_of(
 }  // namespace
 
 const char* to_string(TimeMapping mapping) noexcept {
-  return mapping == TimeMapping::Kernels ? "kernels" : "stretched";
+  return enum_name(kTimeMappingNames, mapping, "stretched");
 }
 
 std::int64_t ExecutionTimeline::time_at(std::int64_t position) const {

@@ -31,6 +31,7 @@
 #include "core/analysis/runtime_attribution.h"
 #include "core/analysis/runtime_types.h"
 #include "core/capture/capture.h"
+#include "core/util/enum_names.h"
 #include "core/util/progress.h"
 
 namespace oomscope::analysis {
@@ -41,7 +42,10 @@ enum class TimeMapping : std::uint8_t {
   Kernels,  // positions placed at the start of their instruction's first kernel (measured), gaps interpolated
   Stretched,  // no device event named an instruction of this execution: the plan spread over the host span
 };
-const char* to_string(TimeMapping mapping) noexcept;  // "kernels", "stretched"
+inline constexpr EnumName<TimeMapping> kTimeMappingNames[] = {{TimeMapping::Kernels, "kernels"},
+                                                              {TimeMapping::Stretched, "stretched"}};
+static_assert(names_every_value(kTimeMappingNames, TimeMapping::Stretched));
+const char* to_string(TimeMapping mapping) noexcept;
 
 // A trace position and the time it is placed at.
 struct TimedPosition {
@@ -52,8 +56,12 @@ struct TimedPosition {
 
 // Why live memory was there when the execution started, summed from the live-at-start groups.
 enum class LiveKind : std::uint8_t { EarlierOutputs, HostCopies, BeforeCapture, Other };
-const char* to_string(
-    LiveKind kind) noexcept;  // "earlier outputs", "host copies", "before the capture", "other"
+inline constexpr EnumName<LiveKind> kLiveKindNames[] = {{LiveKind::EarlierOutputs, "earlier outputs"},
+                                                        {LiveKind::HostCopies, "host copies"},
+                                                        {LiveKind::BeforeCapture, "before the capture"},
+                                                        {LiveKind::Other, "other"}};
+static_assert(names_every_value(kLiveKindNames, LiveKind::Other));
+const char* to_string(LiveKind kind) noexcept;
 LiveKind live_kind(const LiveGroup& group);
 
 struct ExecutionTimeline {

@@ -56,19 +56,7 @@ std::string explanation(const ExecutionTimeline& x) {
 
 }  // namespace
 
-const char* to_string(LiveKind kind) noexcept {
-  switch (kind) {
-    case LiveKind::EarlierOutputs:
-      return "earlier outputs";
-    case LiveKind::HostCopies:
-      return "host copies";
-    case LiveKind::BeforeCapture:
-      return "before the capture";
-    case LiveKind::Other:
-      return "other";
-  }
-  return "other";
-}
+const char* to_string(LiveKind kind) noexcept { return enum_name(kLiveKindNames, kind, "other"); }
 
 LiveKind live_kind(const LiveGroup& g) {
   if (g.before_capture) return LiveKind::BeforeCapture;

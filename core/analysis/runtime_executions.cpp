@@ -17,21 +17,7 @@ namespace oomscope::analysis {
 using capture::ExecutionKind;
 using capture::ExecutionSpan;
 
-const char* to_string(ModuleChoice choice) noexcept {
-  switch (choice) {
-    case ModuleChoice::None:
-      return "none";
-    case ModuleChoice::LastNeverStarted:
-      return "last execution never started";
-    case ModuleChoice::LargestExecuted:
-      return "largest executed module";
-    case ModuleChoice::LargestModule:
-      return "largest module (none executed)";
-    case ModuleChoice::UserSelected:
-      return "selected by the user";
-  }
-  return "?";
-}
+const char* to_string(ModuleChoice choice) noexcept { return enum_name(kModuleChoiceNames, choice, "?"); }
 
 namespace {
 

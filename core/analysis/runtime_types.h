@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/util/enum_names.h"
+
 namespace oomscope::analysis {
 
 struct RuntimeSeriesPoint {
@@ -103,6 +105,13 @@ enum class ModuleChoice : std::uint8_t {
   LargestModule,     // no module executed: the largest module
   UserSelected,      // --module
 };
+inline constexpr EnumName<ModuleChoice> kModuleChoiceNames[] = {
+    {ModuleChoice::None, "none"},
+    {ModuleChoice::LastNeverStarted, "last execution never started"},
+    {ModuleChoice::LargestExecuted, "largest executed module"},
+    {ModuleChoice::LargestModule, "largest module (none executed)"},
+    {ModuleChoice::UserSelected, "selected by the user"}};
+static_assert(names_every_value(kModuleChoiceNames, ModuleChoice::UserSelected));
 const char* to_string(ModuleChoice choice) noexcept;
 
 struct ModuleRuntime {

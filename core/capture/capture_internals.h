@@ -13,6 +13,7 @@
 
 #include "core/capture/capture.h"
 #include "core/capture/wire_reader.h"
+#include "core/capture/xplane_fields.h"
 
 namespace oomscope::capture {
 
@@ -94,32 +95,32 @@ inline void read_raw_stat_fields(wire::WireReader r, RawStat& s) {
     const wire::Field f = r.field();
     // A field whose wire type does not match the schema is skipped like an unknown field, as protobuf does.
     switch (f.number) {
-      case 1:
+      case xf::XStat::kMetadataIdFieldNumber:
         if (f.type != WireType::Varint) break;
         s.metadata_id = wire::as_int64(r.varint());
         continue;
-      case 2:
+      case xf::XStat::kDoubleValueFieldNumber:
         if (f.type != WireType::Fixed64) break;
         s.kind = RawStat::Kind::Double;
         s.d = wire::as_double(r.fixed64());
         continue;
-      case 3:
+      case xf::XStat::kUint64ValueFieldNumber:
         if (f.type != WireType::Varint) break;
         s.kind = RawStat::Kind::Uint;
         s.u = r.varint();
         continue;
-      case 4:
+      case xf::XStat::kInt64ValueFieldNumber:
         if (f.type != WireType::Varint) break;
         s.kind = RawStat::Kind::Int;
         s.i = wire::as_int64(r.varint());
         continue;
-      case 5:
-      case 6:
+      case xf::XStat::kStrValueFieldNumber:
+      case xf::XStat::kBytesValueFieldNumber:
         if (f.type != WireType::Len) break;
-        s.kind = f.number == 5 ? RawStat::Kind::Str : RawStat::Kind::Bytes;
+        s.kind = f.number == xf::XStat::kStrValueFieldNumber ? RawStat::Kind::Str : RawStat::Kind::Bytes;
         s.s = r.bytes();
         continue;
-      case 7:
+      case xf::XStat::kRefValueFieldNumber:
         if (f.type != WireType::Varint) break;
         s.kind = RawStat::Kind::Ref;
         s.u = r.varint();
@@ -142,18 +143,18 @@ inline RawStat read_raw_stat_quick(const wire::WireReader& parent, std::string_v
   RawStat s;
   const auto on_varint = [&s](std::uint32_t number, std::uint64_t value) {
     switch (number) {
-      case 1:
+      case xf::XStat::kMetadataIdFieldNumber:
         s.metadata_id = wire::as_int64(value);
         break;
-      case 3:
+      case xf::XStat::kUint64ValueFieldNumber:
         s.kind = RawStat::Kind::Uint;
         s.u = value;
         break;
-      case 4:
+      case xf::XStat::kInt64ValueFieldNumber:
         s.kind = RawStat::Kind::Int;
         s.i = wire::as_int64(value);
         break;
-      case 7:
+      case xf::XStat::kRefValueFieldNumber:
         s.kind = RawStat::Kind::Ref;
         s.u = value;
         break;
@@ -162,8 +163,8 @@ inline RawStat read_raw_stat_quick(const wire::WireReader& parent, std::string_v
     }
   };
   const auto on_len = [&s](std::uint32_t number, std::string_view bytes) {
-    if (number != 5 && number != 6) return;
-    s.kind = number == 5 ? RawStat::Kind::Str : RawStat::Kind::Bytes;
+    if (number != xf::XStat::kStrValueFieldNumber && number != xf::XStat::kBytesValueFieldNumber) return;
+    s.kind = number == xf::XStat::kStrValueFieldNumber ? RawStat::Kind::Str : RawStat::Kind::Bytes;
     s.s = bytes;
   };
   const auto* begin = reinterpret_cast<const std::uint8_t*>(payload.data());

@@ -14,6 +14,7 @@
 #include "core/capture/companion.h"
 #include "core/capture/input_checks.h"
 #include "core/capture/parse_cost.h"
+#include "core/capture/xplane_fields.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
 #include "hlo.pb.h"
@@ -146,7 +147,9 @@ std::optional<std::string> xspace_start_problem(std::string_view bytes) {
     if (p[i++] < 0x80) break;
   }
   const std::uint64_t number = tag >> 3, type = tag & 7;
-  if (number == 1 && type == 2) {
+  constexpr auto kVarint = static_cast<std::uint64_t>(wire::WireType::Varint);
+  constexpr auto kLen = static_cast<std::uint64_t>(wire::WireType::Len);
+  if (number == xf::XSpace::kPlanesFieldNumber && type == kLen) {
     // A plane: its first field must be one of XPlane's (id a number; name, lines, metadata, stats
     // length-delimited), else this is something else that happens to begin with byte 0A (a newline).
     std::uint64_t length = 0;
@@ -158,15 +161,24 @@ std::optional<std::string> xspace_start_problem(std::string_view bytes) {
     if (length == 0 || i >= bytes.size()) return std::nullopt;
     const std::uint8_t inner = p[i];
     const unsigned inner_number = inner >> 3, inner_type = inner & 7;
-    const bool plane_field =
-        (inner_number == 1 && inner_type == 0) || (inner_number >= 2 && inner_number <= 6 && inner_type == 2);
+    static_assert(xf::XPlane::kIdFieldNumber == 1 && xf::XPlane::kNameFieldNumber == 2 &&
+                  xf::XPlane::kStatsFieldNumber == 6);
+    const bool plane_field = (inner_number == xf::XPlane::kIdFieldNumber && inner_type == kVarint) ||
+                             (inner_number >= xf::XPlane::kNameFieldNumber &&
+                              inner_number <= xf::XPlane::kStatsFieldNumber && inner_type == kLen);
     if (!plane_field && inner < 0x80)
       return "it begins like an XSpace plane, but the plane's first field is not one a plane has (" + hex() +
              ")";
     return std::nullopt;
   }
-  if (number >= 2 && number <= 4 && type == 2) return std::nullopt;
-  if (number == 0 || number > 0x1fffffff || type == 3 || type == 4 || type > 5)
+  // errors, warnings, hostnames
+  if (number >= xf::XSpace::kErrorsFieldNumber && number <= xf::XSpace::kHostnamesFieldNumber && type == kLen)
+    return std::nullopt;
+  constexpr auto kStartGroup = static_cast<std::uint64_t>(wire::WireType::StartGroup);
+  constexpr auto kEndGroup = static_cast<std::uint64_t>(wire::WireType::EndGroup);
+  constexpr auto kFixed32 = static_cast<std::uint64_t>(wire::WireType::Fixed32);
+  if (number == 0 || number > wire::kMaxFieldNumber || type == kStartGroup || type == kEndGroup ||
+      type > kFixed32)
     return "its first bytes are not even a protobuf field (" + hex() + ")";
   return "its first field is number " + std::to_string(number) + " of wire type " + std::to_string(type) +
          ", while an XSpace starts with a plane, error, warning or hostname (fields 1 to 4, "

@@ -5,12 +5,18 @@
 #include <cstdint>
 
 #include "core/capture/capture_builder.h"
+#include "core/capture/xplane_fields.h"
 
 namespace oomscope::capture {
 
 using wire::Field;
 using wire::WireReader;
 using wire::WireType;
+
+namespace {
+// An event's metadata id as its first field (where writers put it): the tag byte that starts such an event.
+constexpr std::uint8_t kMetadataIdTag = wire::tag_byte(xf::XEvent::kMetadataIdFieldNumber, WireType::Varint);
+}  // namespace
 
 // A table (a line's events, the memory events) grows exactly: the first walk over a plane counted every
 // line's events, so a table is sized once and never copied. Event tables of big captures run to hundreds
@@ -43,17 +49,19 @@ LineShape line_shape(const WireReader& parent, std::string_view payload, const I
     return payload.substr(static_cast<std::size_t>(reinterpret_cast<const char*>(from) - payload.data()));
   };
   const auto on_varint = [&](std::uint32_t number, std::uint64_t value) {
-    if (number == 1) shape.id = wire::as_int64(value);
+    if (number == xf::XLine::kIdFieldNumber) shape.id = wire::as_int64(value);
   };
   const auto on_len = [&](std::uint32_t number, std::string_view event) {
-    if ((number == 2 || number == 11) && !event.empty()) shape.named = true;
-    if (number != 4) return;
+    if ((number == xf::XLine::kNameFieldNumber || number == xf::XLine::kDisplayNameFieldNumber) &&
+        !event.empty())
+      shape.named = true;
+    if (number != xf::XLine::kEventsFieldNumber) return;
     if (event.empty()) {
       ++shape.empty_events;
       return;
     }
     ++shape.events;
-    if (!classes.empty() && event.size() >= 2 && event[0] == 0x08) {
+    if (!classes.empty() && event.size() >= 2 && static_cast<std::uint8_t>(event[0]) == kMetadataIdTag) {
       const auto* p = reinterpret_cast<const std::uint8_t*>(event.data()) + 1;
       std::uint64_t id = 0;
       if (quick_varint(p, p + event.size() - 1, id)) {

@@ -24,6 +24,14 @@ enum class WireType : std::uint8_t {
   Fixed32 = 5
 };
 
+// The largest field number the format allows (2^29 - 1: the tag's top 29 bits).
+inline constexpr std::uint64_t kMaxFieldNumber = (1ull << 29) - 1;
+
+// The tag byte of field `number` (below 16) with wire type `type`: (number << 3) | type.
+constexpr std::uint8_t tag_byte(int number, WireType type) {
+  return static_cast<std::uint8_t>((number << 3) | static_cast<int>(type));
+}
+
 // The largest message the format allows (2 GiB); a longer length field cannot come from a cut file.
 inline constexpr std::uint64_t kMaxMessageBytes = 2ull * 1024 * 1024 * 1024;
 
@@ -56,7 +64,7 @@ class WireReader {
     const std::uint64_t tag = varint();
     const auto type = static_cast<std::uint32_t>(tag & 7);
     const std::uint64_t number = tag >> 3;
-    if (number == 0 || number > 0x1fffffff)
+    if (number == 0 || number > kMaxFieldNumber)
       fail_at(at, false, "field number " + std::to_string(number) + " is invalid");
     if (type == 6 || type == 7) fail_at(at, false, "wire type " + std::to_string(type) + " does not exist");
     // Groups are proto2-only and never written by the profiler; a group tag means damaged bytes.

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/capture/capture_builder.h"
+#include "core/capture/xplane_fields.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
 
@@ -120,23 +121,26 @@ void CaptureBuilder::scan_space() {
   while (!r.done()) {
     const std::uint64_t at = r.offset();
     const Field f = r.field();
-    if (f.number >= 1 && f.number <= 4 && f.type != WireType::Len)
+    // planes, errors, warnings and hostnames: the schema's fields, all length-delimited
+    static_assert(xf::XSpace::kPlanesFieldNumber == 1 && xf::XSpace::kHostnamesFieldNumber == 4);
+    if (f.number >= xf::XSpace::kPlanesFieldNumber && f.number <= xf::XSpace::kHostnamesFieldNumber &&
+        f.type != WireType::Len)
       throw Error(ErrorKind::NotACapture, path_,
                   "this is protobuf data but not an XSpace capture, or one damaged at byte " +
                       format_bytes_exact(static_cast<std::int64_t>(at)) + " (field " +
                       std::to_string(f.number) + " there has the wrong wire type)")
           .at(at);
     switch (f.number) {
-      case 1:
+      case xf::XSpace::kPlanesFieldNumber:
         scan_plane(r, r.bytes());
         break;
-      case 2:
+      case xf::XSpace::kErrorsFieldNumber:
         add_text(errors_, r.bytes());
         break;
-      case 3:
+      case xf::XSpace::kWarningsFieldNumber:
         add_text(warnings_, r.bytes());
         break;
-      case 4:
+      case xf::XSpace::kHostnamesFieldNumber:
         add_text(hostnames_, r.bytes());
         break;
       default:
@@ -171,9 +175,11 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
       const auto* stopped = quick_walk(
           b, b + bytes.size(), [](std::uint32_t, std::uint64_t) {},
           [&](std::uint32_t number, std::string_view v) {
-            if (number == 4 && v.empty())
+            if (number == xf::XLine::kEventsFieldNumber && v.empty())
               ++empty_events;
-            else if ((number == 4 || number == 2 || number == 11) && !v.empty())
+            else if ((number == xf::XLine::kEventsFieldNumber || number == xf::XLine::kNameFieldNumber ||
+                      number == xf::XLine::kDisplayNameFieldNumber) &&
+                     !v.empty())
               content = true;
           });
       if (!content && stopped == b + bytes.size()) {
@@ -187,30 +193,32 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
   while (!r.done()) {
     const std::uint64_t at = r.offset();
     const Field f = r.field();
-    const WireType want = f.number == 1 ? WireType::Varint : WireType::Len;
-    if (f.number >= 1 && f.number <= 6 && f.type != want)
+    // id is a varint; name, lines, event_metadata, stat_metadata and stats are length-delimited
+    static_assert(xf::XPlane::kIdFieldNumber == 1 && xf::XPlane::kStatsFieldNumber == 6);
+    const WireType want = f.number == xf::XPlane::kIdFieldNumber ? WireType::Varint : WireType::Len;
+    if (f.number >= xf::XPlane::kIdFieldNumber && f.number <= xf::XPlane::kStatsFieldNumber && f.type != want)
       throw Error(ErrorKind::NotACapture, path_,
                   "this is protobuf data but not an XSpace capture, or one damaged at byte " +
                       format_bytes_exact(static_cast<std::int64_t>(at)) + " (a plane's field " +
                       std::to_string(f.number) + " there has the wrong wire type)")
           .at(at);
     switch (f.number) {
-      case 1:
+      case xf::XPlane::kIdFieldNumber:
         id = wire::as_int64(r.varint());
         break;
-      case 2:
+      case xf::XPlane::kNameFieldNumber:
         name = r.bytes();
         break;
-      case 3:
+      case xf::XPlane::kLinesFieldNumber:
         take_line(r.bytes());
         break;
-      case 4:
+      case xf::XPlane::kEventMetadataFieldNumber:
         take(event_md, r.bytes(), sizeof(std::string_view), "event metadata");
         break;
-      case 5:
+      case xf::XPlane::kStatMetadataFieldNumber:
         take(stat_md, r.bytes(), sizeof(std::string_view), "stat metadata");
         break;
-      case 6:
+      case xf::XPlane::kStatsFieldNumber:
         take(stats, r.bytes(), sizeof(std::string_view), "plane stats");
         break;
       default:
@@ -301,15 +309,15 @@ void CaptureBuilder::read_stat_metadata(const WireReader& parent, std::string_vi
   std::string_view name;
   while (!r.done()) {
     const Field f = r.field();
-    if (f.number == 1 && f.type == WireType::Varint) {
+    if (f.number == xf::kMapKeyFieldNumber && f.type == WireType::Varint) {
       key = wire::as_int64(r.varint());
-    } else if (f.number == 2 && f.type == WireType::Len) {
+    } else if (f.number == xf::kMapValueFieldNumber && f.type == WireType::Len) {
       WireReader v = r.sub(r.bytes());
       while (!v.done()) {
         const Field g = v.field();
-        if (g.number == 1 && g.type == WireType::Varint)
+        if (g.number == xf::XStatMetadata::kIdFieldNumber && g.type == WireType::Varint)
           value_id = wire::as_int64(v.varint());
-        else if (g.number == 2 && g.type == WireType::Len)
+        else if (g.number == xf::XStatMetadata::kNameFieldNumber && g.type == WireType::Len)
           name = v.bytes();
         else
           v.skip(g.type);
@@ -333,24 +341,24 @@ void CaptureBuilder::read_event_metadata(const WireReader& parent, std::string_v
   std::string_view hlo_bytes;
   while (!r.done()) {
     const Field f = r.field();
-    if (f.number == 1 && f.type == WireType::Varint) {
+    if (f.number == xf::kMapKeyFieldNumber && f.type == WireType::Varint) {
       key = wire::as_int64(r.varint());
       continue;
     }
-    if (f.number != 2 || f.type != WireType::Len) {
+    if (f.number != xf::kMapValueFieldNumber || f.type != WireType::Len) {
       r.skip(f.type);
       continue;
     }
     WireReader v = r.sub(r.bytes());
     while (!v.done()) {
       const Field g = v.field();
-      if (g.number == 1 && g.type == WireType::Varint) {
+      if (g.number == xf::XEventMetadata::kIdFieldNumber && g.type == WireType::Varint) {
         md.id = wire::as_int64(v.varint());
-      } else if (g.number == 2 && g.type == WireType::Len) {
+      } else if (g.number == xf::XEventMetadata::kNameFieldNumber && g.type == WireType::Len) {
         md.name = std::string(v.bytes());
-      } else if (g.number == 4 && g.type == WireType::Len) {
+      } else if (g.number == xf::XEventMetadata::kDisplayNameFieldNumber && g.type == WireType::Len) {
         md.display_name = std::string(v.bytes());
-      } else if (g.number == 5 && g.type == WireType::Len) {
+      } else if (g.number == xf::XEventMetadata::kStatsFieldNumber && g.type == WireType::Len) {
         const RawStat raw = read_raw_stat(v.sub(v.bytes()));
         Stat stat = to_stat(raw, *seg.stat_names);
         if ((stat.name == "Hlo Proto" || stat.name == "HLO Proto") && raw.kind == RawStat::Kind::Bytes)
@@ -414,24 +422,24 @@ void CaptureBuilder::scan_line(const WireReader& parent, std::string_view payloa
   Line header;
   pending_.clear();
   const auto on_varint = [&header](std::uint32_t number, std::uint64_t value) {
-    if (number == 1)
+    if (number == xf::XLine::kIdFieldNumber)
       header.id = wire::as_int64(value);
-    else if (number == 10)
+    else if (number == xf::XLine::kDisplayIdFieldNumber)
       header.display_id = wire::as_int64(value);
-    else if (number == 3)
+    else if (number == xf::XLine::kTimestampNsFieldNumber)
       header.timestamp_ns = wire::as_int64(value);
-    else if (number == 9)
+    else if (number == xf::XLine::kDurationPsFieldNumber)
       header.duration_ps = wire::as_int64(value);
   };
   const auto on_len = [&](std::uint32_t number, std::string_view bytes) {
-    if (number == 4) {
+    if (number == xf::XLine::kEventsFieldNumber) {
       if (bytes.empty())
         ++empty_events_;  // nothing to keep: no metadata, no time, no stats
       else
         scan_event(parent, bytes, seg, *out);
-    } else if (number == 2)
+    } else if (number == xf::XLine::kNameFieldNumber)
       header.name = std::string(bytes);
-    else if (number == 11)
+    else if (number == xf::XLine::kDisplayNameFieldNumber)
       header.display_name = std::string(bytes);
   };
   const auto* begin_bytes = reinterpret_cast<const std::uint8_t*>(payload.data());
@@ -499,11 +507,11 @@ void CaptureBuilder::scan_event(const WireReader& parent, std::string_view paylo
   EventRecord ev;
   const auto on_varint = [&ev](std::uint32_t number, std::uint64_t value) {
     const auto v = wire::as_int64(value);
-    if (number == 1)
+    if (number == xf::XEvent::kMetadataIdFieldNumber)
       ev.metadata_id = v;
-    else if (number == 2)
+    else if (number == xf::XEvent::kOffsetPsFieldNumber)
       ev.start_ps = v;  // offset for now; made absolute once the line is read
-    else if (number == 3)
+    else if (number == xf::XEvent::kDurationPsFieldNumber)
       ev.duration_ps = v;
   };
   const auto* begin = reinterpret_cast<const std::uint8_t*>(payload.data());

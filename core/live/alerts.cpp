@@ -118,7 +118,8 @@ std::string AlertEngine::who(int rank) {
   return "rank " + std::to_string(h.hello_rank >= 0 ? h.hello_rank : rank);
 }
 
-void AlertEngine::fire(int rank, std::size_t rule, std::int64_t t, std::int64_t fig, std::string message) {
+void AlertEngine::fire(int rank, std::size_t rule, std::int64_t t, std::int64_t fig,
+                       const std::string& message) {
   alerts_.push_back(Alert{rules_[rule].text, rank, t, fig,
                           who(rank) + ": " + message + " (rule " + rules_[rule].text + ")"});
   if (alerts_.size() > 100'000) alerts_.erase(alerts_.begin(), alerts_.begin() + 50'000);

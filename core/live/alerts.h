@@ -68,7 +68,7 @@ class AlertEngine final : public LiveSink {
     int hello_rank = -1;
   };
   History& at(int rank);
-  void fire(int rank, std::size_t rule, std::int64_t t, std::int64_t figure, std::string message);
+  void fire(int rank, std::size_t rule, std::int64_t t, std::int64_t figure, const std::string& message);
   std::string who(int rank);
 
   std::vector<AlertRule> rules_;

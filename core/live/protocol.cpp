@@ -11,12 +11,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<const char*, kFieldCount> kFieldNames = {
-    "step",   "micro",          "allocated",       "reserved",
-    "active", "peak_allocated", "inactive_split",  "alloc_retries",
-    "ooms",   "driver",         "recommended_max", "device_used",
-    "rss"};
-
 struct TypeError {
   std::string message;
 };
@@ -58,7 +52,7 @@ Message parse_object(const json& obj, const std::string& type) {
     Sample s;
     s.t = require_t(obj, "sample");
     for (std::size_t i = 0; i < kFieldCount; ++i)
-      if (auto v = get_int(obj, kFieldNames[i], "sample")) s.set(static_cast<Field>(i), *v);
+      if (auto v = get_int(obj, kFieldNames[i].name, "sample")) s.set(static_cast<Field>(i), *v);
     return s;
   }
   if (type == "hello") {
@@ -133,13 +127,9 @@ std::string dump_line(const json& j) {
 
 }  // namespace
 
-const char* field_name(Field f) noexcept { return kFieldNames[static_cast<std::size_t>(f)]; }
+const char* field_name(Field f) noexcept { return enum_name(kFieldNames, f, "?"); }
 
-std::optional<Field> field_from_name(std::string_view name) noexcept {
-  for (std::size_t i = 0; i < kFieldCount; ++i)
-    if (name == kFieldNames[i]) return static_cast<Field>(i);
-  return std::nullopt;
-}
+std::optional<Field> field_from_name(std::string_view name) noexcept { return parse_enum(kFieldNames, name); }
 
 bool field_is_bytes(Field f) noexcept {
   return f != Field::Step && f != Field::Micro && f != Field::AllocRetries && f != Field::Ooms;
@@ -190,7 +180,7 @@ std::string write_line(const Sample& s) {
   for (std::size_t i = 0; i < kFieldCount; ++i) {
     if (!s.has(static_cast<Field>(i))) continue;
     out += ",\"";
-    out += kFieldNames[i];
+    out += kFieldNames[i].name;
     out += "\":";
     out += std::to_string(s.values[i]);
   }

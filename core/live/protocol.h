@@ -13,6 +13,8 @@
 #include <variant>
 #include <vector>
 
+#include "core/util/enum_names.h"
+
 namespace oomscope::live {
 
 inline constexpr int kProtocolVersion = 1;
@@ -36,6 +38,28 @@ enum class Field : std::uint8_t {
   Rss,
 };
 inline constexpr std::size_t kFieldCount = 13;
+// The wire names, in wire order: entry i names field i (the sample line's and the recording's order).
+inline constexpr EnumName<Field> kFieldNames[] = {
+    {Field::Step, "step"},
+    {Field::Micro, "micro"},
+    {Field::Allocated, "allocated"},
+    {Field::Reserved, "reserved"},
+    {Field::Active, "active"},
+    {Field::PeakAllocated, "peak_allocated"},
+    {Field::InactiveSplit, "inactive_split"},
+    {Field::AllocRetries, "alloc_retries"},
+    {Field::Ooms, "ooms"},
+    {Field::Driver, "driver"},
+    {Field::RecommendedMax, "recommended_max"},
+    {Field::DeviceUsed, "device_used"},
+    {Field::Rss, "rss"},
+};
+static_assert(std::size(kFieldNames) == kFieldCount && names_every_value(kFieldNames, Field::Rss));
+static_assert([] {
+  for (std::size_t i = 0; i < kFieldCount; ++i)
+    if (static_cast<std::size_t>(kFieldNames[i].value) != i) return false;
+  return true;
+}());
 const char* field_name(Field f) noexcept;  // the wire name: "peak_allocated"
 std::optional<Field> field_from_name(std::string_view name) noexcept;
 bool field_is_bytes(Field f) noexcept;  // false for step, micro, alloc_retries, ooms

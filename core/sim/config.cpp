@@ -19,17 +19,24 @@ Policy preset_corrected() {
                 FloorAction::Keep,  NormMode::Frozen};
 }
 
-std::optional<Policy> preset_by_name(std::string_view name) {
-  if (name == "original") return preset_original();
-  if (name == "corrected") return preset_corrected();
+Preset preset_of(const Policy& policy) {
+  if (policy == preset_original()) return Preset::Original;
+  if (policy == preset_corrected()) return Preset::Corrected;
+  return Preset::Custom;
+}
+
+std::optional<Policy> preset_policy(Preset preset) {
+  if (preset == Preset::Original) return preset_original();
+  if (preset == Preset::Corrected) return preset_corrected();
   return std::nullopt;
 }
 
-std::string preset_name(const Policy& policy) {
-  if (policy == preset_original()) return "original";
-  if (policy == preset_corrected()) return "corrected";
-  return "custom";
+std::optional<Policy> preset_by_name(std::string_view name) {
+  const auto preset = parse_enum(kPresetNames, name);
+  return preset ? preset_policy(*preset) : std::nullopt;
 }
+
+std::string preset_name(const Policy& policy) { return enum_name(kPresetNames, preset_of(policy)); }
 
 SimConfig default_config() { return SimConfig{}; }
 
@@ -89,103 +96,22 @@ void validate(const SimConfig& c) {
   }
 }
 
-const char* to_string(CatchMode v) {
-  switch (v) {
-    case CatchMode::OomOnly:
-      return "oom-only";
-    case CatchMode::Everything:
-      return "everything";
-    case CatchMode::RuntimeError:
-      return "runtime-error";
-  }
-  return "oom-only";
-}
-const char* to_string(FloorAction v) {
-  switch (v) {
-    case FloorAction::Drop:
-      return "drop";
-    case FloorAction::Keep:
-      return "keep";
-    case FloorAction::Raise:
-      return "raise";
-  }
-  return "drop";
-}
-const char* to_string(NormMode v) {
-  switch (v) {
-    case NormMode::BatchNorm:
-      return "batchnorm";
-    case NormMode::Frozen:
-      return "frozen";
-    case NormMode::GroupNorm:
-      return "groupnorm";
-  }
-  return "batchnorm";
-}
-const char* to_string(GradMode v) { return v == GradMode::LastFragment ? "last-fragment" : "accumulate"; }
-const char* to_string(SplitPoint v) { return v == SplitPoint::Midpoint ? "midpoint" : "median"; }
-const char* to_string(AxisRule v) { return v == AxisRule::AlternateXY ? "alternate-xy" : "longest"; }
-const char* to_string(BugKind v) {
-  switch (v) {
-    case BugKind::None:
-      return "none";
-    case BugKind::ShapeMismatch:
-      return "shape";
-    case BugKind::NanLoss:
-      return "nan";
-  }
-  return "none";
-}
-const char* to_string(SizeDist v) {
-  switch (v) {
-    case SizeDist::Uniform:
-      return "uniform";
-    case SizeDist::HeavyTailed:
-      return "heavy-tailed";
-    case SizeDist::File:
-      return "file";
-  }
-  return "uniform";
-}
+const char* to_string(CatchMode v) { return enum_name(kCatchModeNames, v); }
+const char* to_string(FloorAction v) { return enum_name(kFloorActionNames, v); }
+const char* to_string(NormMode v) { return enum_name(kNormModeNames, v); }
+const char* to_string(GradMode v) { return enum_name(kGradModeNames, v); }
+const char* to_string(SplitPoint v) { return enum_name(kSplitPointNames, v); }
+const char* to_string(AxisRule v) { return enum_name(kAxisRuleNames, v); }
+const char* to_string(BugKind v) { return enum_name(kBugKindNames, v); }
+const char* to_string(SizeDist v) { return enum_name(kSizeDistNames, v); }
 
-std::optional<CatchMode> parse_catch_mode(std::string_view s) {
-  if (s == "oom-only") return CatchMode::OomOnly;
-  if (s == "everything") return CatchMode::Everything;
-  if (s == "runtime-error") return CatchMode::RuntimeError;
-  return std::nullopt;
-}
-std::optional<FloorAction> parse_floor_action(std::string_view s) {
-  if (s == "drop") return FloorAction::Drop;
-  if (s == "keep") return FloorAction::Keep;
-  if (s == "raise") return FloorAction::Raise;
-  return std::nullopt;
-}
-std::optional<NormMode> parse_norm_mode(std::string_view s) {
-  if (s == "batchnorm") return NormMode::BatchNorm;
-  if (s == "frozen") return NormMode::Frozen;
-  if (s == "groupnorm") return NormMode::GroupNorm;
-  return std::nullopt;
-}
-std::optional<GradMode> parse_grad_mode(std::string_view s) {
-  if (s == "last-fragment") return GradMode::LastFragment;
-  if (s == "accumulate") return GradMode::Accumulate;
-  return std::nullopt;
-}
-std::optional<SplitPoint> parse_split_point(std::string_view s) {
-  if (s == "midpoint") return SplitPoint::Midpoint;
-  if (s == "median") return SplitPoint::Median;
-  return std::nullopt;
-}
-std::optional<AxisRule> parse_axis_rule(std::string_view s) {
-  if (s == "alternate-xy") return AxisRule::AlternateXY;
-  if (s == "longest") return AxisRule::Longest;
-  return std::nullopt;
-}
-std::optional<BugKind> parse_bug_kind(std::string_view s) {
-  if (s == "none") return BugKind::None;
-  if (s == "shape" || s == "shape-mismatch") return BugKind::ShapeMismatch;
-  if (s == "nan" || s == "nan-loss") return BugKind::NanLoss;
-  return std::nullopt;
-}
+std::optional<CatchMode> parse_catch_mode(std::string_view s) { return parse_enum(kCatchModeNames, s); }
+std::optional<FloorAction> parse_floor_action(std::string_view s) { return parse_enum(kFloorActionNames, s); }
+std::optional<NormMode> parse_norm_mode(std::string_view s) { return parse_enum(kNormModeNames, s); }
+std::optional<GradMode> parse_grad_mode(std::string_view s) { return parse_enum(kGradModeNames, s); }
+std::optional<SplitPoint> parse_split_point(std::string_view s) { return parse_enum(kSplitPointNames, s); }
+std::optional<AxisRule> parse_axis_rule(std::string_view s) { return parse_enum(kAxisRuleNames, s); }
+std::optional<BugKind> parse_bug_kind(std::string_view s) { return parse_enum(kBugKindNames, s); }
+std::optional<SizeDist> parse_size_dist(std::string_view s) { return parse_enum(kSizeDistNames, s); }
 
 }  // namespace oomscope::sim

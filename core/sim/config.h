@@ -23,6 +23,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/util/enum_names.h"
+
 namespace oomscope::sim {
 
 // OomOnly: only an out-of-memory error (typed, c10::OutOfMemoryError). RuntimeError: the reference's
@@ -42,6 +44,38 @@ enum class NormMode : std::uint8_t { BatchNorm, Frozen, GroupNorm };
 enum class BugKind : std::uint8_t { None, ShapeMismatch, NanLoss };
 enum class SizeDist : std::uint8_t { Uniform, HeavyTailed, File };
 
+// The names used on the command line, in traces and in JSON: written once here; to_string and the parse_*
+// functions below read these tables (core/util/enum_names.h).
+inline constexpr EnumName<CatchMode> kCatchModeNames[] = {{CatchMode::OomOnly, "oom-only"},
+                                                          {CatchMode::Everything, "everything"},
+                                                          {CatchMode::RuntimeError, "runtime-error"}};
+inline constexpr EnumName<GradMode> kGradModeNames[] = {{GradMode::LastFragment, "last-fragment"},
+                                                        {GradMode::Accumulate, "accumulate"}};
+inline constexpr EnumName<SplitPoint> kSplitPointNames[] = {{SplitPoint::Midpoint, "midpoint"},
+                                                            {SplitPoint::Median, "median"}};
+inline constexpr EnumName<AxisRule> kAxisRuleNames[] = {{AxisRule::AlternateXY, "alternate-xy"},
+                                                        {AxisRule::Longest, "longest"}};
+inline constexpr EnumName<FloorAction> kFloorActionNames[] = {
+    {FloorAction::Drop, "drop"}, {FloorAction::Keep, "keep"}, {FloorAction::Raise, "raise"}};
+inline constexpr EnumName<NormMode> kNormModeNames[] = {
+    {NormMode::BatchNorm, "batchnorm"}, {NormMode::Frozen, "frozen"}, {NormMode::GroupNorm, "groupnorm"}};
+// "shape-mismatch" and "nan-loss" are aliases the parser accepts.
+inline constexpr EnumName<BugKind> kBugKindNames[] = {{BugKind::None, "none"},
+                                                      {BugKind::ShapeMismatch, "shape"},
+                                                      {BugKind::NanLoss, "nan"},
+                                                      {BugKind::ShapeMismatch, "shape-mismatch"},
+                                                      {BugKind::NanLoss, "nan-loss"}};
+inline constexpr EnumName<SizeDist> kSizeDistNames[] = {
+    {SizeDist::Uniform, "uniform"}, {SizeDist::HeavyTailed, "heavy-tailed"}, {SizeDist::File, "file"}};
+static_assert(names_every_value(kCatchModeNames, CatchMode::RuntimeError));
+static_assert(names_every_value(kGradModeNames, GradMode::Accumulate));
+static_assert(names_every_value(kSplitPointNames, SplitPoint::Median));
+static_assert(names_every_value(kAxisRuleNames, AxisRule::Longest));
+static_assert(names_every_value(kFloorActionNames, FloorAction::Raise));
+static_assert(names_every_value(kNormModeNames, NormMode::GroupNorm));
+static_assert(names_every_value(kBugKindNames, BugKind::NanLoss));
+static_assert(names_every_value(kSizeDistNames, SizeDist::File));
+
 // The choices that differ between the original procedure and the corrected one.
 struct Policy {
   CatchMode catch_mode = CatchMode::OomOnly;
@@ -60,6 +94,14 @@ struct Policy {
 Policy preset_original();
 // Every toggle flipped to its fix; the floor stays 500.
 Policy preset_corrected();
+// Which preset a policy equals: Custom when it equals neither.
+enum class Preset : std::uint8_t { Original, Corrected, Custom };
+inline constexpr EnumName<Preset> kPresetNames[] = {
+    {Preset::Original, "original"}, {Preset::Corrected, "corrected"}, {Preset::Custom, "custom"}};
+static_assert(names_every_value(kPresetNames, Preset::Custom));
+Preset preset_of(const Policy& policy);
+// The policy of Original or Corrected; nullopt for Custom.
+std::optional<Policy> preset_policy(Preset preset);
 // "original" | "corrected"; nullopt for anything else.
 std::optional<Policy> preset_by_name(std::string_view name);
 // "original", "corrected" or "custom".
@@ -133,6 +175,7 @@ std::optional<GradMode> parse_grad_mode(std::string_view s);
 std::optional<SplitPoint> parse_split_point(std::string_view s);
 std::optional<AxisRule> parse_axis_rule(std::string_view s);
 std::optional<BugKind> parse_bug_kind(std::string_view s);  // also accepts "shape-mismatch", "nan-loss"
+std::optional<SizeDist> parse_size_dist(std::string_view s);
 
 // Byte sizes (budget, bytes per point, ...) are parsed by oomscope::parse_byte_size (core/util/bytes.h).
 

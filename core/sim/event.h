@@ -28,6 +28,17 @@ enum class Origin : std::uint8_t {
   SpatialHigh,  // the half with coordinate >= split value
 };
 
+inline constexpr EnumName<Outcome> kOutcomeNames[] = {{Outcome::Ok, "ok"},
+                                                      {Outcome::Oom, "oom"},
+                                                      {Outcome::Bug, "bug"},
+                                                      {Outcome::Dropped, "dropped"},
+                                                      {Outcome::Crash, "crash"}};
+inline constexpr EnumName<Origin> kOriginNames[] = {{Origin::Batch, "batch"},
+                                                    {Origin::Scene, "scene"},
+                                                    {Origin::SpatialLow, "spatial-low"},
+                                                    {Origin::SpatialHigh, "spatial-high"}};
+static_assert(names_every_value(kOutcomeNames, Outcome::Crash));
+static_assert(names_every_value(kOriginNames, Origin::SpatialHigh));
 const char* to_string(Outcome v);  // "ok" | "oom" | "bug" | "dropped" | "crash"
 const char* to_string(Origin v);   // "batch" | "scene" | "spatial-low" | "spatial-high"
 

@@ -5,11 +5,15 @@
 #include <cstdint>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
+#include "core/util/enum_names.h"
 #include "core/util/error.h"
 
 namespace oomscope::sim::detail {
+
+using oomscope::EnumName;
 
 struct FieldError {
   std::string message;
@@ -52,12 +56,13 @@ inline std::string get_string(const nlohmann::json& j, const char* key) {
   return v.get<std::string>();
 }
 
-// An enum field through a parse function returning std::optional.
-template <typename Parse>
-auto get_enum(const nlohmann::json& j, const char* key, Parse parse, const char* allowed) {
+// An enum field read through its name table (core/util/enum_names.h); the error lists the table's names.
+template <typename E, std::size_t N>
+E get_enum(const nlohmann::json& j, const char* key, const EnumName<E> (&names)[N]) {
   const std::string s = get_string(j, key);
-  auto v = parse(s);
-  if (!v) throw FieldError{std::string("field '") + key + "' is '" + s + "', expected " + allowed};
+  const std::optional<E> v = parse_enum(names, s);
+  if (!v)
+    throw FieldError{std::string("field '") + key + "' is '" + s + "', expected " + enum_choices(names)};
   return *v;
 }
 

@@ -73,7 +73,7 @@ CalibratedModel parse_model(std::string_view text, const std::string& name) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // also a number too large for a double
     bad(name, std::string("not JSON: ") + e.what());
   }
   return parse_model_json(j, name);

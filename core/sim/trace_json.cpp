@@ -9,35 +9,9 @@ namespace oomscope::sim {
 using nlohmann::json;
 using namespace detail;
 
-const char* to_string(Outcome v) {
-  switch (v) {
-    case Outcome::Ok:
-      return "ok";
-    case Outcome::Oom:
-      return "oom";
-    case Outcome::Bug:
-      return "bug";
-    case Outcome::Dropped:
-      return "dropped";
-    case Outcome::Crash:
-      return "crash";
-  }
-  return "ok";
-}
+const char* to_string(Outcome v) { return enum_name(kOutcomeNames, v, "ok"); }
 
-const char* to_string(Origin v) {
-  switch (v) {
-    case Origin::Batch:
-      return "batch";
-    case Origin::Scene:
-      return "scene";
-    case Origin::SpatialLow:
-      return "spatial-low";
-    case Origin::SpatialHigh:
-      return "spatial-high";
-  }
-  return "batch";
-}
+const char* to_string(Origin v) { return enum_name(kOriginNames, v, "batch"); }
 
 json config_to_json(const SimConfig& c) {
   json scenes = {{"dist", to_string(c.scenes.dist)}, {"count", c.scenes.count}};
@@ -82,25 +56,15 @@ SimConfig config_from_json(const json& j, const std::string& name) {
   try {
     SimConfig c;
     const json& p = field(j, "policy");
-    c.policy.catch_mode = get_enum(p, "catch", parse_catch_mode, "oom-only, everything or runtime-error");
-    c.policy.grad = get_enum(p, "grad", parse_grad_mode, "last-fragment or accumulate");
-    c.policy.split = get_enum(p, "split", parse_split_point, "midpoint or median");
-    c.policy.axis = get_enum(p, "axis", parse_axis_rule, "alternate-xy or longest");
+    c.policy.catch_mode = get_enum(p, "catch", kCatchModeNames);
+    c.policy.grad = get_enum(p, "grad", kGradModeNames);
+    c.policy.split = get_enum(p, "split", kSplitPointNames);
+    c.policy.axis = get_enum(p, "axis", kAxisRuleNames);
     c.policy.floor = get_int(p, "floor");
-    if (p.contains("on_floor"))
-      c.policy.on_floor = get_enum(p, "on_floor", parse_floor_action, "drop, keep or raise");
-    if (p.contains("norm"))
-      c.policy.norm = get_enum(p, "norm", parse_norm_mode, "batchnorm, frozen or groupnorm");
+    if (p.contains("on_floor")) c.policy.on_floor = get_enum(p, "on_floor", kFloorActionNames);
+    if (p.contains("norm")) c.policy.norm = get_enum(p, "norm", kNormModeNames);
     const json& s = field(j, "scenes");
-    const std::string dist = get_string(s, "dist");
-    if (dist == "uniform")
-      c.scenes.dist = SizeDist::Uniform;
-    else if (dist == "heavy-tailed")
-      c.scenes.dist = SizeDist::HeavyTailed;
-    else if (dist == "file")
-      c.scenes.dist = SizeDist::File;
-    else
-      throw FieldError{"field 'dist' is '" + dist + "', expected uniform, heavy-tailed or file"};
+    c.scenes.dist = get_enum(s, "dist", kSizeDistNames);
     c.scenes.count = get_int(s, "count");
     if (c.scenes.dist == SizeDist::File) {
       c.scenes.sizes_file = get_string(s, "sizes_file");
@@ -133,7 +97,7 @@ SimConfig config_from_json(const json& j, const std::string& name) {
     c.time.shape_bug_forward_permille = get_int(t, "shape_bug_forward_permille");
     if (j.contains("fault")) {
       const json& f = j["fault"];
-      c.fault.kind = get_enum(f, "kind", parse_bug_kind, "none, shape or nan");
+      c.fault.kind = get_enum(f, "kind", kBugKindNames);
       c.fault.scene = get_int(f, "scene");
     }
     validate(c);

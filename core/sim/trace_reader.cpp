@@ -17,18 +17,6 @@ using namespace detail;
 
 namespace {
 
-std::optional<Outcome> parse_outcome(std::string_view s) {
-  for (auto o : {Outcome::Ok, Outcome::Oom, Outcome::Bug, Outcome::Dropped, Outcome::Crash})
-    if (s == to_string(o)) return o;
-  return std::nullopt;
-}
-
-std::optional<Origin> parse_origin(std::string_view s) {
-  for (auto o : {Origin::Batch, Origin::Scene, Origin::SpatialLow, Origin::SpatialHigh})
-    if (s == to_string(o)) return o;
-  return std::nullopt;
-}
-
 TraceHeader parse_header(const json& j) {
   TraceHeader h;
   h.format = get_string(j, "format");
@@ -60,8 +48,8 @@ void parse_event(const json& j, EventLog& log, std::int64_t expected) {
   e.epoch = get_int(j, "epoch");
   e.batch = get_int(j, "batch");
   e.depth = static_cast<std::int32_t>(get_int(j, "depth"));
-  e.origin = get_enum(j, "origin", parse_origin, "batch, scene, spatial-low or spatial-high");
-  e.outcome = get_enum(j, "outcome", parse_outcome, "ok, oom, bug, dropped or crash");
+  e.origin = get_enum(j, "origin", kOriginNames);
+  e.outcome = get_enum(j, "outcome", kOutcomeNames);
   const json& scenes = field(j, "scenes");
   if (!scenes.is_array()) throw FieldError{"field 'scenes' must be an array of scene ids"};
   e.scenes_offset = static_cast<std::uint32_t>(log.scene_ids.size());
@@ -158,7 +146,7 @@ Trace read_trace(std::istream& in, const std::string& name, std::int64_t max_eve
       json j;
       try {
         j = json::parse(line);
-      } catch (const json::parse_error& e) {
+      } catch (const json::exception& e) {  // a syntax error, or a number too large for a double (1e999)
         throw FieldError{std::string("not valid JSON (") + e.what() + ")"};
       }
       const std::string type = get_string(j, "type");

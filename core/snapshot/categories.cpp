@@ -57,25 +57,7 @@ std::string cpp_only_where(const Snapshot& snap, const std::vector<std::uint32_t
 
 }  // namespace
 
-const char* to_string(Category c) noexcept {
-  switch (c) {
-    case Category::Parameters:
-      return "parameters";
-    case Category::OptimizerState:
-      return "optimizer state";
-    case Category::Gradients:
-      return "gradients";
-    case Category::Activations:
-      return "activations";
-    case Category::Temporaries:
-      return "temporaries";
-    case Category::Other:
-      return "other";
-    case Category::Unknown:
-      return "unknown";
-  }
-  return "?";
-}
+const char* to_string(Category c) noexcept { return enum_name(kCategoryNames, c, "?"); }
 
 bool is_python_frame(const Frame& f) { return f.filename.size() > 3 && f.filename.ends_with(".py"); }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/snapshot/snapshot.h"
+#include "core/util/enum_names.h"
 
 namespace oomscope::snapshot {
 
@@ -20,6 +21,12 @@ enum class Category : std::uint8_t {
   Unknown
 };
 inline constexpr int kCategoryCount = 7;
+inline constexpr EnumName<Category> kCategoryNames[] = {
+    {Category::Parameters, "parameters"},   {Category::OptimizerState, "optimizer state"},
+    {Category::Gradients, "gradients"},     {Category::Activations, "activations"},
+    {Category::Temporaries, "temporaries"}, {Category::Other, "other"},
+    {Category::Unknown, "unknown"}};
+static_assert(names_every_value(kCategoryNames, Category::Unknown));
 const char* to_string(Category c) noexcept;  // "parameters", "optimizer state", ...
 
 struct Categorised {

@@ -186,23 +186,7 @@ FileKindInfo classify(std::string_view s, bool gz, bool complete) {
 
 }  // namespace
 
-const char* to_string(FileKind k) noexcept {
-  switch (k) {
-    case FileKind::XSpace:
-      return "xspace";
-    case FileKind::TorchSnapshot:
-      return "torch-snapshot";
-    case FileKind::ChromeTrace:
-      return "chrome-trace";
-    case FileKind::HtaRawTimeline:
-      return "memory-timeline-raw";
-    case FileKind::Pprof:
-      return "pprof";
-    case FileKind::Unknown:
-      return "unknown";
-  }
-  return "?";
-}
+const char* to_string(FileKind k) noexcept { return enum_name(kFileKindNames, k, "?"); }
 
 FileKindInfo detect_kind_of_bytes(std::string_view bytes, bool complete) {
   if (is_gzip(bytes)) return classify(gunzip_prefix(bytes, kHead), true, false);

@@ -7,9 +7,18 @@
 #include <string>
 #include <string_view>
 
+#include "core/util/enum_names.h"
+
 namespace oomscope::snapshot {
 
 enum class FileKind { XSpace, TorchSnapshot, ChromeTrace, HtaRawTimeline, Pprof, Unknown };
+inline constexpr EnumName<FileKind> kFileKindNames[] = {{FileKind::XSpace, "xspace"},
+                                                        {FileKind::TorchSnapshot, "torch-snapshot"},
+                                                        {FileKind::ChromeTrace, "chrome-trace"},
+                                                        {FileKind::HtaRawTimeline, "memory-timeline-raw"},
+                                                        {FileKind::Pprof, "pprof"},
+                                                        {FileKind::Unknown, "unknown"}};
+static_assert(names_every_value(kFileKindNames, FileKind::Unknown));
 const char* to_string(FileKind k) noexcept;
 
 struct FileKindInfo {

@@ -5,45 +5,9 @@
 
 namespace oomscope::snapshot {
 
-const char* to_string(BlockState s) noexcept {
-  switch (s) {
-    case BlockState::ActiveAllocated:
-      return "active_allocated";
-    case BlockState::ActivePendingFree:
-      return "active_pending_free";
-    case BlockState::Inactive:
-      return "inactive";
-  }
-  return "?";
-}
+const char* to_string(BlockState s) noexcept { return enum_name(kBlockStateNames, s, "?"); }
 
-const char* to_string(Action a) noexcept {
-  switch (a) {
-    case Action::Alloc:
-      return "alloc";
-    case Action::FreeRequested:
-      return "free_requested";
-    case Action::FreeCompleted:
-      return "free_completed";
-    case Action::SegmentAlloc:
-      return "segment_alloc";
-    case Action::SegmentFree:
-      return "segment_free";
-    case Action::SegmentMap:
-      return "segment_map";
-    case Action::SegmentUnmap:
-      return "segment_unmap";
-    case Action::Snapshot:
-      return "snapshot";
-    case Action::Oom:
-      return "oom";
-    case Action::Annotate:
-      return "annotate";
-    case Action::Other:
-      return "other";
-  }
-  return "?";
-}
+const char* to_string(Action a) noexcept { return enum_name(kActionNames, a, "?"); }
 
 const char* describe(SnapshotFormat f) noexcept {
   switch (f) {

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/util/enum_names.h"
+
 namespace oomscope::snapshot {
 
 struct Frame {
@@ -22,6 +24,12 @@ struct Frame {
 using FramesId = std::uint32_t;  // index into Snapshot::frame_lists; 0 = no frames
 
 enum class BlockState : std::uint8_t { ActiveAllocated, ActivePendingFree, Inactive };
+inline constexpr EnumName<BlockState> kBlockStateNames[] = {
+    {BlockState::ActiveAllocated, "active_allocated"},
+    {BlockState::ActivePendingFree, "active_pending_free"},
+    {BlockState::Inactive, "inactive"},
+    {BlockState::ActivePendingFree, "active_awaiting_free"}};
+static_assert(names_every_value(kBlockStateNames, BlockState::Inactive));
 const char* to_string(BlockState s) noexcept;
 
 struct HistoryEntry {  // 2.0 format: one earlier use of the block, newest first
@@ -71,6 +79,18 @@ enum class Action : std::uint8_t {
   Annotate,
   Other
 };
+inline constexpr EnumName<Action> kActionNames[] = {{Action::Alloc, "alloc"},
+                                                    {Action::FreeRequested, "free_requested"},
+                                                    {Action::FreeCompleted, "free_completed"},
+                                                    {Action::SegmentAlloc, "segment_alloc"},
+                                                    {Action::SegmentFree, "segment_free"},
+                                                    {Action::SegmentMap, "segment_map"},
+                                                    {Action::SegmentUnmap, "segment_unmap"},
+                                                    {Action::Snapshot, "snapshot"},
+                                                    {Action::Oom, "oom"},
+                                                    {Action::Annotate, "annotate"},
+                                                    {Action::Other, "other"}};
+static_assert(names_every_value(kActionNames, Action::Other));
 const char* to_string(Action a) noexcept;  // the file's spelling ("free_requested")
 
 struct TraceEntry {

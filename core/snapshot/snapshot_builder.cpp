@@ -201,11 +201,7 @@ class Builder {
         else if (*key == "history")
           history = v;
         else if (*key == "state") {
-          const auto st = t_.as_str(v).value_or("");
-          b.state = st == "active_allocated" ? BlockState::ActiveAllocated
-                    : (st == "active_pending_free" || st == "active_awaiting_free")
-                        ? BlockState::ActivePendingFree
-                        : BlockState::Inactive;
+          b.state = parse_enum(kBlockStateNames, t_.as_str(v).value_or("")).value_or(BlockState::Inactive);
         }
       });
       if (!have_addr)
@@ -419,21 +415,7 @@ enum Field { kAction, kAddr, kSize, kStream, kTime, kFrames, kDeviceFree, kIgnor
 
 }  // namespace
 
-Action action_named(std::string_view s) {
-  static const std::pair<const char*, Action> kNames[] = {{"alloc", Action::Alloc},
-                                                          {"free_requested", Action::FreeRequested},
-                                                          {"free_completed", Action::FreeCompleted},
-                                                          {"segment_alloc", Action::SegmentAlloc},
-                                                          {"segment_free", Action::SegmentFree},
-                                                          {"segment_map", Action::SegmentMap},
-                                                          {"segment_unmap", Action::SegmentUnmap},
-                                                          {"snapshot", Action::Snapshot},
-                                                          {"oom", Action::Oom},
-                                                          {"annotate", Action::Annotate}};
-  for (const auto& [n, a] : kNames)
-    if (s == n) return a;
-  return Action::Other;
-}
+Action action_named(std::string_view s) { return parse_enum(kActionNames, s).value_or(Action::Other); }
 
 std::uint16_t stream_index(Snapshot& snap, std::int64_t stream) {
   for (std::size_t i = 0; i < snap.streams.size(); ++i)

@@ -18,6 +18,7 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include "tests/ui/temp_config_home.h"
 #include "ui/models/capture_table_models.h"
 #include "ui/models/record_table_model.h"
 #include "ui/models/table_filter_proxy.h"
@@ -86,13 +87,6 @@ QByteArray cli(const QStringList& args) {
 
 class TestExport : public QObject {
   Q_OBJECT
-
- public:
-  TestExport() {
-    qputenv("XDG_CONFIG_HOME", m_config.path().toLocal8Bit());
-    QCoreApplication::setOrganizationName(QStringLiteral("oomscope-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_export"));
-  }
 
  private slots:
   void initTestCase() {
@@ -259,7 +253,7 @@ class TestExport : public QObject {
     QVERIFY(widget->grab().save(dir + QLatin1Char('/') + name));
   }
 
-  QTemporaryDir m_config;
+  TempConfigHome m_config{QStringLiteral("tst_export")};
   QTemporaryDir m_out;
   QString m_nextPath;
   QStringList m_suggested;

@@ -12,9 +12,12 @@
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
+#include <cstdint>
 
 #include "core/live/agent_server.h"
 #include "tests/ui/screenshots.h"
+#include "tests/ui/temp_config_home.h"
 #include "ui/live/attach_dialog.h"
 #include "ui/live/live_chart.h"
 #include "ui/live/live_page.h"
@@ -137,12 +140,14 @@ class TestLivePage : public QObject {
           30000);
     agents[1]->post_event(live::Event{0, "oom", "MPS backend out of memory (synthetic)", "", std::nullopt});
 
-    // Record two seconds, stop, reopen in another page.
+    // Record until the last rank has sent more than ten samples (the replay below counts them), stop,
+    // reopen in another page.
     const QString rec = tmp.filePath(QStringLiteral("session.oomlive"));
+    page.refreshNow();
+    const std::size_t before = page.charts().back()->data().samples;
     QString error;
     QVERIFY2(page.startRecording(rec, &error), qPrintable(error));
-    QTest::qWait(2000);
-    page.refreshNow();
+    QTRY_VERIFY_WITH_TIMEOUT((page.refreshNow(), page.charts().back()->data().samples > before + 10), 20000);
     shoot(page, QStringLiteral("live_attached.png"));
     page.stopRecording();
     QCOMPARE(int(page.charts().size()), n);
@@ -195,11 +200,16 @@ class TestLivePage : public QObject {
     };
     QTRY_VERIFY_WITH_TIMEOUT(
         !ooms().isEmpty() && ooms() != QStringLiteral("\u2014") && ooms() != QStringLiteral("0"), 120000);
-    // Wait for the restart (a gap) and the re-attachment, then for the run's end or enough to show.
+    // Wait for the restart (a gap), then for the re-attachment (the gap closed by a sample after it) and
+    // the trainer's events.
     QTRY_VERIFY_WITH_TIMEOUT(!page.charts()[0]->data().gaps.isEmpty(), 180000);
-    QTest::qWait(3000);
-    page.refreshNow();
-    QVERIFY(!page.charts()[0]->data().events.isEmpty());
+    const auto reattached = [&] {
+      page.refreshNow();
+      const LiveChartData& d = page.charts()[0]->data();
+      return !d.events.isEmpty() &&
+             std::any_of(d.gaps.begin(), d.gaps.end(), [](const live::Gap& g) { return g.to != 0; });
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(reattached(), 60000);
     shoot(page, QStringLiteral("live_demo_trainer.png"));
     page.detach();
   }
@@ -253,7 +263,14 @@ class TestLivePage : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&page));
     page.attach(eps, {}, {});
     QTRY_COMPARE_WITH_TIMEOUT(page.rankModel()->rowCount(), 64, 10000);
-    QTest::qWait(3000);
+    // Measure with some history on every chart: at least 20 samples (2 s at 10 Hz) from each rank.
+    const auto fewestSamples = [&] {
+      page.refreshNow();
+      std::size_t fewest = SIZE_MAX;
+      for (LiveChart* c : page.charts()) fewest = std::min(fewest, c->data().samples);
+      return fewest;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(page.charts().size() == 64 && fewestSamples() >= 20, 30000);
     const int rounds = 20;
     QElapsedTimer timer;
     timer.start();
@@ -276,6 +293,9 @@ class TestLivePage : public QObject {
     shoot(page, QStringLiteral("live_64_ranks.png"));
     page.detach();
   }
+
+ private:
+  TempConfigHome m_config{QStringLiteral("tst_live_page")};  // the attach dialog keeps its last choices
 };
 
 QTEST_MAIN(TestLivePage)

@@ -13,6 +13,7 @@
 #include <QtTest>
 
 #include "tests/ui/screenshots.h"
+#include "tests/ui/temp_config_home.h"
 #include "ui/live/attach_dialog.h"
 #include "ui/live/live_chart.h"
 #include "ui/live/live_page.h"
@@ -149,6 +150,7 @@ class TestLivePrometheus : public QObject {
   }
 
  private:
+  TempConfigHome m_config{QStringLiteral("tst_live_prometheus")};  // the attach dialog keeps its last choices
   QProcess m_fixture;
   QString m_url;
   QStringList m_stats;

@@ -15,6 +15,7 @@
 #include <ctime>
 #include <thread>
 
+#include "tests/ui/temp_config_home.h"
 #include "ui/models/capture_table_models.h"
 #include "ui/models/table_filter_proxy.h"
 #include "ui/pages/analysis_pages.h"
@@ -49,14 +50,6 @@ QStringList tabTitles(const QTabWidget* tabs) {
 
 class TestMainWindow : public QObject {
   Q_OBJECT
-
- public:
-  TestMainWindow() {
-    // Before the first QSettings: recent files and geometry go to a throw-away place.
-    qputenv("XDG_CONFIG_HOME", m_config.path().toLocal8Bit());
-    QCoreApplication::setOrganizationName(QStringLiteral("oomscope-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_main_window"));
-  }
 
  private slots:
   void init() {
@@ -393,7 +386,7 @@ class TestMainWindow : public QObject {
     QVERIFY(m_window->grab().save(dir + QLatin1Char('/') + name));
   }
 
-  QTemporaryDir m_config;
+  TempConfigHome m_config{QStringLiteral("tst_main_window")};
   std::unique_ptr<MainWindow> m_window;
   std::vector<Message> m_messages;
 };

@@ -15,6 +15,7 @@
 
 #include "core/analysis/report.h"
 #include "core/capture/reader.h"
+#include "tests/ui/temp_config_home.h"
 #include "tests/ui/two_host_run.h"
 #include "ui/models/host_table_model.h"
 #include "ui/models/navigator_model.h"
@@ -46,13 +47,6 @@ QStringList tabTitles(const QTabWidget* tabs) {
 
 class TestMultiHost : public QObject {
   Q_OBJECT
-
- public:
-  TestMultiHost() {
-    qputenv("XDG_CONFIG_HOME", m_config.path().toLocal8Bit());
-    QCoreApplication::setOrganizationName(QStringLiteral("oomscope-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_multi_host"));
-  }
 
  private slots:
   void init() {
@@ -306,7 +300,7 @@ class TestMultiHost : public QObject {
     QVERIFY(m_window->grab().save(dir + QLatin1Char('/') + name));
   }
 
-  QTemporaryDir m_config;
+  TempConfigHome m_config{QStringLiteral("tst_multi_host")};
   std::unique_ptr<MainWindow> m_window;
   QStringList m_messages;
 };

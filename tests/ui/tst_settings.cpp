@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "tests/ui/temp_config_home.h"
 #include "ui/pages/column_widths.h"
 #include "ui/pages/main_window.h"
 #include "ui/session/settings_store.h"
@@ -20,11 +21,7 @@ class TestSettings : public QObject {
 
  public:
   TestSettings() {
-    // Before the first QSettings: the application's settings go to a throw-away place.
-    qputenv("XDG_CONFIG_HOME", m_config.path().toLocal8Bit());
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("oomscope-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_settings"));
+    QStandardPaths::setTestModeEnabled(true);  // the settings home itself is m_config (TempConfigHome)
   }
 
  private slots:
@@ -158,7 +155,7 @@ class TestSettings : public QObject {
   }
 
  private:
-  QTemporaryDir m_config;
+  TempConfigHome m_config{QStringLiteral("tst_settings")};
   QTemporaryDir m_dir;
 };
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "core/capture/reader.h"
+#include "tests/ui/temp_config_home.h"
 #include "ui/pages/main_window.h"
 
 using namespace oomscope::ui;
@@ -44,12 +45,7 @@ class TestShrinkingFile : public QObject {
   Q_OBJECT
 
  private slots:
-  void initTestCase() {
-    qputenv("XDG_CONFIG_HOME", m_config.path().toLocal8Bit());
-    QCoreApplication::setOrganizationName(QStringLiteral("oomscope-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_shrinking_file"));
-    QDir().mkpath(QStringLiteral(OOMSCOPE_SCREENSHOT_DIR));
-  }
+  void initTestCase() { QDir().mkpath(QStringLiteral(OOMSCOPE_SCREENSHOT_DIR)); }
 
   void shrinksWhileBeingRead() {
     auto* session = new CaptureSession(
@@ -161,7 +157,7 @@ class TestShrinkingFile : public QObject {
   }
 
  private:
-  QTemporaryDir m_config;
+  TempConfigHome m_config{QStringLiteral("tst_shrinking_file")};
   QTemporaryDir m_dir;
 };
 

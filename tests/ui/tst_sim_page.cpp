@@ -1,6 +1,7 @@
 // The Simulator page as a user drives it: runs computed on workers, keyboard stepping, play, run to end,
 // original vs corrected side by side, editing inputs, a planted bug, opening good and bad traces; with
 // screenshots at the start, mid-way and at the end of a run (OOMSCOPE_SCREENSHOT_DIR).
+#include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -224,6 +225,30 @@ class TestSimPage : public QObject {
     page.reset();
     page.next();
     QCOMPARE(page.step(), 1);
+  }
+
+  // The preset and compare boxes carry their enum in item data: the preset shown follows the policy, and
+  // choosing one in the box applies its policy.
+  void presetAndCompareBoxesCarryTheirEnum() {
+    SimControls controls;
+    auto* preset = controls.findChild<QComboBox*>(QStringLiteral("preset"));
+    QVERIFY(preset);
+    sim::SimConfig c = sim::default_config();
+    c.policy = sim::preset_corrected();
+    controls.setConfig(c);
+    QCOMPARE(sim::Preset(preset->currentData().toInt()), sim::Preset::Corrected);
+    QCOMPARE(preset->currentText(), QStringLiteral("corrected"));
+    c.policy.floor = 7;
+    controls.setConfig(c);
+    QCOMPARE(sim::Preset(preset->currentData().toInt()), sim::Preset::Custom);
+    preset->setCurrentIndex(preset->findData(int(sim::Preset::Original)));
+    emit preset->activated(preset->currentIndex());  // what choosing it with the mouse does
+    QVERIFY(controls.config().policy == sim::preset_original());
+    controls.setCompare(SimControls::Compare::Original);
+    QCOMPARE(controls.compare(), SimControls::Compare::Original);
+    QVERIFY(controls.compareConfig() && controls.compareConfig()->policy == sim::preset_original());
+    controls.setCompare(SimControls::Compare::None);
+    QVERIFY(!controls.compareConfig());
   }
 
  private:

@@ -118,7 +118,10 @@ QWidget* SimControls::buildPolicy() {
   QGridLayout* g = nullptr;
   auto* box = group(tr("Policy"), g);
   m_preset = new QComboBox;
-  m_preset->addItems({tr("original"), tr("corrected"), tr("custom")});
+  m_preset->setObjectName(QStringLiteral("preset"));
+  addEnumItem(m_preset, tr("original"), sim::Preset::Original);
+  addEnumItem(m_preset, tr("corrected"), sim::Preset::Corrected);
+  addEnumItem(m_preset, tr("custom"), sim::Preset::Custom);
   addRow(g, 0, 0, tr("Preset"), m_preset,
          tr("original: the reference's handler; corrected: every defect fixed"));
   addRow(
@@ -221,7 +224,9 @@ QWidget* SimControls::buildWorkload() {
       g, 1, 1, tr("Seed"), m_seed,
       tr("0 to 18446744073709551615: scene sizes, order and point layout are a pure function of the seed"));
   m_compare = new QComboBox;
-  m_compare->addItems({tr("nothing"), tr("B: corrected"), tr("B: original")});
+  addEnumItem(m_compare, tr("nothing"), Compare::None);
+  addEnumItem(m_compare, tr("B: corrected"), Compare::Corrected);
+  addEnumItem(m_compare, tr("B: original"), Compare::Original);
   addRow(g, 2, 1, tr("Compare"), m_compare,
          tr("run B: the same scenes and memory with another policy, stepping together"));
   m_bugKind = new QComboBox;
@@ -316,11 +321,8 @@ QWidget* SimControls::buildTime() {
 }
 
 void SimControls::connectEdits() {
-  connect(m_preset, &QComboBox::activated, this, [this](int i) {
-    if (i == 0)
-      applyPolicy(sim::preset_original());
-    else if (i == 1)
-      applyPolicy(sim::preset_corrected());
+  connect(m_preset, &QComboBox::activated, this, [this] {
+    if (const auto policy = sim::preset_policy(currentEnum<sim::Preset>(m_preset))) applyPolicy(*policy);
     edited();
   });
   connect(m_floor, &QSpinBox::valueChanged, this, [this] { policyEdited(); });

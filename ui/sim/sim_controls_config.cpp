@@ -60,9 +60,8 @@ void SimControls::policyEdited() {
 }
 
 void SimControls::updatePresetLabel() {
-  const std::string name = sim::preset_name(config().policy);
   const QSignalBlocker b(m_preset);
-  m_preset->setCurrentIndex(name == "original" ? 0 : name == "corrected" ? 1 : 2);
+  selectEnum(m_preset, sim::preset_of(config().policy));
 }
 
 void SimControls::updateAxisNote() {
@@ -161,10 +160,10 @@ std::optional<sim::SimConfig> SimControls::compareConfig() const {
   return c;
 }
 
-SimControls::Compare SimControls::compare() const { return Compare(m_compare->currentIndex()); }
+SimControls::Compare SimControls::compare() const { return currentEnum<Compare>(m_compare); }
 
 void SimControls::setCompare(Compare c) {
-  m_compare->setCurrentIndex(int(c));
+  selectEnum(m_compare, c);
   edited();
 }
 

@@ -36,6 +36,27 @@ TEST(Config, NamesRoundTrip) {
   for (auto v : {BugKind::None, BugKind::ShapeMismatch, BugKind::NanLoss})
     EXPECT_EQ(parse_bug_kind(to_string(v)), v);
   EXPECT_FALSE(parse_catch_mode("oom"));
+  // The aliases parse; the name written back is the short one.
+  EXPECT_EQ(parse_bug_kind("shape-mismatch"), BugKind::ShapeMismatch);
+  EXPECT_EQ(parse_bug_kind("nan-loss"), BugKind::NanLoss);
+  EXPECT_STREQ(to_string(BugKind::NanLoss), "nan");
+  // The lists that error messages give are the tables' names, aliases left out.
+  EXPECT_EQ(enum_choices(kCatchModeNames), "oom-only, everything or runtime-error");
+  EXPECT_EQ(enum_choices(kBugKindNames), "none, shape or nan");
+  EXPECT_EQ(parse_size_dist("heavy-tailed"), SizeDist::HeavyTailed);
+  EXPECT_FALSE(parse_size_dist("normal"));
+}
+
+TEST(Config, PresetOfAPolicy) {
+  EXPECT_EQ(preset_of(preset_original()), Preset::Original);
+  EXPECT_EQ(preset_of(preset_corrected()), Preset::Corrected);
+  Policy mixed = preset_corrected();
+  mixed.floor = 1;
+  EXPECT_EQ(preset_of(mixed), Preset::Custom);
+  EXPECT_EQ(preset_policy(Preset::Corrected), preset_corrected());
+  EXPECT_FALSE(preset_policy(Preset::Custom));
+  EXPECT_EQ(preset_by_name("original"), preset_original());
+  EXPECT_FALSE(preset_by_name("custom"));  // a name, but not a policy
 }
 
 TEST(Config, ValidateNamesTheBadField) {

@@ -211,6 +211,20 @@ TEST(Trace, AGiantLineIsRefusedNotReadWhole) {
   }
 }
 
+// Found by tests/fuzz/run_sim_trace.sh: a number too large for a double made the JSON parser throw
+// out_of_range, which escaped the reader instead of becoming an error naming the file and line.
+TEST(Trace, ANumberTooLargeForADoubleIsAnErrorNamingTheLine) {
+  std::istringstream in("{\"type\":\"header\",\"seed\":1e999}\n");
+  try {
+    read_trace(in, "huge.jsonl");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Damaged);
+    EXPECT_NE(std::string(e.what()).find("huge.jsonl: line 1: not valid JSON"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Trace, LinesLongerThanTheReadBufferAndCrlfStillRead) {
   SimConfig c = default_config();
   c.scenes.dist = SizeDist::File;
