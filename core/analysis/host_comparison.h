@@ -31,11 +31,11 @@ struct HostStanding {
   std::string pool;                        // the allocator the figures are about ("" when none)
   std::optional<std::int64_t> peak_bytes;  // the pool's peak bytes in use (read)
   std::optional<std::int64_t> capacity_bytes;
-  std::int64_t executions = 0;                   // host executions of all modules (measured)
-  std::optional<double> peak_fraction;           // peak / capacity (derived)
-  std::optional<std::int64_t> first_trouble_ps;  // capture time (ps) of the earliest sign of running out
+  std::int64_t executions = 0;                        // host executions of all modules (measured)
+  std::optional<double> peak_fraction;                // peak / capacity (derived)
+  std::optional<std::int64_t> first_trouble_ps;       // capture time (ps) of the earliest sign of running out
   std::optional<std::int64_t> first_trouble_wall_ns;  // the same on the wall clock (ns since the epoch)
-  std::string first_trouble;                     // what it was: "AllocatorRetry wait", ...
+  std::string first_trouble;                          // what it was: "AllocatorRetry wait", ...
   std::int64_t retries = 0;
 };
 

@@ -162,7 +162,7 @@ struct RuntimeAnalysis {
   // what was live at their start are judged on the whole capture): the plan timeline names live memory with
   // them instead of finding them again.
   std::vector<RuntimeExecution> executions;
-  std::vector<std::string> notes;       // caveats met while analysing, one sentence each
+  std::vector<std::string> notes;  // caveats met while analysing, one sentence each
   // The selection the figures above describe (ps of the capture's clock); nullopt = the whole capture.
   std::optional<std::pair<std::int64_t, std::int64_t>> time_window;
 };
