@@ -20,7 +20,7 @@ std::shared_ptr<const HtaTimeline> read_hta_raw_from_text(const std::string& tex
   nlohmann::json rows;
   try {
     rows = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number too large for a double
     throw Error(ErrorKind::Damaged, name, std::string("the memory timeline is not valid JSON: ") + e.what());
   }
   if (!rows.is_array())

@@ -136,7 +136,7 @@ std::shared_ptr<const KinetoTrace> read_kineto_trace_from_text(const std::string
   json root;
   try {
     root = json::parse(text, cb);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // a syntax error, or a number too large for a double (1e999)
     throw Error(ErrorKind::Damaged, name, std::string("the trace is not valid JSON: ") + e.what());
   }
   if (!array_form && (!root.is_object() || !root.contains("traceEvents")))

@@ -10,6 +10,7 @@
 #include "core/snapshot/hta_raw.h"
 #include "core/snapshot/kineto.h"
 #include "core/snapshot/pprof_profile.h"
+#include "core/snapshot/snapshot_reader.h"
 #include "core/util/error.h"
 
 namespace oomscope::snapshot {
@@ -100,6 +101,27 @@ TEST(Kineto, OutOfMemoryMarkers) {
   EXPECT_EQ(t->devices[0].ooms[0].requested, 8192);
   EXPECT_EQ(*t->devices[0].baseline, 2048);
   EXPECT_THROW(read_kineto_trace_from_text("{\"traceEvents\": [", "<cut>"), Error);
+}
+
+// A number too large for a double makes nlohmann throw out_of_range, not parse_error: it must still be the
+// reader's "not valid JSON" error naming the file, not an exception escaping the reader.
+TEST(JsonReaders, ANumberTooLargeForADoubleIsAnErrorNamingTheFile) {
+  try {
+    read_kineto_trace_from_text(R"({"traceEvents": [{"ph": "i", "ts": 1e999}]})", "huge.json");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.file(), "huge.json");
+    EXPECT_NE(e.message().find("not valid JSON"), std::string::npos) << e.message();
+  }
+  try {
+    read_hta_raw_from_text("[[1, 1, 1e999, 0]]", "huge.raw.json");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.file(), "huge.raw.json");
+    EXPECT_NE(e.message().find("not valid JSON"), std::string::npos) << e.message();
+  }
+  NullProgress none;
+  EXPECT_THROW(read_snapshot_from_memory(R"({"segments": [1e999]})", "huge.pickle.json", none), Error);
 }
 
 TEST(HtaRaw, Section5_3Figures) {
