@@ -85,7 +85,8 @@ class TestAnalysisPages : public QObject {
     QVERIFY(waitForResult(pages));
     QVERIFY(!pages.isBusy());
     QVERIFY(busy.count() >= 2);
-    QVERIFY2(pages.lastFillMs() < 100, qPrintable(QString::number(pages.lastFillMs())));
+    // How long filling takes is printed, not bounded: speed targets live in benchmarks
+    // (bench_gui_big_capture measures the GUI thread on a 1 GB capture), where load cannot fail a test.
     qInfo("fused_attn: report built in %.1f ms on the worker, pages filled in %.1f ms on the UI thread",
           pages.result()->buildSeconds * 1e3, pages.lastFillMs());
     QCOMPARE(pages.pages().size(), 4);
@@ -323,8 +324,7 @@ class TestAnalysisPages : public QObject {
           std::shared_ptr<const capture::Capture>(capture::read_capture(dir.filePath(name).toStdString())));
       QVERIFY2(waitForResult(pages), qPrintable(name));
       QVERIFY2(!pages.diagnosisPage()->verdictText().isEmpty(), qPrintable(name));
-      QVERIFY2(pages.lastFillMs() < 100,
-               qPrintable(QStringLiteral("%1: %2 ms").arg(name).arg(pages.lastFillMs())));
+      qInfo("%s: pages filled in %.1f ms on the UI thread", qPrintable(name), pages.lastFillMs());
       saveScreenshots(pages, QStringLiteral("analysis-all-") + name.section(QLatin1Char('.'), 0, -3));
       if (pages.result()->report->plan && pages.result()->report->plan->status == analysis::PlanStatus::Ok)
         QCOMPARE(pages.buffersPage()->view()->model()->rowCount(),
