@@ -50,12 +50,11 @@ struct CarriedGradients {
   std::int64_t forward_entry = -1;  // the last forward allocation before the peak
 };
 
-CarriedGradients carried_gradients(const Snapshot& snap, const DeviceAnalysis& d) {
+CarriedGradients carried_gradients(const Snapshot& snap, const FrameTraits& traits, const DeviceAnalysis& d) {
   CarriedGradients c;
   const auto dev = static_cast<std::size_t>(d.device);
   if (dev >= snap.device_traces.size() || d.timeline.peak_index < 0) return c;
   const auto& trace = snap.device_traces[dev];
-  const FrameTraits traits = frame_traits(snap);
   const auto end = std::min<std::size_t>(static_cast<std::size_t>(d.timeline.peak_index) + 1, trace.size());
   for (std::size_t i = end; i-- > 0;) {
     if (trace[i].action == Action::Alloc && is_forward_stack(snap, traits, trace[i].frames)) {
@@ -74,7 +73,7 @@ CarriedGradients carried_gradients(const Snapshot& snap, const DeviceAnalysis& d
 }
 
 // Fixes that shrink the peak, from what was live at it.
-std::vector<Fix> peak_fixes(const Snapshot& snap, const DeviceAnalysis& d) {
+std::vector<Fix> peak_fixes(const Snapshot& snap, const FrameTraits& traits, const DeviceAnalysis& d) {
   std::vector<Fix> fixes;
   const std::int64_t peak = d.timeline.peak_bytes;
   const std::int64_t act = category_bytes(d, Category::Activations);
@@ -94,7 +93,7 @@ std::vector<Fix> peak_fixes(const Snapshot& snap, const DeviceAnalysis& d) {
                              "activations scale with the batch: half of " + b(act),
                              "two forward/backward passes per optimizer step"));
   }
-  const CarriedGradients carried = carried_gradients(snap, d);
+  const CarriedGradients carried = carried_gradients(snap, traits, d);
   if (carried.bytes > 0 && share(carried.bytes, peak) >= 0.05)
     fixes.push_back(make_fix(
         "optimizer.zero_grad(set_to_none=True) so gradients are freed, not zeroed, between steps",
@@ -120,6 +119,7 @@ std::string composition(const DeviceAnalysis& d) {
 }  // namespace
 
 std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const SnapshotReport& r) {
+  const FrameTraits traits = frame_traits(snap);  // once for every device's fixes
   std::vector<DiagnosisLine> out;
   for (const DeviceAnalysis& d : r.devices) {
     const std::string dev = "device " + std::to_string(d.device);
@@ -152,7 +152,7 @@ std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const Snapsho
         l.cause = "live allocations held " + b(st.allocated) + " of " + b(st.reserved) +
                   " reserved; the cache had " + b(st.free_bytes) + " free (largest block " + b(pool_largest) +
                   ") [measured]";
-        l.fixes = peak_fixes(snap, d);
+        l.fixes = peak_fixes(snap, traits, d);
       }
       l.confirm = "the Allocator State page at the OOM marker shows every segment and block";
       out.push_back(std::move(l));
@@ -170,7 +170,7 @@ std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const Snapsho
       if (!d.at_peak.empty() && !d.at_peak.front().where.empty())
         l.cause += "; the largest live allocation (" + b(d.at_peak.front().bytes) + ") comes from " +
                    d.at_peak.front().where;
-      l.fixes = peak_fixes(snap, d);
+      l.fixes = peak_fixes(snap, traits, d);
       out.push_back(std::move(l));
     }
     const std::int64_t cached_free = st.free_bytes;
@@ -208,7 +208,7 @@ std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const Snapsho
                                               : std::string(" at the start of the trace")) +
                   ": " + composition(d);
       l.cause = "categories are guessed from each allocation's stack (rules on the Top allocations page)";
-      if (!d.oom) l.fixes = peak_fixes(snap, d);
+      if (!d.oom) l.fixes = peak_fixes(snap, traits, d);
       out.push_back(std::move(l));
     }
     if (d.trace_entries > 0 && d.timeline.ghosts > 0) {
