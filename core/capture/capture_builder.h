@@ -144,8 +144,9 @@ class PageWarmer {
 };
 
 // table_sizing.cpp
+// `window` is advanced as the walk moves through the entry's events.
 LineShape line_shape(const wire::WireReader& parent, std::string_view payload,
-                     const IdTable<EventClass>& classes);
+                     const IdTable<EventClass>& classes, PassWindow& window);
 // Grows `table` to hold `extra` more records, exactly, and has the warmer fault the new block in; for
 // EventRecord and MemoryEvent tables.
 template <typename T>
@@ -244,8 +245,7 @@ class CaptureBuilder {
   std::vector<Pending> pending_;
   std::uint64_t events_seen_ = 0;
   std::uint64_t scan_offset_ = 0;  // file offset of the last event scanned, for progress
-  std::uint64_t released_ =
-      0;  // mapping bytes already handed back to the kernel (MappedFile::release_prefix)
+  PassWindow window_;              // the part of the mapping the current walk over a plane keeps resident
 
   std::vector<PendingModule> pending_modules_;
   StringIndex string_index_;

@@ -91,16 +91,32 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path, std:
 
 void MappedFile::prefetch() const {
   if (!mapping_) return;
-    // The scan reads front to back once; the kernel may read ahead aggressively. MADV_POPULATE_READ (Linux
-    // 5.14) maps every page now, as MAP_POPULATE did; where it is missing, or the file shrank meanwhile (it
-    // then fails instead of faulting), the pages come in as the scan reaches them.
+  // The scan reads front to back, a plane at a time; the kernel may read ahead aggressively.
+  ::madvise(mapping_, static_cast<std::size_t>(size_), MADV_SEQUENTIAL);
+  ::madvise(mapping_, static_cast<std::size_t>(size_), MADV_WILLNEED);
+}
+
+namespace {
+std::uint64_t page_size() {
+  static const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  return page;
+}
+}  // namespace
+
+void MappedFile::populate(std::uint64_t begin, std::uint64_t end) const {
+  if (!mapping_) return;
+    // MADV_POPULATE_READ (Linux 5.14) maps the pages now, as MAP_POPULATE does; where it is missing, or the
+    // file shrank meanwhile (it then fails instead of faulting), the pages come in as the pass reaches them.
 #ifdef MADV_POPULATE_READ
   constexpr int kPopulateRead = MADV_POPULATE_READ;
 #else
   constexpr int kPopulateRead = 22;  // Linux uapi value, for older libc headers
 #endif
-  ::madvise(mapping_, static_cast<std::size_t>(size_), MADV_SEQUENTIAL);
-  ::madvise(mapping_, static_cast<std::size_t>(size_), kPopulateRead);
+  begin = begin / page_size() * page_size();
+  end = std::min(end, size_);
+  if (end <= begin) return;
+  ::madvise(static_cast<std::uint8_t*>(mapping_) + begin, static_cast<std::size_t>(end - begin),
+            kPopulateRead);
 }
 
 std::shared_ptr<const MappedFile> MappedFile::from_bytes(std::string bytes) {
@@ -111,11 +127,38 @@ std::shared_ptr<const MappedFile> MappedFile::from_bytes(std::string bytes) {
   return file;
 }
 
-void MappedFile::release_prefix(std::uint64_t end) const {
+void MappedFile::release(std::uint64_t begin, std::uint64_t end) const {
   if (!mapping_) return;
-  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  const std::uint64_t page = page_size();
+  begin = (begin + page - 1) / page * page;
   end = std::min(end, size_) / page * page;
-  if (end > 0) ::madvise(mapping_, static_cast<std::size_t>(end), MADV_DONTNEED);
+  if (end > begin)
+    ::madvise(static_cast<std::uint8_t*>(mapping_) + begin, static_cast<std::size_t>(end - begin),
+              MADV_DONTNEED);
+}
+
+void PassWindow::start(std::uint64_t at, bool populate) {
+  begin_ = released_ = at;
+  populated_ = populate ? at : ~std::uint64_t{0};
+  populate_ = populate;
+  advance(at);
+}
+
+void PassWindow::move(std::uint64_t at) {
+  if (populate_ && at + kAhead / 2 > populated_) {
+    const std::uint64_t to = std::min(at + kAhead, file_.size());
+    file_.populate(std::max(populated_, at), to);
+    populated_ = at + kAhead;
+  }
+  if (at > released_ + 2 * kBehind) {
+    file_.release(released_, at - kBehind);
+    released_ = at - kBehind;
+  }
+}
+
+void PassWindow::finish(std::uint64_t at) {
+  file_.release(begin_, std::max(at, populate_ ? populated_ : at));
+  released_ = std::max(released_, at);
 }
 
 MappedFile::~MappedFile() {

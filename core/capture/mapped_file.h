@@ -29,13 +29,17 @@ class MappedFile {
     return {reinterpret_cast<const char*>(data_), static_cast<std::size_t>(size_)};
   }
 
-  // Tells the kernel that [0, end) has been read for now: its pages leave this process's resident set
-  // (they stay in the page cache and come back on the next access, e.g. Capture::event_stats). Keeps the
-  // reader's footprint near its own tables instead of the whole file. No-op for owned bytes.
-  void release_prefix(std::uint64_t end) const;
-
-  // Has the kernel read the whole mapping in ahead of the scan. No-op for owned bytes.
+  // Has the kernel start reading the whole file into the page cache, ahead of the scan. Nothing is mapped
+  // into this process by it: a pass maps what it is about to read with populate() and hands it back with
+  // release(), so the process holds a window of the file, not all of it. No-op for owned bytes.
   void prefetch() const;
+  // Maps the pages over [begin, end) into this process now, so that a front-to-back pass over them does not
+  // fault them in one by one. No-op for owned bytes.
+  void populate(std::uint64_t begin, std::uint64_t end) const;
+  // Tells the kernel that the pages wholly inside [begin, end) are not needed for now: they leave this
+  // process's resident set (they stay in the page cache and come back on the next access, e.g.
+  // Capture::event_stats). No-op for owned bytes.
+  void release(std::uint64_t begin, std::uint64_t end) const;
 
   // True when the file became shorter than the mapping while it was mapped (its tail read as zeros).
   bool shrank() const { return guard_.shrank(); }
@@ -52,6 +56,35 @@ class MappedFile {
   std::string owned_;
   std::uint64_t device_ = 0, inode_ = 0;
   BusGuard guard_;
+};
+
+// The part of a mapping that a front-to-back pass over it (the reader's walks over a plane) keeps
+// resident: the pages up to kAhead past where it is are populated, and those more than kBehind behind it
+// are released, so the reader holds tens of MiB of the file at a time instead of all of it. Pages released
+// behind a pass come back from the page cache when something reads them again.
+class PassWindow {
+ public:
+  static constexpr std::uint64_t kAhead = 8ull << 20;
+  static constexpr std::uint64_t kBehind = 8ull << 20;
+
+  explicit PassWindow(const MappedFile& file) : file_(file) {}
+  // A pass starts at byte `at`; `populate` is false for a pass that reads only a few bytes here and there.
+  void start(std::uint64_t at, bool populate);
+  // The pass has reached byte `at` (cheap when there is nothing to do; call it often).
+  void advance(std::uint64_t at) {
+    if (at + kAhead / 2 > populated_ || at > released_ + 2 * kBehind) move(at);
+  }
+  // The pass is over at byte `at`: every page from its start on is released, also those that something
+  // read again behind it.
+  void finish(std::uint64_t at);
+
+ private:
+  void move(std::uint64_t at);
+  const MappedFile& file_;
+  std::uint64_t begin_ = 0;      // where the pass started
+  std::uint64_t released_ = 0;   // pages before this were released by this pass (or before it)
+  std::uint64_t populated_ = 0;  // populated up to here
+  bool populate_ = false;
 };
 
 }  // namespace oomscope::capture

@@ -193,7 +193,8 @@ CaptureBuilder::CaptureBuilder(std::shared_ptr<const MappedFile> file, std::stri
       progress_(progress),
       stop_(std::move(stop)),
       capture_(new Capture()),
-      internals_(new CaptureInternals()) {
+      internals_(new CaptureInternals()),
+      window_(*file_) {
   capture_->strings_.emplace_back();
   errors_.kept = &capture_->errors_;
   warnings_.kept = &capture_->warnings_;

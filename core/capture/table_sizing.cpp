@@ -43,7 +43,8 @@ void reserve_table(std::vector<T>& table, std::size_t extra, PageWarmer& warmer)
 // bad bytes are left for the scan to report, at the place and in the order it always has.
 // When the plane has allocator events, it also estimates their number from each event's first field (the
 // metadata id, where writers put it), so that the memory-event table can be sized once as well.
-LineShape line_shape(const WireReader& parent, std::string_view payload, const IdTable<EventClass>& classes) {
+LineShape line_shape(const WireReader& parent, std::string_view payload, const IdTable<EventClass>& classes,
+                     PassWindow& window) {
   LineShape shape;
   const auto rest = [payload](const std::uint8_t* from) {
     return payload.substr(static_cast<std::size_t>(reinterpret_cast<const char*>(from) - payload.data()));
@@ -60,7 +61,7 @@ LineShape line_shape(const WireReader& parent, std::string_view payload, const I
       ++shape.empty_events;
       return;
     }
-    ++shape.events;
+    if ((++shape.events & 4095) == 0) window.advance(parent.offset_of(event));
     if (!classes.empty() && event.size() >= 2 && static_cast<std::uint8_t>(event[0]) == kMetadataIdTag) {
       const auto* p = reinterpret_cast<const std::uint8_t*>(event.data()) + 1;
       std::uint64_t id = 0;

@@ -118,6 +118,11 @@ class WireReader {
     return out;
   }
 
+  // Offset in the file of the first byte of `bytes`, a view into the same mapping.
+  std::uint64_t offset_of(std::string_view bytes) const {
+    return static_cast<std::uint64_t>(reinterpret_cast<const std::uint8_t*>(bytes.data()) - base_);
+  }
+
   WireReader sub(std::string_view payload) const {
     const auto* b = reinterpret_cast<const std::uint8_t*>(payload.data());
     return WireReader(base_, b, b + payload.size());

@@ -103,17 +103,11 @@ std::string_view rest(std::string_view payload, const std::uint8_t* from) {
 void CaptureBuilder::tick() {
   if ((++events_seen_ & 4095) != 0) return;
   if (stop_.stop_requested()) throw Cancelled(path_);
-  if ((events_seen_ & 65535) == 0) {
-    const std::uint64_t at = scan_offset_;
-    progress_.report(0.95 * std::min(static_cast<double>(at) / static_cast<double>(file_->size()), 1.0),
-                     "reading events");
-    // The scan moves front to back; what lies 16 MiB behind it is not needed again during the read.
-    constexpr std::uint64_t kKeep = 16ull << 20;
-    if (at > released_ + 2 * kKeep) {
-      released_ = at - kKeep;
-      file_->release_prefix(released_);
-    }
-  }
+  window_.advance(scan_offset_);
+  if ((events_seen_ & 65535) == 0)
+    progress_.report(
+        0.95 * std::min(static_cast<double>(scan_offset_) / static_cast<double>(file_->size()), 1.0),
+        "reading events");
 }
 
 void CaptureBuilder::scan_space() {
@@ -190,8 +184,12 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
     }
     take(lines, bytes, sizeof(std::string_view) + sizeof(LineShape), "lines");
   };
+  const std::uint64_t plane_begin = r.offset(), plane_end = plane_begin + payload.size();
+  // Each walk below goes front to back over the plane; the pages it has passed are handed back.
+  window_.start(plane_begin, /*populate=*/false);
   while (!r.done()) {
     const std::uint64_t at = r.offset();
+    window_.advance(at);
     const Field f = r.field();
     // id is a varint; name, lines, event_metadata, stat_metadata and stats are length-delimited
     static_assert(xf::XPlane::kIdFieldNumber == 1 && xf::XPlane::kStatsFieldNumber == 6);
@@ -226,6 +224,7 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
     }
   }
 
+  window_.finish(plane_end);
   auto [it, created] =
       plane_by_name_.try_emplace(std::string(name), static_cast<std::uint32_t>(capture_->planes_.size()));
   if (created) {
@@ -279,8 +278,10 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
   std::unordered_map<std::int64_t, std::uint64_t> to_reserve;
   std::size_t memory_events = 0;
   std::uint64_t events = 0;
+  window_.start(plane_begin, /*populate=*/true);
   for (auto line : lines) {
-    shapes.push_back(line_shape(r, line, seg.classes));
+    window_.advance(r.offset_of(line));
+    shapes.push_back(line_shape(r, line, seg.classes, window_));
     if (!shapes.back().ok) continue;
     to_reserve[shapes.back().id] += shapes.back().events;
     memory_events += shapes.back().memory_events;
@@ -289,6 +290,8 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
   charge(events * sizeof(EventRecord), "events");
   charge(memory_events * sizeof(MemoryEvent), "allocator events");
   reserve_table(capture_->memory_events_, memory_events, warmer_);
+  window_.finish(plane_end);
+  window_.start(plane_begin, /*populate=*/true);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const LineShape& shape = shapes[i];
     if (shape.ok && shape.events == 0 && !shape.named) {  // nothing to show: no name, no events
@@ -296,8 +299,14 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
       empty_events_ += shape.empty_events;
       continue;
     }
+    const std::uint64_t line_begin = r.offset_of(lines[i]);
+    window_.advance(line_begin);
     scan_line(r, lines[i], shape, to_reserve, seg, plane, line_index_[plane_idx]);
+    // The stats of the entry's allocator and device events were decoded after its events were scanned,
+    // which brought back pages the window had released: a big entry hands them back now.
+    if (lines[i].size() > 2 * PassWindow::kBehind) file_->release(line_begin, line_begin + lines[i].size());
   }
+  window_.finish(plane_end);
   refund(transient);
 }
 
