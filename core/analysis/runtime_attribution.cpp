@@ -23,10 +23,10 @@ std::vector<std::uint32_t> start_order(std::span<const EventRecord> events) {
   std::iota(order.begin(), order.end(), 0u);
   const bool sorted =
       std::is_sorted(events.begin(), events.end(),
-                     [](const EventRecord& a, const EventRecord& b) { return a.start_ps < b.start_ps; });
+                     [](const EventRecord& a, const EventRecord& b) { return a.start_ps() < b.start_ps(); });
   if (!sorted)
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return events[a].start_ps < events[b].start_ps;
+      return events[a].start_ps() < events[b].start_ps();
     });
   return order;
 }
@@ -42,31 +42,31 @@ void enclosing_spans(std::uint32_t line, const HostTimeline& timeline,
   HostTimeline::LineFacts& facts = timeline.facts[line];
   if (!facts.known) {
     facts.known = true;
-    facts.sorted =
-        std::is_sorted(events.begin(), events.end(),
-                       [](const EventRecord& a, const EventRecord& b) { return a.start_ps < b.start_ps; });
-    for (const EventRecord& e : events) facts.longest_ps = std::max(facts.longest_ps, e.duration_ps);
+    facts.sorted = std::is_sorted(
+        events.begin(), events.end(),
+        [](const EventRecord& a, const EventRecord& b) { return a.start_ps() < b.start_ps(); });
+    for (const EventRecord& e : events) facts.longest_ps = std::max(facts.longest_ps, e.duration_ps());
   }
   std::vector<std::uint32_t> order;
   std::size_t next = 0;
   if (facts.sorted) {
     // No event starting before this can still be open at the first query.
-    if (!queries.empty() && queries.front().first - facts.longest_ps > events.front().start_ps)
-      next =
-          std::size_t(std::lower_bound(events.begin(), events.end(), queries.front().first - facts.longest_ps,
-                                       [](const EventRecord& e, std::int64_t t) { return e.start_ps < t; }) -
-                      events.begin());
+    if (!queries.empty() && queries.front().first - facts.longest_ps > events.front().start_ps())
+      next = std::size_t(
+          std::lower_bound(events.begin(), events.end(), queries.front().first - facts.longest_ps,
+                           [](const EventRecord& e, std::int64_t t) { return e.start_ps() < t; }) -
+          events.begin());
   } else {
     order = start_order(events);
   }
   const auto at = [&](std::size_t k) -> const EventRecord& { return events[facts.sorted ? k : order[k]]; };
   std::vector<const EventRecord*> open;
   auto answer = [&](std::int64_t t, std::size_t slot) {
-    std::erase_if(open, [&](const EventRecord* e) { return e->start_ps + e->duration_ps < t; });
+    std::erase_if(open, [&](const EventRecord* e) { return e->start_ps() + e->duration_ps() < t; });
     const EventRecord* plain = nullptr;
     const EventRecord* python = nullptr;
     for (auto it = open.rbegin(); it != open.rend(); ++it) {
-      std::string_view n = timeline.name((*it)->metadata_id);
+      std::string_view n = timeline.name((*it)->metadata_id());
       if (n.starts_with('$')) {
         if (!python) python = *it;
       } else if (!plain) {
@@ -74,14 +74,15 @@ void enclosing_spans(std::uint32_t line, const HostTimeline& timeline,
       }
     }
     const EventRecord* best = plain ? plain : python;
-    result[slot] = best ? best->metadata_id : -1;
+    result[slot] = best ? best->metadata_id() : -1;
   };
   for (const auto& [t, slot] : queries) {
-    for (; next < events.size() && at(next).start_ps <= t; ++next) {
+    for (; next < events.size() && at(next).start_ps() <= t; ++next) {
       const EventRecord& e = at(next);
-      if (e.duration_ps <= 0) continue;  // instants (the allocation itself) enclose nothing
-      if (e.start_ps + e.duration_ps < t) continue;
-      std::erase_if(open, [&](const EventRecord* o) { return o->start_ps + o->duration_ps < e.start_ps; });
+      if (e.duration_ps() <= 0) continue;  // instants (the allocation itself) enclose nothing
+      if (e.start_ps() + e.duration_ps() < t) continue;
+      std::erase_if(open,
+                    [&](const EventRecord* o) { return o->start_ps() + o->duration_ps() < e.start_ps(); });
       open.push_back(&e);
     }
     answer(t, slot);
@@ -96,8 +97,8 @@ std::vector<NameCount> host_events_between(const HostTimeline& timeline, std::in
   std::unordered_map<std::int64_t, std::int64_t> by_id;
   for (const auto& line : timeline.lines) {
     auto it = std::lower_bound(line.begin(), line.end(), t0,
-                               [](const EventRecord& e, std::int64_t t) { return e.start_ps < t; });
-    for (; it != line.end() && it->start_ps < t1; ++it) ++by_id[it->metadata_id];
+                               [](const EventRecord& e, std::int64_t t) { return e.start_ps() < t; });
+    for (; it != line.end() && it->start_ps() < t1; ++it) ++by_id[it->metadata_id()];
   }
   std::map<std::string, std::int64_t, std::less<>> by_name;  // ids of different planes can share a name
   for (const auto& [id, count] : by_id) {

@@ -53,16 +53,76 @@ struct Stat {
   StatValue value;
 };
 
-// 32 bytes per event: the table of every event is the reader's largest (about 1.1x a capture of small
-// events), so it holds only what locating and ordering an event needs; the rest (stats, an aggregated
-// event's num_occurrences) is decoded from the mapping on demand.
-struct EventRecord {
-  std::int64_t start_ps = 0;     // absolute: line.timestamp_ns * 1000 + offset_ps
-  std::int64_t duration_ps = 0;  // 0 for instant events
-  std::int64_t metadata_id = 0;  // key into Plane::event_metadata
-  std::uint32_t offset = 0;      // byte offset of the XEvent message inside the mapped file (files < 2 GiB)
-  std::uint32_t size = 0;        // byte length of the XEvent message
+// 20 bytes per event: the table of every event is the reader's largest (37.5 million records in a 1 GiB
+// capture), so it holds only what locating, ordering, naming and nesting an event needs; the rest (stats,
+// an aggregated event's num_occurrences) is decoded from the mapping on demand (Capture::event_stats).
+//
+// Packed, so read through the accessors:
+// - start_ps: exact.
+// - duration_ps: exact up to 2^38 ps (0.27 s), and beyond that when it is a whole number of ns, us or ms
+//   below 2^38 of them (profilers record ns, so a real capture's durations are all exact). Any other
+//   duration is rounded up to the next whole ns (us, ms: the smallest unit that holds it) and a negative one
+//   reads as 0; duration_exact() is false then (the reader decodes such an event's own bytes for its tables).
+// - metadata_id: the key into Plane::event_metadata, below 2^24; the reader renumbers metadata whose id
+//   is outside [0, kMaxMetadataId] (as it renumbers clashing ids of split planes), and an event whose id
+//   names no metadata and is out of that range gets kUnknownMetadata (event_name() "").
+// - offset: where the XEvent message begins in the mapped file (files < 2 GiB); its length is read from
+//   the mapping, just before it.
+class EventRecord {
+ public:
+  static constexpr std::int64_t kMaxMetadataId = (std::int64_t{1} << 24) - 2;
+  static constexpr std::int64_t kUnknownMetadata = kMaxMetadataId + 1;
+
+  EventRecord() = default;
+  EventRecord(std::int64_t start_ps, std::int64_t duration_ps, std::int64_t metadata_id,
+              std::uint32_t offset = 0) {
+    set_start_ps(start_ps);
+    set_duration_ps(duration_ps);
+    set_metadata_id(metadata_id);
+    set_offset(offset);
+  }
+
+  std::int64_t start_ps() const {
+    return static_cast<std::int64_t>(std::uint64_t{start_hi_} << 32 | start_lo_);
+  }
+  std::int64_t duration_ps() const {
+    const std::uint64_t code = std::uint64_t{packed_hi_ & 0xffu} << 32 | packed_lo_;
+    return code <= kExactPs ? static_cast<std::int64_t>(code) : long_duration_ps(code);
+  }
+  bool duration_exact() const { return (offset_ >> 31) == 0; }
+  std::int64_t metadata_id() const { return static_cast<std::int64_t>(packed_hi_ >> 8); }
+  std::uint32_t offset() const { return offset_ & kOffsetMask; }
+
+  void set_start_ps(std::int64_t t) {
+    const auto u = static_cast<std::uint64_t>(t);
+    start_lo_ = static_cast<std::uint32_t>(u);
+    start_hi_ = static_cast<std::uint32_t>(u >> 32);
+  }
+  void set_duration_ps(std::int64_t d) {
+    if (d < 0 || d > kExactPs) return set_long_duration_ps(d);
+    packed_lo_ = static_cast<std::uint32_t>(d);
+    packed_hi_ = (packed_hi_ & ~0xffu) | static_cast<std::uint32_t>(d >> 32);
+    offset_ &= kOffsetMask;
+  }
+  // id in [0, kUnknownMetadata]; anything else is stored as kUnknownMetadata.
+  void set_metadata_id(std::int64_t id) {
+    const auto v = static_cast<std::uint32_t>(id >= 0 && id <= kUnknownMetadata ? id : kUnknownMetadata);
+    packed_hi_ = (packed_hi_ & 0xffu) | v << 8;
+  }
+  void set_offset(std::uint32_t offset) { offset_ = (offset_ & ~kOffsetMask) | (offset & kOffsetMask); }
+
+ private:
+  static constexpr std::uint32_t kOffsetMask = 0x7fffffffu;
+  static constexpr std::int64_t kExactPs = (std::int64_t{1} << 38) - 1;  // held as such, in ps
+  // Durations over kExactPs (or negative): the code names a unit (bits 38-39: ps, ns, us, ms) and a count.
+  static std::int64_t long_duration_ps(std::uint64_t code);
+  void set_long_duration_ps(std::int64_t d);
+  std::uint32_t start_lo_ = 0, start_hi_ = 0;
+  std::uint32_t offset_ = 0;     // bits 0-30: the offset; bit 31: the duration is not exact
+  std::uint32_t packed_lo_ = 0;  // duration code bits 0-31
+  std::uint32_t packed_hi_ = 0;  // bits 0-7: duration code bits 32-39; bits 8-31: metadata id
 };
+static_assert(sizeof(EventRecord) == 20);
 
 struct Line {
   std::int64_t id = 0;

@@ -168,6 +168,8 @@ class CaptureBuilder {
     IdTable<StatKey> stat_keys;
     IdTable<EventClass> classes;                              // by wire metadata id
     std::unordered_map<std::int64_t, std::int64_t> id_remap;  // wire id -> merged id, when they clash
+    // The plane's wire ids outside [0, EventRecord::kMaxMetadataId] -> the ids they were renumbered to.
+    std::unordered_map<std::int64_t, std::int64_t>* wide_ids = nullptr;
     bool device_program_stats = false;  // the entry names program_id or hlo_module stats
   };
   struct Pending {
@@ -198,6 +200,8 @@ class CaptureBuilder {
 
   // runtime_events.cpp
   void on_event(const Segment& seg, std::uint32_t line, const EventRecord& ev, EventClass cls);
+  std::string_view bytes_of(const EventRecord& ev) const;  // its XEvent message in the mapping
+  std::int64_t duration_of(const EventRecord& ev) const;   // exact, from the bytes when the record rounds
   void on_device_module(const Segment& seg, std::uint32_t line, const EventRecord& ev);
   void on_device_event(const Segment& seg, const EventRecord& ev);
   void finish_runtime();
@@ -240,6 +244,7 @@ class CaptureBuilder {
   std::map<std::string, std::uint32_t, std::less<>> plane_by_name_;
   std::vector<std::unordered_map<std::int64_t, std::uint32_t>> line_index_;  // per plane: line id -> index
   std::vector<bool> plane_needs_sort_;
+  std::vector<std::unordered_map<std::int64_t, std::int64_t>> wide_ids_;  // per plane: Segment::wide_ids
   std::vector<std::vector<std::uint32_t>> unsorted_lines_;  // per plane: lines whose events are out of order
   std::vector<EventRecord> scratch_;  // only for an entry whose first walk failed (its scan throws)
   std::vector<Pending> pending_;

@@ -29,6 +29,41 @@ struct CaptureInternals {
   std::vector<std::vector<PlaneSegment>> segments;  // per plane, in file order
 };
 
+// The bytes of an event's XEvent message in the mapping [base, base + size): the record keeps where they
+// begin; their length is the varint just before them. Walking back from there is unambiguous: a varint's
+// last byte is below 0x80 and its other bytes are not, so the length's bytes run back to the last byte of
+// the field's tag (below 0x80). Empty when the bytes there no longer say so (a file that shrank).
+inline std::string_view event_bytes(const std::uint8_t* base, std::uint64_t size, const EventRecord& ev) {
+  const std::uint64_t begin = ev.offset();
+  if (begin < 2 || begin > size || base[begin - 1] >= 0x80) return {};
+  std::uint64_t first = begin - 1;
+  while (first > 1 && begin - first < 10 && base[first - 1] >= 0x80) --first;
+  std::uint64_t length = 0;
+  for (std::uint64_t i = first; i < begin; ++i) length |= std::uint64_t{base[i] & 0x7fu} << (7 * (i - first));
+  if (length > size - begin) return {};
+  return {reinterpret_cast<const char*>(base + begin), static_cast<std::size_t>(length)};
+}
+
+// An event's duration_ps field read from its bytes (0 when it has none; the last one when repeated, as the
+// scan takes it): for a record whose packed duration is not exact (EventRecord::duration_exact()).
+inline std::int64_t event_duration_from_bytes(const std::uint8_t* base, std::string_view bytes) {
+  const auto* b = reinterpret_cast<const std::uint8_t*>(bytes.data());
+  wire::WireReader r(base, b, b + bytes.size());
+  std::int64_t duration = 0;
+  try {
+    while (!r.done()) {
+      const wire::Field f = r.field();
+      if (f.number == xf::XEvent::kDurationPsFieldNumber && f.type == wire::WireType::Varint)
+        duration = wire::as_int64(r.varint());
+      else
+        r.skip(f.type);
+    }
+  } catch (const wire::WireError&) {
+    // The scan walked these bytes already; should they read differently now, what was read stands.
+  }
+  return duration;
+}
+
 // WireReader::varint(), inline: false where that would throw (the number runs past `end` or is longer than
 // 10 bytes), which leaves the error to WireReader.
 inline bool quick_varint(const std::uint8_t*& p, const std::uint8_t* end, std::uint64_t& value) {

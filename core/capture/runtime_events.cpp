@@ -19,11 +19,11 @@ struct DecodedStats {
   std::optional<double> fragmentation;
 };
 
-DecodedStats decode(const std::uint8_t* base, const EventRecord& ev, const IdTable<StatKey>& keys,
+DecodedStats decode(const std::uint8_t* base, std::string_view bytes, const IdTable<StatKey>& keys,
                     const std::map<std::int64_t, std::string>& names) {
   DecodedStats d;
-  const std::uint8_t* begin = base + ev.offset;
-  wire::WireReader r(base, begin, begin + ev.size);
+  const auto* begin = reinterpret_cast<const std::uint8_t*>(bytes.data());
+  wire::WireReader r(base, begin, begin + bytes.size());
   for_each_raw_stat(r, 4, [&](const RawStat& s) {
     switch (keys.find(s.metadata_id)) {
       case StatKey::AllocatorName:
@@ -139,12 +139,20 @@ std::uint32_t CaptureBuilder::intern(std::string_view s) {
   return index;
 }
 
+std::string_view CaptureBuilder::bytes_of(const EventRecord& ev) const {
+  return event_bytes(file_->data(), file_->size(), ev);
+}
+
+std::int64_t CaptureBuilder::duration_of(const EventRecord& ev) const {
+  return ev.duration_exact() ? ev.duration_ps() : event_duration_from_bytes(file_->data(), bytes_of(ev));
+}
+
 void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const EventRecord& ev, EventClass cls) {
   const Plane& plane = capture_->planes_[seg.plane];
   switch (cls) {
     case EventClass::MemAlloc:
     case EventClass::MemDealloc: {
-      const DecodedStats d = decode(file_->data(), ev, seg.stat_keys, *seg.stat_names);
+      const DecodedStats d = decode(file_->data(), bytes_of(ev), seg.stat_keys, *seg.stat_names);
       // The allocator is named by allocator_name (the BFC on GPU). The TPU runtime writes none; its
       // events carry index_on_host instead (0..3 in jax_tpu_v6e_inference, one per chip, next to the
       // planes /device:TPU:0..3), which is also the key XProf's memory_profile groups by. We key by it
@@ -168,7 +176,7 @@ void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const Even
         allocator_names_.emplace_back(key);
       }
       MemoryEvent m;
-      m.time_ps = ev.start_ps;
+      m.time_ps = ev.start_ps();
       m.kind = cls == EventClass::MemAlloc ? MemoryEventKind::Allocation : MemoryEventKind::Deallocation;
       m.allocator = it->second;
       m.addr = static_cast<std::uint64_t>(d.addr.value_or(0));
@@ -190,12 +198,12 @@ void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const Even
     }
     case EventClass::Retry:
       charge(sizeof(RetryEvent), "AllocatorRetry events");
-      capture_->retries_.push_back(RetryEvent{ev.start_ps, ev.duration_ps, line});
+      capture_->retries_.push_back(RetryEvent{ev.start_ps(), duration_of(ev), line});
       return;
     case EventClass::XlaModule:
     case EventClass::ExecuteHelper:
     case EventClass::Pjit: {
-      std::string_view name = plane.event_name(ev.metadata_id);
+      std::string_view name = plane.event_name(ev.metadata_id());
       ExecutionSpan span;
       if (cls == EventClass::XlaModule) {
         span.kind = ExecutionKind::XlaModule;
@@ -209,9 +217,9 @@ void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const Even
       charge(sizeof(ExecutionSpan) + name.size(), "execution spans");
       span.name = std::string(name);
       if (!seg.stat_keys.empty())
-        span.program_id = decode(file_->data(), ev, seg.stat_keys, *seg.stat_names).program_id;
-      span.time_ps = ev.start_ps;
-      span.duration_ps = ev.duration_ps;
+        span.program_id = decode(file_->data(), bytes_of(ev), seg.stat_keys, *seg.stat_names).program_id;
+      span.time_ps = ev.start_ps();
+      span.duration_ps = duration_of(ev);
       span.plane = seg.plane;
       span.line = line;
       capture_->executions_.push_back(std::move(span));
@@ -219,11 +227,11 @@ void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const Even
     }
     case EventClass::Launch: {
       if (seg.stat_keys.empty()) return;
-      const DecodedStats d = decode(file_->data(), ev, seg.stat_keys, *seg.stat_names);
+      const DecodedStats d = decode(file_->data(), bytes_of(ev), seg.stat_keys, *seg.stat_names);
       if (!d.correlation_id) return;
       charge(sizeof(LaunchEvent), "launch events");
       capture_->launches_.push_back(
-          LaunchEvent{ev.start_ps, *d.correlation_id, d.device_id, d.program_id, seg.plane, line});
+          LaunchEvent{ev.start_ps(), *d.correlation_id, d.device_id, d.program_id, seg.plane, line});
       return;
     }
     case EventClass::None:
@@ -232,7 +240,7 @@ void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const Even
 }
 
 void CaptureBuilder::on_device_module(const Segment& seg, std::uint32_t line, const EventRecord& ev) {
-  const std::string_view full = capture_->planes_[seg.plane].event_name(ev.metadata_id);
+  const std::string_view full = capture_->planes_[seg.plane].event_name(ev.metadata_id());
   charge(sizeof(ExecutionSpan) + full.size(), "execution spans");
   ExecutionSpan span;
   span.kind = ExecutionKind::DeviceModule;
@@ -242,8 +250,8 @@ void CaptureBuilder::on_device_module(const Segment& seg, std::uint32_t line, co
   } else {
     span.name = std::string(full);
   }
-  span.time_ps = ev.start_ps;
-  span.duration_ps = ev.duration_ps;
+  span.time_ps = ev.start_ps();
+  span.duration_ps = duration_of(ev);
   span.plane = seg.plane;
   span.line = line;
   capture_->executions_.push_back(std::move(span));
@@ -251,13 +259,13 @@ void CaptureBuilder::on_device_module(const Segment& seg, std::uint32_t line, co
 
 void CaptureBuilder::on_device_event(const Segment& seg, const EventRecord& ev) {
   if (!seg.device_program_stats) return;
-  const DecodedStats d = decode(file_->data(), ev, seg.stat_keys, *seg.stat_names);
+  const DecodedStats d = decode(file_->data(), bytes_of(ev), seg.stat_keys, *seg.stat_names);
   std::optional<std::uint64_t> program = d.program_id;
   std::string_view module = d.hlo_module;
   if (!program && module.empty()) {
     // Some device events carry the program on their event metadata instead.
     const auto& md = capture_->planes_[seg.plane].event_metadata;
-    if (auto it = md.find(ev.metadata_id); it != md.end())
+    if (auto it = md.find(ev.metadata_id()); it != md.end())
       for (const Stat& s : it->second.stats) {
         if (s.name == "program_id" && s.value.is_number()) program = s.value.as_uint();
         if (s.name == "hlo_module") module = s.value.as_string();
@@ -265,9 +273,9 @@ void CaptureBuilder::on_device_event(const Segment& seg, const EventRecord& ev) 
   }
   if (!program && module.empty()) return;
   charge(sizeof(DeviceProgramEvent), "device events");
-  capture_->device_events_.push_back(DeviceProgramEvent{ev.start_ps, program.value_or(0), intern(module),
+  capture_->device_events_.push_back(DeviceProgramEvent{ev.start_ps(), program.value_or(0), intern(module),
                                                         seg.plane, d.correlation_id.value_or(0),
-                                                        ev.duration_ps, intern(d.hlo_op)});
+                                                        duration_of(ev), intern(d.hlo_op)});
 }
 
 }  // namespace oomscope::capture

@@ -47,7 +47,7 @@ void CaptureBuilder::finish_runtime() {
 
   // Lines written in several parts (or out of order) are put in time order; appending parts left
   // growth slack in their vectors, which a big capture should not keep.
-  const auto earlier = [](const EventRecord& a, const EventRecord& b) { return a.start_ps < b.start_ps; };
+  const auto earlier = [](const EventRecord& a, const EventRecord& b) { return a.start_ps() < b.start_ps(); };
   for (std::size_t p = 0; p < c.planes_.size(); ++p) {
     if (!plane_needs_sort_[p]) continue;
     std::vector<std::uint32_t>& unsorted = unsorted_lines_[p];  // the scan saw each of them go out of order

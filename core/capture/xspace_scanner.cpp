@@ -81,16 +81,19 @@ std::int64_t CaptureBuilder::rebase_line_ns(std::int64_t timestamp_ns) {
 
 namespace {
 
-// An id no entry of the map uses, for renumbering clashing event metadata of split planes.
-std::int64_t unused_metadata_id(const std::map<std::int64_t, EventMetadata>& md) {
-  if (md.rbegin()->first < std::numeric_limits<std::int64_t>::max()) return md.rbegin()->first + 1;
-  if (md.begin()->first > std::numeric_limits<std::int64_t>::min()) return md.begin()->first - 1;
-  std::int64_t previous = md.begin()->first;
+// An id in [0, EventRecord::kMaxMetadataId] that no entry of the map uses (all its ids are in that range),
+// for renumbering clashing event metadata of split planes and ids an EventRecord cannot hold: above the
+// largest, else the first gap; nullopt when the range is full.
+std::optional<std::int64_t> unused_metadata_id(const std::map<std::int64_t, EventMetadata>& md) {
+  if (md.empty()) return 0;
+  if (md.rbegin()->first < EventRecord::kMaxMetadataId)
+    return std::max<std::int64_t>(md.rbegin()->first + 1, 0);
+  std::int64_t next = 0;
   for (const auto& [id, unused] : md) {
-    if (id > previous + 1) return previous + 1;
-    previous = id;
+    if (id > next) return next;
+    next = id + 1;
   }
-  return previous;  // 2^64 entries cannot exist
+  return std::nullopt;
 }
 
 std::string_view rest(std::string_view payload, const std::uint8_t* from) {
@@ -237,6 +240,7 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
     line_index_.emplace_back();
     plane_needs_sort_.push_back(false);
     unsorted_lines_.emplace_back();
+    wide_ids_.emplace_back();
   }
   const std::uint32_t plane_idx = it->second;
   if (repeated_plane_entry(plane_idx, name, payload)) {
@@ -254,6 +258,7 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
   seg.plane = plane_idx;
   seg.kind = plane_kind(name);
   seg.stat_names = &pseg.stat_names;
+  seg.wide_ids = &wide_ids_[plane_idx];
   for (auto entry : stat_md) read_stat_metadata(r, entry, pseg, plane);
   for (const auto& [sid, sname] : pseg.stat_names) {
     const StatKey key = stat_key(sname);
@@ -383,20 +388,40 @@ void CaptureBuilder::read_event_metadata(const WireReader& parent, std::string_v
              md.stats.size() * (sizeof(Stat) + 64),
          "event metadata");
   const std::int64_t wire_id = key.value_or(md.id);
+  const bool in_range = wire_id >= 0 && wire_id <= EventRecord::kMaxMetadataId;
+  const auto renumbered = [&] {
+    const std::optional<std::int64_t> id = unused_metadata_id(plane.event_metadata);
+    if (!id)
+      throw Error(ErrorKind::TooLarge, path_,
+                  "plane \"" + plane.name + "\" has more than " +
+                      format_bytes_exact(EventRecord::kMaxMetadataId + 1) +
+                      " event metadata entries, more than oomscope can hold");
+    return *id;
+  };
+  // The id this wire id already has in the plane (an earlier part of a split plane, or a renumbering).
+  std::optional<std::int64_t> known;
+  if (in_range) {
+    if (plane.event_metadata.count(wire_id)) known = wire_id;
+  } else if (auto w = seg.wide_ids->find(wire_id); w != seg.wide_ids->end()) {
+    known = w->second;
+  }
   std::int64_t merged_id = wire_id;
-  if (auto existing = plane.event_metadata.find(wire_id); existing != plane.event_metadata.end()) {
-    if (existing->second.name == md.name) {
+  if (known) {
+    if (plane.event_metadata.at(*known).name == md.name) {
       merged_id = -1;  // same entry seen in an earlier part of a split plane
     } else {
-      merged_id = unused_metadata_id(plane.event_metadata);  // a clash between split parts: renumber
+      merged_id = renumbered();  // a clash between split parts: renumber
       seg.id_remap.emplace(wire_id, merged_id);
     }
+  } else if (!in_range) {
+    merged_id = renumbered();  // an id an EventRecord cannot hold
+    seg.wide_ids->emplace(wire_id, merged_id);
   }
   if (const EventClass cls = classify_event_name(seg.kind, md.name); cls != EventClass::None)
     seg.classes.map.emplace(wire_id, cls);
   if (seg.kind == PlaneKind::HostMetadata && !hlo_bytes.empty())
     pending_modules_.push_back(PendingModule{md.name, wire_id, program_id_stat, hlo_bytes});
-  if (merged_id != -1 || !plane.event_metadata.count(wire_id)) {
+  if (merged_id != -1) {
     md.id = merged_id;
     plane.event_metadata.emplace(merged_id, std::move(md));
   }
@@ -481,7 +506,7 @@ void CaptureBuilder::scan_line(const WireReader& parent, std::string_view payloa
   Line& line = plane.lines[line_idx];
   const auto begin = line.events.begin() + static_cast<std::ptrdiff_t>(first), end = line.events.end();
   const std::int64_t line_ns = rebase_line_ns(header.timestamp_ns);
-  for (auto ev = begin; ev != end; ++ev) ev->start_ps = absolute_ps(line_ns, ev->start_ps);
+  for (auto ev = begin; ev != end; ++ev) ev->set_start_ps(absolute_ps(line_ns, ev->start_ps()));
   if (created) {
     charge(header.name.size() + header.display_name.size(), "line names");
     line.display_id = header.display_id;
@@ -495,7 +520,7 @@ void CaptureBuilder::scan_line(const WireReader& parent, std::string_view payloa
     plane_needs_sort_[seg.plane] = true;
   }
   // The line stays in time order when this entry is, and starts no earlier than what the line held.
-  const auto earlier = [](const EventRecord& a, const EventRecord& b) { return a.start_ps < b.start_ps; };
+  const auto earlier = [](const EventRecord& a, const EventRecord& b) { return a.start_ps() < b.start_ps(); };
   if (!std::is_sorted(begin, end, earlier) || (first != 0 && begin != end && earlier(*begin, *(begin - 1)))) {
     plane_needs_sort_[seg.plane] = true;
     unsorted_lines_[seg.plane].push_back(line_idx);
@@ -513,15 +538,15 @@ void CaptureBuilder::scan_line(const WireReader& parent, std::string_view payloa
 
 void CaptureBuilder::scan_event(const WireReader& parent, std::string_view payload, const Segment& seg,
                                 std::vector<EventRecord>& out) {
-  EventRecord ev;
-  const auto on_varint = [&ev](std::uint32_t number, std::uint64_t value) {
+  std::int64_t wire_id = 0, offset_ps = 0, duration_ps = 0;
+  const auto on_varint = [&](std::uint32_t number, std::uint64_t value) {
     const auto v = wire::as_int64(value);
     if (number == xf::XEvent::kMetadataIdFieldNumber)
-      ev.metadata_id = v;
+      wire_id = v;
     else if (number == xf::XEvent::kOffsetPsFieldNumber)
-      ev.start_ps = v;  // offset for now; made absolute once the line is read
+      offset_ps = v;  // made absolute once the line is read
     else if (number == xf::XEvent::kDurationPsFieldNumber)
-      ev.duration_ps = v;
+      duration_ps = v;
   };
   const auto* begin = reinterpret_cast<const std::uint8_t*>(payload.data());
   const auto no_len = [](std::uint32_t, std::string_view) {};
@@ -536,17 +561,21 @@ void CaptureBuilder::scan_event(const WireReader& parent, std::string_view paylo
         r.skip(f.type);
     }
   }
-  ev.offset =  // the reader refuses files over 2 GiB (reader.cpp), so an offset fits
-      static_cast<std::uint32_t>(reinterpret_cast<const std::uint8_t*>(payload.data()) - file_->data());
-  ev.size = static_cast<std::uint32_t>(payload.size());
-  const std::int64_t wire_id = ev.metadata_id;
-  if (!seg.id_remap.empty())
-    if (auto it = seg.id_remap.find(wire_id); it != seg.id_remap.end()) ev.metadata_id = it->second;
+  std::int64_t id = wire_id;
+  if (auto it = seg.id_remap.empty() ? seg.id_remap.end() : seg.id_remap.find(wire_id);
+      it != seg.id_remap.end()) {
+    id = it->second;
+  } else if (id < 0 || id > EventRecord::kMaxMetadataId) {
+    const auto w = seg.wide_ids->find(wire_id);
+    id = w == seg.wide_ids->end() ? EventRecord::kUnknownMetadata : w->second;
+  }
+  // The reader refuses files over 2 GiB (reader.cpp), so an offset fits the record's 31 bits.
+  const auto offset = static_cast<std::uint32_t>(parent.offset_of(payload));
   if (!seg.classes.empty())
     if (const EventClass cls = seg.classes.find(wire_id); cls != EventClass::None)
       pending_.push_back(Pending{static_cast<std::uint32_t>(out.size()), cls});
-  out.push_back(ev);
-  scan_offset_ = ev.offset;
+  out.emplace_back(offset_ps, duration_ps, id, offset);
+  scan_offset_ = offset;
   tick();
 }
 

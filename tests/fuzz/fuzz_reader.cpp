@@ -25,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (const auto& event : line.events) {
         for (const auto& stat : cap->event_stats(plane, event))
           touched += stat.name.size() + stat.value.as_string().size();
-        (void)plane.event_name(event.metadata_id);
+        (void)plane.event_name(event.metadata_id());
       }
   for (const auto& m : cap->modules())
     touched += m.name.size() + static_cast<std::size_t>(m.totals.allocation_count);

@@ -75,11 +75,7 @@ inline void add_execution(std::vector<capture::ExecutionSpan>& spans, const std:
 }
 
 inline capture::EventRecord record(std::int64_t metadata_id, std::int64_t t, std::int64_t d) {
-  capture::EventRecord r;
-  r.metadata_id = metadata_id;
-  r.start_ps = t;
-  r.duration_ps = d;
-  return r;
+  return capture::EventRecord(t, d, metadata_id);
 }
 
 }  // namespace oomscope::analysis::testing

@@ -77,8 +77,8 @@ TEST(ReaderBehaviour, SplitPlanesAndAnyFieldOrder) {
   ASSERT_EQ(cpu.lines[0].events.size(), 5u);  // sorted by time: pjit, retry, alloc, module span, free
   const EventRecord& first = cpu.lines[0].events[2];
   const EventRecord& second = cpu.lines[0].events[4];
-  EXPECT_EQ(first.start_ps, 10 * 1000 + 5000);   // 15,000 ps
-  EXPECT_EQ(second.start_ps, 20 * 1000 + 1000);  // 21,000 ps
+  EXPECT_EQ(first.start_ps(), 10 * 1000 + 5000);   // 15,000 ps
+  EXPECT_EQ(second.start_ps(), 20 * 1000 + 1000);  // 21,000 ps
   ASSERT_EQ(cap->allocator_retries().size(), 1u);
   EXPECT_EQ(cap->allocator_retries()[0].time_ps, 14000);
   EXPECT_EQ(cap->allocator_retries()[0].duration_ps, 777);
@@ -89,8 +89,8 @@ TEST(ReaderBehaviour, SplitPlanesAndAnyFieldOrder) {
   EXPECT_EQ(cap->executions()[1].kind, ExecutionKind::XlaModule);
   EXPECT_EQ(cap->executions()[1].name, "jit_step");
   EXPECT_EQ(cap->executions()[1].time_ps, 16000);
-  EXPECT_EQ(cpu.event_name(first.metadata_id), "MemoryAllocation");
-  EXPECT_EQ(cpu.event_name(second.metadata_id), "MemoryDeallocation");  // renumbered clash
+  EXPECT_EQ(cpu.event_name(first.metadata_id()), "MemoryAllocation");
+  EXPECT_EQ(cpu.event_name(second.metadata_id()), "MemoryDeallocation");  // renumbered clash
   EXPECT_EQ(cap->hostnames(), std::vector<std::string>{"host-a"});
 
   ASSERT_EQ(cap->allocators().size(), 1u);
@@ -121,9 +121,9 @@ TEST(ReaderBehaviour, TablesAreSortedByTime) {
   EXPECT_TRUE(std::is_sorted(cap->memory_events().begin(), cap->memory_events().end(), by_time));
   for (const Plane& p : cap->planes())
     for (const Line& l : p.lines)
-      EXPECT_TRUE(
-          std::is_sorted(l.events.begin(), l.events.end(),
-                         [](const EventRecord& a, const EventRecord& b) { return a.start_ps < b.start_ps; }));
+      EXPECT_TRUE(std::is_sorted(
+          l.events.begin(), l.events.end(),
+          [](const EventRecord& a, const EventRecord& b) { return a.start_ps() < b.start_ps(); }));
   const auto& ev = cap->memory_events().front();
   EXPECT_EQ(cap->strings()[0], "");
   EXPECT_LT(ev.allocator, cap->allocators().size());
