@@ -2,6 +2,7 @@
 // summaries.
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 
 #include "core/capture/capture_builder.h"
@@ -35,9 +36,20 @@ bool natural_less(std::string_view a, std::string_view b) {
   return a.size() - i < b.size() - j;
 }
 
+// A stable sort by time. The tables arrive as many sorted runs (one per line entry), but merge-sorting the
+// records themselves (up to 104 bytes each) was a fifth of a big capture's read; sorting (time, index)
+// keys and then moving each record once into a table in that order costs a fraction.
 template <typename T>
 void sort_by_time(std::vector<T>& v) {
-  std::stable_sort(v.begin(), v.end(), [](const T& a, const T& b) { return a.time_ps < b.time_ps; });
+  if (std::is_sorted(v.begin(), v.end(), [](const T& a, const T& b) { return a.time_ps < b.time_ps; }))
+    return;
+  std::vector<std::pair<std::int64_t, std::uint32_t>> keys(v.size());  // tables hold far fewer than 2^32
+  for (std::size_t i = 0; i < v.size(); ++i) keys[i] = {v[i].time_ps, static_cast<std::uint32_t>(i)};
+  std::sort(keys.begin(), keys.end());  // equal times keep their order: the index breaks the tie
+  std::vector<T> sorted;
+  sorted.reserve(v.size());
+  for (const auto& [time, i] : keys) sorted.push_back(std::move(v[i]));
+  v = std::move(sorted);
 }
 
 }  // namespace

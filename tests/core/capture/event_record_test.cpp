@@ -1,11 +1,13 @@
 // The packed 20-byte EventRecord: what each field holds exactly, what is rounded, and that the reader keeps
 // ids and durations the record cannot hold correct (renumbered metadata, exact typed tables, stats found
-// from the record's offset alone).
+// from the record's offset alone); and the typed tables' time order.
 
 #include <gtest/gtest.h>
 
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/capture/capture.h"
 #include "core/capture/reader.h"
@@ -132,6 +134,23 @@ TEST(EventRecord, TheReaderRenumbersWideIdsAndKeepsExactDurationsInItsTables) {
     EXPECT_EQ(stats[0].value.as_int(), 64);
   }
   EXPECT_TRUE(cap->event_stats(cpu, ev[3]).empty());
+}
+
+TEST(EventRecord, TypedTablesAreSortedByTimeKeepingFileOrderAmongEqualTimes) {
+  const auto alloc = [](std::uint64_t t, std::uint64_t in_use) {
+    return lfield(4, vfield(1, 1) + vfield(2, t) + lfield(4, vfield(1, 1) + lfield(5, "GPU_0_bfc")) +
+                         lfield(4, vfield(1, 2) + vfield(3, in_use)));
+  };
+  const std::string plane = lfield(2, "/host:CPU") + lfield(3, vfield(1, 1) + alloc(100, 1) + alloc(300, 3)) +
+                            lfield(3, vfield(1, 2) + alloc(100, 2) + alloc(200, 4)) +
+                            md(4, 1, "MemoryAllocation") + md(5, 1, "allocator_name") +
+                            md(5, 2, "bytes_allocated");
+  oomscope::NullProgress none;
+  const auto cap = read_capture_from_memory(lfield(1, plane), "<synthetic>", none);
+  std::vector<std::pair<std::int64_t, std::int64_t>> got;
+  for (const MemoryEvent& m : cap->memory_events()) got.emplace_back(m.time_ps, m.bytes_in_use);
+  const std::vector<std::pair<std::int64_t, std::int64_t>> want{{100, 1}, {100, 2}, {200, 4}, {300, 3}};
+  EXPECT_EQ(got, want);
 }
 
 }  // namespace
