@@ -78,6 +78,13 @@ struct LineShape {
   bool ok = false;
 };
 
+// Per plane: event-metadata ids an EventRecord cannot hold (outside [0, EventRecord::kMaxMetadataId]) and
+// the ids they were renumbered to; every id below free_from is taken (renumbering looks for gaps from there).
+struct PlaneIds {
+  std::unordered_map<std::int64_t, std::int64_t> wide;
+  std::int64_t free_from = 0;
+};
+
 // Values keyed by wire ids (stat or event metadata), looked up once or more per event. Writers number
 // metadata from 1 upwards, so the ids are small: those sit in a flat table built by freeze(), the rest
 // (any int64 is legal) stay in the map. A missing id reads as V{} (StatKey::Other, EventClass::None).
@@ -168,8 +175,7 @@ class CaptureBuilder {
     IdTable<StatKey> stat_keys;
     IdTable<EventClass> classes;                              // by wire metadata id
     std::unordered_map<std::int64_t, std::int64_t> id_remap;  // wire id -> merged id, when they clash
-    // The plane's wire ids outside [0, EventRecord::kMaxMetadataId] -> the ids they were renumbered to.
-    std::unordered_map<std::int64_t, std::int64_t>* wide_ids = nullptr;
+    struct PlaneIds* ids = nullptr;                           // the plane's renumbering books
     bool device_program_stats = false;  // the entry names program_id or hlo_module stats
   };
   struct Pending {
@@ -244,7 +250,7 @@ class CaptureBuilder {
   std::map<std::string, std::uint32_t, std::less<>> plane_by_name_;
   std::vector<std::unordered_map<std::int64_t, std::uint32_t>> line_index_;  // per plane: line id -> index
   std::vector<bool> plane_needs_sort_;
-  std::vector<std::unordered_map<std::int64_t, std::int64_t>> wide_ids_;  // per plane: Segment::wide_ids
+  std::vector<PlaneIds> plane_ids_;                         // per plane
   std::vector<std::vector<std::uint32_t>> unsorted_lines_;  // per plane: lines whose events are out of order
   std::vector<EventRecord> scratch_;  // only for an entry whose first walk failed (its scan throws)
   std::vector<Pending> pending_;

@@ -83,17 +83,18 @@ namespace {
 
 // An id in [0, EventRecord::kMaxMetadataId] that no entry of the map uses (all its ids are in that range),
 // for renumbering clashing event metadata of split planes and ids an EventRecord cannot hold: above the
-// largest, else the first gap; nullopt when the range is full.
-std::optional<std::int64_t> unused_metadata_id(const std::map<std::int64_t, EventMetadata>& md) {
+// largest, else the first gap at or after free_from (below it all are taken, so a plane of many renumbered
+// entries is not searched from 0 each time); nullopt when the range is full.
+std::optional<std::int64_t> unused_metadata_id(const std::map<std::int64_t, EventMetadata>& md,
+                                               std::int64_t& free_from) {
   if (md.empty()) return 0;
   if (md.rbegin()->first < EventRecord::kMaxMetadataId)
     return std::max<std::int64_t>(md.rbegin()->first + 1, 0);
-  std::int64_t next = 0;
-  for (const auto& [id, unused] : md) {
-    if (id > next) return next;
-    next = id + 1;
-  }
-  return std::nullopt;
+  std::int64_t next = free_from;
+  for (auto it = md.lower_bound(next); it != md.end() && it->first == next; ++it) ++next;
+  free_from = next;
+  if (next > EventRecord::kMaxMetadataId) return std::nullopt;
+  return next;
 }
 
 std::string_view rest(std::string_view payload, const std::uint8_t* from) {
@@ -240,7 +241,7 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
     line_index_.emplace_back();
     plane_needs_sort_.push_back(false);
     unsorted_lines_.emplace_back();
-    wide_ids_.emplace_back();
+    plane_ids_.emplace_back();
   }
   const std::uint32_t plane_idx = it->second;
   if (repeated_plane_entry(plane_idx, name, payload)) {
@@ -258,7 +259,7 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
   seg.plane = plane_idx;
   seg.kind = plane_kind(name);
   seg.stat_names = &pseg.stat_names;
-  seg.wide_ids = &wide_ids_[plane_idx];
+  seg.ids = &plane_ids_[plane_idx];
   for (auto entry : stat_md) read_stat_metadata(r, entry, pseg, plane);
   for (const auto& [sid, sname] : pseg.stat_names) {
     const StatKey key = stat_key(sname);
@@ -390,7 +391,7 @@ void CaptureBuilder::read_event_metadata(const WireReader& parent, std::string_v
   const std::int64_t wire_id = key.value_or(md.id);
   const bool in_range = wire_id >= 0 && wire_id <= EventRecord::kMaxMetadataId;
   const auto renumbered = [&] {
-    const std::optional<std::int64_t> id = unused_metadata_id(plane.event_metadata);
+    const std::optional<std::int64_t> id = unused_metadata_id(plane.event_metadata, seg.ids->free_from);
     if (!id)
       throw Error(ErrorKind::TooLarge, path_,
                   "plane \"" + plane.name + "\" has more than " +
@@ -402,7 +403,7 @@ void CaptureBuilder::read_event_metadata(const WireReader& parent, std::string_v
   std::optional<std::int64_t> known;
   if (in_range) {
     if (plane.event_metadata.count(wire_id)) known = wire_id;
-  } else if (auto w = seg.wide_ids->find(wire_id); w != seg.wide_ids->end()) {
+  } else if (auto w = seg.ids->wide.find(wire_id); w != seg.ids->wide.end()) {
     known = w->second;
   }
   std::int64_t merged_id = wire_id;
@@ -415,7 +416,8 @@ void CaptureBuilder::read_event_metadata(const WireReader& parent, std::string_v
     }
   } else if (!in_range) {
     merged_id = renumbered();  // an id an EventRecord cannot hold
-    seg.wide_ids->emplace(wire_id, merged_id);
+    charge(64, "event metadata");
+    seg.ids->wide.emplace(wire_id, merged_id);
   }
   if (const EventClass cls = classify_event_name(seg.kind, md.name); cls != EventClass::None)
     seg.classes.map.emplace(wire_id, cls);
@@ -566,8 +568,8 @@ void CaptureBuilder::scan_event(const WireReader& parent, std::string_view paylo
       it != seg.id_remap.end()) {
     id = it->second;
   } else if (id < 0 || id > EventRecord::kMaxMetadataId) {
-    const auto w = seg.wide_ids->find(wire_id);
-    id = w == seg.wide_ids->end() ? EventRecord::kUnknownMetadata : w->second;
+    const auto w = seg.ids->wide.find(wire_id);
+    id = w == seg.ids->wide.end() ? EventRecord::kUnknownMetadata : w->second;
   }
   // The reader refuses files over 2 GiB (reader.cpp), so an offset fits the record's 31 bits.
   const auto offset = static_cast<std::uint32_t>(parent.offset_of(payload));

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -101,15 +102,21 @@ TEST(EventRecord, TheReaderRenumbersWideIdsAndKeepsExactDurationsInItsTables) {
       lfield(4, vfield(1, negative) + vfield(2, 200) + stat) +
       lfield(4, vfield(1, 5) + vfield(2, 300) + stat, /*pad_length_to=*/3) +  // length written in 3 bytes
       lfield(4, vfield(1, unknown_wide) + vfield(2, 400));
-  const std::string plane = lfield(2, "/host:CPU") + lfield(3, vfield(1, 1) + events) +
+  // The largest id an EventRecord holds comes first, so renumbering has to look for gaps below it.
+  const auto top = static_cast<std::uint64_t>(EventRecord::kMaxMetadataId);
+  const std::string plane = lfield(2, "/host:CPU") +
+                            lfield(3, vfield(1, 1) + events + lfield(4, vfield(1, top))) + md(4, top, "top") +
                             md(4, wide, "AllocatorRetry::AllocateRaw") + md(4, negative, "minus three") +
                             md(4, 5, "five") + md(5, 1, "bytes_allocated");
   oomscope::NullProgress none;
   const auto cap = read_capture_from_memory(lfield(1, plane), "<synthetic>", none);
   const Plane& cpu = cap->planes().at(0);
   ASSERT_EQ(cpu.lines.size(), 1u);
-  const auto& ev = cpu.lines[0].events;
-  ASSERT_EQ(ev.size(), 4u);
+  const std::vector<EventRecord>& all = cpu.lines[0].events;
+  ASSERT_EQ(all.size(), 5u);
+  EXPECT_EQ(cpu.event_name(all[0].metadata_id()), "top");  // offset 0: first in time
+  EXPECT_EQ(all[0].metadata_id(), EventRecord::kMaxMetadataId);
+  const std::span<const EventRecord> ev(all.data() + 1, 4);
   EXPECT_EQ(cpu.event_name(ev[0].metadata_id()), "AllocatorRetry::AllocateRaw");
   EXPECT_EQ(cpu.event_name(ev[1].metadata_id()), "minus three");
   EXPECT_EQ(cpu.event_name(ev[2].metadata_id()), "five");
