@@ -572,6 +572,7 @@ void CaptureBuilder::scan_event(const WireReader& parent, std::string_view paylo
     id = w == seg.ids->wide.end() ? EventRecord::kUnknownMetadata : w->second;
   }
   // The reader refuses files over 2 GiB (reader.cpp), so an offset fits the record's 31 bits.
+  static_assert(wire::kMaxMessageBytes <= std::uint64_t{1} << 31);
   const auto offset = static_cast<std::uint32_t>(parent.offset_of(payload));
   if (!seg.classes.empty())
     if (const EventClass cls = seg.classes.find(wire_id); cls != EventClass::None)
