@@ -137,17 +137,18 @@ void MappedFile::release(std::uint64_t begin, std::uint64_t end) const {
               MADV_DONTNEED);
 }
 
-void PassWindow::start(std::uint64_t at, bool populate) {
+void PassWindow::start(std::uint64_t at, std::uint64_t end, bool populate) {
   begin_ = released_ = at;
-  populated_ = populate ? at : ~std::uint64_t{0};
-  populate_ = populate;
+  end_ = std::min(end, file_.size());
+  populate_ = populate && end_ > at && end_ - at >= kAhead;
+  populated_ = populate_ ? at : ~std::uint64_t{0};
   advance(at);
 }
 
 void PassWindow::move(std::uint64_t at) {
   if (populate_ && at + kAhead / 2 > populated_) {
-    const std::uint64_t to = std::min(at + kAhead, file_.size());
-    file_.populate(std::max(populated_, at), to);
+    const std::uint64_t to = std::min(at + kAhead, end_);
+    if (to > std::max(populated_, at)) file_.populate(std::max(populated_, at), to);
     populated_ = at + kAhead;
   }
   if (at > released_ + 2 * kBehind) {
@@ -157,8 +158,19 @@ void PassWindow::move(std::uint64_t at) {
 }
 
 void PassWindow::finish(std::uint64_t at) {
-  file_.release(begin_, std::max(at, populate_ ? populated_ : at));
+  const std::uint64_t to = std::max(at, populate_ ? std::min(populated_, end_) : at);
+  if (pending_end_ == pending_begin_) pending_begin_ = begin_;
+  pending_begin_ = std::min(pending_begin_, begin_);
+  pending_end_ = std::max(pending_end_, to);
+  if (pending_end_ - pending_begin_ >= 2 * kBehind) flush();
+  populate_ = false;
+  populated_ = ~std::uint64_t{0};
   released_ = std::max(released_, at);
+}
+
+void PassWindow::flush() {
+  if (pending_end_ > pending_begin_) file_.release(pending_begin_, pending_end_);
+  pending_begin_ = pending_end_ = 0;
 }
 
 MappedFile::~MappedFile() {

@@ -68,20 +68,26 @@ class PassWindow {
   static constexpr std::uint64_t kBehind = 8ull << 20;
 
   explicit PassWindow(const MappedFile& file) : file_(file) {}
-  // A pass starts at byte `at`; `populate` is false for a pass that reads only a few bytes here and there.
-  void start(std::uint64_t at, bool populate);
+  // A pass over [at, end) starts; `populate` is false for a pass that reads only a few bytes here and
+  // there. Passes shorter than kAhead are not populated (their pages fault in as they are read).
+  void start(std::uint64_t at, std::uint64_t end, bool populate);
   // The pass has reached byte `at` (cheap when there is nothing to do; call it often).
   void advance(std::uint64_t at) {
     if (at + kAhead / 2 > populated_ || at > released_ + 2 * kBehind) move(at);
   }
   // The pass is over at byte `at`: every page from its start on is released, also those that something
-  // read again behind it.
+  // read again behind it. Short passes (the planes of a file of many small planes) are released together
+  // once they add up to 2 * kBehind, so that they cost no system call each.
   void finish(std::uint64_t at);
+  // Releases what finished short passes still hold.
+  void flush();
 
  private:
   void move(std::uint64_t at);
   const MappedFile& file_;
   std::uint64_t begin_ = 0;      // where the pass started
+  std::uint64_t end_ = 0;        // where it will end
+  std::uint64_t pending_begin_ = 0, pending_end_ = 0;  // finished, not yet released (empty if equal)
   std::uint64_t released_ = 0;   // pages before this were released by this pass (or before it)
   std::uint64_t populated_ = 0;  // populated up to here
   bool populate_ = false;

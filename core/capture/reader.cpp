@@ -204,6 +204,7 @@ CaptureBuilder::CaptureBuilder(std::shared_ptr<const MappedFile> file, std::stri
 std::shared_ptr<const Capture> CaptureBuilder::build() {
   progress_.report(0.0, "reading planes");
   scan_space();
+  window_.flush();
   warmer_.wait();  // the tables may be reallocated from here on
   bool named = false;
   for (const Plane& p : capture_->planes_) named = named || !p.name.empty();

@@ -190,7 +190,7 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
   };
   const std::uint64_t plane_begin = r.offset(), plane_end = plane_begin + payload.size();
   // Each walk below goes front to back over the plane; the pages it has passed are handed back.
-  window_.start(plane_begin, /*populate=*/false);
+  window_.start(plane_begin, plane_end, /*populate=*/false);
   while (!r.done()) {
     const std::uint64_t at = r.offset();
     window_.advance(at);
@@ -284,7 +284,7 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
   std::unordered_map<std::int64_t, std::uint64_t> to_reserve;
   std::size_t memory_events = 0;
   std::uint64_t events = 0;
-  window_.start(plane_begin, /*populate=*/true);
+  window_.start(plane_begin, plane_end, /*populate=*/true);
   for (auto line : lines) {
     window_.advance(r.offset_of(line));
     shapes.push_back(line_shape(r, line, seg.classes, window_));
@@ -297,7 +297,7 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
   charge(memory_events * sizeof(MemoryEvent), "allocator events");
   reserve_table(capture_->memory_events_, memory_events, warmer_);
   window_.finish(plane_end);
-  window_.start(plane_begin, /*populate=*/true);
+  window_.start(plane_begin, plane_end, /*populate=*/true);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const LineShape& shape = shapes[i];
     if (shape.ok && shape.events == 0 && !shape.named) {  // nothing to show: no name, no events
