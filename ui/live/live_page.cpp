@@ -22,6 +22,7 @@
 #include <QThreadPool>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <optional>
 
 #include "core/live/replay.h"
 #include "core/util/error.h"
@@ -29,6 +30,7 @@
 #include "ui/live/attach_dialog.h"
 #include "ui/live/live_chart.h"
 #include "ui/live/rank_table_model.h"
+#include "ui/session/page_file_opener.h"
 #include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
@@ -106,6 +108,8 @@ LivePage::LivePage(QWidget* parent) : QWidget(parent) {
   layout->addWidget(split, 1);
 
   createNavigatorSource();
+  m_opener = new PageFileOpener(tr("Live recordings (*.oomlive)"), &LivePage::opensFile, this);
+  connect(m_opener, &PageFileOpener::openRequested, this, &LivePage::openRecording);
   connect(m_attach, &QPushButton::clicked, this, &LivePage::chooseAttach);
   connect(m_open, &QPushButton::clicked, this, &LivePage::chooseRecording);
   connect(m_record, &QPushButton::clicked, this, &LivePage::toggleRecording);
@@ -190,18 +194,21 @@ void LivePage::openRecording(const QString& path) {
   auto session = m_session;
   QPointer<LivePage> self(this);
   QThreadPool::globalInstance()->start([session, path, self] {
-    QString error, note;
+    QString note;
+    std::optional<JobError> failure;
     try {
       const live::ReplayInfo info = live::replay_recording(path.toStdString(), *session);
       note = safeMultiline(info.note);
-    } catch (const Error& e) {
-      error = safeMultiline(e.what());
+    } catch (...) {
+      failure = JobError::fromException(path, std::current_exception());
     }
-    QMetaObject::invokeMethod(qApp, [self, session, path, error, note] {
+    QMetaObject::invokeMethod(qApp, [self, session, path, failure, note] {
       if (!self || self->m_session != session) return;
-      if (!error.isEmpty()) {
+      if (failure) {
+        const QString error = failure->text();
         self->m_status->setText(error);
         emit self->failed(error);
+        self->m_opener->reportFailed(*failure);
         return;
       }
       self->setWindowSeconds(0);
@@ -212,8 +219,14 @@ void LivePage::openRecording(const QString& path) {
       self->m_status->setText(
           tr("Recording %1%2").arg(path, note.isEmpty() ? QString() : QStringLiteral(" \u2014 ") + note));
       emit self->recordingOpened(path, note);
+      self->m_opener->reportOpened(path);
     });
   });
+}
+
+bool LivePage::opensFile(const QString& path) {
+  return path.endsWith(QLatin1String(".oomlive"), Qt::CaseInsensitive) ||
+         live::looks_like_recording(path.toStdString());
 }
 
 bool LivePage::startRecording(const QString& path, QString* error) {
