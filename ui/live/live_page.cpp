@@ -55,6 +55,7 @@ LivePage::LivePage(QWidget* parent) : QWidget(parent) {
   m_window->setCurrentIndex(1);
   m_status = new QLabel(tr("Not attached. Attach to a trainer's agent, or open a recording."), this);
   m_status->setObjectName(QStringLiteral("liveStatus"));
+  m_status->setTextFormat(Qt::PlainText);  // paths, endpoints and errors: never markup
   bar->addWidget(m_attach);
   bar->addWidget(m_open);
   bar->addWidget(m_record);
