@@ -94,9 +94,14 @@ void HostsPage::fitRows() {
   QMetaObject::invokeMethod(
       this,
       [this] {
-        // Row by row: each resize is signalled, and the table page fits its height to the rows.
+        // Row by row: each change is signalled, and the table page fits its height to the rows.
         QTableView* view = m_table->view();
-        for (int r = 0; r < view->model()->rowCount(); ++r) view->resizeRowToContents(r);
+        const QAbstractItemView* asView = view;            // sizeHintForRow is public there
+        const int air = view->fontMetrics().height() / 3;  // wrapped lines do not touch the grid
+        for (int r = 0; r < view->model()->rowCount(); ++r) {
+          const int height = asView->sizeHintForRow(r) + air;
+          if (view->rowHeight(r) != height) view->setRowHeight(r, height);
+        }
       },
       Qt::QueuedConnection);
 }
