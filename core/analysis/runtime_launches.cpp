@@ -11,74 +11,57 @@
 
 namespace oomscope::analysis {
 
-namespace {
+CorrelationIndex::CorrelationIndex(std::span<const capture::DeviceProgramEvent> device) {
+  for (std::size_t i = 0; i < device.size(); ++i)
+    if (device[i].correlation_id != 0)
+      entries_.push_back({device[i].correlation_id, std::uint32_t(i), device[i].plane, device[i].program_id});
+  std::sort(entries_.begin(), entries_.end(), [](const CorrelationEntry& a, const CorrelationEntry& b) {
+    return a.correlation_id != b.correlation_id ? a.correlation_id < b.correlation_id : a.order < b.order;
+  });
+}
 
-// The device events that carry a correlation id, sorted by (correlation id, time order): the first entry
-// of an id is its earliest device event, as a map filled in time order would keep.
-struct CorrelationEntry {
-  std::uint64_t correlation_id = 0;
-  std::uint32_t order = 0;  // index in the time-sorted device events
-  std::uint32_t plane = 0;
-  std::uint64_t program_id = 0;
-};
-
-class CorrelationIndex {
- public:
-  explicit CorrelationIndex(std::span<const capture::DeviceProgramEvent> device) {
-    for (std::size_t i = 0; i < device.size(); ++i)
-      if (device[i].correlation_id != 0)
-        entries_.push_back(
-            {device[i].correlation_id, std::uint32_t(i), device[i].plane, device[i].program_id});
-    std::sort(entries_.begin(), entries_.end(), [](const CorrelationEntry& a, const CorrelationEntry& b) {
-      return a.correlation_id != b.correlation_id ? a.correlation_id < b.correlation_id : a.order < b.order;
-    });
-  }
-  // The entries of one id. hint: where the previous lookup landed; launches taken in time order mostly come
-  // in correlation order, so the search widens from there (a few steps near the hint instead of a binary
-  // search over the whole index, whose every step is a cache miss on a big capture). Any hint is correct.
-  std::span<const CorrelationEntry> of(std::uint64_t correlation_id, std::size_t& hint) const {
-    const std::size_t n = entries_.size();
-    const auto id_at = [&](std::size_t i) { return entries_[i].correlation_id; };
-    std::size_t first = 0, last = n;  // the first entry with id >= correlation_id is in [first, last]
-    if (hint < n) {
-      std::size_t step = 1;
-      if (id_at(hint) < correlation_id) {
-        std::size_t below = hint;  // id_at(below) < correlation_id
-        while (below + step < n && id_at(below + step) < correlation_id) {
-          below += step;
-          step *= 2;
-        }
-        first = below + 1;
-        last = std::min(below + step, n);
-      } else {
-        std::size_t above = hint;  // id_at(above) >= correlation_id
-        while (above >= step && id_at(above - step) >= correlation_id) {
-          above -= step;
-          step *= 2;
-        }
-        first = above >= step ? above - step + 1 : 0;
-        last = above;
+std::span<const CorrelationEntry> CorrelationIndex::of(std::uint64_t correlation_id,
+                                                       std::size_t& hint) const {
+  const std::size_t n = entries_.size();
+  const auto id_at = [&](std::size_t i) { return entries_[i].correlation_id; };
+  std::size_t first = 0, last = n;  // the first entry with id >= correlation_id is in [first, last]
+  if (hint < n) {
+    std::size_t step = 1;
+    if (id_at(hint) < correlation_id) {
+      std::size_t below = hint;  // id_at(below) < correlation_id
+      while (below + step < n && id_at(below + step) < correlation_id) {
+        below += step;
+        step *= 2;
       }
+      first = below + 1;
+      last = std::min(below + step, n);
+    } else {
+      std::size_t above = hint;  // id_at(above) >= correlation_id
+      while (above >= step && id_at(above - step) >= correlation_id) {
+        above -= step;
+        step *= 2;
+      }
+      first = above >= step ? above - step + 1 : 0;
+      last = above;
     }
-    const auto lo = std::lower_bound(
-        entries_.begin() + std::ptrdiff_t(first), entries_.begin() + std::ptrdiff_t(last), correlation_id,
-        [](const CorrelationEntry& e, std::uint64_t id) { return e.correlation_id < id; });
-    hint = std::size_t(lo - entries_.begin());
-    auto hi = lo;
-    while (hi != entries_.end() && hi->correlation_id == correlation_id) ++hi;
-    return {entries_.data() + (lo - entries_.begin()), std::size_t(hi - lo)};
   }
-  // The plane of the device events of an id when they are all on one plane.
-  static std::optional<std::uint32_t> single_plane(std::span<const CorrelationEntry> found) {
-    if (found.empty()) return std::nullopt;
-    for (const CorrelationEntry& e : found)
-      if (e.plane != found.front().plane) return std::nullopt;
-    return found.front().plane;
-  }
+  const auto lo = std::lower_bound(
+      entries_.begin() + std::ptrdiff_t(first), entries_.begin() + std::ptrdiff_t(last), correlation_id,
+      [](const CorrelationEntry& e, std::uint64_t id) { return e.correlation_id < id; });
+  hint = std::size_t(lo - entries_.begin());
+  auto hi = lo;
+  while (hi != entries_.end() && hi->correlation_id == correlation_id) ++hi;
+  return {entries_.data() + (lo - entries_.begin()), std::size_t(hi - lo)};
+}
 
- private:
-  std::vector<CorrelationEntry> entries_;
-};
+std::optional<std::uint32_t> CorrelationIndex::single_plane(std::span<const CorrelationEntry> found) {
+  if (found.empty()) return std::nullopt;
+  for (const CorrelationEntry& e : found)
+    if (e.plane != found.front().plane) return std::nullopt;
+  return found.front().plane;
+}
+
+namespace {
 
 // Device plane of each launch's device_id. Tracers number devices their own way (roctracer: 47645..), so
 // the plane is learned from the launches whose correlation_id joins a device event on exactly one plane
