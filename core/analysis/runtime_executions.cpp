@@ -24,9 +24,11 @@ using LineKey = std::pair<std::uint32_t, std::uint32_t>;  // plane, line
 
 std::int64_t end_of(const ExecutionSpan& s) { return s.time_ps + s.duration_ps; }
 
-RuntimeExecution from_span(const ExecutionSpan& s) {
+// The execution of a span; its module name is left empty when the span's name is not a module's (an
+// ExecuteHelper's).
+RuntimeExecution from_span(const ExecutionSpan& s, bool named = true) {
   RuntimeExecution e;
-  e.module = s.name;
+  if (named) e.module = s.name;
   e.program_id = s.program_id;
   e.start_ps = s.time_ps;
   e.end_ps = end_of(s);
@@ -35,15 +37,38 @@ RuntimeExecution from_span(const ExecutionSpan& s) {
   return e;
 }
 
-// Spans of one kind per line, sorted by start.
-std::map<LineKey, std::vector<const ExecutionSpan*>> by_line(std::span<const ExecutionSpan> spans,
-                                                             ExecutionKind kind) {
-  std::map<LineKey, std::vector<const ExecutionSpan*>> out;
-  for (const ExecutionSpan& s : spans)
-    if (s.kind == kind) out[{s.plane, s.line}].push_back(&s);
-  for (auto& [key, list] : out)
-    std::stable_sort(list.begin(), list.end(),
-                     [](const ExecutionSpan* a, const ExecutionSpan* b) { return a->time_ps < b->time_ps; });
+using SpansByLine = std::map<LineKey, std::vector<const ExecutionSpan*>>;
+
+// ExecuteHelper, XLA module and PjitFunction spans per line, each list sorted by start (one pass over the
+// spans, which a big capture holds by the million).
+struct HostSpans {
+  SpansByLine helpers, modules, pjits;
+};
+
+HostSpans host_spans_by_line(std::span<const ExecutionSpan> spans) {
+  HostSpans out;
+  LineKey last_key{~0u, ~0u};
+  ExecutionKind last_kind = ExecutionKind::DeviceModule;
+  std::vector<const ExecutionSpan*>* last = nullptr;
+  for (const ExecutionSpan& s : spans) {
+    SpansByLine* into = s.kind == ExecutionKind::ExecuteHelper  ? &out.helpers
+                        : s.kind == ExecutionKind::XlaModule    ? &out.modules
+                        : s.kind == ExecutionKind::PjitFunction ? &out.pjits
+                                                                : nullptr;
+    if (!into) continue;
+    const LineKey key{s.plane, s.line};
+    if (!last || key != last_key || s.kind != last_kind) {
+      last = &(*into)[key];
+      last_key = key;
+      last_kind = s.kind;
+    }
+    last->push_back(&s);
+  }
+  const auto earlier = [](const ExecutionSpan* a, const ExecutionSpan* b) { return a->time_ps < b->time_ps; };
+  for (SpansByLine* kind : {&out.helpers, &out.modules, &out.pjits})
+    for (auto& [key, list] : *kind)
+      if (!std::is_sorted(list.begin(), list.end(), earlier))
+        std::stable_sort(list.begin(), list.end(), earlier);
   return out;
 }
 
@@ -63,10 +88,12 @@ const ExecutionSpan* enclosing(const std::vector<const ExecutionSpan*>& sorted, 
 
 // Host executions: ExecuteHelper spans named by their inner module span, and orphan module spans.
 std::vector<RuntimeExecution> host_executions(std::span<const ExecutionSpan> spans) {
-  auto helpers = by_line(spans, ExecutionKind::ExecuteHelper);
-  auto modules = by_line(spans, ExecutionKind::XlaModule);
-  auto pjits = by_line(spans, ExecutionKind::PjitFunction);
+  auto [helpers, modules, pjits] = host_spans_by_line(spans);
   std::vector<RuntimeExecution> out;
+  std::size_t most = 0;
+  for (const auto& [key, list] : helpers) most += list.size();
+  for (const auto& [key, list] : modules) most += list.size();
+  out.reserve(most);
   for (auto& [key, list] : helpers) {
     // Some clients nest an Execute inside an Execute of the same kind: one execution, not two.
     std::vector<const ExecutionSpan*> top;
@@ -75,11 +102,12 @@ std::vector<RuntimeExecution> host_executions(std::span<const ExecutionSpan> spa
     list = std::move(top);
     const auto& inner = modules[key];
     const auto& outer = pjits[key];
+    // Both lists are sorted by start, so the first module span at or after each helper's start is found by
+    // walking on from the previous helper's (a binary search per helper costs a cache miss per step).
+    auto it = inner.begin();
     for (const ExecutionSpan* h : list) {
-      RuntimeExecution e = from_span(*h);
-      e.module.clear();
-      auto it = std::lower_bound(inner.begin(), inner.end(), h->time_ps,
-                                 [](const ExecutionSpan* s, std::int64_t t) { return s->time_ps < t; });
+      RuntimeExecution e = from_span(*h, false);
+      while (it != inner.end() && (*it)->time_ps < h->time_ps) ++it;
       if (it != inner.end() && (*it)->time_ps <= end_of(*h)) {
         e.module = (*it)->name;
         e.has_module_span = true;
@@ -94,9 +122,9 @@ std::vector<RuntimeExecution> host_executions(std::span<const ExecutionSpan> spa
   }
   for (auto& [key, list] : modules) {
     const auto& outer = helpers[key];  // top-level helpers, sorted, not overlapping
+    auto it = outer.begin();           // the first helper starting after the module span (walked on)
     for (const ExecutionSpan* m : list) {
-      auto it = std::upper_bound(outer.begin(), outer.end(), m->time_ps,
-                                 [](std::int64_t t, const ExecutionSpan* h) { return t < h->time_ps; });
+      while (it != outer.end() && (*it)->time_ps <= m->time_ps) ++it;
       if (it != outer.begin() && m->time_ps <= end_of(**std::prev(it))) continue;  // inside an ExecuteHelper
       RuntimeExecution e = from_span(*m);
       e.has_module_span = true;
@@ -163,9 +191,18 @@ bool execution_of(const RuntimeExecution& e, const ModuleRef& m) {
 std::vector<RuntimeExecution> build_executions(const ExecutionInput& in) {
   std::vector<RuntimeExecution> out = host_executions(in.spans);
   if (out.empty()) out = device_module_executions(in.spans);
-  std::stable_sort(out.begin(), out.end(), [](const RuntimeExecution& a, const RuntimeExecution& b) {
-    return a.start_ps < b.start_ps;
-  });
+  {
+    // Stable by start: the order is found on (start, position) pairs, then each execution moves once.
+    std::vector<std::pair<std::int64_t, std::size_t>> order(out.size());
+    for (std::size_t i = 0; i < out.size(); ++i) order[i] = {out[i].start_ps, i};
+    if (!std::is_sorted(order.begin(), order.end())) {
+      std::sort(order.begin(), order.end());
+      std::vector<RuntimeExecution> sorted;
+      sorted.reserve(out.size());
+      for (const auto& [start, i] : order) sorted.push_back(std::move(out[i]));
+      out = std::move(sorted);
+    }
+  }
   find_allocators(in, out);
   match_by_program_id(in, out);
 

@@ -4,6 +4,7 @@
 // program-order range leaves the Allocators table whole and says why. QAbstractItemModelTester on the
 // Allocators model and proxy; screenshots of both pages with a range.
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QTabWidget>
@@ -14,9 +15,11 @@
 #include "core/capture/capture.h"
 #include "tests/ui/screenshots.h"
 #include "ui/models/capture_table_models.h"
+#include "ui/models/report_buffer_model.h"
 #include "ui/models/table_filter_proxy.h"
 #include "ui/pages/analysis_pages.h"
 #include "ui/pages/analysis_result.h"
+#include "ui/pages/buffers_page.h"
 #include "ui/pages/diagnosis_page.h"
 #include "ui/pages/main_window.h"
 #include "ui/pages/range_banner.h"
@@ -126,6 +129,60 @@ class TestRangePages : public QObject {
     QVERIFY(!banner->isVisibleTo(page));
   }
 
+  // A time range inside one execution holds a part of the plan: Buffers and the plan's highest point follow
+  // the positions that ran in it; a range holding a whole execution keeps the plan's own peak. The banner
+  // says which.
+  void timeRangeInsideAnExecutionRescopesThePlan() {
+    QVERIFY(open(kConv));
+    const auto whole = m_window->analysis()->result();
+    QVERIFY(whole->report->plan && whole->planTimeline);
+    const analysis::PlanAnalysis& plan = *whole->report->plan;
+    QVERIFY(whole->planTimeline->executions.size() >= 2);
+    const analysis::ExecutionTimeline& x = whole->planTimeline->executions[1];
+    // The plan's early part only: from the execution's start to just before the time its peak is placed at
+    // (positions placed at the same instant as the peak ran with it, so the range ends before that instant).
+    const qint64 from = x.start_ps, to = x.time_at(plan.peak_event_index) - 1;
+    QVERIFY(from < to);
+    m_window->analysis()->setTimeRange(from, to);
+    QVERIFY(waitForResult());
+    const auto part = m_window->analysis()->result();
+    QVERIFY(part->planWindow);
+    QCOMPARE(int(part->planWindow->cover), int(analysis::WindowCover::Part));
+    QCOMPARE(part->planWindow->first, x.position_at(from));
+    QCOMPARE(part->planWindow->last, x.position_at(to));
+    QVERIFY(part->report->plan->peak_range);
+    QCOMPARE(part->report->plan->peak_range->first, part->planWindow->first);
+    // The highest point of the curve inside those positions, read from the curve itself.
+    const auto& curve = plan.curve;
+    std::int64_t best = part->planWindow->first;
+    for (std::int64_t p = best; p <= part->planWindow->last; ++p)
+      if (curve.total_at(std::size_t(p)) > curve.total_at(std::size_t(best))) best = p;
+    QCOMPARE(part->report->plan->peak_bytes, curve.total_at(std::size_t(best)));
+    QVERIFY(part->report->plan->peak_bytes < plan.peak_bytes);
+    BuffersPage* buffers = m_window->analysis()->buffersPage();
+    QCOMPARE(buffers->model()->rowCount(), int(part->report->plan->live_at_peak.size()));
+    QVERIFY(buffers->model()->rowCount() < int(plan.live_at_peak.size()));
+    const QString said = buffers->rangeBanner()->text();
+    QVERIFY2(said.contains(QStringLiteral("The plan ran positions %1 .. %2 in it")
+                               .arg(part->planWindow->first)
+                               .arg(part->planWindow->last)),
+             qPrintable(said));
+    m_window->tabs()->setCurrentWidget(buffers);
+    shoot(*m_window, QStringLiteral("buffers-time-range-part.png"));
+
+    // The whole second execution: every position ran, the plan's own peak and buffers.
+    m_window->analysis()->setTimeRange(x.start_ps - 1, x.end_ps + 1);
+    QVERIFY(waitForResult());
+    const auto all = m_window->analysis()->result();
+    QVERIFY(all->planWindow);
+    QCOMPARE(int(all->planWindow->cover), int(analysis::WindowCover::Whole));
+    QVERIFY(!all->report->plan->peak_range);
+    QCOMPARE(all->report->plan->peak_bytes, plan.peak_bytes);
+    QCOMPARE(buffers->model()->rowCount(), int(plan.live_at_peak.size()));
+    QVERIFY2(buffers->rangeBanner()->text().contains(QLatin1String("Every position of the plan ran in it")),
+             qPrintable(buffers->rangeBanner()->text()));
+  }
+
   void programOrderRangeKeepsTheAllocatorsWhole() {
     QVERIFY(open(kConv));
     TablePage* page = m_window->allocatorsPage();
@@ -169,6 +226,14 @@ class TestRangePages : public QObject {
     QVERIFY2(shown.contains(QLatin1String("executions in the selection")), qPrintable(shown));
     QVERIFY2(shown.contains(QLatin1String("in the selection")), qPrintable(shown));
     QVERIFY(scoped->text.contains(QLatin1String("host executions in the selection: 2")));
+    // The module selector counts the executions in the range too, and says so.
+    const QString module = page->moduleBox()->currentText();
+    QVERIFY2(module.contains(QLatin1String(", 2 executions in the selection")), qPrintable(module));
+    QVERIFY2(page->moduleBox()
+                 ->itemData(page->moduleBox()->currentIndex(), Qt::ToolTipRole)
+                 .toString()
+                 .contains(QLatin1String("2 host executions in the time selection")),
+             qPrintable(module));
     // The range reused the executions of the report shown before it.
     QCOMPARE(scoped->request.wholeCapture, whole->report);
     shoot(*m_window, QStringLiteral("diagnosis-range-selected.png"));
@@ -179,6 +244,12 @@ class TestRangePages : public QObject {
     QVERIFY(!page->rangeBanner()->isVisibleTo(page));
     QVERIFY(rules(*m_window->analysis()->result()).contains(QStringLiteral("allocator-retry")));
     QVERIFY(!allFindingText(page).contains(QLatin1String("in the selection")));
+    const auto& all = *m_window->analysis()->result()->report;
+    const qint64 executions = all.modules[*all.module_index].executions;
+    QVERIFY(executions > 2);
+    QVERIFY2(page->moduleBox()->currentText().contains(QStringLiteral(", %1 executions").arg(executions)) &&
+                 !page->moduleBox()->currentText().contains(QLatin1String("selection")),
+             qPrintable(page->moduleBox()->currentText()));
     // Clearing shows the result from before the range again, not a new analysis of the whole capture.
     QCOMPARE(m_window->analysis()->result(), whole);
 
