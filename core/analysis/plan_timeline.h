@@ -188,4 +188,24 @@ struct TimeSpan {
 std::vector<TimeSpan> visible_spans(std::span<const TimeSpan> spans, std::int64_t t0, std::int64_t t1,
                                     std::size_t pixels);
 
+// The planned and the runtime peak markers of the executions in [t0, t1], at most one of each per column of
+// (t1 - t0) / columns: where several executions' peaks fall in one column, the highest stands for them (the
+// earliest of equals), so every column that holds a peak has its marker and none is dropped. An execution
+// is in view when its span meets [t0, t1]; its marker's column is that of its peak time, clamped to the
+// window. Runtime markers only for executions with an allocator.
+struct PeakMarker {
+  std::size_t execution = 0;  // index into the executions given
+  std::int64_t time_ps = 0;
+  std::int64_t bytes = -1;
+  bool operator==(const PeakMarker&) const = default;
+};
+struct PeakMarkers {
+  std::vector<PeakMarker> planned;  // by column (time, but for peaks outside the window)
+  std::vector<PeakMarker> runtime;  // by column
+  std::size_t executions = 0;       // executions in view
+  bool thinned = false;             // some column held the peaks of more than one execution
+};
+PeakMarkers peak_markers(std::span<const ExecutionTimeline> executions, std::int64_t t0, std::int64_t t1,
+                         std::size_t columns);
+
 }  // namespace oomscope::analysis

@@ -108,4 +108,58 @@ std::vector<TimeSpan> visible_spans(std::span<const TimeSpan> spans, std::int64_
   return out;
 }
 
+namespace {
+
+// One marker per column: the highest of the peaks that fall in it.
+class ColumnPeaks {
+ public:
+  ColumnPeaks(std::int64_t t0, std::int64_t t1, std::size_t columns)
+      : t0_(t0), t1_(t1), columns_(std::max<std::size_t>(columns, 1)), best_(columns_) {}
+
+  void add(std::size_t execution, std::int64_t time_ps, std::int64_t bytes) {
+    const auto column = std::min(columns_ - 1, std::size_t(double(std::clamp(time_ps, t0_, t1_) - t0_) /
+                                                           double(t1_ - t0_) * double(columns_)));
+    PeakMarker& best = best_[column];
+    if (best.bytes < 0) {
+      best = {execution, time_ps, bytes};
+      return;
+    }
+    thinned_ = true;
+    if (bytes > best.bytes) best = {execution, time_ps, bytes};
+  }
+  std::vector<PeakMarker> finish() const {
+    std::vector<PeakMarker> out;
+    for (const PeakMarker& m : best_)
+      if (m.bytes >= 0) out.push_back(m);
+    return out;
+  }
+  bool thinned() const { return thinned_; }
+
+ private:
+  std::int64_t t0_, t1_;
+  std::size_t columns_;
+  std::vector<PeakMarker> best_;  // bytes < 0: no peak in the column
+  bool thinned_ = false;
+};
+
+}  // namespace
+
+PeakMarkers peak_markers(std::span<const ExecutionTimeline> executions, std::int64_t t0, std::int64_t t1,
+                         std::size_t columns) {
+  PeakMarkers out;
+  if (t1 <= t0) return out;
+  ColumnPeaks planned(t0, t1, columns), runtime(t0, t1, columns);
+  for (std::size_t i = 0; i < executions.size(); ++i) {
+    const ExecutionTimeline& x = executions[i];
+    if (x.end_ps < t0 || x.start_ps > t1) continue;
+    ++out.executions;
+    planned.add(i, x.planned_peak_time_ps, x.planned_peak_bytes);
+    if (x.allocator) runtime.add(i, x.runtime_peak_time_ps, x.runtime_peak_bytes);
+  }
+  out.thinned = planned.thinned() || runtime.thinned();
+  out.planned = planned.finish();
+  out.runtime = runtime.finish();
+  return out;
+}
+
 }  // namespace oomscope::analysis

@@ -22,7 +22,7 @@ namespace {
 
 constexpr double kPsPerSecond = 1e12;
 constexpr int kMaxLabels = 12;
-constexpr std::size_t kMaxMarkers = 4000;
+constexpr int kMarkerColumnPixels = 6;  // markers are 9 and 10 px wide: closer ones would overlap
 constexpr double kColumnPixels = 4;  // width of a bar when executions are too dense to draw one by one
 
 double seconds(qint64 ps) { return double(ps) / kPsPerSecond; }
@@ -61,6 +61,7 @@ void PlanRuntimeOverlay::clear() {
   m_labels.clear();
   m_data = {};
   m_stretchedVisible = false;
+  m_markersThinned = false;
   m_highlightFrom = m_highlightTo = -1;
   m_highlightLabel.clear();
 }
@@ -200,14 +201,25 @@ void PlanRuntimeOverlay::refresh() {
   }
   m_planned->replace(planned);
 
+  // Every visible execution's peaks, or where they are closer than a marker column, the highest of each
+  // column (the legend says so): a marker per execution made thousands of items a frame.
+  const auto columns = std::size_t(std::max(1.0, std::floor(double(pixels) / kMarkerColumnPixels)));
+  const analysis::PeakMarkers markers = analysis::peak_markers(tl.executions, t0, t1, columns);
   QList<QPointF> pp, rp;
-  for (std::size_t k = 0; k < visible.size() && k < kMaxMarkers; ++k) {
-    const analysis::ExecutionTimeline& x = tl.executions[visible[k]];
-    pp << QPointF(seconds(x.planned_peak_time_ps), unit.toAxis(x.planned_peak_bytes));
-    if (x.allocator) rp << QPointF(seconds(x.runtime_peak_time_ps), unit.toAxis(x.runtime_peak_bytes));
-  }
+  for (const analysis::PeakMarker& m : markers.planned)
+    pp << QPointF(seconds(m.time_ps), unit.toAxis(m.bytes));
+  for (const analysis::PeakMarker& m : markers.runtime)
+    rp << QPointF(seconds(m.time_ps), unit.toAxis(m.bytes));
   m_plannedPeaks->replace(pp);
   m_runtimePeaks->replace(rp);
+  m_markersThinned = markers.thinned;
+  const QString plannedName =
+      markers.thinned ? tr("planned peak (highest per %1 px)").arg(kMarkerColumnPixels) : tr("planned peak");
+  const QString runtimeName = markers.thinned
+                                  ? tr("runtime peak (highest per %1 px)").arg(kMarkerColumnPixels)
+                                  : tr("runtime peak per execution");
+  if (m_plannedPeaks->name() != plannedName) m_plannedPeaks->setName(plannedName);
+  if (m_runtimePeaks->name() != runtimeName) m_runtimePeaks->setName(runtimeName);
 
   if (m_runtime) {
     const auto pts =

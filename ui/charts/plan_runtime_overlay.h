@@ -66,6 +66,11 @@ class PlanRuntimeOverlay : public QObject {
   const PlanRuntimeData& data() const { return m_data; }
   QLineSeries* plannedSeries() const { return m_planned; }
   QAreaSeries* highlightSeries() const { return m_highlight; }
+  // The planned and runtime peak markers of the visible window (analysis::peak_markers).
+  QScatterSeries* plannedPeakSeries() const { return m_plannedPeaks; }
+  QScatterSeries* runtimePeakSeries() const { return m_runtimePeaks; }
+  // True when some marker stands for several executions (their highest; the legend says so).
+  bool markersThinned() const { return m_markersThinned; }
   int plannedPointCount() const;
   int runtimePointCount() const;
   QList<QString> visibleLabels() const;
@@ -93,6 +98,7 @@ class PlanRuntimeOverlay : public QObject {
   qint64 m_highlightTo = -1;
   QString m_highlightLabel;
   bool m_stretchedVisible = false;
+  bool m_markersThinned = false;
 };
 
 }  // namespace oomscope::ui
