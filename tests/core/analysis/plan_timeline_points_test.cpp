@@ -82,5 +82,39 @@ TEST(PeakMarkers, OnlyExecutionsInViewAndRuntimeOnlyWithAnAllocator) {
   EXPECT_TRUE(peak_markers(ex, 10, 10, 100).planned.empty());
 }
 
+// The block summary changes what a frame costs, not what it shows: the same points as the plain scan, for
+// windows and bucket counts where blocks fall inside a bucket, straddle two, or are cut by the window.
+TEST(RuntimePoints, SummarizedBlocksGiveTheSamePointsAsEveryEvent) {
+  std::vector<capture::MemoryEvent> memory;
+  std::uint64_t state = 12345;
+  const auto next = [&] { return (state = state * 6364136223846793005ULL + 1442695040888963407ULL) >> 33; };
+  std::int64_t t = 0;
+  for (int i = 0; i < 50000; ++i) {
+    capture::MemoryEvent m;
+    t += std::int64_t(next() % 3);  // equal times too
+    m.time_ps = t;
+    m.allocator = next() % 4 == 0 ? 1 : 0;  // another allocator's events in between
+    m.bytes_in_use = std::int64_t(next() % 1000) + (i % 9000 == 0 ? 5000 : 0);  // some equal, a few spikes
+    memory.push_back(m);
+  }
+  PlanTimeline plain;
+  plain.allocator = 0;
+  for (std::size_t i = 0; i < memory.size(); ++i)
+    if (memory[i].allocator == 0) plain.allocator_events.push_back(std::uint32_t(i));
+  PlanTimeline summarized = plain;
+  summarize_allocator_events(summarized, memory);
+  ASSERT_EQ(
+      summarized.allocator_block_low.size(),
+      (plain.allocator_events.size() + PlanTimeline::kAllocatorBlock - 1) / PlanTimeline::kAllocatorBlock);
+  for (const auto& [t0, t1] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {0, t}, {-50, t + 50}, {t / 3, t / 3 + t / 10}, {777, 7777}, {t / 2, t / 2 + 3}})
+    for (std::size_t buckets : {1u, 7u, 100u, 900u, 5000u}) {
+      const auto a = runtime_points(plain, memory, t0, t1, buckets);
+      const auto b = runtime_points(summarized, memory, t0, t1, buckets);
+      EXPECT_EQ(a, b) << t0 << ".." << t1 << " in " << buckets << " buckets";
+      EXPECT_FALSE(a.empty());
+    }
+}
+
 }  // namespace
 }  // namespace oomscope::analysis
