@@ -5,6 +5,8 @@
 #include <QCursor>
 #include <QFont>
 #include <QGraphicsSimpleTextItem>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QToolTip>
@@ -12,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/charts/step_area_item.h"
 #include "ui/charts/timeline_chart.h"
 #include "ui/models/report_format.h"
 #include "ui/session/safe_text_qt.h"
@@ -29,6 +32,7 @@ double seconds(qint64 ps) { return double(ps) / kPsPerSecond; }
 std::int64_t picoseconds(double s) { return std::int64_t(std::llround(s * kPsPerSecond)); }
 
 const QColor kPlanColor(0x8e, 0x44, 0xad);
+constexpr double kPlanZ = 4.5;  // over the allocator lines (4), under the peak markers
 const QColor kRuntimePeakColor(0x0b, 0x3d, 0x6b);
 
 QString signedBytes(qint64 bytes) {
@@ -52,6 +56,8 @@ void PlanRuntimeOverlay::clear() {
   // The series belong to the chart, which TimelineChart::setSeries/clear empties; only forget them here.
   m_planned = nullptr;
   m_plannedArea = nullptr;
+  delete m_plannedItem;  // a child of the chart, which does not know it
+  m_plannedItem = nullptr;
   m_plannedPeaks = nullptr;
   m_runtimePeaks = nullptr;
   m_highlight = nullptr;
@@ -98,12 +104,18 @@ void PlanRuntimeOverlay::setData(PlanRuntimeData data) {
           : tr("plan, STRETCHED (no kernel times)"));
   QColor fill = kPlanColor;
   fill.setAlpha(95);
-  m_plannedArea->setColor(fill);
-  // The outline shows instructions too short to fill a pixel; between executions it lies on the time axis.
-  QPen outline(kPlanColor);
-  outline.setWidthF(1.3);
-  m_plannedArea->setPen(outline);
+  // The series holds the points (hover, clicks, the legend); m_plannedItem paints them, in a fraction of the
+  // time the series' own fill takes. The outline shows instructions too short to fill a pixel; between
+  // executions it lies on the time axis.
+  m_plannedArea->setBrush(Qt::NoBrush);
+  m_plannedArea->setPen(Qt::NoPen);
   chart->addSeries(m_plannedArea);
+  m_plannedItem = new StepAreaItem(chart, m_chart->xAxis(), m_chart->yAxis(), kPlanZ);
+  m_plannedItem->setColors(fill, kPlanColor);
+  for (QLegendMarker* marker : chart->legend()->markers(m_plannedArea)) {
+    marker->setBrush(fill);
+    marker->setPen(QPen(kPlanColor));
+  }
   connect(m_plannedArea, &QAreaSeries::hovered, this, [this](const QPointF& p, bool state) {
     if (state) QToolTip::showText(QCursor::pos(), describe(p.x()));
   });
@@ -200,6 +212,7 @@ void PlanRuntimeOverlay::refresh() {
     planned << QPointF(edge(best.size()), level) << QPointF(edge(best.size()), 0);
   }
   m_planned->replace(planned);
+  m_plannedItem->setOutline(planned);
 
   // Every visible execution's peaks, or where they are closer than a marker column, the highest of each
   // column (the legend says so): a marker per execution made thousands of items a frame.

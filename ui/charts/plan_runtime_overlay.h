@@ -25,6 +25,7 @@ class QScatterSeries;
 
 namespace oomscope::ui {
 
+class StepAreaItem;
 class TimelineChart;
 
 struct PlanRuntimeData {
@@ -87,7 +88,8 @@ class PlanRuntimeOverlay : public QObject {
   TimelineChart* m_chart;
   PlanRuntimeData m_data;
   QLineSeries* m_planned = nullptr;  // upper line of m_plannedArea
-  QAreaSeries* m_plannedArea = nullptr;
+  QAreaSeries* m_plannedArea = nullptr;  // points for hover and the legend, painted by m_plannedItem
+  StepAreaItem* m_plannedItem = nullptr;
   QScatterSeries* m_plannedPeaks = nullptr;
   QScatterSeries* m_runtimePeaks = nullptr;
   QAreaSeries* m_highlight = nullptr;
