@@ -111,7 +111,7 @@ struct PlanTimeline {
   // Per block of kAllocatorBlock consecutive allocator_events (the last one shorter): the index into
   // allocator_events of its first lowest and its first highest bytes in use, so that runtime_points() at a
   // wide zoom reads a block that falls inside one bucket as two points (summarize_allocator_events()).
-  static constexpr std::size_t kAllocatorBlock = 256;
+  static constexpr std::size_t kAllocatorBlock = 64;
   std::vector<std::uint32_t> allocator_block_low, allocator_block_high;
   std::optional<std::uint32_t> allocator;
 };
