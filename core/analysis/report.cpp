@@ -261,6 +261,10 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
   ro.series_points = options.series_points;
   ro.top = options.top;
   ro.time_window = options.time_window;
+  if (const HostReport* whole = options.whole_capture;
+      whole && !whole->plan_only && !whole->runtime.time_window && whole->path == c.path() &&
+      whole->file_size == c.file_size() && whole->modules.size() == c.modules().size())
+    ro.executions = whole->runtime.executions;
   check_stop(stop, c.path());
   std::vector<std::size_t> wanted;
   if (options.program_id)

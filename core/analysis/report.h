@@ -17,6 +17,8 @@
 
 namespace oomscope::analysis {
 
+struct HostReport;
+
 struct ReportOptions {
   std::optional<std::string> module;  // name, "name(id)" or program id; nullopt = the default choice
   // The module with this program id (the GUI's choice); takes precedence over module.
@@ -29,6 +31,10 @@ struct ReportOptions {
   // (RuntimeOptions::time_window). nullopt = everything.
   std::optional<std::pair<std::int64_t, std::int64_t>> plan_range;
   std::optional<std::pair<std::int64_t, std::int64_t>> time_window;
+  // A report of the same capture without a time window (the GUI keeps the one it showed before the
+  // selection): its executions are reused instead of being built again. The report is the same with or
+  // without it; it is ignored unless it was built from this file (path and size) with no time window.
+  const HostReport* whole_capture = nullptr;
 };
 
 // Where HostReport::capacity_bytes came from.

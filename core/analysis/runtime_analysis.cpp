@@ -47,8 +47,16 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
 
   // Executions are built from the whole capture (numbers, launches and program ids as without a window) and
   // kept in out.executions; only those starting inside the window are counted and analysed.
-  out.executions = build_executions(ex);
-  const std::vector<RuntimeExecution>& all_executions = out.executions;
+  if (options.executions) {
+    out.executions = options.executions;
+  } else if (!in.whole_memory.empty()) {
+    ExecutionInput whole = ex;
+    whole.memory = in.whole_memory;
+    out.executions = std::make_shared<const std::vector<RuntimeExecution>>(build_executions(whole));
+  } else {
+    out.executions = std::make_shared<const std::vector<RuntimeExecution>>(build_executions(ex));
+  }
+  const std::vector<RuntimeExecution>& all_executions = *out.executions;
   std::vector<RuntimeExecution> executions;
   for (const RuntimeExecution& e : all_executions)
     if (!windowed || (e.start_ps >= options.time_window->first && e.start_ps <= options.time_window->second))
@@ -186,6 +194,7 @@ RuntimeAnalysis analyze_runtime(const capture::Capture& capture, std::span<const
   ex.memory = capture.memory_events();
   ex.retries = capture.allocator_retries();
   if (options.time_window) {
+    in.whole_memory = capture.memory_events();
     in.window_memory = in_window(capture.memory_events(), options);
     in.window_retries = in_window(capture.allocator_retries(), options);
     // Events after the window cannot be live at the start of an execution inside it.

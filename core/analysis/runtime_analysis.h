@@ -5,6 +5,7 @@
 // builds that input over the capture's tables without copying events.
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -29,6 +30,10 @@ struct RuntimeInput {
   // launched, its number and what was live at its start are judged as in the whole capture.
   std::span<const capture::MemoryEvent> window_memory;
   std::span<const capture::RetryEvent> window_retries;
+  // With a time window: the whole capture's allocator events, from which executions are built (an
+  // execution's allocator is that of its first allocation, also when that falls after the window's end), so
+  // that they are the same executions as without a window. Empty: executions.memory.
+  std::span<const capture::MemoryEvent> whole_memory;
 };
 
 struct RuntimeOptions {
@@ -41,6 +46,10 @@ struct RuntimeOptions {
   // and retries then describe that stretch of time; what was live at an execution's start is still read
   // from the events before it (RuntimeInput::window_memory). nullopt = the whole capture.
   std::optional<std::pair<std::int64_t, std::int64_t>> time_window;
+  // Every module's executions in the whole capture, as an earlier analysis of the same capture built them
+  // (RuntimeAnalysis::executions): used instead of building them again, which is most of a re-scope's work on
+  // a big capture. Null: built from the input.
+  std::shared_ptr<const std::vector<RuntimeExecution>> executions;
 };
 
 RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& options = {});

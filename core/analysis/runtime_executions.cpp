@@ -4,7 +4,6 @@
 #include <iterator>
 #include <limits>
 #include <map>
-#include <set>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
@@ -25,9 +24,11 @@ using LineKey = std::pair<std::uint32_t, std::uint32_t>;  // plane, line
 
 std::int64_t end_of(const ExecutionSpan& s) { return s.time_ps + s.duration_ps; }
 
-RuntimeExecution from_span(const ExecutionSpan& s) {
+// The execution of a span; its module name is left empty when the span's name is not a module's (an
+// ExecuteHelper's).
+RuntimeExecution from_span(const ExecutionSpan& s, bool named = true) {
   RuntimeExecution e;
-  e.module = s.name;
+  if (named) e.module = s.name;
   e.program_id = s.program_id;
   e.start_ps = s.time_ps;
   e.end_ps = end_of(s);
@@ -36,15 +37,38 @@ RuntimeExecution from_span(const ExecutionSpan& s) {
   return e;
 }
 
-// Spans of one kind per line, sorted by start.
-std::map<LineKey, std::vector<const ExecutionSpan*>> by_line(std::span<const ExecutionSpan> spans,
-                                                             ExecutionKind kind) {
-  std::map<LineKey, std::vector<const ExecutionSpan*>> out;
-  for (const ExecutionSpan& s : spans)
-    if (s.kind == kind) out[{s.plane, s.line}].push_back(&s);
-  for (auto& [key, list] : out)
-    std::stable_sort(list.begin(), list.end(),
-                     [](const ExecutionSpan* a, const ExecutionSpan* b) { return a->time_ps < b->time_ps; });
+using SpansByLine = std::map<LineKey, std::vector<const ExecutionSpan*>>;
+
+// ExecuteHelper, XLA module and PjitFunction spans per line, each list sorted by start (one pass over the
+// spans, which a big capture holds by the million).
+struct HostSpans {
+  SpansByLine helpers, modules, pjits;
+};
+
+HostSpans host_spans_by_line(std::span<const ExecutionSpan> spans) {
+  HostSpans out;
+  LineKey last_key{~0u, ~0u};
+  ExecutionKind last_kind = ExecutionKind::DeviceModule;
+  std::vector<const ExecutionSpan*>* last = nullptr;
+  for (const ExecutionSpan& s : spans) {
+    SpansByLine* into = s.kind == ExecutionKind::ExecuteHelper  ? &out.helpers
+                        : s.kind == ExecutionKind::XlaModule    ? &out.modules
+                        : s.kind == ExecutionKind::PjitFunction ? &out.pjits
+                                                                : nullptr;
+    if (!into) continue;
+    const LineKey key{s.plane, s.line};
+    if (!last || key != last_key || s.kind != last_kind) {
+      last = &(*into)[key];
+      last_key = key;
+      last_kind = s.kind;
+    }
+    last->push_back(&s);
+  }
+  const auto earlier = [](const ExecutionSpan* a, const ExecutionSpan* b) { return a->time_ps < b->time_ps; };
+  for (SpansByLine* kind : {&out.helpers, &out.modules, &out.pjits})
+    for (auto& [key, list] : *kind)
+      if (!std::is_sorted(list.begin(), list.end(), earlier))
+        std::stable_sort(list.begin(), list.end(), earlier);
   return out;
 }
 
@@ -64,10 +88,12 @@ const ExecutionSpan* enclosing(const std::vector<const ExecutionSpan*>& sorted, 
 
 // Host executions: ExecuteHelper spans named by their inner module span, and orphan module spans.
 std::vector<RuntimeExecution> host_executions(std::span<const ExecutionSpan> spans) {
-  auto helpers = by_line(spans, ExecutionKind::ExecuteHelper);
-  auto modules = by_line(spans, ExecutionKind::XlaModule);
-  auto pjits = by_line(spans, ExecutionKind::PjitFunction);
+  auto [helpers, modules, pjits] = host_spans_by_line(spans);
   std::vector<RuntimeExecution> out;
+  std::size_t most = 0;
+  for (const auto& [key, list] : helpers) most += list.size();
+  for (const auto& [key, list] : modules) most += list.size();
+  out.reserve(most);
   for (auto& [key, list] : helpers) {
     // Some clients nest an Execute inside an Execute of the same kind: one execution, not two.
     std::vector<const ExecutionSpan*> top;
@@ -76,11 +102,12 @@ std::vector<RuntimeExecution> host_executions(std::span<const ExecutionSpan> spa
     list = std::move(top);
     const auto& inner = modules[key];
     const auto& outer = pjits[key];
+    // Both lists are sorted by start, so the first module span at or after each helper's start is found by
+    // walking on from the previous helper's (a binary search per helper costs a cache miss per step).
+    auto it = inner.begin();
     for (const ExecutionSpan* h : list) {
-      RuntimeExecution e = from_span(*h);
-      e.module.clear();
-      auto it = std::lower_bound(inner.begin(), inner.end(), h->time_ps,
-                                 [](const ExecutionSpan* s, std::int64_t t) { return s->time_ps < t; });
+      RuntimeExecution e = from_span(*h, false);
+      while (it != inner.end() && (*it)->time_ps < h->time_ps) ++it;
       if (it != inner.end() && (*it)->time_ps <= end_of(*h)) {
         e.module = (*it)->name;
         e.has_module_span = true;
@@ -95,9 +122,9 @@ std::vector<RuntimeExecution> host_executions(std::span<const ExecutionSpan> spa
   }
   for (auto& [key, list] : modules) {
     const auto& outer = helpers[key];  // top-level helpers, sorted, not overlapping
+    auto it = outer.begin();           // the first helper starting after the module span (walked on)
     for (const ExecutionSpan* m : list) {
-      auto it = std::upper_bound(outer.begin(), outer.end(), m->time_ps,
-                                 [](std::int64_t t, const ExecutionSpan* h) { return t < h->time_ps; });
+      while (it != outer.end() && (*it)->time_ps <= m->time_ps) ++it;
       if (it != outer.begin() && m->time_ps <= end_of(**std::prev(it))) continue;  // inside an ExecuteHelper
       RuntimeExecution e = from_span(*m);
       e.has_module_span = true;
@@ -164,9 +191,18 @@ bool execution_of(const RuntimeExecution& e, const ModuleRef& m) {
 std::vector<RuntimeExecution> build_executions(const ExecutionInput& in) {
   std::vector<RuntimeExecution> out = host_executions(in.spans);
   if (out.empty()) out = device_module_executions(in.spans);
-  std::stable_sort(out.begin(), out.end(), [](const RuntimeExecution& a, const RuntimeExecution& b) {
-    return a.start_ps < b.start_ps;
-  });
+  {
+    // Stable by start: the order is found on (start, position) pairs, then each execution moves once.
+    std::vector<std::pair<std::int64_t, std::size_t>> order(out.size());
+    for (std::size_t i = 0; i < out.size(); ++i) order[i] = {out[i].start_ps, i};
+    if (!std::is_sorted(order.begin(), order.end())) {
+      std::sort(order.begin(), order.end());
+      std::vector<RuntimeExecution> sorted;
+      sorted.reserve(out.size());
+      for (const auto& [start, i] : order) sorted.push_back(std::move(out[i]));
+      out = std::move(sorted);
+    }
+  }
   find_allocators(in, out);
   match_by_program_id(in, out);
 
@@ -274,145 +310,6 @@ std::vector<RuntimeExecution> build_executions(const ExecutionInput& in) {
     if (shared > 1 && e.program_id) e.label += "(" + std::to_string(*e.program_id) + ")";
   }
   return out;
-}
-
-ModuleSelection choose_default_module(std::span<const ModuleRef> modules,
-                                      std::span<const RuntimeExecution> executions) {
-  ModuleSelection sel;
-  if (modules.empty()) return sel;
-  std::map<std::string_view, std::vector<const RuntimeExecution*>> by_name;  // in time order
-  for (const RuntimeExecution& e : executions) by_name[e.module].push_back(&e);
-  static const std::vector<const RuntimeExecution*> none;
-  auto runs_of = [&](const ModuleRef& m) -> const std::vector<const RuntimeExecution*>& {
-    auto it = by_name.find(m.name);
-    return it == by_name.end() ? none : it->second;
-  };
-  std::optional<std::int64_t> latest_failure;
-  for (std::size_t m = 0; m < modules.size(); ++m) {
-    const RuntimeExecution* last = nullptr;
-    bool earlier_launched = false;
-    bool earlier_module_span = false;
-    for (const RuntimeExecution* run : runs_of(modules[m])) {
-      const RuntimeExecution& e = *run;
-      if (!execution_of(e, modules[m])) continue;
-      if (last && last->launched.value_or(false)) earlier_launched = true;
-      if (last && last->has_module_span) earlier_module_span = true;
-      last = &e;
-    }
-    if (!last || last->launched != false) continue;
-    // A kernel-less trivial module also "never launches": ask for a sign that this one failed.
-    const bool evidence =
-        last->retry_wait_ps > 0 || earlier_launched || (!last->has_module_span && earlier_module_span);
-    if (evidence && (!latest_failure || last->start_ps > *latest_failure)) {
-      latest_failure = last->start_ps;
-      sel = {m, ModuleChoice::LastNeverStarted};
-    }
-  }
-  if (sel.module) return sel;
-  auto largest = [&](bool executed_only) -> std::optional<std::size_t> {
-    std::optional<std::size_t> best;
-    for (std::size_t m = 0; m < modules.size(); ++m) {
-      const auto& runs = runs_of(modules[m]);
-      if (executed_only && std::none_of(runs.begin(), runs.end(), [&](const RuntimeExecution* e) {
-            return execution_of(*e, modules[m]);
-          }))
-        continue;
-      if (!best || modules[m].size_bytes > modules[*best].size_bytes) best = m;
-    }
-    return best;
-  };
-  if (auto m = largest(true)) return {m, ModuleChoice::LargestExecuted};
-  return {largest(false), ModuleChoice::LargestModule};
-}
-
-std::vector<std::uint32_t> module_device_allocators(const ExecutionInput& in, const ModuleRef& module) {
-  std::set<std::uint32_t> planes;
-  for (const capture::ExecutionSpan& s : in.spans)
-    if (s.kind == ExecutionKind::DeviceModule && s.name == module.name &&
-        (!s.program_id || *s.program_id == module.program_id))
-      planes.insert(s.plane);
-  std::vector<std::uint32_t> out;
-  for (std::size_t a = 0; a < in.allocator_names.size(); ++a)
-    if (auto plane = device_plane_of_allocator(in.allocator_names[a], in.plane_names);
-        plane && planes.count(*plane))
-      out.push_back(static_cast<std::uint32_t>(a));
-  return out;
-}
-
-ModuleRuntime analyze_module_executions(const ModuleRef& module, std::span<const RuntimeExecution> executions,
-                                        std::span<const capture::MemoryEvent> memory,
-                                        std::span<const std::uint32_t> device_allocators,
-                                        std::span<const std::string> allocator_names) {
-  ModuleRuntime r;
-  r.module = module.name;
-  r.program_id = module.program_id;
-  // The devices it ran on: those whose device planes ran the program (TPU "XLA Modules"), and those its
-  // executions allocated from. Host-memory allocators count only when nothing else does.
-  std::set<std::uint32_t> exec_allocators;
-  for (const RuntimeExecution& e : executions)
-    if (execution_of(e, module) && e.allocator) exec_allocators.insert(*e.allocator);
-  std::set<std::uint32_t> candidates(device_allocators.begin(), device_allocators.end());
-  candidates.insert(exec_allocators.begin(), exec_allocators.end());
-  auto is_host = [&](std::uint32_t a) {
-    return a < allocator_names.size() && allocator_names[a].find("host") != std::string::npos;
-  };
-  if (std::any_of(candidates.begin(), candidates.end(), [&](std::uint32_t a) { return !is_host(a); }))
-    std::erase_if(candidates, is_host);
-  // Executions per device (each device on its own thread, GPU style) when they allocate from several
-  // allocators; else each execution runs on all the devices at once (one TPU Execute for every chip).
-  const bool per_device = exec_allocators.size() > 1;
-  for (std::uint32_t a : candidates) {
-    std::optional<std::int64_t> first, last;  // starts of its first and last execution on device a
-    for (const RuntimeExecution& e : executions)
-      if (execution_of(e, module) && (!per_device || e.allocator == a)) {
-        first = std::min(first.value_or(e.start_ps), e.start_ps);
-        last = std::max(last.value_or(e.start_ps), e.start_ps);
-      }
-    if (!first) continue;
-    r.devices.push_back({a, bytes_in_use_before(memory, a, *first), bytes_in_use_before(memory, a, *last)});
-  }
-  if (!r.devices.empty()) {
-    // Several devices: the one with the most in use at the start of its last execution (the first such).
-    r.allocator = std::max_element(r.devices.begin(), r.devices.end(), [](const auto& x, const auto& y) {
-                    return x.bytes_in_use_at_last_start < y.bytes_in_use_at_last_start;
-                  })->allocator;
-  } else if (!memory.empty()) {
-    r.allocator = memory.front().allocator;
-  }
-  if (r.devices.size() < 2) r.devices.clear();
-  for (const RuntimeExecution& e : executions) {
-    if (!execution_of(e, module)) continue;
-    if (per_device && e.allocator && r.allocator && *e.allocator != *r.allocator)
-      continue;  // another device's copy
-    RuntimeExecution copy = e;
-    if (r.allocator) copy.bytes_in_use_at_start = bytes_in_use_before(memory, *r.allocator, e.start_ps);
-    r.executions.push_back(std::move(copy));
-  }
-  // Multi-device runs execute once per device, each device on its own thread: an execution that allocated
-  // nothing is kept only on a line where the main allocator's executions run, so that "per execution" means
-  // per step, not per device.
-  if (per_device) {
-    std::vector<std::uint32_t> lines;
-    for (const RuntimeExecution& e : r.executions)
-      if (e.allocator) lines.push_back(e.line);
-    std::erase_if(r.executions, [&](const RuntimeExecution& e) {
-      return !e.allocator && std::find(lines.begin(), lines.end(), e.line) == lines.end();
-    });
-  }
-  const auto& ex = r.executions;
-  for (std::size_t i = 1; i < ex.size(); ++i)
-    r.growth_steps.push_back(ex[i].bytes_in_use_at_start - ex[i - 1].bytes_in_use_at_start);
-  if (ex.size() >= 2)
-    r.growth_per_execution = (ex.back().bytes_in_use_at_start - ex.front().bytes_in_use_at_start) /
-                             static_cast<std::int64_t>(ex.size() - 1);
-  r.growth_consistent = ex.size() >= 3 && std::all_of(r.growth_steps.begin(), r.growth_steps.end(),
-                                                      [](std::int64_t d) { return d > 0; });
-  for (const RuntimeExecution& e : ex) {
-    if (e.launched == false) ++r.never_launched;
-    if (!e.launched) ++r.launch_unknown;
-  }
-  r.last_never_launched = !ex.empty() && ex.back().launched == false;
-  return r;
 }
 
 }  // namespace oomscope::analysis

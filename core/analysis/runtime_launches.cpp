@@ -11,47 +11,57 @@
 
 namespace oomscope::analysis {
 
+CorrelationIndex::CorrelationIndex(std::span<const capture::DeviceProgramEvent> device) {
+  for (std::size_t i = 0; i < device.size(); ++i)
+    if (device[i].correlation_id != 0)
+      entries_.push_back({device[i].correlation_id, std::uint32_t(i), device[i].plane, device[i].program_id});
+  std::sort(entries_.begin(), entries_.end(), [](const CorrelationEntry& a, const CorrelationEntry& b) {
+    return a.correlation_id != b.correlation_id ? a.correlation_id < b.correlation_id : a.order < b.order;
+  });
+}
+
+std::span<const CorrelationEntry> CorrelationIndex::of(std::uint64_t correlation_id,
+                                                       std::size_t& hint) const {
+  const std::size_t n = entries_.size();
+  const auto id_at = [&](std::size_t i) { return entries_[i].correlation_id; };
+  std::size_t first = 0, last = n;  // the first entry with id >= correlation_id is in [first, last]
+  if (hint < n) {
+    std::size_t step = 1;
+    if (id_at(hint) < correlation_id) {
+      std::size_t below = hint;  // id_at(below) < correlation_id
+      while (below + step < n && id_at(below + step) < correlation_id) {
+        below += step;
+        step *= 2;
+      }
+      first = below + 1;
+      last = std::min(below + step, n);
+    } else {
+      std::size_t above = hint;  // id_at(above) >= correlation_id
+      while (above >= step && id_at(above - step) >= correlation_id) {
+        above -= step;
+        step *= 2;
+      }
+      first = above >= step ? above - step + 1 : 0;
+      last = above;
+    }
+  }
+  const auto lo = std::lower_bound(
+      entries_.begin() + std::ptrdiff_t(first), entries_.begin() + std::ptrdiff_t(last), correlation_id,
+      [](const CorrelationEntry& e, std::uint64_t id) { return e.correlation_id < id; });
+  hint = std::size_t(lo - entries_.begin());
+  auto hi = lo;
+  while (hi != entries_.end() && hi->correlation_id == correlation_id) ++hi;
+  return {entries_.data() + (lo - entries_.begin()), std::size_t(hi - lo)};
+}
+
+std::optional<std::uint32_t> CorrelationIndex::single_plane(std::span<const CorrelationEntry> found) {
+  if (found.empty()) return std::nullopt;
+  for (const CorrelationEntry& e : found)
+    if (e.plane != found.front().plane) return std::nullopt;
+  return found.front().plane;
+}
+
 namespace {
-
-// The device events that carry a correlation id, sorted by (correlation id, time order): the first entry
-// of an id is its earliest device event, as a map filled in time order would keep.
-struct CorrelationEntry {
-  std::uint64_t correlation_id = 0;
-  std::uint32_t order = 0;  // index in the time-sorted device events
-  std::uint32_t plane = 0;
-  std::uint64_t program_id = 0;
-};
-
-class CorrelationIndex {
- public:
-  explicit CorrelationIndex(std::span<const capture::DeviceProgramEvent> device) {
-    for (std::size_t i = 0; i < device.size(); ++i)
-      if (device[i].correlation_id != 0)
-        entries_.push_back(
-            {device[i].correlation_id, std::uint32_t(i), device[i].plane, device[i].program_id});
-    std::sort(entries_.begin(), entries_.end(), [](const CorrelationEntry& a, const CorrelationEntry& b) {
-      return a.correlation_id != b.correlation_id ? a.correlation_id < b.correlation_id : a.order < b.order;
-    });
-  }
-  std::span<const CorrelationEntry> of(std::uint64_t correlation_id) const {
-    const auto lo =
-        std::lower_bound(entries_.begin(), entries_.end(), correlation_id,
-                         [](const CorrelationEntry& e, std::uint64_t id) { return e.correlation_id < id; });
-    auto hi = lo;
-    while (hi != entries_.end() && hi->correlation_id == correlation_id) ++hi;
-    return {entries_.data() + (lo - entries_.begin()), std::size_t(hi - lo)};
-  }
-  // The plane of the device events of an id when they are all on one plane.
-  static std::optional<std::uint32_t> single_plane(std::span<const CorrelationEntry> found) {
-    if (found.empty()) return std::nullopt;
-    for (const CorrelationEntry& e : found)
-      if (e.plane != found.front().plane) return std::nullopt;
-    return found.front().plane;
-  }
-
- private:
-  std::vector<CorrelationEntry> entries_;
-};
 
 // Device plane of each launch's device_id. Tracers number devices their own way (roctracer: 47645..), so
 // the plane is learned from the launches whose correlation_id joins a device event on exactly one plane
@@ -61,10 +71,11 @@ std::map<std::int64_t, std::uint32_t> device_planes_of_launches(const ExecutionI
   std::map<std::int64_t, std::uint32_t> out;
   if (in.plane_names.empty()) return out;
   std::map<std::int64_t, std::map<std::uint32_t, int>> votes;
+  std::size_t hint = 0;
   for (const capture::LaunchEvent& l : in.launches) {
     if (!l.device_id) continue;
     auto& planes = votes[*l.device_id];
-    if (auto plane = CorrelationIndex::single_plane(index.of(l.correlation_id))) ++planes[*plane];
+    if (auto plane = CorrelationIndex::single_plane(index.of(l.correlation_id, hint))) ++planes[*plane];
   }
   for (const auto& [device, planes] : votes) {
     if (!planes.empty()) {
@@ -100,6 +111,7 @@ void match_by_program_id(const ExecutionInput& in, std::vector<RuntimeExecution>
   std::unordered_map<std::uint64_t, const ModuleRef*> module_of_id;
   for (const ModuleRef& m : in.modules) module_of_id.emplace(m.program_id, &m);
   std::vector<ResolvedLaunch> resolved(in.launches.size());
+  std::size_t hint = 0;
   for (std::size_t i = 0; i < in.launches.size(); ++i) {
     const capture::LaunchEvent& l = in.launches[i];
     ResolvedLaunch& r = resolved[i];
@@ -108,7 +120,7 @@ void match_by_program_id(const ExecutionInput& in, std::vector<RuntimeExecution>
     std::optional<std::uint64_t> id = l.program_id;
     if (!id || *id == 0) {
       // The earliest device event of the id with a program (on the launch's plane when known).
-      for (const CorrelationEntry& e : index.of(l.correlation_id))
+      for (const CorrelationEntry& e : index.of(l.correlation_id, hint))
         if (e.program_id != 0 && (!r.plane || e.plane == *r.plane)) {
           id = e.program_id;
           break;

@@ -7,7 +7,9 @@
 // execution, live-at-end, retry waits); ratios against the plan are "derived".
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -160,8 +162,12 @@ struct RuntimeAnalysis {
   std::optional<ModuleRuntime> module;  // the analysed module (absent when the capture has none)
   // Every module's executions in the whole capture, by start, also under a time window (their numbers and
   // what was live at their start are judged on the whole capture): the plan timeline names live memory with
-  // them instead of finding them again.
-  std::vector<RuntimeExecution> executions;
+  // them instead of finding them again. Shared: a re-scope of the same capture holds the same vector
+  // (RuntimeOptions::executions). Null before an analysis.
+  std::shared_ptr<const std::vector<RuntimeExecution>> executions;
+  std::span<const RuntimeExecution> all_executions() const {
+    return executions ? std::span<const RuntimeExecution>(*executions) : std::span<const RuntimeExecution>();
+  }
   std::vector<std::string> notes;  // caveats met while analysing, one sentence each
   // The selection the figures above describe (ps of the capture's clock); nullopt = the whole capture.
   std::optional<std::pair<std::int64_t, std::int64_t>> time_window;

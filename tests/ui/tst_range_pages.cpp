@@ -169,6 +169,8 @@ class TestRangePages : public QObject {
     QVERIFY2(shown.contains(QLatin1String("executions in the selection")), qPrintable(shown));
     QVERIFY2(shown.contains(QLatin1String("in the selection")), qPrintable(shown));
     QVERIFY(scoped->text.contains(QLatin1String("host executions in the selection: 2")));
+    // The range reused the executions of the report shown before it.
+    QCOMPARE(scoped->request.wholeCapture, whole->report);
     shoot(*m_window, QStringLiteral("diagnosis-range-selected.png"));
 
     // The banner's button clears it, on this page too.
@@ -177,6 +179,21 @@ class TestRangePages : public QObject {
     QVERIFY(!page->rangeBanner()->isVisibleTo(page));
     QVERIFY(rules(*m_window->analysis()->result()).contains(QStringLiteral("allocator-retry")));
     QVERIFY(!allFindingText(page).contains(QLatin1String("in the selection")));
+    // Clearing shows the result from before the range again, not a new analysis of the whole capture.
+    QCOMPARE(m_window->analysis()->result(), whole);
+
+    // Another pool size is another analysis; clearing a range afterwards keeps that pool.
+    m_window->analysis()->setCapacity(qint64(1) << 30);
+    QVERIFY(waitForResult());
+    const auto pooled = m_window->analysis()->result();
+    QVERIFY(pooled != whole);
+    QCOMPARE(pooled->request.capacity, std::optional<qint64>(qint64(1) << 30));
+    m_window->analysis()->setTimeRange(qint64(0.095e12), qint64(0.115e12));
+    QVERIFY(waitForResult());
+    QCOMPARE(m_window->analysis()->result()->request.wholeCapture, pooled->report);
+    m_window->analysis()->clearRange();
+    QVERIFY(waitForResult());
+    QCOMPARE(m_window->analysis()->result(), pooled);
   }
 
  private:

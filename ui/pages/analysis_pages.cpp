@@ -103,6 +103,7 @@ bool AnalysisPages::hasContent(const QWidget* page) const {
 
 void AnalysisPages::setCapture(std::shared_ptr<const capture::Capture> capture) {
   m_capture = std::move(capture);
+  m_unranged.reset();
   m_module = {};
   m_capacity.reset();
   m_timeWindow.reset();
@@ -169,7 +170,9 @@ void AnalysisPages::request() {
   else if (m_rangeModule.isDefault() && m_result && m_result->report->plan)
     m_rangeModule = {m_result->report->plan->program_id, QString()};
   std::shared_ptr<const analysis::HostReport> whole;
-  if (m_timeWindow && m_result && m_result->request.capture == m_capture)
+  if (m_timeWindow && m_unranged && m_unranged->request.capture == m_capture)
+    whole = m_unranged->report;
+  else if (m_timeWindow && m_result && m_result->request.capture == m_capture)
     whole = m_result->request.timeWindow ? m_result->request.wholeCapture : m_result->report;
   AnalysisRequest req{m_capture,   m_module.isDefault() ? m_rangeModule : m_module,
                       m_capacity,  m_timeWindow,
@@ -179,6 +182,16 @@ void AnalysisPages::request() {
       : m_module.name.isEmpty()
           ? QFileInfo(QString::fromStdString(single_line_safe(m_capture->path()))).fileName()
           : m_module.name;
+  // Back to no range with the module and pool of the last result without one: that result again, through
+  // the tracker so that it arrives like any other (after the newest request, never over a later one).
+  if (!hasRange() && m_unranged && m_unranged->request.capture == m_capture &&
+      m_unranged->request.module.programId == req.module.programId &&
+      m_unranged->request.module.name == req.module.name && m_unranged->request.capacity == req.capacity) {
+    m_jobs.start<std::shared_ptr<const AnalysisResult>>(
+        subject, [kept = m_unranged](ProgressSink&, std::stop_token) { return kept; },
+        [this](const std::shared_ptr<const AnalysisResult>& result) { apply(result); });
+    return;
+  }
   m_jobs.start<std::shared_ptr<const AnalysisResult>>(
       subject, [req](ProgressSink&, std::stop_token stop) { return buildAnalysis(req, stop); },
       [this](const std::shared_ptr<const AnalysisResult>& result) { apply(result); });
@@ -194,6 +207,9 @@ void AnalysisPages::apply(std::shared_ptr<const AnalysisResult> result) {
   };
   const double started = threadCpuMs();
   m_result = std::move(result);
+  if (m_result && !m_result->request.timeWindow && !m_result->request.planRange &&
+      m_result->request.capture == m_capture)
+    m_unranged = m_result;
   if (m_timeline) m_timeline->setResult(m_result);
   if (m_plan) m_plan->setResult(m_result);
   if (m_buffers) m_buffers->setResult(m_result);

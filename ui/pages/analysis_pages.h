@@ -103,6 +103,9 @@ class AnalysisPages : public QObject {
   std::optional<std::pair<qint64, qint64>> m_planRange;
   ModuleSelector m_rangeModule;  // the module analysed when the range was chosen
   std::shared_ptr<const AnalysisResult> m_result;
+  // The last result without a range, of m_capture: clearing a range shows it again instead of analysing the
+  // capture again (same module and pool), and a time range reuses its executions.
+  std::shared_ptr<const AnalysisResult> m_unranged;
   double m_lastFillMs = 0;
 
   QPointer<TimelinePage> m_timeline;

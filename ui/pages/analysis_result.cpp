@@ -20,6 +20,7 @@ std::shared_ptr<const AnalysisResult> buildAnalysis(const AnalysisRequest& reque
   options.capacity = request.capacity;
   options.time_window = request.timeWindow;
   options.plan_range = request.planRange;
+  if (request.timeWindow) options.whole_capture = request.wholeCapture.get();
   if (request.module.programId)
     options.program_id = *request.module.programId;
   else if (!request.module.name.isEmpty())
@@ -39,7 +40,7 @@ std::shared_ptr<const AnalysisResult> buildAnalysis(const AnalysisRequest& reque
   result->planTimeline = std::make_shared<const analysis::PlanTimeline>(analysis::map_plan_to_time(
       capture, *report, progress, stop,
       request.wholeCapture
-          ? std::span<const analysis::RuntimeExecution>(request.wholeCapture->runtime.executions)
+          ? request.wholeCapture->runtime.all_executions()
           : std::span<const analysis::RuntimeExecution>()));
   result->report = std::move(report);
   result->buildSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

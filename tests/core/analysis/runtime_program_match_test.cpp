@@ -152,5 +152,45 @@ TEST(RuntimeProgramMatch, AllocatorNamesTheirDevicePlane) {
   EXPECT_EQ(device_plane_of_allocator("device_0", planes), 1u);
 }
 
+// Launches in time order whose correlation ids jump back and forth (the index is searched from where the
+// previous launch's id was found): each execution still gets the program of its own kernels, also when
+// other device events with ids in between sit in the index.
+TEST(RuntimeProgramMatch, CorrelationIdsOutOfOrderStillFindTheirKernels) {
+  const std::vector<ModuleRef> modules{
+      {"jit_matmul", 3, 100}, {"jit_matmul", 5, 200}, {"jit_matmul", 8, 300}};
+  std::vector<ExecutionSpan> spans;
+  std::vector<DeviceProgramEvent> dev;
+  std::vector<LaunchEvent> launches;
+  constexpr std::size_t kRuns = 64;
+  const auto program_of = [&](std::size_t i) { return modules[(i * 7 + i / 5) % modules.size()].program_id; };
+  for (std::size_t i = 0; i < kRuns; ++i) {
+    const std::int64_t t = 100 * static_cast<std::int64_t>(i + 1);
+    add_execution(spans, "jit_matmul", t, 40);
+    // A permutation of 0..63 with long jumps both ways, and ids spaced so others fit between them.
+    const std::uint64_t id = 1000 + 4 * ((i * 37 + 11) % kRuns);
+    LaunchEvent l;
+    l.time_ps = t + 5;
+    l.correlation_id = id;
+    l.device_id = 0;
+    l.line = 9;
+    launches.push_back(l);
+    dev.push_back(DeviceProgramEvent{t + 20, program_of(i), 1, 1, id});
+    // Another program's kernel with the next id: found only if the search lands on the wrong entry.
+    dev.push_back(DeviceProgramEvent{t + 21, program_of(i + 1), 1, 1, id + 1});
+  }
+  ExecutionInput in;
+  in.spans = spans;
+  in.device_events = dev;
+  in.launches = launches;
+  in.strings = kStrings;
+  in.modules = modules;
+  const auto runs = build_executions(in);
+  ASSERT_EQ(runs.size(), kRuns);
+  for (std::size_t i = 0; i < kRuns; ++i) {
+    EXPECT_EQ(runs[i].program_id, program_of(i)) << i;
+    EXPECT_TRUE(runs[i].matched_by_program_id) << i;
+  }
+}
+
 }  // namespace
 }  // namespace oomscope::analysis
