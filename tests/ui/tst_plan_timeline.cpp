@@ -22,6 +22,7 @@
 #include "core/analysis/report.h"
 #include "core/capture/reader.h"
 #include "tests/ui/screenshots.h"
+#include "ui/charts/execution_bands_item.h"
 #include "ui/charts/plan_charts.h"
 #include "ui/charts/plan_runtime_overlay.h"
 #include "ui/charts/timeline_chart.h"
@@ -85,6 +86,11 @@ class TestPlanTimeline : public QObject {
     const QList<QString> labels = overlay->visibleLabels();
     QVERIFY2(!labels.isEmpty(), "no difference label");
     QVERIFY2(labels.front().contains(QLatin1String("vs plan")), qPrintable(labels.front()));
+    // The five executions as five bands, each inside the plot and at least a pixel wide.
+    const auto bands = page->chart()->executionBands()->bandRects();
+    QCOMPARE(bands.size(), std::size_t(5));
+    for (const QRectF& r : bands)
+      QVERIFY(r.width() >= 1 && page->chart()->chart()->plotArea().adjusted(-1, -1, 1, 1).contains(r));
     shoot(page, QStringLiteral("plan-timeline-conv3d-whole"));
 
     // Zoom onto execution 2: the planned curve is redrawn for the window, bounded by the pixels.
