@@ -14,9 +14,11 @@
 #include "core/capture/capture.h"
 #include "tests/ui/screenshots.h"
 #include "ui/models/capture_table_models.h"
+#include "ui/models/report_buffer_model.h"
 #include "ui/models/table_filter_proxy.h"
 #include "ui/pages/analysis_pages.h"
 #include "ui/pages/analysis_result.h"
+#include "ui/pages/buffers_page.h"
 #include "ui/pages/diagnosis_page.h"
 #include "ui/pages/main_window.h"
 #include "ui/pages/range_banner.h"
@@ -124,6 +126,60 @@ class TestRangePages : public QObject {
     QCOMPARE(int(model->rows().size()), int(capture.allocators().size()));
     QCOMPARE(model->rows().front().maxInUse, qint64(capture.allocators().front().max_bytes_in_use));
     QVERIFY(!banner->isVisibleTo(page));
+  }
+
+  // A time range inside one execution holds a part of the plan: Buffers and the plan's highest point follow
+  // the positions that ran in it; a range holding a whole execution keeps the plan's own peak. The banner
+  // says which.
+  void timeRangeInsideAnExecutionRescopesThePlan() {
+    QVERIFY(open(kConv));
+    const auto whole = m_window->analysis()->result();
+    QVERIFY(whole->report->plan && whole->planTimeline);
+    const analysis::PlanAnalysis& plan = *whole->report->plan;
+    QVERIFY(whole->planTimeline->executions.size() >= 2);
+    const analysis::ExecutionTimeline& x = whole->planTimeline->executions[1];
+    // The plan's early part only: from the execution's start to just before the time its peak is placed at
+    // (positions placed at the same instant as the peak ran with it, so the range ends before that instant).
+    const qint64 from = x.start_ps, to = x.time_at(plan.peak_event_index) - 1;
+    QVERIFY(from < to);
+    m_window->analysis()->setTimeRange(from, to);
+    QVERIFY(waitForResult());
+    const auto part = m_window->analysis()->result();
+    QVERIFY(part->planWindow);
+    QCOMPARE(int(part->planWindow->cover), int(analysis::WindowCover::Part));
+    QCOMPARE(part->planWindow->first, x.position_at(from));
+    QCOMPARE(part->planWindow->last, x.position_at(to));
+    QVERIFY(part->report->plan->peak_range);
+    QCOMPARE(part->report->plan->peak_range->first, part->planWindow->first);
+    // The highest point of the curve inside those positions, read from the curve itself.
+    const auto& curve = plan.curve;
+    std::int64_t best = part->planWindow->first;
+    for (std::int64_t p = best; p <= part->planWindow->last; ++p)
+      if (curve.total_at(std::size_t(p)) > curve.total_at(std::size_t(best))) best = p;
+    QCOMPARE(part->report->plan->peak_bytes, curve.total_at(std::size_t(best)));
+    QVERIFY(part->report->plan->peak_bytes < plan.peak_bytes);
+    BuffersPage* buffers = m_window->analysis()->buffersPage();
+    QCOMPARE(buffers->model()->rowCount(), int(part->report->plan->live_at_peak.size()));
+    QVERIFY(buffers->model()->rowCount() < int(plan.live_at_peak.size()));
+    const QString said = buffers->rangeBanner()->text();
+    QVERIFY2(said.contains(QStringLiteral("The plan ran positions %1 .. %2 in it")
+                               .arg(part->planWindow->first)
+                               .arg(part->planWindow->last)),
+             qPrintable(said));
+    m_window->tabs()->setCurrentWidget(buffers);
+    shoot(*m_window, QStringLiteral("buffers-time-range-part.png"));
+
+    // The whole second execution: every position ran, the plan's own peak and buffers.
+    m_window->analysis()->setTimeRange(x.start_ps - 1, x.end_ps + 1);
+    QVERIFY(waitForResult());
+    const auto all = m_window->analysis()->result();
+    QVERIFY(all->planWindow);
+    QCOMPARE(int(all->planWindow->cover), int(analysis::WindowCover::Whole));
+    QVERIFY(!all->report->plan->peak_range);
+    QCOMPARE(all->report->plan->peak_bytes, plan.peak_bytes);
+    QCOMPARE(buffers->model()->rowCount(), int(plan.live_at_peak.size()));
+    QVERIFY2(buffers->rangeBanner()->text().contains(QLatin1String("Every position of the plan ran in it")),
+             qPrintable(buffers->rangeBanner()->text()));
   }
 
   void programOrderRangeKeepsTheAllocatorsWhole() {

@@ -20,11 +20,43 @@ namespace {
 
 // What the banner says about the result's selection ("" without one).
 QString rangeText(const AnalysisResult& r) {
-  if (const auto& w = r.request.timeWindow)
-    return QObject::tr(
-               "Selection: %1 .. %2 of the capture (%3). Buffers, executions, allocators, live-at-start "
-               "groups and the diagnosis are computed for this time range only.")
-        .arg(secondsText(w->first), secondsText(w->second), durationText(w->second - w->first));
+  if (const auto& w = r.request.timeWindow) {
+    QString text =
+        QObject::tr(
+            "Selection: %1 .. %2 of the capture (%3). Executions, allocators, live-at-start groups "
+            "and the diagnosis are computed for this time range only.")
+            .arg(secondsText(w->first), secondsText(w->second), durationText(w->second - w->first));
+    using analysis::WindowCover;
+    const auto* plan = r.report->plan ? &*r.report->plan : nullptr;
+    if (!r.planWindow || !plan) {
+      text += QObject::tr(" The Plan and Buffers show the whole plan.");
+    } else if (r.planWindow->cover == WindowCover::Part) {
+      if (plan->peak_event_index < 0)
+        text += QObject::tr(" The plan ran positions %1 .. %2 in it.")
+                    .arg(r.planWindow->first)
+                    .arg(r.planWindow->last);
+      else
+        text += QObject::tr(
+                    " The plan ran positions %1 .. %2 in it: the Plan and Buffers show its highest point "
+                    "there, %3 at %4 (event %5).")
+                    .arg(r.planWindow->first)
+                    .arg(r.planWindow->last)
+                    .arg(bytesText(plan->peak_bytes), safeText(plan->peak_instruction))
+                    .arg(plan->peak_event_index);
+    } else if (r.planWindow->cover == WindowCover::Whole) {
+      text += QObject::tr(
+          " Every position of the plan ran in it, so the Plan and Buffers show the plan's own peak (the "
+          "same in every execution).");
+    } else if (r.planWindow->cover == WindowCover::Split) {
+      text += QObject::tr(
+          " It holds the end of one execution and the start of the next, so the Plan and "
+          "Buffers show the whole plan.");
+    } else {
+      text += QObject::tr(" No execution of %1 runs in it; the Plan and Buffers show the whole plan.")
+                  .arg(safeText(plan->module_name));
+    }
+    return text;
+  }
   if (const auto& p = r.request.planRange) {
     QString text =
         QObject::tr("Selection: program positions %1 .. %2 of the plan.").arg(p->first).arg(p->second);
@@ -170,13 +202,21 @@ void AnalysisPages::request() {
   else if (m_rangeModule.isDefault() && m_result && m_result->report->plan)
     m_rangeModule = {m_result->report->plan->program_id, QString()};
   std::shared_ptr<const analysis::HostReport> whole;
-  if (m_timeWindow && m_unranged && m_unranged->request.capture == m_capture)
+  std::shared_ptr<const analysis::PlanTimeline> wholeTimeline;
+  if (m_timeWindow && m_unranged && m_unranged->request.capture == m_capture) {
     whole = m_unranged->report;
-  else if (m_timeWindow && m_result && m_result->request.capture == m_capture)
+    wholeTimeline = m_unranged->planTimeline;
+  } else if (m_timeWindow && m_result && m_result->request.capture == m_capture) {
     whole = m_result->request.timeWindow ? m_result->request.wholeCapture : m_result->report;
-  AnalysisRequest req{m_capture,   m_module.isDefault() ? m_rangeModule : m_module,
-                      m_capacity,  m_timeWindow,
-                      m_planRange, std::move(whole)};
+    wholeTimeline = m_result->request.timeWindow ? m_result->request.wholeTimeline : nullptr;
+  }
+  AnalysisRequest req{m_capture,
+                      m_module.isDefault() ? m_rangeModule : m_module,
+                      m_capacity,
+                      m_timeWindow,
+                      m_planRange,
+                      std::move(whole),
+                      std::move(wholeTimeline)};
   const QString subject =
       m_module.programId ? tr("program %1").arg(*m_module.programId)
       : m_module.name.isEmpty()

@@ -25,7 +25,24 @@ std::shared_ptr<const AnalysisResult> buildAnalysis(const AnalysisRequest& reque
     options.program_id = *request.module.programId;
   else if (!request.module.name.isEmpty())
     options.module = request.module.name.toStdString();
+  // A time range inside one execution holds a part of the plan: the plan's figures follow it.
+  const auto& whole = request.wholeTimeline;
+  if (request.timeWindow && !request.planRange && whole) {
+    result->planWindow =
+        analysis::plan_positions_in(*whole, request.timeWindow->first, request.timeWindow->second);
+    if (result->planWindow->cover == analysis::WindowCover::Part)
+      options.plan_range = std::pair(result->planWindow->first, result->planWindow->last);
+  }
   auto report = std::make_shared<analysis::HostReport>(analysis::build_host_report(capture, options, stop));
+  if (result->planWindow && (!report->plan || report->plan->program_id != whole->program_id)) {
+    // The range analyses another module than the timeline's (a name several modules share can pick
+    // another under a range): its positions say nothing about this plan.
+    result->planWindow.reset();
+    if (options.plan_range) {
+      options.plan_range.reset();
+      report = std::make_shared<analysis::HostReport>(analysis::build_host_report(capture, options, stop));
+    }
+  }
   // The module selector marks the default even when the request names another module.
   result->defaultModule = report->runtime.default_module;
   result->defaultChoice = report->runtime.default_choice;
@@ -37,11 +54,10 @@ std::shared_ptr<const AnalysisResult> buildAnalysis(const AnalysisRequest& reque
   result->plan = planCurveSeries(*report);
   result->timeline = timelineSeries(*report, capture);
   NullProgress progress;
-  result->planTimeline = std::make_shared<const analysis::PlanTimeline>(analysis::map_plan_to_time(
-      capture, *report, progress, stop,
-      request.wholeCapture
-          ? request.wholeCapture->runtime.all_executions()
-          : std::span<const analysis::RuntimeExecution>()));
+  result->planTimeline = std::make_shared<const analysis::PlanTimeline>(
+      analysis::map_plan_to_time(capture, *report, progress, stop,
+                                 request.wholeCapture ? request.wholeCapture->runtime.all_executions()
+                                                      : std::span<const analysis::RuntimeExecution>()));
   result->report = std::move(report);
   result->buildSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;

@@ -9,6 +9,7 @@
 #include <stop_token>
 
 #include "core/analysis/plan_timeline.h"
+#include "core/analysis/plan_window.h"
 #include "core/analysis/report.h"
 #include "core/capture/capture.h"
 #include "ui/charts/chart_series.h"
@@ -36,6 +37,10 @@ struct AnalysisRequest {
   // memory live in a window (analysis::map_plan_to_time's whole_capture), so a re-scope does not find them
   // again. Null: found again when needed.
   std::shared_ptr<const analysis::HostReport> wholeCapture;
+  // The plan placed on the clock in that report (its analysed module): a time range maps back to the plan
+  // positions that ran in it (analysis::plan_positions_in), and a range inside one execution re-scopes the
+  // plan's figures (its highest point, Buffers) to them. Null: the plan is not re-scoped by a time range.
+  std::shared_ptr<const analysis::PlanTimeline> wholeTimeline;
 };
 
 struct AnalysisResult {
@@ -51,6 +56,9 @@ struct AnalysisResult {
   TimelineSeries timeline;
   // The plan placed on the wall clock of each execution of the analysed module (never null once built).
   std::shared_ptr<const analysis::PlanTimeline> planTimeline;
+  // A time range: which part of the plan ran in it (the report's plan is re-scoped to it when it is a
+  // Part: plan->peak_range). nullopt: no time range, or no timeline of the same module to map it with.
+  std::optional<analysis::PlanWindow> planWindow;
   double buildSeconds = 0;  // wall time on the worker
 };
 

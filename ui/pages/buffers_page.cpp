@@ -88,7 +88,8 @@ BuffersPage::BuffersPage(QWidget* parent) : QWidget(parent) {
   m_rolesView->horizontalHeader()->setSectionResizeMode(RoleTotalsModel::Role, QHeaderView::Stretch);
   m_rolesView->setToolTip(tr("Click a role to show only its buffers"));
   auto* side = new QVBoxLayout;
-  side->addWidget(makeSectionTitle(tr("Role totals at the peak"), this));
+  m_rolesTitle = makeSectionTitle(tr("Role totals at the peak"), this);
+  side->addWidget(m_rolesTitle);
   side->addWidget(m_rolesView);
   side->addWidget(
       makeNote(tr("Roles come from the JAX name stack in op_name (derived); sizes from the plan (read). "
@@ -196,11 +197,18 @@ void BuffersPage::setResult(std::shared_ptr<const AnalysisResult> result) {
                   : tr("%1 has no usable heap-simulator trace, so the buffers at its peak cannot be told.")
                         .arg(module);
     } else {
-      m_title->setText(tr("%1 buffer%2 live at the peak of %3: %4 at %5 (derived)")
+      // A selection moves the "peak" to the highest point inside it (PlanOptions::peak_range).
+      const QString point = p.peak_range ? tr("the highest point of %1 in program positions %2 .. %3")
+                                               .arg(module)
+                                               .arg(p.peak_range->first)
+                                               .arg(p.peak_range->second)
+                                         : tr("the peak of %1").arg(module);
+      m_title->setText(tr("%1 buffer%2 live at %3: %4 at %5 (derived)")
                            .arg(p.live_at_peak.size())
                            .arg(p.live_at_peak.size() == 1 ? QString() : QStringLiteral("s"))
-                           .arg(module, bytesText(p.peak_bytes),
+                           .arg(point, bytesText(p.peak_bytes),
                                 QString::fromStdString(single_line_safe(p.peak_instruction))));
+      m_rolesTitle->setText(p.peak_range ? tr("Role totals at that point") : tr("Role totals at the peak"));
       m_title->setToolTip(tr("Peak %1, at event %2 of the heap-simulator trace")
                               .arg(bytesWithExact(p.peak_bytes))
                               .arg(p.peak_event_index));
@@ -271,7 +279,10 @@ void BuffersPage::updateFooter() {
   const qint64 peak = m_result && m_result->report->plan ? m_result->report->plan->peak_bytes : 0;
   QString text = shown == all ? tr("All %1 buffers: %2").arg(all).arg(bytesText(bytes))
                               : tr("Showing %1 of %2 buffers: %3").arg(shown).arg(all).arg(bytesText(bytes));
-  if (peak > 0) text += tr(" = %1 of the peak").arg(percentText(100.0 * double(bytes) / double(peak)));
+  const bool ranged = m_result && m_result->report->plan && m_result->report->plan->peak_range;
+  if (peak > 0)
+    text += (ranged ? tr(" = %1 of the highest point in the selection") : tr(" = %1 of the peak"))
+                .arg(percentText(100.0 * double(bytes) / double(peak)));
   if (!m_selectionNote.isEmpty()) text += QStringLiteral(" \u00b7 ") + m_selectionNote;
   m_footer->setText(text);
   m_footer->setToolTip(exactBytesText(bytes));

@@ -61,6 +61,7 @@ class BuffersPage : public QWidget {
   BufferFilterProxy* m_proxy = nullptr;
   RoleTotalsModel* m_roles = nullptr;
   QLabel* m_title = nullptr;
+  QLabel* m_rolesTitle = nullptr;
   QLineEdit* m_filter = nullptr;
   QComboBox* m_roleBox = nullptr;
   QTableView* m_view = nullptr;
