@@ -16,7 +16,6 @@
 #include <cstdio>
 #include <string_view>
 
-#include "core/live/replay.h"
 #include "core/snapshot/file_kind.h"
 #include "oomscope_version.h"  // generated: cmake/OomscopeVersion.cmake
 #include "ui/live/live_page.h"
@@ -224,7 +223,7 @@ int main(int argc, char** argv) {
   // Live recordings open on the Live page; everything else is a capture.
   QStringList recordings;
   for (auto it = files.begin(); it != files.end();) {
-    if (oomscope::live::looks_like_recording(it->toStdString())) {
+    if (oomscope::ui::LivePage::opensFile(*it)) {
       recordings << *it;
       it = files.erase(it);
     } else {

@@ -10,6 +10,7 @@
 #include <QListWidget>
 #include <QProcess>
 #include <QPushButton>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
@@ -168,6 +169,61 @@ class TestLivePage : public QObject {
       python.kill();
       python.waitForFinished(5000);
     }
+  }
+
+  void timeAxisTicksAreDistinctAndCarryUnits() {
+    // Each case: origin, shown window (ns), the unit every label must carry.
+    struct Case {
+      std::int64_t origin, t0, t1;
+      QString unit;
+    };
+    const std::int64_t s = 1'000'000'000;
+    const std::int64_t base = 1'764'500'000 * s;  // a unix time, as the live session's samples carry
+    const Case cases[] = {
+        {base, base, base + 400'000'000, QStringLiteral(" ms")},            // under a second
+        {base, base, base + 3'000'000, QStringLiteral(" ms")},              // 3 ms
+        {base, base + 125 * s + 300'000'000, base + 125 * s + 800'000'000,  // half a second, 2 min in
+         QStringLiteral(" s")},
+        {base, base + 5 * s, base + 9 * s, QStringLiteral(" s")},
+        {base, base, base + 30 * 60 * s, QStringLiteral(" min")},
+        {base, base + 3 * 3600 * s, base + 9 * 3600 * s, QStringLiteral(" h")},
+    };
+    for (const Case& c : cases) {
+      const std::vector<LiveTimeTick> ticks = liveTimeTicks(c.origin, c.t0, c.t1);
+      QStringList labels;
+      for (const LiveTimeTick& t : ticks) {
+        labels << t.label;
+        QVERIFY(t.t >= c.t0 && t.t <= c.t1);
+      }
+      const QString all = labels.join(QStringLiteral(", "));
+      QVERIFY2(ticks.size() >= 3 && ticks.size() <= 11, qPrintable(all));
+      QCOMPARE(labels.size(), int(QSet<QString>(labels.begin(), labels.end()).size()));  // all distinct
+      for (const QString& l : labels) QVERIFY2(l.endsWith(c.unit), qPrintable(all));
+    }
+    QCOMPARE(liveTimeTicks(base, base, base + 400'000'000).front().label, QStringLiteral("0 ms"));
+    QCOMPARE(liveTimeTicks(base, base, base + 400'000'000)[1].label, QStringLiteral("100 ms"));
+
+    // A chart of 400 ms: screenshot.
+    LiveChartData data;
+    data.title = QStringLiteral("rank 0 \u00b7 mps \u00b7 400 ms shown");
+    data.connected = true;
+    data.origin = base;
+    data.t0 = base;
+    data.t1 = base + 400'000'000;
+    data.samples = 41;
+    data.has_bytes = true;
+    LiveSeries alloc{live::Field::Allocated, {}};
+    for (int i = 0; i <= 40; ++i) {
+      const std::int64_t t = base + i * 10'000'000, v = 900'000'000 + (i % 7) * 40'000'000;
+      alloc.buckets.push_back({t, v, v, v, t});
+    }
+    data.series.push_back(alloc);
+    LiveChart chart;
+    chart.resize(640, 240);
+    chart.setData(data);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    shoot(chart, QStringLiteral("live_chart_400ms.png"));
   }
 
   void demoTrainerButton() {

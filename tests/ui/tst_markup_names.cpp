@@ -1,10 +1,15 @@
 // Names from files are text, never markup: a capture file named "<u>run.xplane.pb" whose module names start
 // with "<u>" (same length as "jit_", so the protobuf stays valid) is opened in the main window; every page
-// is shown, and every label, widget tooltip and item tooltip that holds one of these names must show "<u>"
-// literally, as Qt renders it: a label or tooltip that Qt takes for rich text (Qt::mightBeRichText) must
-// hold the name escaped, any other must hold it as it is. The same for a snapshot window's status line and
-// the error box of a load that fails. Screenshot of the Modules page.
+// is shown, and every label, widget tooltip, item tooltip and header tooltip that holds one of these names
+// must show "<u>" literally, as Qt renders it: a label or tooltip that Qt takes for rich text
+// (Qt::mightBeRichText) must hold the name escaped, any other must hold it as it is. The same for a
+// snapshot window's status line and the error box of a load that fails; for the Live page on a recording
+// whose file, endpoint, host, device and events carry "<u>"; for the Simulator page on a trace, a sizes file
+// and a broken trace named with "<u>"; and for the windows of a Kineto trace, a raw memory timeline (HTA)
+// and a pprof memory profile named with "<u>". Screenshots of the Modules page, the Live and Simulator pages.
 #include <QAbstractItemView>
+#include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
 #include <QTabWidget>
@@ -13,10 +18,18 @@
 #include <QtTest>
 #include <fstream>
 
+#include "core/live/recorder.h"
+#include "core/sim/simulator.h"
+#include "core/sim/trace_io.h"
 #include "tests/ui/screenshots.h"
+#include "ui/live/live_page.h"
+#include "ui/live/rank_table_model.h"
 #include "ui/pages/analysis_pages.h"
 #include "ui/pages/main_window.h"
 #include "ui/pages/table_page.h"
+#include "ui/sim/sim_controls.h"
+#include "ui/sim/simulator_page.h"
+#include "ui/snapshot/snapshot_window.h"
 
 using namespace oomscope::ui;
 
@@ -40,16 +53,56 @@ bool showsMarker(const QString& text, Qt::TextFormat format = Qt::AutoText) {
   return rendered(text, format).contains(kMarker);
 }
 
+bool holdsMarker(const QString& text) {
+  return text.contains(kMarker) || text.contains(QLatin1String("&lt;u&gt;"));
+}
+
 void collectItemTips(const QAbstractItemModel& model, const QModelIndex& parent, QStringList& bad,
                      int& seen) {
   for (int r = 0; r < model.rowCount(parent); ++r)
     for (int c = 0; c < model.columnCount(parent); ++c) {
       const QModelIndex i = model.index(r, c, parent);
       const QString tip = i.data(Qt::ToolTipRole).toString();
-      if (tip.contains(kMarker) || tip.contains(QLatin1String("&lt;u&gt;"))) ++seen;
+      if (holdsMarker(tip)) ++seen;
       if (!showsMarker(tip)) bad << QStringLiteral("item tooltip: ") + tip;
       if (c == 0 && model.hasChildren(i)) collectItemTips(model, i, bad, seen);
     }
+  if (parent.isValid()) return;
+  for (int c = 0; c < model.columnCount(); ++c) {
+    const QString tip = model.headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString();
+    if (holdsMarker(tip)) ++seen;
+    if (!showsMarker(tip)) bad << QStringLiteral("header tooltip: ") + tip;
+  }
+}
+
+// Every label, widget tooltip, item and header tooltip under root that holds a crafted name, checked; the
+// texts that show it as markup are returned. labels/tips count those that hold one.
+QStringList markupProblems(const QWidget& root, int& labels, int& tips) {
+  QStringList bad;
+  QList<const QLabel*> all;
+  if (const auto* self = qobject_cast<const QLabel*>(&root)) all << self;
+  for (const QLabel* label : root.findChildren<QLabel*>()) all << label;
+  for (const QLabel* label : all) {
+    if (holdsMarker(label->text())) ++labels;
+    if (!showsMarker(label->text(), label->textFormat()))
+      bad << QStringLiteral("label %1: %2").arg(label->objectName(), label->text());
+  }
+  QList<const QWidget*> widgets{&root};
+  for (const QWidget* w : root.findChildren<QWidget*>()) widgets << w;
+  for (const QWidget* w : widgets) {
+    if (holdsMarker(w->toolTip())) ++tips;
+    if (!showsMarker(w->toolTip()))
+      bad << QStringLiteral("tooltip of %1: %2").arg(w->objectName(), w->toolTip());
+    if (holdsMarker(w->windowTitle())) ++labels;  // window titles are plain text: counted, nothing to check
+  }
+  for (const QAbstractItemView* view : root.findChildren<QAbstractItemView*>())
+    if (view->model()) collectItemTips(*view->model(), {}, bad, tips);
+  return bad;
+}
+
+QString report(const QStringList& bad) {
+  for (const QString& b : bad) qWarning("shown as markup: %s", qPrintable(b.left(200)));
+  return QStringLiteral("%1 texts show a name as markup").arg(bad.size());
 }
 
 }  // namespace
@@ -88,24 +141,11 @@ class TestMarkupNames : public QObject {
       QTRY_VERIFY(tabs->currentWidget()->isVisible());
     }
 
-    QStringList bad;
     int labels = 0, tips = 0;
-    for (const QLabel* label : window.findChildren<QLabel*>()) {
-      if (label->text().contains(kMarker) || label->text().contains(QLatin1String("&lt;u&gt;"))) ++labels;
-      if (!showsMarker(label->text(), label->textFormat()))
-        bad << QStringLiteral("label %1: %2").arg(label->objectName(), label->text());
-    }
-    for (const QWidget* w : window.findChildren<QWidget*>()) {
-      if (w->toolTip().contains(kMarker) || w->toolTip().contains(QLatin1String("&lt;u&gt;"))) ++tips;
-      if (!showsMarker(w->toolTip()))
-        bad << QStringLiteral("tooltip of %1: %2").arg(w->objectName(), w->toolTip());
-    }
-    for (const QAbstractItemView* view : window.findChildren<QAbstractItemView*>())
-      if (view->model()) collectItemTips(*view->model(), {}, bad, tips);
+    const QStringList bad = markupProblems(window, labels, tips);
     qInfo("labels with a crafted name: %d, tooltips: %d", labels, tips);
     QVERIFY(labels > 0 && tips > 0);  // the names did reach labels and tooltips: the check checked something
-    for (const QString& b : bad) qWarning("shown as markup: %s", qPrintable(b.left(200)));
-    QVERIFY2(bad.isEmpty(), qPrintable(QStringLiteral("%1 texts show a name as markup").arg(bad.size())));
+    QVERIFY2(bad.isEmpty(), qPrintable(report(bad)));
 
     tabs->setCurrentWidget(window.modulesPage());
     shoot(window, QStringLiteral("markup-names-modules.png"));
@@ -136,6 +176,104 @@ class TestMarkupNames : public QObject {
     const auto* status = window.findChild<QLabel*>(QStringLiteral("statusText"));
     QVERIFY(showsMarker(status->text(), status->textFormat()));
     shoot(*box, QStringLiteral("markup-names-error.png"));
+  }
+
+  void liveRecordingNamesShowLiterally() {
+    // A recording named with "<u>" whose endpoint, host, device, alert-firing samples and events carry it.
+    const QString path = m_dir.filePath(QStringLiteral("<u>session.oomlive"));
+    {
+      namespace live = oomscope::live;
+      live::Recorder r(path.toStdString());
+      const std::int64_t t0 = 1'764'500'000LL * 1'000'000'000LL;
+      live::Hello hello;
+      hello.host = "<u>host";
+      hello.backend = "cuda";
+      hello.device = "<u>device";
+      hello.total_bytes = 4LL << 30;
+      r.on_endpoint(0, "unix:/tmp/<u>rank0.sock");
+      r.on_hello(0, hello);
+      for (int i = 0; i < 30; ++i) {
+        live::Sample sample;
+        sample.t = t0 + i * 100'000'000LL;
+        sample.set(live::Field::Allocated, (1LL + i) * (120LL << 20));
+        r.on_sample(0, sample);
+      }
+      r.on_bad_line(0, t0 + 2'000'000'000LL, "<u>not json");
+      r.on_event(0, live::Event{t0 + 2'900'000'000LL, "oom", "<u>out of memory", "/tmp/<u>snap.pickle", 7});
+      r.on_disconnected(0, t0 + 3'000'000'000LL, "<u>gone");
+      r.close();
+    }
+    MainWindow window;
+    auto* page = new LivePage;
+    window.addPage(page, QStringLiteral("Live"));
+    window.resize(1280, 760);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy opened(page, &LivePage::recordingOpened);
+    window.openFile(path);
+    QVERIFY(opened.wait(10000));
+    page->refreshNow();
+    QTRY_VERIFY(page->rankModel()->rowCount() == 1);
+    int labels = 0, tips = 0;
+    const QStringList bad = markupProblems(window, labels, tips);
+    qInfo("labels with a crafted name: %d, tooltips: %d", labels, tips);
+    QVERIFY(labels > 0 && tips > 0);
+    QVERIFY2(bad.isEmpty(), qPrintable(report(bad)));
+    shoot(window, QStringLiteral("markup-names-live.png"));
+  }
+
+  void simulatorNamesShowLiterally() {
+    oomscope::sim::SimConfig c = oomscope::sim::default_config();
+    c.seed = 3;
+    oomscope::sim::Simulator simulator(c);
+    simulator.run_to_end();
+    const QString trace = m_dir.filePath(QStringLiteral("<u>run.jsonl"));
+    oomscope::sim::write_trace_file(trace.toStdString(), simulator.config(), simulator.log(),
+                                    simulator.totals(), simulator.baselines());
+    const QString broken = m_dir.filePath(QStringLiteral("<u>broken.jsonl"));
+    std::ofstream(broken.toStdString()) << "{\"format\":\"oomscope-split-trace\",\"version\":1}\n{\"id\":";
+
+    SimulatorPage page;
+    page.resize(1400, 860);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    page.controls()->setCompare(SimControls::Compare::None);
+    QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy() && page.run(0) && !page.run(1), 60000);
+    page.openTrace(trace, 1);
+    QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy() && page.run(1), 60000);
+    QCOMPARE(page.run(1)->title, QStringLiteral("<u>run.jsonl"));
+    page.runToEnd();
+    QSignalSpy failed(&page, &SimulatorPage::failed);
+    page.openTrace(broken, 1);
+    QTRY_VERIFY_WITH_TIMEOUT(failed.count() == 1, 30000);
+    // A sizes file that is not there: its name is on the button, the path in its tooltip and the error.
+    page.controls()->setSizesFile(m_dir.filePath(QStringLiteral("<u>sizes.txt")));
+    QTRY_VERIFY_WITH_TIMEOUT(failed.count() == 2, 30000);
+    QVERIFY(page.errorText().contains(QStringLiteral("<u>sizes.txt")));
+    int labels = 0, tips = 0;
+    const QStringList bad = markupProblems(page, labels, tips);
+    qInfo("labels with a crafted name: %d, tooltips: %d", labels, tips);
+    QVERIFY(labels > 0 && tips > 0);
+    QVERIFY2(bad.isEmpty(), qPrintable(report(bad)));
+    shoot(page, QStringLiteral("markup-names-simulator.png"));
+  }
+
+  void otherFormatWindowsShowNamesLiterally() {
+    for (const char* name :
+         {"kineto_h100_qwen1.5_0.5b_inference_profile_memory.json.gz", "torch_memory_timeline_raw_hta.raw.gz",
+          "jax_device_memory_profile_cuda_microjax.prof"}) {
+      const QString copy = m_dir.filePath(QStringLiteral("<u>") + QString::fromUtf8(name));
+      QFile::remove(copy);
+      QVERIFY(QFile::copy(QStringLiteral(OOMSCOPE_TEST_DATA "/") + QString::fromUtf8(name), copy));
+      SnapshotWindow w;
+      QSignalSpy loaded(&w, &SnapshotWindow::loaded);
+      w.load(copy);
+      QVERIFY2(loaded.wait(20000), name);
+      int labels = 0, tips = 0;
+      const QStringList bad = markupProblems(w, labels, tips);
+      QVERIFY2(labels > 0, name);  // the status line and the title name the file
+      QVERIFY2(bad.isEmpty(), qPrintable(report(bad)));
+    }
   }
 
  private:

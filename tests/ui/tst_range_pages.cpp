@@ -4,6 +4,7 @@
 // program-order range leaves the Allocators table whole and says why. QAbstractItemModelTester on the
 // Allocators model and proxy; screenshots of both pages with a range.
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QTabWidget>
@@ -225,6 +226,14 @@ class TestRangePages : public QObject {
     QVERIFY2(shown.contains(QLatin1String("executions in the selection")), qPrintable(shown));
     QVERIFY2(shown.contains(QLatin1String("in the selection")), qPrintable(shown));
     QVERIFY(scoped->text.contains(QLatin1String("host executions in the selection: 2")));
+    // The module selector counts the executions in the range too, and says so.
+    const QString module = page->moduleBox()->currentText();
+    QVERIFY2(module.contains(QLatin1String(", 2 executions in the selection")), qPrintable(module));
+    QVERIFY2(page->moduleBox()
+                 ->itemData(page->moduleBox()->currentIndex(), Qt::ToolTipRole)
+                 .toString()
+                 .contains(QLatin1String("2 host executions in the time selection")),
+             qPrintable(module));
     // The range reused the executions of the report shown before it.
     QCOMPARE(scoped->request.wholeCapture, whole->report);
     shoot(*m_window, QStringLiteral("diagnosis-range-selected.png"));
@@ -235,6 +244,12 @@ class TestRangePages : public QObject {
     QVERIFY(!page->rangeBanner()->isVisibleTo(page));
     QVERIFY(rules(*m_window->analysis()->result()).contains(QStringLiteral("allocator-retry")));
     QVERIFY(!allFindingText(page).contains(QLatin1String("in the selection")));
+    const auto& all = *m_window->analysis()->result()->report;
+    const qint64 executions = all.modules[*all.module_index].executions;
+    QVERIFY(executions > 2);
+    QVERIFY2(page->moduleBox()->currentText().contains(QStringLiteral(", %1 executions").arg(executions)) &&
+                 !page->moduleBox()->currentText().contains(QLatin1String("selection")),
+             qPrintable(page->moduleBox()->currentText()));
     // Clearing shows the result from before the range again, not a new analysis of the whole capture.
     QCOMPARE(m_window->analysis()->result(), whole);
 

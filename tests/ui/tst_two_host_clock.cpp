@@ -6,7 +6,9 @@
 // The expected times are the script's construction (S = the gemm capture's profile start), not oomscope's.
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QScrollBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QToolBar>
 #include <QtTest>
@@ -90,6 +92,32 @@ class TestTwoHostClock : public QObject {
     QVERIFY2(m_window->hostsPage()->headline().startsWith(QLatin1String("worker-1 ran out first")),
              qPrintable(m_window->hostsPage()->headline()));
     m_window->tabs()->setCurrentWidget(m_window->hostsPage());
+
+    // 460 MiB of 144 GiB: a share that is not zero never reads "0 %".
+    for (const HostRow& row : rows) QCOMPARE(row.peakPercent, QStringLiteral("0.3 %"));
+    // The verdict can be read whole: its column wraps it and each row is as tall as its wrapped text.
+    QTableView* view = m_window->hostsPage()->table()->view();
+    const QAbstractItemModel* shown = view->model();
+    QTRY_VERIFY(view->columnWidth(HostTableModel::Verdict) > 0);
+    for (int r = 0; r < shown->rowCount(); ++r) {
+      const QModelIndex verdict = shown->index(r, HostTableModel::Verdict);
+      const QString text = verdict.data().toString();
+      QVERIFY(text.startsWith(QLatin1String("The plan of jit_dot")));
+      QFont font = view->font();
+      if (const QVariant f = verdict.data(Qt::FontRole); f.isValid()) font = f.value<QFont>();
+      const int textWidth = view->columnWidth(HostTableModel::Verdict) - 8;  // the cell's margins
+      const QRect needed =
+          QFontMetrics(font).boundingRect(QRect(0, 0, textWidth, 100000), Qt::TextWordWrap, text);
+      QVERIFY2(needed.width() <= textWidth, qPrintable(text));
+      QTRY_VERIFY2(view->rowHeight(r) >= needed.height(),
+                   qPrintable(QStringLiteral("row %1 is %2 px high, its verdict needs %3 px")
+                                  .arg(r)
+                                  .arg(view->rowHeight(r))
+                                  .arg(needed.height())));
+      QCOMPARE(verdict.data(Qt::ToolTipRole).toString(), text);
+    }
+    // The table is as tall as its rows: none is cut off at the bottom.
+    QTRY_COMPARE(view->verticalScrollBar()->maximum(), 0);
     shoot(*m_window, QStringLiteral("hosts-one-clock.png"));
   }
 

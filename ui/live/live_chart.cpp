@@ -63,12 +63,6 @@ double niceStep(double range, int ticks) {
   return 10 * mag;
 }
 
-QString timeLabel(double seconds) {
-  if (seconds < 120) return QStringLiteral("%1 s").arg(seconds, 0, 'f', seconds < 10 ? 1 : 0);
-  if (seconds < 7200) return QStringLiteral("%1 min").arg(seconds / 60, 0, 'f', 1);
-  return QStringLiteral("%1 h").arg(seconds / 3600, 0, 'f', 1);
-}
-
 QChar eventLetter(const QString& kind) {
   if (kind == QLatin1String("oom")) return QLatin1Char('O');
   if (kind == QLatin1String("split")) return QLatin1Char('S');
@@ -77,7 +71,63 @@ QChar eventLetter(const QString& kind) {
   return QLatin1Char('N');
 }
 
+// A round step for a time axis of `range` seconds: 1-2-2.5-5 under a second, else whole seconds, minutes
+// and hours that read well on a clock (5 s, 15 s, 1 min, 5 min, 30 min, 2 h, ...).
+double niceTimeStep(double range, int ticks) {
+  const double raw = range / ticks;
+  if (raw < 1) return niceStep(range, ticks);
+  static constexpr double kSteps[] = {1,   2,   5,    10,   15,   30,    60,    120,   300,
+                                      600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400};
+  for (double step : kSteps)
+    if (raw <= step) return step;
+  return niceStep(range / 86400, ticks) * 86400;
+}
+
+// Decimals that show `value` exactly (up to maxDecimals), or -1 when it needs more.
+int exactDecimals(double value, int maxDecimals) {
+  for (int d = 0; d <= maxDecimals; ++d) {
+    const double scaled = value * std::pow(10.0, d);
+    if (std::abs(scaled - std::round(scaled)) < 1e-6 * std::max(1.0, scaled)) return d;
+  }
+  return -1;
+}
+
 }  // namespace
+
+std::vector<LiveTimeTick> liveTimeTicks(std::int64_t origin, std::int64_t t0, std::int64_t t1, int count) {
+  std::vector<LiveTimeTick> ticks;
+  if (t1 <= t0 || count < 1) return ticks;
+  const double from = double(t0 - origin) / 1e9, to = double(t1 - origin) / 1e9;
+  const double step = std::max(1e-6, niceTimeStep(to - from, count));  // seconds; ns times cannot go finer
+  struct Unit {
+    double seconds;
+    const char* name;
+    double from;  // used when the axis ends at or after this many seconds
+    int maxDecimals;
+  };
+  static constexpr Unit kUnits[] = {
+      {3600, "h", 7200, 2}, {60, "min", 120, 2}, {1, "s", 1, 3}, {1e-3, "ms", 0, 3}};
+  const Unit* unit = &kUnits[3];
+  int decimals = exactDecimals(step / unit->seconds, unit->maxDecimals);
+  for (const Unit& u : kUnits) {
+    if (to < u.from) continue;
+    const int d = exactDecimals(step / u.seconds, u.maxDecimals);
+    if (d < 0) continue;
+    unit = &u;
+    decimals = d;
+    break;
+  }
+  if (decimals < 0) decimals = unit->maxDecimals;
+  const auto first = static_cast<std::int64_t>(std::ceil(from / step - 1e-9));
+  const auto last = static_cast<std::int64_t>(std::floor(to / step + 1e-9));
+  for (std::int64_t k = first; k <= last; ++k) {
+    const double seconds = double(k) * step;
+    ticks.push_back({origin + std::llround(seconds * 1e9), QStringLiteral("%1 %2")
+                                                               .arg(seconds / unit->seconds, 0, 'f', decimals)
+                                                               .arg(QLatin1String(unit->name))});
+  }
+  return ticks;
+}
 
 LiveChart::LiveChart(QWidget* parent) : QWidget(parent) {
   setAttribute(Qt::WA_OpaquePaintEvent);
@@ -150,15 +200,13 @@ void LiveChart::paintEvent(QPaintEvent*) {
     p.drawText(QRect(0, y - lh / 2, left - 6, lh), Qt::AlignRight | Qt::AlignVCenter,
                QString::fromStdString(format_bytes(static_cast<std::int64_t>(v))));
   }
-  // Time axis: seconds since the session's first sample.
-  const double secs0 = double(d.t0 - d.origin) / 1e9, secs = span / 1e9;
-  const double tstep = niceStep(secs, 5);
-  for (double s = std::ceil(secs0 / tstep) * tstep; s <= secs0 + secs; s += tstep) {
-    const int x = int(X(d.origin + static_cast<std::int64_t>(s * 1e9)));
+  // Time axis: the time since the session's first sample.
+  for (const LiveTimeTick& tick : liveTimeTicks(d.origin, d.t0, d.t1)) {
+    const int x = int(X(tick.t));
     p.setPen(QColor(0, 0, 0, 25));
     p.drawLine(x, plot.top(), x, plot.bottom());
     p.setPen(palette().text().color());
-    p.drawText(QRect(x - 40, plot.bottom() + 2, 80, lh), Qt::AlignCenter, timeLabel(s));
+    p.drawText(QRect(x - 45, plot.bottom() + 2, 90, lh), Qt::AlignCenter, tick.label);
   }
 
   p.save();

@@ -5,6 +5,8 @@
 // that is all there is, and the optimizer step on a second axis at the right.
 
 #include <QWidget>
+#include <cstdint>
+#include <vector>
 
 #include "ui/live/live_chart_data.h"
 
@@ -26,6 +28,17 @@ class LiveChart : public QWidget {
  private:
   LiveChartData m_data;
 };
+
+// One label of the time axis: where (unix ns) and what it says (the time since the session's first sample).
+struct LiveTimeTick {
+  std::int64_t t = 0;
+  QString label;
+};
+
+// About `count` ticks at a round step over [t0, t1] (unix ns), labelled by the time since `origin`: every
+// label distinct and with its unit, in the largest of h, min, s or ms that shows the step exactly (ms when
+// the axis ends under a second).
+std::vector<LiveTimeTick> liveTimeTicks(std::int64_t origin, std::int64_t t0, std::int64_t t1, int count = 5);
 
 // Colours shared by the chart's legend and the rank table.
 QColor liveFieldColor(live::Field f);

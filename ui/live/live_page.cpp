@@ -4,31 +4,26 @@
 
 #include <QApplication>
 #include <QComboBox>
-#include <QDateTime>
-#include <QFileDialog>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
-#include <QPointer>
 #include <QProcess>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
-#include <QThreadPool>
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include "core/live/replay.h"
-#include "core/util/error.h"
 #include "core/util/safe_text.h"
 #include "ui/live/attach_dialog.h"
 #include "ui/live/live_chart.h"
 #include "ui/live/rank_table_model.h"
+#include "ui/session/page_file_opener.h"
 #include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
@@ -53,6 +48,7 @@ LivePage::LivePage(QWidget* parent) : QWidget(parent) {
   m_window->setCurrentIndex(1);
   m_status = new QLabel(tr("Not attached. Attach to a trainer's agent, or open a recording."), this);
   m_status->setObjectName(QStringLiteral("liveStatus"));
+  m_status->setTextFormat(Qt::PlainText);  // paths, endpoints and errors: never markup
   bar->addWidget(m_attach);
   bar->addWidget(m_open);
   bar->addWidget(m_record);
@@ -106,6 +102,8 @@ LivePage::LivePage(QWidget* parent) : QWidget(parent) {
   layout->addWidget(split, 1);
 
   createNavigatorSource();
+  m_opener = new PageFileOpener(tr("Live recordings (*.oomlive)"), &LivePage::opensFile, this);
+  connect(m_opener, &PageFileOpener::openRequested, this, &LivePage::openRecording);
   connect(m_attach, &QPushButton::clicked, this, &LivePage::chooseAttach);
   connect(m_open, &QPushButton::clicked, this, &LivePage::chooseRecording);
   connect(m_record, &QPushButton::clicked, this, &LivePage::toggleRecording);
@@ -182,60 +180,6 @@ void LivePage::detach() {
   if (m_session) m_session->stop_recording();
 }
 
-void LivePage::openRecording(const QString& path) {
-  resetSession({});
-  m_isRecording = true;
-  m_record->setEnabled(false);
-  m_status->setText(tr("Opening %1\u2026").arg(path));
-  auto session = m_session;
-  QPointer<LivePage> self(this);
-  QThreadPool::globalInstance()->start([session, path, self] {
-    QString error, note;
-    try {
-      const live::ReplayInfo info = live::replay_recording(path.toStdString(), *session);
-      note = safeMultiline(info.note);
-    } catch (const Error& e) {
-      error = safeMultiline(e.what());
-    }
-    QMetaObject::invokeMethod(qApp, [self, session, path, error, note] {
-      if (!self || self->m_session != session) return;
-      if (!error.isEmpty()) {
-        self->m_status->setText(error);
-        emit self->failed(error);
-        return;
-      }
-      self->setWindowSeconds(0);
-      const int ranks =
-          session->read([](const live::Store& s, const live::AlertEngine&) { return int(s.ranks().size()); });
-      self->rebuildCharts(ranks);
-      self->refresh(true);
-      self->m_status->setText(
-          tr("Recording %1%2").arg(path, note.isEmpty() ? QString() : QStringLiteral(" \u2014 ") + note));
-      emit self->recordingOpened(path, note);
-    });
-  });
-}
-
-bool LivePage::startRecording(const QString& path, QString* error) {
-  if (!m_session || m_isRecording) return false;
-  try {
-    m_session->start_recording(path.toStdString());
-  } catch (const Error& e) {
-    if (error) *error = safeMultiline(e.what());
-    m_status->setText(safeMultiline(e.what()));
-    return false;
-  }
-  m_record->setText(tr("Stop Recording"));
-  return true;
-}
-
-void LivePage::stopRecording() {
-  if (m_session) m_session->stop_recording();
-  m_record->setText(tr("Record\u2026"));
-}
-
-bool LivePage::isRecording() const { return m_session && m_session->recording(); }
-
 void LivePage::chooseAttach() {
   AttachDialog dialog(!m_demoProgram.isEmpty(), this);
   if (dialog.exec() != QDialog::Accepted) return;
@@ -267,25 +211,6 @@ bool LivePage::startDemoTrainer(std::vector<live::AlertRule> rules) {
   }
   attach({live::parse_endpoint((QStringLiteral("unix:") + sock).toStdString())}, {}, std::move(rules));
   return true;
-}
-
-void LivePage::chooseRecording() {
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open Recording"), {},
-                                                    tr("Live recordings (*.oomlive);;All files (*)"));
-  if (!path.isEmpty()) openRecording(path);
-}
-
-void LivePage::toggleRecording() {
-  if (isRecording()) {
-    stopRecording();
-    return;
-  }
-  const QString suggested =
-      QStringLiteral("session-%1.oomlive")
-          .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
-  const QString path =
-      QFileDialog::getSaveFileName(this, tr("Record Session"), suggested, tr("Live recordings (*.oomlive)"));
-  if (!path.isEmpty()) startRecording(path);
 }
 
 void LivePage::rebuildCharts(int count) {

@@ -29,6 +29,7 @@ namespace oomscope::ui {
 
 class LiveChart;
 class NavigatorSource;
+class PageFileOpener;
 class RankTableModel;
 
 class LivePage : public QWidget {
@@ -50,8 +51,13 @@ class LivePage : public QWidget {
   // directAttachFailed, when it cannot: no Prometheus view, no stats_endpoint published, or (after a
   // connection attempt on a worker) unreachable.
   bool attachDirectly(int index);
-  // Opens a recording (on a worker); emits recordingOpened or failed.
+  // Opens a recording (on a worker); emits recordingOpened or failed (and reports either to the main
+  // window through the page's PageFileOpener: recent files, the error box).
   void openRecording(const QString& path);
+  // A file this page opens: named *.oomlive, or starting like a recording (the main window's File > Open,
+  // recent files and drops hand those to the page).
+  static bool opensFile(const QString& path);
+  PageFileOpener* fileOpener() const { return m_opener; }
   void detach();
   // Records the running session to `path`; false with a message when it cannot.
   bool startRecording(const QString& path, QString* error = nullptr);
@@ -128,6 +134,7 @@ class LivePage : public QWidget {
   QListWidget* m_alerts = nullptr;
   QTimer* m_timer = nullptr;
   NavigatorSource* m_navigator = nullptr;
+  PageFileOpener* m_opener = nullptr;
 };
 
 }  // namespace oomscope::ui

@@ -151,10 +151,10 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const {
       if (r.thinned > 0)
         tip += tr(" (%1 older ones merged into their neighbours to bound memory; peaks kept)")
                    .arg(QLocale().toString(r.thinned));
-      return tip;
+      return plainToolTip(tip);  // endpoints and agents' texts: never markup
     }
-    if (index.column() == Status) return r.status;
-    if (index.column() == Bad && r.bad) return tr("Last skipped line: %1").arg(r.badWhy);
+    if (index.column() == Status) return plainToolTip(r.status);
+    if (index.column() == Bad && r.bad) return plainToolTip(tr("Last skipped line: %1").arg(r.badWhy));
   }
   return {};
 }

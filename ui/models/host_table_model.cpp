@@ -75,7 +75,10 @@ std::vector<HostRow> hostRows(const analysis::HostComparison& comparison,
     row.pool = safe(h.pool);
     row.peak = h.peak_bytes;
     row.capacity = h.capacity_bytes;
-    if (h.peak_fraction) row.peakPercent = QStringLiteral("%1 %").arg(qRound(*h.peak_fraction * 100));
+    if (h.peak_fraction) {
+      row.peakFraction = h.peak_fraction;
+      row.peakPercent = percentText(*h.peak_fraction * 100);
+    }
     row.executions = h.executions;
     row.retries = h.retries;
     if (!h.first_trouble_ps) row.firstTrouble = safe(h.first_trouble);  // empty, or "... (time unknown)"
@@ -145,9 +148,24 @@ QVariant HostTableModel::data(const QModelIndex& index, int role) const {
   }
   if (index.isValid() && role == Qt::ToolTipRole && index.column() == Host)
     return plainToolTip(m_rows.at(std::size_t(index.row())).path);
+  if (index.isValid() && index.column() == PeakPercent) {
+    const HostRow& r = m_rows.at(std::size_t(index.row()));
+    // Sorted by the share itself, not by its text; right-aligned as the other figures.
+    if (role == SortRole) return r.peakFraction ? QVariant(*r.peakFraction) : QVariant(-1.0);
+    if (role == Qt::TextAlignmentRole)
+      return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+    if (role == Qt::ToolTipRole && r.peakFraction)
+      return QStringLiteral("%1 % of the capacity").arg(*r.peakFraction * 100, 0, 'f', 3);
+  }
   if (index.isValid() && role == Qt::ToolTipRole && index.column() == Verdict)
     return plainToolTip(m_rows.at(std::size_t(index.row())).verdict);
   return RecordTableModel::data(index, role);
+}
+
+QVariant HostTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation == Qt::Horizontal && section == PeakPercent && role == Qt::TextAlignmentRole)
+    return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+  return RecordTableModel::headerData(section, orientation, role);
 }
 
 }  // namespace oomscope::ui

@@ -20,7 +20,9 @@ struct HostRow {
   QString pool;
   std::optional<qint64> peak;
   std::optional<qint64> capacity;
-  QString peakPercent;  // "87 %" (derived), empty when unknown
+  // "87 %", "0.3 %", "< 0.1 %" (derived; a non-zero share never reads "0 %"), empty when unknown.
+  QString peakPercent;
+  std::optional<double> peakFraction;  // peak in use / capacity, for sorting
   qint64 executions = 0;
   qint64 retries = 0;
   // "AllocatorRetry wait at 2026-02-20 13:53:59.239 UTC (+0.025 s)" on one clock, else "... at +1.234 s"
@@ -45,6 +47,7 @@ class HostTableModel : public RecordTableModel {
   const std::vector<HostRow>& rows() const { return m_rows; }
 
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
  protected:
   int recordCount() const override { return int(m_rows.size()); }

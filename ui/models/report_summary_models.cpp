@@ -78,10 +78,11 @@ ReportModuleModel::ReportModuleModel(QObject* parent) : QAbstractListModel(paren
 
 void ReportModuleModel::setModules(const std::vector<analysis::ModuleRow>& modules,
                                    std::optional<std::size_t> defaultIndex,
-                                   analysis::ModuleChoice defaultChoice) {
+                                   analysis::ModuleChoice defaultChoice, bool inSelection) {
   beginResetModel();
   m_entries.clear();
   m_choice = defaultChoice;
+  m_inSelection = inSelection;
   for (std::size_t i = 0; i < modules.size(); ++i) m_entries.push_back({modules[i], i, defaultIndex == i});
   std::stable_sort(m_entries.begin(), m_entries.end(),
                    [](const Entry& a, const Entry& b) { return a.row.peak_bytes > b.row.peak_bytes; });
@@ -116,9 +117,10 @@ QVariant ReportModuleModel::data(const QModelIndex& index, int role) const {
       QString text = moduleLabel(e.row);
       text += planned ? QStringLiteral("  \u2014  %1").arg(bytesText(e.row.peak_bytes))
                       : QStringLiteral("  \u2014  no plan");
-      text += QStringLiteral(", %1 execution%2")
+      text += QStringLiteral(", %1 execution%2%3")
                   .arg(e.row.executions)
-                  .arg(e.row.executions == 1 ? QString() : QStringLiteral("s"));
+                  .arg(e.row.executions == 1 ? QString() : QStringLiteral("s"),
+                       m_inSelection ? QStringLiteral(" in the selection") : QString());
       if (e.isDefault) text += QStringLiteral("  \u2605 default: %1").arg(choiceText(m_choice));
       return text;
     }
@@ -126,11 +128,12 @@ QVariant ReportModuleModel::data(const QModelIndex& index, int role) const {
       QString tip =
           QStringLiteral(
               "%1\nplanned peak %2 [derived]\ntemp %3, parameters %4 (donated %5), outputs %6 [read]\n"
-              "%7 host executions in the capture [measured]")
+              "%7 host executions in the %8 [measured]")
               .arg(moduleLabel(e.row), bytesWithExact(e.row.peak_bytes), bytesText(e.row.temp_bytes),
                    bytesText(e.row.parameters_bytes), bytesText(e.row.donated_bytes),
                    bytesText(e.row.outputs_bytes))
-              .arg(e.row.executions);
+              .arg(e.row.executions)
+              .arg(m_inSelection ? QStringLiteral("time selection") : QStringLiteral("capture"));
       if (e.isDefault) tip += QStringLiteral("\nAnalysed by default: %1.").arg(choiceText(m_choice));
       return plainToolTip(tip);
     }

@@ -3,7 +3,9 @@
 //   RoleTotalsModel   the role breakdown at the plan's peak (role, buffers, bytes, % of the peak), largest
 //                     first, for the Buffers page's totals and the Plan page's legend table;
 //   ReportModuleModel every module of the capture for the module selector, by planned peak (largest first),
-//                     the default module marked with the reason it is the default.
+//                     the default module marked with the reason it is the default; each module's executions
+//                     are those of the report (in the time selection when the report has one, and then
+//                     said so).
 
 #include <QAbstractListModel>
 #include <memory>
@@ -48,8 +50,9 @@ class ReportModuleModel : public QAbstractListModel {
   explicit ReportModuleModel(QObject* parent = nullptr);
 
   // defaultIndex: index into report.modules of the module the capture analyses by default, and why.
+  // inSelection: the rows' executions are those inside a time selection (a re-scoped report).
   void setModules(const std::vector<analysis::ModuleRow>& modules, std::optional<std::size_t> defaultIndex,
-                  analysis::ModuleChoice defaultChoice);
+                  analysis::ModuleChoice defaultChoice, bool inSelection = false);
   void clear();
   // Row of the module at index `moduleIndex` of the report's module list; -1 when absent.
   int rowOfModule(std::optional<std::size_t> moduleIndex) const;
@@ -66,6 +69,7 @@ class ReportModuleModel : public QAbstractListModel {
   };
   std::vector<Entry> m_entries;
   analysis::ModuleChoice m_choice = analysis::ModuleChoice::None;
+  bool m_inSelection = false;
 };
 
 }  // namespace oomscope::ui

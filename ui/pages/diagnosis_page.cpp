@@ -236,7 +236,6 @@ void DiagnosisPage::submitCapacity() {
 void DiagnosisPage::clear() {
   m_result.reset();
   m_moduleModel->clear();
-  m_modulesFor = nullptr;
   m_verdict->setText(tr("Open a capture to see what its peak is made of and what to try next."));
   m_verdictTag->hide();
   m_pool->clear();
@@ -266,10 +265,9 @@ void DiagnosisPage::setResult(std::shared_ptr<const AnalysisResult> result) {
   if (!result) return clear();
   m_result = std::move(result);
   const analysis::HostReport& r = *m_result->report;
-  if (m_modulesFor != m_result->request.capture.get() || m_moduleModel->rowCount() != int(r.modules.size())) {
-    m_moduleModel->setModules(r.modules, m_result->defaultModule, m_result->defaultChoice);
-    m_modulesFor = m_result->request.capture.get();
-  }
+  // Refilled for every result: a time selection re-scopes each module's executions.
+  m_moduleModel->setModules(r.modules, m_result->defaultModule, m_result->defaultChoice,
+                            r.runtime.time_window.has_value());
   m_modules->setEnabled(m_moduleModel->rowCount() > 0);
   m_modules->setCurrentIndex(m_moduleModel->rowOfModule(r.module_index));
   m_verdict->setText(m_result->verdict);

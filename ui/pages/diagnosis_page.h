@@ -62,7 +62,6 @@ class DiagnosisPage : public QWidget {
 
   std::shared_ptr<const AnalysisResult> m_result;
   ReportModuleModel* m_moduleModel = nullptr;
-  const void* m_modulesFor = nullptr;  // the capture the module list was filled for
   QComboBox* m_modules = nullptr;
   QLineEdit* m_capacity = nullptr;
   QPushButton* m_check = nullptr;

@@ -1,5 +1,6 @@
 #include "ui/pages/hosts_page.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableView>
@@ -53,24 +54,56 @@ HostsPage::HostsPage(QWidget* parent) : QWidget(parent) {
     const QModelIndex source = m_table->proxy()->mapToSource(index);
     if (source.isValid()) emit hostActivated(source.row());
   });
-  // The verdict is the long column: it takes the width that is left (elided, whole in its tooltip); the
-  // others keep the width of their contents.
+  // The verdict is the long column: it takes the width that is left and wraps onto as many lines as it
+  // needs (rows grow to fit), so a user reads it whole; the first sign of running out wraps too rather than
+  // leaving the verdict no room. The others keep the width of their contents.
+  QTableView* view = m_table->view();
+  view->setWordWrap(true);
+  view->setTextElideMode(Qt::ElideNone);
+  // Row heights follow the verdict column's width: set after each resize of the view (queued, so that the
+  // stretched column has its new width first) and after each new run.
+  view->viewport()->installEventFilter(this);
   connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
-    auto* header = m_table->view()->horizontalHeader();
+    QTableView* view = m_table->view();
+    auto* header = view->horizontalHeader();
     header->setSectionResizeMode(HostTableModel::Host, QHeaderView::Interactive);
     for (int c = 0; c < HostTableModel::Verdict; ++c) {
-      m_table->view()->resizeColumnToContents(c);
+      view->resizeColumnToContents(c);
       header->resizeSection(c, header->sectionSize(c) + 8);
     }
+    const int firstSign = view->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 34;
+    if (header->sectionSize(HostTableModel::FirstTrouble) > firstSign)
+      header->resizeSection(HostTableModel::FirstTrouble, firstSign);
     header->setSectionResizeMode(HostTableModel::Verdict, QHeaderView::Stretch);
+    fitRows();
   });
-  m_table->view()->setTextElideMode(Qt::ElideRight);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(12, 12, 12, 4);
   layout->addWidget(m_headline);
   layout->addWidget(m_verdict);
   layout->addWidget(m_failures);
   layout->addWidget(m_table, 1);
+}
+
+bool HostsPage::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == m_table->view()->viewport() && event->type() == QEvent::Resize) fitRows();
+  return QWidget::eventFilter(watched, event);
+}
+
+void HostsPage::fitRows() {
+  QMetaObject::invokeMethod(
+      this,
+      [this] {
+        // Row by row: each change is signalled, and the table page fits its height to the rows.
+        QTableView* view = m_table->view();
+        const QAbstractItemView* asView = view;            // sizeHintForRow is public there
+        const int air = view->fontMetrics().height() / 3;  // wrapped lines do not touch the grid
+        for (int r = 0; r < view->model()->rowCount(); ++r) {
+          const int height = asView->sizeHintForRow(r) + air;
+          if (view->rowHeight(r) != height) view->setRowHeight(r, height);
+        }
+      },
+      Qt::QueuedConnection);
 }
 
 QString HostsPage::headline() const { return m_headline->text(); }

@@ -28,7 +28,12 @@ class HostsPage : public QWidget {
  signals:
   void hostActivated(int host);  // index into the run's hosts
 
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
  private:
+  void fitRows();  // rows as tall as their wrapped verdicts, once pending resizes are done
+
   HostTableModel* m_model = nullptr;
   TablePage* m_table = nullptr;
   QLabel* m_headline = nullptr;

@@ -33,6 +33,7 @@
 #include "ui/pages/overview_page.h"
 #include "ui/pages/table_page.h"
 #include "ui/session/navigator_source.h"
+#include "ui/session/page_file_opener.h"
 #include "ui/session/safe_text_qt.h"
 #include "ui/session/settings_store.h"
 #include "ui/snapshot/snapshot_window.h"
@@ -173,6 +174,8 @@ void MainWindow::addPage(QWidget* page, const QString& title) {
   m_tabs->addTab(page, title);
   if (auto* source = page->findChild<NavigatorSource*>(QString(), Qt::FindDirectChildrenOnly))
     addNavigatorSource(source, page);
+  if (auto* opener = page->findChild<PageFileOpener*>(QString(), Qt::FindDirectChildrenOnly))
+    addPageFileOpener(opener, page);
 }
 
 void MainWindow::setExamplePath(const QString& path) {
@@ -281,6 +284,7 @@ void MainWindow::connectSession() {
 
 void MainWindow::openFile(const QString& path) {
   if (path.isEmpty()) return;
+  if (openOnPage(path)) return;
   if (QFileInfo(path).isDir()) {
     m_session->openRun({path});
     return;

@@ -11,7 +11,9 @@
 // or, for one window:
 //   window.addPage(new SimulatorPage, tr("Simulator"));
 // The window takes ownership; the page is a tab after the capture pages and stays whatever is opened or
-// closed. Pages that want the open capture connect to captureChanged() or read currentCapture().
+// closed. Pages that want the open capture connect to captureChanged() or read currentCapture(). A page that
+// opens files of its own kind (the Live page's recordings) owns a PageFileOpener (ui/session/
+// page_file_opener.h): File > Open, the recent files and drops then hand those files to it.
 
 #include <QMainWindow>
 #include <QMessageBox>
@@ -43,6 +45,7 @@ class ModuleTableModel;
 class NavigatorModel;
 class NavigatorSource;
 class OverviewPage;
+class PageFileOpener;
 class RangeBanner;
 class TablePage;
 
@@ -75,8 +78,8 @@ class MainWindow : public QMainWindow {
   // Adds a page that does not depend on the open capture; see the header comment. Takes ownership.
   void addPage(QWidget* page, const QString& title);
 
-  // A capture file, a run folder (its .xplane.pb files, one per host) or another kind of file (opened in a
-  // window of its own).
+  // A capture file, a run folder (its .xplane.pb files, one per host), a file a page opens (a live
+  // recording: on the Live page) or another kind of file (opened in a window of its own).
   void openFile(const QString& path);
   // Capture files among paths open together as one multi-host run (one file per host); other kinds of files
   // (PyTorch snapshots, traces) each open in a window of their own.
@@ -154,7 +157,12 @@ class MainWindow : public QMainWindow {
   // Context menus and Ctrl+C on every table, export menus on every chart of the pages.
   void attachExports();
   void onLoadFailed(const JobError& error);
-  void runLoadErrorAction(LoadErrorAction action, const JobError& error);
+  // The box for a file that cannot be opened (a capture's, or a page's: then Retry opens the file again).
+  void showLoadError(const JobError& error, bool onPage);
+  void runLoadErrorAction(LoadErrorAction action, const JobError& error, bool onPage);
+  // Hands path to the page that opens files of its kind, showing that page; false when no page takes it.
+  bool openOnPage(const QString& path);
+  void addPageFileOpener(PageFileOpener* opener, QWidget* page);
   void onLoadCancelled(const QString& path);
   void onClosed();
 
@@ -197,6 +205,7 @@ class MainWindow : public QMainWindow {
   QToolBar* m_hostBar = nullptr;
   QComboBox* m_hostSelector = nullptr;
   std::vector<std::pair<NavigatorSource*, QWidget*>> m_sources;  // by the navigator's source number
+  std::vector<std::pair<PageFileOpener*, QWidget*>> m_openers;
   bool m_syncing = false;  // the window is moving the navigator or the selector itself
 
   QLabel* m_status = nullptr;

@@ -24,6 +24,11 @@ void MainWindow::onLoadFailed(const JobError& error) {
     return;
   }
   showLoadedStatus();
+  showLoadError(error, /*onPage=*/false);
+  emit loadFinished(false);
+}
+
+void MainWindow::showLoadError(const JobError& error, bool onPage) {
   const QString& path = error.subject;
   // A file that is gone leaves the recent list; one that exists stays, whatever its problem (it may be
   // rewritten, or its permissions fixed, and opened again from there).
@@ -46,19 +51,22 @@ void MainWindow::onLoadFailed(const JobError& error) {
   if (m_customPresenter) {
     tell(QMessageBox::Warning, title, text);
   } else {
-    openMessageBox(this, QMessageBox::Warning, title, text, loadErrorChoices(error),
-                   [this, error](LoadErrorAction action) { runLoadErrorAction(action, error); });
+    openMessageBox(
+        this, QMessageBox::Warning, title, text, loadErrorChoices(error),
+        [this, error, onPage](LoadErrorAction action) { runLoadErrorAction(action, error, onPage); });
   }
-  emit loadFinished(false);
 }
 
-void MainWindow::runLoadErrorAction(LoadErrorAction action, const JobError& error) {
+void MainWindow::runLoadErrorAction(LoadErrorAction action, const JobError& error, bool onPage) {
   switch (action) {
     case LoadErrorAction::OpenCompanion:
       openFile(error.companion);
       return;
     case LoadErrorAction::Retry:
-      m_session->retry();
+      if (onPage)
+        openFile(error.subject);  // the page's file again, on the page
+      else
+        m_session->retry();
       return;
     case LoadErrorAction::ChooseAnother: {
       const QFileInfo info(error.subject);

@@ -1,4 +1,5 @@
-// MainWindow: choosing files (dialog, recent list, drag and drop, several at once).
+// MainWindow: choosing files (dialog, recent list, drag and drop, several at once), and the files a page
+// opens itself (PageFileOpener: the Live page's recordings).
 #include <QChartView>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -17,6 +18,7 @@
 #include "ui/pages/main_window.h"
 #include "ui/pages/overview_page.h"
 #include "ui/pages/table_page.h"
+#include "ui/session/page_file_opener.h"
 #include "ui/session/settings_store.h"
 #include "ui/snapshot/snapshot_window.h"
 
@@ -40,14 +42,17 @@ QStringList localFiles(const QMimeData* mime) {
 void MainWindow::chooseFile(const QString& dir) {
   SettingsStore& settings = SettingsStore::instance();
   const QString start = dir.isEmpty() ? settings.value(kLastDirKey).toString() : dir;
+  QStringList filters = {
+      tr("XProf captures (*.xplane.pb *.xplane.pb.gz)"),
+      tr("PyTorch snapshots and traces, JAX memory profiles (*.pickle *.json *.gz *.prof)")};
+  for (const auto& [opener, page] : m_openers) filters << opener->filter();
+  filters << tr("Protocol buffers (*.pb)") << tr("All files (*)");
   // Several files at once are one multi-host run (one file per host).
-  const QStringList paths =
-      m_chooser
-          ? m_chooser(start)
-          : QFileDialog::getOpenFileNames(
-                this, tr("Open Capture (several files: one run, one file per host)"), start,
-                tr("XProf captures (*.xplane.pb *.xplane.pb.gz);;PyTorch snapshots and traces, JAX memory "
-                   "profiles (*.pickle *.json *.gz *.prof);;Protocol buffers (*.pb);;All files (*)"));
+  const QStringList paths = m_chooser
+                                ? m_chooser(start)
+                                : QFileDialog::getOpenFileNames(
+                                      this, tr("Open Capture (several files: one run, one file per host)"),
+                                      start, filters.join(QStringLiteral(";;")));
   if (paths.isEmpty()) return;
   settings.setValue(kLastDirKey, QFileInfo(paths.first()).absolutePath());
   openFiles(paths);
@@ -67,6 +72,7 @@ void MainWindow::openFiles(const QStringList& paths) {
   QStringList captures;
   for (const QString& path : paths) {
     if (path.isEmpty()) continue;
+    if (openOnPage(path)) continue;  // a live recording: on the Live page
     if (!QFileInfo(path).isDir() && !capture::capture_beside(path.toStdString()) &&
         SnapshotWindow::openIfNotCapture(path))
       continue;  // its own window
@@ -76,6 +82,26 @@ void MainWindow::openFiles(const QStringList& paths) {
     openFile(captures.first());
   else if (!captures.isEmpty())
     m_session->openRun(captures);
+}
+
+void MainWindow::addPageFileOpener(PageFileOpener* opener, QWidget* page) {
+  m_openers.emplace_back(opener, page);
+  connect(opener, &PageFileOpener::opened, this, [this](const QString& path) {
+    SettingsStore::instance().addRecent(QFileInfo(path).absoluteFilePath());
+  });
+  connect(opener, &PageFileOpener::failed, this,
+          [this](const JobError& error) { showLoadError(error, /*onPage=*/true); });
+}
+
+bool MainWindow::openOnPage(const QString& path) {
+  if (QFileInfo(path).isDir()) return false;
+  for (const auto& [opener, page] : m_openers) {
+    if (!opener->accepts(path)) continue;
+    m_tabs->setCurrentWidget(page);
+    opener->open(path);
+    return true;
+  }
+  return false;
 }
 
 void MainWindow::rebuildRecentMenu() {

@@ -7,6 +7,7 @@
 #include <QScrollBar>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "ui/models/record_table_model.h"
 #include "ui/models/table_filter_proxy.h"
@@ -29,6 +30,8 @@ TablePage::TablePage(RecordTableModel* model, Options options, QWidget* parent)
   m_view->setTextElideMode(Qt::ElideMiddle);  // module names differ at their ends: jit_f(1) vs jit_f(2)
   m_view->verticalHeader()->hide();
   m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
+  // A page whose rows grow to fit wrapped text (the Hosts page) keeps the table as tall as its rows.
+  connect(m_view->verticalHeader(), &QHeaderView::sectionResized, this, [this] { fitHeight(); });
 
   m_view->horizontalHeader()->setHighlightSections(false);
   // Sizing columns looks at no more than this many rows, so a huge table fills instantly.
@@ -95,7 +98,8 @@ void TablePage::fitHeight() {
   // instead of under a mostly empty white box.
   auto* horizontal = m_view->horizontalScrollBar();
   const int height = 2 * m_view->frameWidth() + m_view->horizontalHeader()->sizeHint().height() +
-                     m_proxy->rowCount() * m_view->verticalHeader()->defaultSectionSize() +
+                     std::max(m_proxy->rowCount() * m_view->verticalHeader()->defaultSectionSize(),
+                              m_view->verticalHeader()->length()) +
                      (horizontal->maximum() > 0 ? horizontal->sizeHint().height() : 0) + 1;
   m_view->setMaximumHeight(height);
 }

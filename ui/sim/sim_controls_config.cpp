@@ -132,7 +132,7 @@ void SimControls::setConfig(const sim::SimConfig& c) {
   m_sizesButton->setText(!m_inlineSizes.empty()  ? tr("%1 sizes").arg(m_inlineSizes.size())
                          : m_sizesFile.isEmpty() ? tr("File…")
                                                  : safeText(QFileInfo(m_sizesFile).fileName()));
-  m_sizesButton->setToolTip(safeText(m_sizesFile));
+  m_sizesButton->setToolTip(plainToolTip(safeText(m_sizesFile)));
   m_sizesButton->setEnabled(c.scenes.dist == sim::SizeDist::File);
   m_scenes->setEnabled(c.scenes.dist != sim::SizeDist::File);
   showScaled(m_budget, c.memory.budget, kGiB);
@@ -178,7 +178,7 @@ void SimControls::setSizesFile(const QString& path) {
   m_sizesFile = path;
   m_inlineSizes.clear();
   m_sizesButton->setText(path.isEmpty() ? tr("File…") : QFileInfo(path).fileName());
-  m_sizesButton->setToolTip(path);
+  m_sizesButton->setToolTip(plainToolTip(safeText(path)));
   if (!path.isEmpty() && currentEnum<sim::SizeDist>(m_dist) != sim::SizeDist::File) {
     const QSignalBlocker b(m_dist);
     selectEnum(m_dist, sim::SizeDist::File);
@@ -198,7 +198,7 @@ bool SimControls::loadModelFile(const QString& path) {
     setConfig(c);
     m_modelFile = path;
     m_modelButton->setText(QFileInfo(path).fileName());
-    m_modelButton->setToolTip(path);
+    m_modelButton->setToolTip(plainToolTip(safeText(path)));
     edited();
     return true;
   } catch (const Error& e) {

@@ -67,6 +67,7 @@ SimulatorPage::SimulatorPage(QWidget* parent) : QWidget(parent) {
   m_transport = new SimTransportBar;
   root->addWidget(m_transport);
   m_error = new QLabel;
+  m_error->setTextFormat(Qt::PlainText);  // errors name files: never markup
   m_error->setWordWrap(true);
   m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
   m_error->setStyleSheet(
@@ -133,6 +134,7 @@ SimulatorPage::SimulatorPage(QWidget* parent) : QWidget(parent) {
   main->setSizes({1100, 460});
   root->addWidget(main, 1);
   m_status = new QLabel;
+  m_status->setTextFormat(Qt::PlainText);  // run sources are file paths: never markup
   m_status->setStyleSheet(QStringLiteral("color:#5b636d"));
   root->addWidget(m_status);
 

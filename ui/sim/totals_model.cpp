@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ui/session/safe_text_qt.h"
 #include "ui/sim/sim_format.h"
 
 namespace oomscope::ui {
@@ -253,7 +254,7 @@ QVariant SimTotalsModel::headerData(int section, Qt::Orientation orientation, in
     return QStringLiteral("%1 · %2").arg(section == 1 ? QStringLiteral("A") : QStringLiteral("B"), title);
   }
   if (role == Qt::ToolTipRole && section > 0 && !isDelta && m_runs[std::size_t(section - 1)])
-    return m_runs[std::size_t(section - 1)]->source;
+    return plainToolTip(m_runs[std::size_t(section - 1)]->source);
   if (role == Qt::TextAlignmentRole && section > 0) return int(Qt::AlignRight | Qt::AlignVCenter);
   return {};
 }

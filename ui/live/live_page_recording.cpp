@@ -1,0 +1,104 @@
+// The Live page's recordings (see live_page.h): opening one on a worker (reported to the main window
+// through the page's PageFileOpener), recognising one, and recording the running session.
+
+#include <QApplication>
+#include <QDateTime>
+#include <QFileDialog>
+#include <QLabel>
+#include <QPointer>
+#include <QPushButton>
+#include <QThreadPool>
+#include <optional>
+
+#include "core/live/replay.h"
+#include "core/util/error.h"
+#include "ui/live/live_page.h"
+#include "ui/session/job_error.h"
+#include "ui/session/page_file_opener.h"
+#include "ui/session/safe_text_qt.h"
+
+namespace oomscope::ui {
+
+void LivePage::openRecording(const QString& path) {
+  resetSession({});
+  m_isRecording = true;
+  m_record->setEnabled(false);
+  m_status->setText(tr("Opening %1\u2026").arg(path));
+  auto session = m_session;
+  QPointer<LivePage> self(this);
+  QThreadPool::globalInstance()->start([session, path, self] {
+    QString note;
+    std::optional<JobError> failure;
+    try {
+      const live::ReplayInfo info = live::replay_recording(path.toStdString(), *session);
+      note = safeMultiline(info.note);
+    } catch (...) {
+      failure = JobError::fromException(path, std::current_exception());
+    }
+    QMetaObject::invokeMethod(qApp, [self, session, path, failure, note] {
+      if (!self || self->m_session != session) return;
+      if (failure) {
+        const QString error = failure->text();
+        self->m_status->setText(error);
+        emit self->failed(error);
+        self->m_opener->reportFailed(*failure);
+        return;
+      }
+      self->setWindowSeconds(0);
+      const int ranks =
+          session->read([](const live::Store& s, const live::AlertEngine&) { return int(s.ranks().size()); });
+      self->rebuildCharts(ranks);
+      self->refresh(true);
+      self->m_status->setText(
+          tr("Recording %1%2").arg(path, note.isEmpty() ? QString() : QStringLiteral(" \u2014 ") + note));
+      emit self->recordingOpened(path, note);
+      self->m_opener->reportOpened(path);
+    });
+  });
+}
+
+bool LivePage::opensFile(const QString& path) {
+  return path.endsWith(QLatin1String(".oomlive"), Qt::CaseInsensitive) ||
+         live::looks_like_recording(path.toStdString());
+}
+
+bool LivePage::startRecording(const QString& path, QString* error) {
+  if (!m_session || m_isRecording) return false;
+  try {
+    m_session->start_recording(path.toStdString());
+  } catch (const Error& e) {
+    if (error) *error = safeMultiline(e.what());
+    m_status->setText(safeMultiline(e.what()));
+    return false;
+  }
+  m_record->setText(tr("Stop Recording"));
+  return true;
+}
+
+void LivePage::stopRecording() {
+  if (m_session) m_session->stop_recording();
+  m_record->setText(tr("Record\u2026"));
+}
+
+bool LivePage::isRecording() const { return m_session && m_session->recording(); }
+
+void LivePage::chooseRecording() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open Recording"), {},
+                                                    tr("Live recordings (*.oomlive);;All files (*)"));
+  if (!path.isEmpty()) openRecording(path);
+}
+
+void LivePage::toggleRecording() {
+  if (isRecording()) {
+    stopRecording();
+    return;
+  }
+  const QString suggested =
+      QStringLiteral("session-%1.oomlive")
+          .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Record Session"), suggested, tr("Live recordings (*.oomlive)"));
+  if (!path.isEmpty()) startRecording(path);
+}
+
+}  // namespace oomscope::ui
