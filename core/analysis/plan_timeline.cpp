@@ -104,6 +104,7 @@ PlanTimeline map_plan_to_time(const PlanTimelineInput& in, ProgressSink& progres
   if (in.allocator)
     for (std::size_t i = 0; i < in.memory.size(); ++i)
       if (in.memory[i].allocator == *in.allocator) out.allocator_events.push_back(std::uint32_t(i));
+  summarize_allocator_events(out, in.memory);
 
   std::unordered_map<std::uint64_t, std::size_t> by_corr;
   for (std::size_t i = 0; i < in.device_events.size(); ++i) {

@@ -108,6 +108,11 @@ struct PlanTimeline {
   std::vector<std::string> notes;             // why something is missing, one sentence each
   // Indices into the memory events of the module's allocator, by time (for runtime_points()).
   std::vector<std::uint32_t> allocator_events;
+  // Per block of kAllocatorBlock consecutive allocator_events (the last one shorter): the index into
+  // allocator_events of its first lowest and its first highest bytes in use, so that runtime_points() at a
+  // wide zoom reads a block that falls inside one bucket as two points (summarize_allocator_events()).
+  static constexpr std::size_t kAllocatorBlock = 64;
+  std::vector<std::uint32_t> allocator_block_low, allocator_block_high;
   std::optional<std::uint32_t> allocator;
 };
 
@@ -172,10 +177,14 @@ std::vector<TimeBytes> planned_points(const ExecutionTimeline& execution, const 
                                       std::size_t buckets);
 
 // Bytes in use of the module's allocator inside [t0, t1], min/max per time bucket, plus the level held at
-// t0 (the last event before it) so the step starts at the window's edge.
+// t0 (the last event before it) so the step starts at the window's edge. The same points whether or not the
+// timeline's allocator events are summarized; with the summary, a frame costs about the buckets and the
+// blocks in the window rather than its events.
 std::vector<TimeBytes> runtime_points(const PlanTimeline& timeline,
                                       std::span<const capture::MemoryEvent> memory, std::int64_t t0,
                                       std::int64_t t1, std::size_t buckets);
+// Fills allocator_block_low/high from allocator_events (map_plan_to_time does).
+void summarize_allocator_events(PlanTimeline& timeline, std::span<const capture::MemoryEvent> memory);
 
 // Spans (executions) for one frame of a chart of `pixels` pixels over [t0, t1]: those overlapping the
 // window, clipped to it, each at least a pixel wide, and spans less than a pixel apart merged into one, so a
@@ -187,5 +196,25 @@ struct TimeSpan {
 };
 std::vector<TimeSpan> visible_spans(std::span<const TimeSpan> spans, std::int64_t t0, std::int64_t t1,
                                     std::size_t pixels);
+
+// The planned and the runtime peak markers of the executions in [t0, t1], at most one of each per column of
+// (t1 - t0) / columns: where several executions' peaks fall in one column, the highest stands for them (the
+// earliest of equals), so every column that holds a peak has its marker and none is dropped. An execution
+// is in view when its span meets [t0, t1]; its marker's column is that of its peak time, clamped to the
+// window. Runtime markers only for executions with an allocator.
+struct PeakMarker {
+  std::size_t execution = 0;  // index into the executions given
+  std::int64_t time_ps = 0;
+  std::int64_t bytes = -1;
+  bool operator==(const PeakMarker&) const = default;
+};
+struct PeakMarkers {
+  std::vector<PeakMarker> planned;  // by column (time, but for peaks outside the window)
+  std::vector<PeakMarker> runtime;  // by column
+  std::size_t executions = 0;       // executions in view
+  bool thinned = false;             // some column held the peaks of more than one execution
+};
+PeakMarkers peak_markers(std::span<const ExecutionTimeline> executions, std::int64_t t0, std::int64_t t1,
+                         std::size_t columns);
 
 }  // namespace oomscope::analysis

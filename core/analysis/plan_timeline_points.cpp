@@ -29,6 +29,7 @@ class BucketKeeper {
     }
     if (keep) kept_.push_back(p);
   }
+  std::int64_t bucket_of(std::int64_t time_ps) const { return (time_ps - t0_) / width_; }
   std::vector<TimeBytes> finish() {
     flush();
     std::sort(out_.begin(), out_.end(), [](const TimeBytes& a, const TimeBytes& b) {
@@ -82,9 +83,46 @@ std::vector<TimeBytes> runtime_points(const PlanTimeline& timeline,
                              [&](std::uint32_t i, std::int64_t t) { return memory[i].time_ps < t; });
   BucketKeeper keeper(t0, t1, buckets);
   if (it != idx.begin()) keeper.add({t0, memory[*(it - 1)].bytes_in_use, -1}, true);
-  for (; it != idx.end() && memory[*it].time_ps <= t1; ++it)
-    keeper.add({memory[*it].time_ps, memory[*it].bytes_in_use, -1}, false);
+  const auto end = std::upper_bound(it, idx.end(), t1,
+                                    [&](std::int64_t t, std::uint32_t i) { return t < memory[i].time_ps; });
+  constexpr std::size_t block = PlanTimeline::kAllocatorBlock;
+  const std::size_t blocks = (idx.size() + block - 1) / block;
+  const bool summarized =
+      timeline.allocator_block_low.size() == blocks && timeline.allocator_block_high.size() == blocks;
+  const auto add = [&](std::size_t k) {
+    keeper.add({memory[idx[k]].time_ps, memory[idx[k]].bytes_in_use, -1}, false);
+  };
+  // A whole block inside one bucket leaves that bucket's lowest and highest as its own first lowest and
+  // first highest would: the keeper sees just those two, in time order.
+  for (std::size_t k = std::size_t(it - idx.begin()), e = std::size_t(end - idx.begin()); k < e;) {
+    if (summarized && k % block == 0 && k + block <= e &&
+        keeper.bucket_of(memory[idx[k]].time_ps) == keeper.bucket_of(memory[idx[k + block - 1]].time_ps)) {
+      const std::size_t lo = timeline.allocator_block_low[k / block];
+      const std::size_t hi = timeline.allocator_block_high[k / block];
+      add(std::min(lo, hi));
+      if (lo != hi) add(std::max(lo, hi));
+      k += block;
+    } else {
+      add(k++);
+    }
+  }
   return keeper.finish();
+}
+
+void summarize_allocator_events(PlanTimeline& timeline, std::span<const capture::MemoryEvent> memory) {
+  const auto& idx = timeline.allocator_events;
+  constexpr std::size_t block = PlanTimeline::kAllocatorBlock;
+  timeline.allocator_block_low.clear();
+  timeline.allocator_block_high.clear();
+  for (std::size_t b = 0; b < idx.size(); b += block) {
+    std::size_t lo = b, hi = b;
+    for (std::size_t k = b + 1; k < std::min(b + block, idx.size()); ++k) {
+      if (memory[idx[k]].bytes_in_use < memory[idx[lo]].bytes_in_use) lo = k;
+      if (memory[idx[k]].bytes_in_use > memory[idx[hi]].bytes_in_use) hi = k;
+    }
+    timeline.allocator_block_low.push_back(std::uint32_t(lo));
+    timeline.allocator_block_high.push_back(std::uint32_t(hi));
+  }
 }
 
 std::vector<TimeSpan> visible_spans(std::span<const TimeSpan> spans, std::int64_t t0, std::int64_t t1,
@@ -105,6 +143,60 @@ std::vector<TimeSpan> visible_spans(std::span<const TimeSpan> spans, std::int64_
     else
       out.push_back(s);
   }
+  return out;
+}
+
+namespace {
+
+// One marker per column: the highest of the peaks that fall in it.
+class ColumnPeaks {
+ public:
+  ColumnPeaks(std::int64_t t0, std::int64_t t1, std::size_t columns)
+      : t0_(t0), t1_(t1), columns_(std::max<std::size_t>(columns, 1)), best_(columns_) {}
+
+  void add(std::size_t execution, std::int64_t time_ps, std::int64_t bytes) {
+    const auto column = std::min(columns_ - 1, std::size_t(double(std::clamp(time_ps, t0_, t1_) - t0_) /
+                                                           double(t1_ - t0_) * double(columns_)));
+    PeakMarker& best = best_[column];
+    if (best.bytes < 0) {
+      best = {execution, time_ps, bytes};
+      return;
+    }
+    thinned_ = true;
+    if (bytes > best.bytes) best = {execution, time_ps, bytes};
+  }
+  std::vector<PeakMarker> finish() const {
+    std::vector<PeakMarker> out;
+    for (const PeakMarker& m : best_)
+      if (m.bytes >= 0) out.push_back(m);
+    return out;
+  }
+  bool thinned() const { return thinned_; }
+
+ private:
+  std::int64_t t0_, t1_;
+  std::size_t columns_;
+  std::vector<PeakMarker> best_;  // bytes < 0: no peak in the column
+  bool thinned_ = false;
+};
+
+}  // namespace
+
+PeakMarkers peak_markers(std::span<const ExecutionTimeline> executions, std::int64_t t0, std::int64_t t1,
+                         std::size_t columns) {
+  PeakMarkers out;
+  if (t1 <= t0) return out;
+  ColumnPeaks planned(t0, t1, columns), runtime(t0, t1, columns);
+  for (std::size_t i = 0; i < executions.size(); ++i) {
+    const ExecutionTimeline& x = executions[i];
+    if (x.end_ps < t0 || x.start_ps > t1) continue;
+    ++out.executions;
+    planned.add(i, x.planned_peak_time_ps, x.planned_peak_bytes);
+    if (x.allocator) runtime.add(i, x.runtime_peak_time_ps, x.runtime_peak_bytes);
+  }
+  out.thinned = planned.thinned() || runtime.thinned();
+  out.planned = planned.finish();
+  out.runtime = runtime.finish();
   return out;
 }
 

@@ -1,5 +1,5 @@
-// bench_gui_big_capture FILE [--frames N] [--shots DIR]: the GUI on a big capture, in the real MainWindow,
-// offscreen.
+// bench_gui_big_capture FILE [--frames N] [--shots DIR] [--each]: the GUI on a big capture, in the real
+// MainWindow, offscreen.
 //   1. Loading: the file opened as a user opens it (MainWindow::openFile: read on a worker, then the
 //      analysis on a worker); a 5 ms timer on the GUI thread records the longest gap between its ticks
 //      until the analysis is shown (the window stays usable when no gap is long).
@@ -11,6 +11,8 @@
 // Prints each figure and the targets (frame under 100 ms, re-scope under 1 s). A benchmark, not a test: it
 // runs by hand (CONTRIBUTING.md, "Benchmarks"); make the file with tests/bench/make_big_capture.py.
 // --shots DIR saves the frames after loading, at the deepest zoom and with a range selected, to look at.
+// --each prints every frame's time and visible span (which zoom levels are slow); with --shots it also saves
+// each zoom-in frame (gui-big-zoom-NN.png).
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -105,17 +107,20 @@ int main(int argc, char** argv) {
   const QStringList args = QApplication::arguments();
   QString path, shots;
   int frames = 60;
+  bool eachFrame = false;
   for (int i = 1; i < args.size(); ++i) {
     if (args[i] == QStringLiteral("--frames") && i + 1 < args.size())
       frames = std::max(4, args[++i].toInt());
     else if (args[i] == QStringLiteral("--shots") && i + 1 < args.size())
       shots = args[++i];
+    else if (args[i] == QStringLiteral("--each"))
+      eachFrame = true;
     else if (!args[i].startsWith(QLatin1Char('-')))
       path = args[i];
   }
   if (path.isEmpty()) {
     std::fprintf(stderr,
-                 "usage: bench_gui_big_capture FILE [--frames N] [--shots DIR]\n"
+                 "usage: bench_gui_big_capture FILE [--frames N] [--shots DIR] [--each]\n"
                  "  FILE: a capture, e.g. one made by tests/bench/make_big_capture.py --size 1G\n");
     return 2;
   }
@@ -188,10 +193,19 @@ int main(int argc, char** argv) {
       view->panPixels((i % 4 < 2) ? 90 : -70);
     else
       view->zoomAt(centre, 1.0 / 0.6);  // back out
+    const double updateMs = ms(frame);
     drawFrame();
     frameMs.push_back(ms(frame));
     frameCpuMs.push_back(threadCpuMs() - cpu0);
+    if (eachFrame)
+      std::printf(
+          "  frame %2d %-8s visible %.6f s: wall %.1f ms (series updated %.1f ms, drawn %.1f ms), GUI-thread "
+          "CPU %.1f ms\n",
+          i, i < zooms ? "zoom in" : (i < frames - zooms ? "pan" : "zoom out"), axis->max() - axis->min(),
+          frameMs.back(), updateMs, frameMs.back() - updateMs, frameCpuMs.back());
     if (i == zooms - 1) shoot("gui-big-zoomed");
+    if (eachFrame && i < zooms)
+      shoot(qPrintable(QStringLiteral("gui-big-zoom-%1").arg(i, 2, 10, QLatin1Char('0'))));
   }
   std::printf(
       "  frames: %d zoom and pan steps, each rendered into a %dx%d image: wall median %.1f ms, 90th "

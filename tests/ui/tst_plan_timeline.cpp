@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
+#include <QScatterSeries>
 #include <QTableView>
 #include <QValueAxis>
 #include <QtTest>
@@ -21,6 +22,7 @@
 #include "core/analysis/report.h"
 #include "core/capture/reader.h"
 #include "tests/ui/screenshots.h"
+#include "ui/charts/execution_bands_item.h"
 #include "ui/charts/plan_charts.h"
 #include "ui/charts/plan_runtime_overlay.h"
 #include "ui/charts/timeline_chart.h"
@@ -84,6 +86,11 @@ class TestPlanTimeline : public QObject {
     const QList<QString> labels = overlay->visibleLabels();
     QVERIFY2(!labels.isEmpty(), "no difference label");
     QVERIFY2(labels.front().contains(QLatin1String("vs plan")), qPrintable(labels.front()));
+    // The five executions as five bands, each inside the plot and at least a pixel wide.
+    const auto bands = page->chart()->executionBands()->bandRects();
+    QCOMPARE(bands.size(), std::size_t(5));
+    for (const QRectF& r : bands)
+      QVERIFY(r.width() >= 1 && page->chart()->chart()->plotArea().adjusted(-1, -1, 1, 1).contains(r));
     shoot(page, QStringLiteral("plan-timeline-conv3d-whole"));
 
     // Zoom onto execution 2: the planned curve is redrawn for the window, bounded by the pixels.
@@ -100,6 +107,83 @@ class TestPlanTimeline : public QObject {
              qPrintable(hover));
     QVERIFY2(hover.contains(QLatin1String("allocates")), qPrintable(hover));
     shoot(page, QStringLiteral("plan-timeline-conv3d-execution2"));
+  }
+
+  // More executions in view than the 4,000 markers a frame once drew (the later ones had no marker and
+  // nothing said so): 6,000 copies of execution 1, end to end. Every one is represented, the last ones
+  // included, by the highest peak of its marker column, and the legend says markers are thinned.
+  void peakMarkersCoverEveryExecutionInView() {
+    AnalysisPages pages;
+    pages.setCapture(capture::read_capture(kConv));
+    QVERIFY(waitForResult(pages));
+    TimelinePage* page = pages.timelinePage();
+    page->resize(1280, 800);
+    page->show();
+    QVERIFY(QTest::qWaitForWindowExposed(page));
+    // The page shown with the result, its timeline and its plan on the wall clock made of the copies.
+    auto result = std::make_shared<AnalysisResult>(*pages.result());
+    auto many = std::make_shared<analysis::PlanTimeline>(*result->planTimeline);
+    const analysis::ExecutionTimeline base = many->executions.at(0);
+    const TimelineExecution baseBand = result->timeline.executions.at(0);
+    const qint64 period = base.end_ps - base.start_ps + 1000000;
+    many->executions.clear();
+    result->timeline.executions.clear();
+    for (int i = 0; i < 6000; ++i) {
+      analysis::ExecutionTimeline x = base;
+      const qint64 shift = qint64(i) * period;
+      x.number = i + 1;
+      x.start_ps += shift;
+      x.end_ps += shift;
+      x.planned_peak_time_ps += shift;
+      x.runtime_peak_time_ps += shift;
+      x.runtime_peak_bytes += i % 5;  // the highest of a column is the one shown
+      for (auto& a : x.anchors) a.time_ps += shift;
+      TimelineExecution band = baseBand;
+      band.startPs = x.start_ps;
+      band.endPs = x.end_ps;
+      band.number = x.number;
+      result->timeline.executions.push_back(band);
+      many->executions.push_back(std::move(x));
+    }
+    const auto& ex = many->executions;
+    result->timeline.lastPs = std::max<qint64>(result->timeline.lastPs, ex.back().end_ps);
+    result->planTimeline = many;
+    page->setResult(result);
+    PlanRuntimeOverlay* overlay = page->overlay();
+    page->chart()->xAxis()->setRange(double(ex.front().start_ps) / 1e12, double(ex.back().end_ps) / 1e12);
+
+    const QList<QPointF> runtime = overlay->runtimePeakSeries()->points();
+    const QList<QPointF> planned = overlay->plannedPeakSeries()->points();
+    const int pixels = int(page->chart()->chart()->plotArea().width());
+    // The last executions are marked: the last marker lies in the last execution's column (with a cap of
+    // 4,000 markers, the last one was execution 4,000's, a third of the view before the end).
+    const double column = (page->chart()->xAxis()->max() - page->chart()->xAxis()->min()) / pixels * 6;
+    QVERIFY(double(ex.back().runtime_peak_time_ps) / 1e12 - runtime.back().x() <= column);
+    QVERIFY(double(ex.back().planned_peak_time_ps) / 1e12 - planned.back().x() <= column);
+    QVERIFY(overlay->markersThinned());
+    QVERIFY2(runtime.size() > pixels / 10 && runtime.size() <= pixels,
+             qPrintable(QString::number(runtime.size())));
+    QCOMPARE(planned.size(), runtime.size());
+    // No stretch of the view without a marker: consecutive markers are at most two columns apart.
+    for (qsizetype k = 1; k < runtime.size(); ++k)
+      QVERIFY2(runtime[k].x() - runtime[k - 1].x() <= 2 * column, qPrintable(QString::number(k)));
+    // Each marker is the highest runtime peak among the executions of its column.
+    const double top = page->chart()->unit().toAxis(base.runtime_peak_bytes + 4);
+    QCOMPARE(std::count_if(runtime.begin(), runtime.end(),
+                           [&](const QPointF& p) { return qFuzzyCompare(p.y(), top); }),
+             runtime.size());
+    QVERIFY2(overlay->runtimePeakSeries()->name().contains(QLatin1String("highest per")),
+             qPrintable(overlay->runtimePeakSeries()->name()));
+    // The replaced chart's axis items are deleted later: as an event loop would, before the screenshot.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    shoot(page, QStringLiteral("plan-timeline-6000-executions"));
+
+    // Zoomed onto a few executions, each has its own markers again and the legend says per execution.
+    page->chart()->xAxis()->setRange(double(ex[5000].start_ps) / 1e12, double(ex[5003].end_ps) / 1e12);
+    overlay->refresh();
+    QVERIFY(!overlay->markersThinned());
+    QCOMPARE(overlay->runtimePeakSeries()->count(), 4);
+    QCOMPARE(overlay->runtimePeakSeries()->name(), QStringLiteral("runtime peak per execution"));
   }
 
   void clickingAnInstructionSelectsItOnPlanAndBuffers() {

@@ -5,6 +5,8 @@
 #include <QCursor>
 #include <QFont>
 #include <QGraphicsSimpleTextItem>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QToolTip>
@@ -12,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/charts/step_area_item.h"
 #include "ui/charts/timeline_chart.h"
 #include "ui/models/report_format.h"
 #include "ui/session/safe_text_qt.h"
@@ -22,13 +25,14 @@ namespace {
 
 constexpr double kPsPerSecond = 1e12;
 constexpr int kMaxLabels = 12;
-constexpr std::size_t kMaxMarkers = 4000;
+constexpr int kMarkerColumnPixels = 6;  // markers are 9 and 10 px wide: closer ones would overlap
 constexpr double kColumnPixels = 4;  // width of a bar when executions are too dense to draw one by one
 
 double seconds(qint64 ps) { return double(ps) / kPsPerSecond; }
 std::int64_t picoseconds(double s) { return std::int64_t(std::llround(s * kPsPerSecond)); }
 
 const QColor kPlanColor(0x8e, 0x44, 0xad);
+constexpr double kPlanZ = 4.5;  // over the allocator lines (4), under the peak markers
 const QColor kRuntimePeakColor(0x0b, 0x3d, 0x6b);
 
 QString signedBytes(qint64 bytes) {
@@ -52,6 +56,8 @@ void PlanRuntimeOverlay::clear() {
   // The series belong to the chart, which TimelineChart::setSeries/clear empties; only forget them here.
   m_planned = nullptr;
   m_plannedArea = nullptr;
+  delete m_plannedItem;  // a child of the chart, which does not know it
+  m_plannedItem = nullptr;
   m_plannedPeaks = nullptr;
   m_runtimePeaks = nullptr;
   m_highlight = nullptr;
@@ -61,6 +67,7 @@ void PlanRuntimeOverlay::clear() {
   m_labels.clear();
   m_data = {};
   m_stretchedVisible = false;
+  m_markersThinned = false;
   m_highlightFrom = m_highlightTo = -1;
   m_highlightLabel.clear();
 }
@@ -97,12 +104,18 @@ void PlanRuntimeOverlay::setData(PlanRuntimeData data) {
           : tr("plan, STRETCHED (no kernel times)"));
   QColor fill = kPlanColor;
   fill.setAlpha(95);
-  m_plannedArea->setColor(fill);
-  // The outline shows instructions too short to fill a pixel; between executions it lies on the time axis.
-  QPen outline(kPlanColor);
-  outline.setWidthF(1.3);
-  m_plannedArea->setPen(outline);
+  // The series holds the points (hover, clicks, the legend); m_plannedItem paints them, in a fraction of the
+  // time the series' own fill takes. The outline shows instructions too short to fill a pixel; between
+  // executions it lies on the time axis.
+  m_plannedArea->setBrush(Qt::NoBrush);
+  m_plannedArea->setPen(Qt::NoPen);
   chart->addSeries(m_plannedArea);
+  m_plannedItem = new StepAreaItem(chart, m_chart->xAxis(), m_chart->yAxis(), kPlanZ);
+  m_plannedItem->setColors(fill, kPlanColor);
+  for (QLegendMarker* marker : chart->legend()->markers(m_plannedArea)) {
+    marker->setBrush(fill);
+    marker->setPen(QPen(kPlanColor));
+  }
   connect(m_plannedArea, &QAreaSeries::hovered, this, [this](const QPointF& p, bool state) {
     if (state) QToolTip::showText(QCursor::pos(), describe(p.x()));
   });
@@ -199,15 +212,27 @@ void PlanRuntimeOverlay::refresh() {
     planned << QPointF(edge(best.size()), level) << QPointF(edge(best.size()), 0);
   }
   m_planned->replace(planned);
+  m_plannedItem->setOutline(planned);
 
+  // Every visible execution's peaks, or where they are closer than a marker column, the highest of each
+  // column (the legend says so): a marker per execution made thousands of items a frame.
+  const auto columns = std::size_t(std::max(1.0, std::floor(double(pixels) / kMarkerColumnPixels)));
+  const analysis::PeakMarkers markers = analysis::peak_markers(tl.executions, t0, t1, columns);
   QList<QPointF> pp, rp;
-  for (std::size_t k = 0; k < visible.size() && k < kMaxMarkers; ++k) {
-    const analysis::ExecutionTimeline& x = tl.executions[visible[k]];
-    pp << QPointF(seconds(x.planned_peak_time_ps), unit.toAxis(x.planned_peak_bytes));
-    if (x.allocator) rp << QPointF(seconds(x.runtime_peak_time_ps), unit.toAxis(x.runtime_peak_bytes));
-  }
+  for (const analysis::PeakMarker& m : markers.planned)
+    pp << QPointF(seconds(m.time_ps), unit.toAxis(m.bytes));
+  for (const analysis::PeakMarker& m : markers.runtime)
+    rp << QPointF(seconds(m.time_ps), unit.toAxis(m.bytes));
   m_plannedPeaks->replace(pp);
   m_runtimePeaks->replace(rp);
+  m_markersThinned = markers.thinned;
+  const QString plannedName =
+      markers.thinned ? tr("planned peak (highest per %1 px)").arg(kMarkerColumnPixels) : tr("planned peak");
+  const QString runtimeName = markers.thinned
+                                  ? tr("runtime peak (highest per %1 px)").arg(kMarkerColumnPixels)
+                                  : tr("runtime peak per execution");
+  if (m_plannedPeaks->name() != plannedName) m_plannedPeaks->setName(plannedName);
+  if (m_runtimePeaks->name() != runtimeName) m_runtimePeaks->setName(runtimeName);
 
   if (m_runtime) {
     const auto pts =

@@ -25,6 +25,7 @@ class QScatterSeries;
 
 namespace oomscope::ui {
 
+class StepAreaItem;
 class TimelineChart;
 
 struct PlanRuntimeData {
@@ -66,6 +67,11 @@ class PlanRuntimeOverlay : public QObject {
   const PlanRuntimeData& data() const { return m_data; }
   QLineSeries* plannedSeries() const { return m_planned; }
   QAreaSeries* highlightSeries() const { return m_highlight; }
+  // The planned and runtime peak markers of the visible window (analysis::peak_markers).
+  QScatterSeries* plannedPeakSeries() const { return m_plannedPeaks; }
+  QScatterSeries* runtimePeakSeries() const { return m_runtimePeaks; }
+  // True when some marker stands for several executions (their highest; the legend says so).
+  bool markersThinned() const { return m_markersThinned; }
   int plannedPointCount() const;
   int runtimePointCount() const;
   QList<QString> visibleLabels() const;
@@ -82,7 +88,8 @@ class PlanRuntimeOverlay : public QObject {
   TimelineChart* m_chart;
   PlanRuntimeData m_data;
   QLineSeries* m_planned = nullptr;  // upper line of m_plannedArea
-  QAreaSeries* m_plannedArea = nullptr;
+  QAreaSeries* m_plannedArea = nullptr;  // points for hover and the legend, painted by m_plannedItem
+  StepAreaItem* m_plannedItem = nullptr;
   QScatterSeries* m_plannedPeaks = nullptr;
   QScatterSeries* m_runtimePeaks = nullptr;
   QAreaSeries* m_highlight = nullptr;
@@ -93,6 +100,7 @@ class PlanRuntimeOverlay : public QObject {
   qint64 m_highlightTo = -1;
   QString m_highlightLabel;
   bool m_stretchedVisible = false;
+  bool m_markersThinned = false;
 };
 
 }  // namespace oomscope::ui

@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "core/analysis/plan_timeline.h"
+#include "ui/charts/execution_bands_item.h"
 #include "ui/charts/plan_charts.h"
 #include "ui/models/report_format.h"
 
@@ -20,6 +21,8 @@ namespace oomscope::ui {
 namespace {
 
 constexpr double kPsPerSecond = 1e12;
+const QColor kBandFill(0x60, 0xa5, 0xfa, 60);
+const QColor kBandEdge(0x60, 0xa5, 0xfa, 140);
 
 double seconds(qint64 ps) { return double(ps) / kPsPerSecond; }
 
@@ -53,6 +56,10 @@ TimelineChart::TimelineChart(QObject* parent) : QObject(parent), m_chart(new QCh
   // On the right: eight allocators plus the plan's entries do not fit in one row at the bottom.
   m_chart->legend()->setAlignment(Qt::AlignRight);
   m_chart->setAnimationOptions(QChart::NoAnimation);
+  // The bands are placed from the plot area at paint time; their bounds follow it.
+  connect(m_chart, &QChart::plotAreaChanged, this, [this] {
+    if (m_bands) m_bands->plotAreaChanged();
+  });
 }
 
 void TimelineChart::clear() {
@@ -64,7 +71,8 @@ void TimelineChart::clear() {
   m_x = nullptr;
   m_y = nullptr;
   m_lines.clear();
-  m_wave = nullptr;
+  delete m_bands;
+  m_bands = nullptr;
   m_series = {};
   m_capacityShown = false;
   m_capacityNote.clear();
@@ -101,20 +109,18 @@ void TimelineChart::setSeries(TimelineSeries s) {
   m_fullMin = seconds(d.firstPs) - span * 0.01;
   m_fullMax = seconds(d.lastPs) + span * 0.01;
 
-  // Execution bands first so the lines draw over them: one square wave, one legend entry.
+  // The bands themselves are painted by m_bands (made with the x axis below); this series without points
+  // gives them their legend entry.
   if (!d.executions.empty()) {
-    auto* wave = new QLineSeries;  // filled for the visible range by refreshWindow()
-    m_wave = wave;
-    auto* bands = new QAreaSeries(wave);
+    auto* legendOnly = new QLineSeries;
+    auto* bands = new QAreaSeries(legendOnly);
+    legendOnly->setParent(bands);
     bands->setName(QStringLiteral("%1 executions (%2)")
                        .arg(shortModule(d.module).toHtmlEscaped())  // the legend renders rich text
                        .arg(d.executions.size()));
-    bands->setColor(QColor(0x60, 0xa5, 0xfa, 60));
-    bands->setBorderColor(QColor(0x60, 0xa5, 0xfa, 140));
+    bands->setColor(kBandFill);
+    bands->setBorderColor(kBandEdge);
     m_chart->addSeries(bands);
-    connect(bands, &QAreaSeries::hovered, this, [this](const QPointF& p, bool state) {
-      if (state) QToolTip::showText(QCursor::pos(), describeExecution(p.x()));
-    });
   }
 
   for (std::size_t i = 0; i < d.allocators.size(); ++i) {
@@ -187,7 +193,11 @@ void TimelineChart::setSeries(TimelineSeries s) {
     series->attachAxis(m_x);
     series->attachAxis(y);
   }
-  m_yTop = yTop;
+  if (!d.executions.empty()) {
+    m_bands = new ExecutionBandsItem(m_chart, m_x);
+    m_bands->setColors(kBandFill, kBandEdge);
+    m_bands->setHoverText([this](double x) { return describeExecution(x); });
+  }
   refreshWindow();
   connect(m_x, &QValueAxis::rangeChanged, this, &TimelineChart::refreshWindow);
 }
@@ -200,16 +210,14 @@ void TimelineChart::refreshWindow() {
   const qint64 t0 = qint64(std::floor((m_x->min() - margin) * kPsPerSecond));
   const qint64 t1 = std::max(qint64(std::ceil((m_x->max() + margin) * kPsPerSecond)), t0 + 1);
   const std::size_t pixels = std::size_t(std::max(100.0, m_chart->plotArea().width()));
-  if (m_wave) {
+  if (m_bands) {
     std::vector<analysis::TimeSpan> spans;
     spans.reserve(d.executions.size());
     for (const TimelineExecution& e : d.executions) spans.push_back({e.startPs, e.endPs});
-    QList<QPointF> pts;
-    for (const analysis::TimeSpan& s : analysis::visible_spans(spans, t0, t1, pixels)) {
-      const double a = seconds(s.start_ps), b = seconds(s.end_ps);
-      pts << QPointF(a, 0) << QPointF(a, m_yTop) << QPointF(b, m_yTop) << QPointF(b, 0);
-    }
-    m_wave->replace(pts);
+    std::vector<std::pair<double, double>> bands;
+    for (const analysis::TimeSpan& s : analysis::visible_spans(spans, t0, t1, pixels))
+      bands.emplace_back(seconds(s.start_ps), seconds(s.end_ps));
+    m_bands->setSpans(std::move(bands));
   }
   for (std::size_t i = 0; i < d.allocators.size() && i < m_lines.size(); ++i) {
     const TimelineAllocator& a = d.allocators[i];

@@ -17,6 +17,8 @@ class QValueAxis;
 
 namespace oomscope::ui {
 
+class ExecutionBandsItem;
+
 class TimelineChart : public QObject {
   Q_OBJECT
 
@@ -29,6 +31,8 @@ class TimelineChart : public QObject {
   const ByteUnit& unit() const { return m_unit; }
   // The bytes-in-use line of allocator i of the series (null when it has no points).
   QLineSeries* allocatorLine(std::size_t i) const { return i < m_lines.size() ? m_lines[i] : nullptr; }
+  // The execution bands painted for the visible range (null when the series has no executions).
+  const ExecutionBandsItem* executionBands() const { return m_bands; }
   // Full x range in seconds (a little wider than the data), for ZoomChartView::setXAxis.
   double fullMin() const { return m_fullMin; }
   double fullMax() const { return m_fullMax; }
@@ -53,8 +57,7 @@ class TimelineChart : public QObject {
   QValueAxis* m_x = nullptr;
   QValueAxis* m_y = nullptr;
   std::vector<QLineSeries*> m_lines;  // per allocator of m_series (null: no points)
-  QLineSeries* m_wave = nullptr;      // the upper edge of the execution bands
-  double m_yTop = 0;                  // the bands' height (the y axis' top)
+  ExecutionBandsItem* m_bands = nullptr;  // the analysed module's executions (null: none)
   TimelineSeries m_series;
   ByteUnit m_unit;
   double m_fullMin = 0;
