@@ -181,6 +181,8 @@ int main(int argc, char** argv) {
   };
   const auto shoot = [&](const char* name) {
     if (shots.isEmpty()) return;
+    // What the user sees once the loop has turned: pending layouts (the chart's new axes) done first.
+    QCoreApplication::processEvents();
     const QString file = shots + QLatin1Char('/') + QLatin1String(name) + QStringLiteral(".png");
     if (!window.grab().save(file)) std::fprintf(stderr, "cannot write %s\n", qPrintable(file));
   };
