@@ -60,8 +60,7 @@ PlanTimeline map_plan_to_time(const capture::Capture& capture, const HostReport&
     }
   // Live memory is named by every execution of the capture, also those before a time window (the report's
   // executions are the whole capture's, window or not).
-  in.all_executions =
-      whole_capture.empty() ? report.runtime.all_executions() : whole_capture;
+  in.all_executions = whole_capture.empty() ? report.runtime.all_executions() : whole_capture;
   if (report.runtime.module) {
     in.executions = report.runtime.module->executions;
     in.allocator = report.runtime.module->allocator;

@@ -85,8 +85,8 @@ class PassWindow {
  private:
   void move(std::uint64_t at);
   const MappedFile& file_;
-  std::uint64_t begin_ = 0;      // where the pass started
-  std::uint64_t end_ = 0;        // where it will end
+  std::uint64_t begin_ = 0;                            // where the pass started
+  std::uint64_t end_ = 0;                              // where it will end
   std::uint64_t pending_begin_ = 0, pending_end_ = 0;  // finished, not yet released (empty if equal)
   std::uint64_t released_ = 0;   // pages before this were released by this pass (or before it)
   std::uint64_t populated_ = 0;  // populated up to here

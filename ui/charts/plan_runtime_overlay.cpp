@@ -26,7 +26,7 @@ namespace {
 constexpr double kPsPerSecond = 1e12;
 constexpr int kMaxLabels = 12;
 constexpr int kMarkerColumnPixels = 6;  // markers are 9 and 10 px wide: closer ones would overlap
-constexpr double kColumnPixels = 4;  // width of a bar when executions are too dense to draw one by one
+constexpr double kColumnPixels = 4;     // width of a bar when executions are too dense to draw one by one
 
 double seconds(qint64 ps) { return double(ps) / kPsPerSecond; }
 std::int64_t picoseconds(double s) { return std::int64_t(std::llround(s * kPsPerSecond)); }

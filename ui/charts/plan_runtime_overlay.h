@@ -87,7 +87,7 @@ class PlanRuntimeOverlay : public QObject {
 
   TimelineChart* m_chart;
   PlanRuntimeData m_data;
-  QLineSeries* m_planned = nullptr;  // upper line of m_plannedArea
+  QLineSeries* m_planned = nullptr;      // upper line of m_plannedArea
   QAreaSeries* m_plannedArea = nullptr;  // points for hover and the legend, painted by m_plannedItem
   StepAreaItem* m_plannedItem = nullptr;
   QScatterSeries* m_plannedPeaks = nullptr;

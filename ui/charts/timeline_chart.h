@@ -56,7 +56,7 @@ class TimelineChart : public QObject {
   QChart* m_chart;
   QValueAxis* m_x = nullptr;
   QValueAxis* m_y = nullptr;
-  std::vector<QLineSeries*> m_lines;  // per allocator of m_series (null: no points)
+  std::vector<QLineSeries*> m_lines;      // per allocator of m_series (null: no points)
   ExecutionBandsItem* m_bands = nullptr;  // the analysed module's executions (null: none)
   TimelineSeries m_series;
   ByteUnit m_unit;
