@@ -228,12 +228,12 @@ void AnalysisPages::request() {
       m_unranged->request.module.programId == req.module.programId &&
       m_unranged->request.module.name == req.module.name && m_unranged->request.capacity == req.capacity) {
     m_jobs.start<std::shared_ptr<const AnalysisResult>>(
-        subject, [kept = m_unranged](ProgressSink&, std::stop_token) { return kept; },
+        subject, [kept = m_unranged](ProgressSink&, const std::stop_token&) { return kept; },
         [this](const std::shared_ptr<const AnalysisResult>& result) { apply(result); });
     return;
   }
   m_jobs.start<std::shared_ptr<const AnalysisResult>>(
-      subject, [req](ProgressSink&, std::stop_token stop) { return buildAnalysis(req, stop); },
+      subject, [req](ProgressSink&, const std::stop_token& stop) { return buildAnalysis(req, stop); },
       [this](const std::shared_ptr<const AnalysisResult>& result) { apply(result); });
 }
 
