@@ -48,6 +48,17 @@ bool waitForResult(AnalysisPages& pages, int timeoutMs = 30000) {
   return spy.wait(timeoutMs);
 }
 
+// The Timeline page of the conv3d capture's analysis, shown at 1280x800; null when the analysis or the
+// window did not come.
+TimelinePage* showConvTimeline(AnalysisPages& pages) {
+  pages.setCapture(capture::read_capture(kConv));
+  if (!waitForResult(pages)) return nullptr;
+  TimelinePage* page = pages.timelinePage();
+  page->resize(1280, 800);
+  page->show();
+  return QTest::qWaitForWindowExposed(page) ? page : nullptr;
+}
+
 void shoot(QWidget* page, const QString& name) {
   QDir().mkpath(screenshotDir());
   QCoreApplication::processEvents();
@@ -70,12 +81,8 @@ class TestPlanTimeline : public QObject {
  private slots:
   void plannedCurveInsideEachExecution() {
     AnalysisPages pages;
-    pages.setCapture(capture::read_capture(kConv));
-    QVERIFY(waitForResult(pages));
-    TimelinePage* page = pages.timelinePage();
-    page->resize(1280, 800);
-    page->show();
-    QVERIFY(QTest::qWaitForWindowExposed(page));
+    TimelinePage* page = showConvTimeline(pages);
+    QVERIFY(page);
     PlanRuntimeOverlay* overlay = page->overlay();
     const auto& tl = *pages.result()->planTimeline;
     QCOMPARE(tl.executions.size(), std::size_t(5));
@@ -114,12 +121,8 @@ class TestPlanTimeline : public QObject {
   // included, by the highest peak of its marker column, and the legend says markers are thinned.
   void peakMarkersCoverEveryExecutionInView() {
     AnalysisPages pages;
-    pages.setCapture(capture::read_capture(kConv));
-    QVERIFY(waitForResult(pages));
-    TimelinePage* page = pages.timelinePage();
-    page->resize(1280, 800);
-    page->show();
-    QVERIFY(QTest::qWaitForWindowExposed(page));
+    TimelinePage* page = showConvTimeline(pages);
+    QVERIFY(page);
     // The page shown with the result, its timeline and its plan on the wall clock made of the copies.
     auto result = std::make_shared<AnalysisResult>(*pages.result());
     auto many = std::make_shared<analysis::PlanTimeline>(*result->planTimeline);
