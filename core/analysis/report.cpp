@@ -235,7 +235,8 @@ std::string capacity_source_text(const HostReport& report) {
   return enum_name(kCapacitySourceNames, report.capacity_source);
 }
 
-HostReport build_host_report(const capture::Capture& c, const ReportOptions& options, std::stop_token stop) {
+HostReport build_host_report(const capture::Capture& c, const ReportOptions& options,
+                             const std::stop_token& stop) {
   HostReport r;
   r.path = c.path();
   r.file_size = c.file_size();

@@ -99,7 +99,7 @@ std::string capacity_source_text(const HostReport& report);
 // Throws oomscope::Error(InvalidArgument) when options.module or options.program_id names no module of the
 // capture.
 HostReport build_host_report(const capture::Capture& capture, const ReportOptions& options,
-                             std::stop_token stop = {});
+                             const std::stop_token& stop = {});
 
 // A plan-only report of a bare HloProto sidecar (<module>(<id>).hlo_proto.pb): no runtime, the capacity only
 // when given in the options.

@@ -90,10 +90,12 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
     for (const auto& [label, entry] : ambiguous) {
       std::string ids;
       for (std::uint64_t id : entry.second) ids += (ids.empty() ? "" : ", ") + std::to_string(id);
-      out.notes.push_back(label + ": " + std::to_string(entry.first) +
-                          " execution(s) launched kernels in a window where launches name several programs "
-                          "(program ids " +
-                          ids + ") and its own device is unknown (it allocated nothing); matched by name");
+      std::string note = label;
+      note += ": " + std::to_string(entry.first);
+      note += " execution(s) launched kernels in a window where launches name several programs (program ids ";
+      note += ids;
+      note += ") and its own device is unknown (it allocated nothing); matched by name";
+      out.notes.push_back(std::move(note));
     }
   }
 

@@ -9,7 +9,8 @@
 
 namespace oomscope::ui {
 
-std::shared_ptr<const AnalysisResult> buildAnalysis(const AnalysisRequest& request, std::stop_token stop) {
+std::shared_ptr<const AnalysisResult> buildAnalysis(const AnalysisRequest& request,
+                                                    const std::stop_token& stop) {
   const auto started = std::chrono::steady_clock::now();
   auto result = std::make_shared<AnalysisResult>();
   result->request = request;

@@ -66,6 +66,7 @@ struct AnalysisResult {
 inline constexpr std::size_t kReportTop = 25;
 
 // Throws what build_host_report throws (oomscope::Error for a module that matches nothing, Cancelled).
-std::shared_ptr<const AnalysisResult> buildAnalysis(const AnalysisRequest& request, std::stop_token stop);
+std::shared_ptr<const AnalysisResult> buildAnalysis(const AnalysisRequest& request,
+                                                    const std::stop_token& stop);
 
 }  // namespace oomscope::ui
