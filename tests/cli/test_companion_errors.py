@@ -9,22 +9,15 @@ usage: test_companion_errors.py CLI DATA_DIR
 import gzip
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
-
-def run(cli, *args):
-    return subprocess.run([cli, *args], capture_output=True, text=True, timeout=120)
+from cli_checks import Checks, run
 
 
 def main() -> int:
     cli, data = sys.argv[1:3]
-    failures = []
-
-    def check(cond, what):
-        if not cond:
-            failures.append(what)
+    check = Checks()
 
     with tempfile.TemporaryDirectory() as folder:
         trace = os.path.join(folder, "host0.trace.json.gz")
@@ -50,9 +43,7 @@ def main() -> int:
               f"info sidecar: stderr {p.stderr!r}")
         check(run(cli, "report", sidecar).returncode == 0, "report no longer reads a sidecar as a plan")
 
-    for f in failures:
-        print("FAIL:", f)
-    return 1 if failures else 0
+    return check.finish()
 
 
 if __name__ == "__main__":

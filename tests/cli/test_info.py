@@ -6,22 +6,20 @@ usage: test_info.py CLI DATA_DIR
 import gzip
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
+import cli_checks
+from cli_checks import Checks
+
 
 def run(cli, *args):
-    return subprocess.run([cli, "info", *args], capture_output=True, text=True, timeout=120)
+    return cli_checks.run(cli, "info", *args)
 
 
 def main() -> int:
     cli, data = sys.argv[1:3]
-    failures = []
-
-    def check(cond, what):
-        if not cond:
-            failures.append(what)
+    check = Checks()
 
     for name in sorted(os.listdir(data)):
         if not name.endswith(".xplane.pb") or name.startswith("CORRUPT"):
@@ -71,10 +69,7 @@ def main() -> int:
     p = run(cli, corrupt, "--bogus")
     check(p.returncode == 2 and "--bogus" in p.stderr, f"bad option: {p.stderr!r}")
 
-    for f in failures:
-        print("FAIL:", f)
-    print(f"{len(failures)} failure(s)")
-    return 1 if failures else 0
+    return check.finish(count=True)
 
 
 if __name__ == "__main__":

@@ -12,13 +12,15 @@ import gzip
 import json
 import os
 import pickle
-import subprocess
 import sys
 import tempfile
 
+import cli_checks
+from cli_checks import Checks
+
 
 def run(cli, *args):
-    return subprocess.run([cli, *args], capture_output=True, text=True, timeout=300)
+    return cli_checks.run(cli, *args, timeout=300)
 
 
 def strip_encoding(doc):
@@ -32,11 +34,7 @@ def strip_encoding(doc):
 
 def main() -> int:
     cli, data = sys.argv[1:3]
-    failures = []
-
-    def check(cond, what):
-        if not cond:
-            failures.append(what)
+    check = Checks()
 
     with tempfile.TemporaryDirectory() as tmp:
         names = sorted(n for n in os.listdir(data) if n.endswith(".pickle"))
@@ -85,9 +83,7 @@ def main() -> int:
         p = run(cli, "report", deep)
         check(p.returncode != 0 and deep in p.stderr and "nested deeper" in p.stderr, f"deep: {p.stderr!r}")
 
-    for f in failures:
-        print("FAIL:", f)
-    return 1 if failures else 0
+    return check.finish()
 
 
 if __name__ == "__main__":
