@@ -17,6 +17,7 @@
 #include "core/capture/companion.h"
 #include "core/capture/reader.h"
 #include "core/util/error.h"
+#include "tests/core/capture/truncate_on_progress.h"
 #include "tests/core/scratch_dir_test.h"
 
 namespace {
@@ -53,21 +54,6 @@ class ErrorKinds : public oomscope::testing::ScratchDirTest {
     ADD_FAILURE() << path << " was read without an error";
     return Error(ErrorKind::Internal, "", "");
   }
-};
-
-// Cuts the file the first time the reader reports progress: after it was mapped, before the planes are read.
-class CutOnFirstReport final : public oomscope::ProgressSink {
- public:
-  CutOnFirstReport(std::string path, std::uint64_t to) : path_(std::move(path)), to_(to) {}
-  void report(double, std::string_view) override {
-    if (std::exchange(done_, true)) return;
-    fs::resize_file(path_, to_);
-  }
-
- private:
-  std::string path_;
-  std::uint64_t to_;
-  bool done_ = false;
 };
 
 TEST(ErrorKindNames, EveryKindHasItsOwnName) {
@@ -123,7 +109,7 @@ TEST_F(ErrorKinds, FileThatShrinksWhileReadIsChanged) {
   std::string big;
   for (int i = 0; i < 4; ++i) big += slurp(kGemm);
   const std::string path = write("growing.xplane.pb", big);
-  CutOnFirstReport cut(path, 4096);
+  oomscope::capture::testing::TruncateOnProgress cut(path, 4096);
   const Error e = error_of(path, &cut);
   EXPECT_EQ(e.kind(), ErrorKind::Changed);
   EXPECT_NE(e.message().find("the file shrank while it was being read"), std::string::npos) << e.message();

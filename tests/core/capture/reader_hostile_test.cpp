@@ -12,6 +12,7 @@
 #include "core/capture/reader.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
+#include "tests/core/capture/truncate_on_progress.h"
 #include "tests/core/scratch_dir_test.h"
 
 namespace {
@@ -60,30 +61,13 @@ class ReaderHostile : public oomscope::testing::ScratchDirTest {
   }
 };
 
-// Truncates the file the first time the reader reports progress, i.e. after the start was checked and the
-// mapping made, before the scan reads the planes.
-class TruncateOnProgress final : public oomscope::ProgressSink {
- public:
-  TruncateOnProgress(std::string path, std::uint64_t to) : path_(std::move(path)), to_(to) {}
-  void report(double, std::string_view) override {
-    if (done_) return;
-    done_ = true;
-    fs::resize_file(path_, to_);
-  }
-
- private:
-  std::string path_;
-  std::uint64_t to_;
-  bool done_ = false;
-};
-
 TEST_F(ReaderHostile, FileThatShrinksWhileReadIsAClearErrorNotSigbus) {
   // Big enough that the planes span many pages; cut to one page once reading has begun.
   std::string big;
   const std::string whole = slurp(kGemm);
   for (int i = 0; i < 8; ++i) big += whole;
   const std::string path = write("shrinking.xplane.pb", big);
-  TruncateOnProgress cut(path, 4096);
+  oomscope::capture::testing::TruncateOnProgress cut(path, 4096);
   try {
     read_capture(path, cut);
     FAIL() << "read without an error";
