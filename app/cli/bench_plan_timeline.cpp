@@ -143,9 +143,7 @@ int measure(const std::string& path, std::size_t pixels) {
   const analysis::HostReport ranged = analysis::build_host_report(*capture, scoped);
   std::ostringstream text;
   analysis::write_report_text(text, ranged, scoped.top);
-  // As the GUI does: the whole capture's executions, from the report without a window, name live memory.
-  const analysis::PlanTimeline ranged_tl =
-      analysis::map_plan_to_time(*capture, ranged, progress, {}, report.runtime.all_executions());
+  const analysis::PlanTimeline ranged_tl = analysis::map_plan_to_time(*capture, ranged, progress);
   const std::string rescoped = ", " + std::to_string(ranged_tl.executions.size()) + " executions";
   phase("range re-scope, 1/10 of the capture", rescope, rescoped.c_str());
   const double rescope_ms = rescope.wall_ms(), rescope_cpu = rescope.cpu_ms();

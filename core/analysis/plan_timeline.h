@@ -140,13 +140,11 @@ PlanTimeline map_plan_to_time(const PlanTimelineInput& in, ProgressSink& progres
 // /device:TPU:<n>. nullopt when the name has no ordinal or no such plane exists.
 std::optional<std::uint32_t> device_plane_of(const capture::Capture& capture,
                                              std::string_view allocator_name);
-// Over a capture and the report built from it (its plan, runtime module and allocator). whole_capture:
-// every execution of the capture (RuntimeAnalysis::executions of a report without a time window), which
-// name the memory live at each start; empty = the report's own when it has no window, else found again
-// (most of the cost of a re-scope on a big capture, which a caller holding them saves).
+// Over a capture and the report built from it (its plan, runtime module and allocator). The memory live at
+// each start is named by the report's executions of every module, which are the whole capture's also under
+// a time window (RuntimeAnalysis::executions).
 PlanTimeline map_plan_to_time(const capture::Capture& capture, const HostReport& report,
-                              ProgressSink& progress, std::stop_token stop = {},
-                              std::span<const RuntimeExecution> whole_capture = {});
+                              ProgressSink& progress, std::stop_token stop = {});
 
 // ---- what an instruction allocates (plan_timeline_buffers.cpp)
 // -----------------------------------------------

@@ -33,8 +33,7 @@ std::optional<std::uint32_t> device_plane_of(const capture::Capture& capture, st
 }
 
 PlanTimeline map_plan_to_time(const capture::Capture& capture, const HostReport& report,
-                              ProgressSink& progress, std::stop_token stop,
-                              std::span<const RuntimeExecution> whole_capture) {
+                              ProgressSink& progress, std::stop_token stop) {
   PlanTimelineInput in;
   in.plan = report.plan ? &*report.plan : nullptr;
   ExecutionInput ex;
@@ -60,7 +59,7 @@ PlanTimeline map_plan_to_time(const capture::Capture& capture, const HostReport&
     }
   // Live memory is named by every execution of the capture, also those before a time window (the report's
   // executions are the whole capture's, window or not).
-  in.all_executions = whole_capture.empty() ? report.runtime.all_executions() : whole_capture;
+  in.all_executions = report.runtime.all_executions();
   if (report.runtime.module) {
     in.executions = report.runtime.module->executions;
     in.allocator = report.runtime.module->allocator;

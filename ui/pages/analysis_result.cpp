@@ -56,9 +56,7 @@ std::shared_ptr<const AnalysisResult> buildAnalysis(const AnalysisRequest& reque
   result->timeline = timelineSeries(*report, capture);
   NullProgress progress;
   result->planTimeline = std::make_shared<const analysis::PlanTimeline>(
-      analysis::map_plan_to_time(capture, *report, progress, stop,
-                                 request.wholeCapture ? request.wholeCapture->runtime.all_executions()
-                                                      : std::span<const analysis::RuntimeExecution>()));
+      analysis::map_plan_to_time(capture, *report, progress, stop));
   result->report = std::move(report);
   result->buildSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;

@@ -33,9 +33,8 @@ struct AnalysisRequest {
   // A selection that re-scopes everything (ReportOptions::time_window / plan_range); nullopt = none.
   std::optional<std::pair<qint64, qint64>> timeWindow;  // ps of the capture's clock
   std::optional<std::pair<qint64, qint64>> planRange;   // trace positions of the analysed module's plan
-  // The last report of the same capture without a time window: its executions of every module name the
-  // memory live in a window (analysis::map_plan_to_time's whole_capture), so a re-scope does not find them
-  // again. Null: found again when needed.
+  // The last report of the same capture without a time window: a time range borrows its executions of every
+  // module (ReportOptions::whole_capture) instead of finding them again. Null: found again.
   std::shared_ptr<const analysis::HostReport> wholeCapture;
   // The plan placed on the clock in that report (its analysed module): a time range maps back to the plan
   // positions that ran in it (analysis::plan_positions_in), and a range inside one execution re-scopes the
