@@ -201,22 +201,15 @@ void AnalysisPages::request() {
     m_rangeModule = {};
   else if (m_rangeModule.isDefault() && m_result && m_result->report->plan)
     m_rangeModule = {m_result->report->plan->program_id, QString()};
-  std::shared_ptr<const analysis::HostReport> whole;
-  std::shared_ptr<const analysis::PlanTimeline> wholeTimeline;
-  if (m_timeWindow && m_unranged && m_unranged->request.capture == m_capture) {
-    whole = m_unranged->report;
-    wholeTimeline = m_unranged->planTimeline;
-  } else if (m_timeWindow && m_result && m_result->request.capture == m_capture) {
-    whole = m_result->request.timeWindow ? m_result->request.wholeCapture : m_result->report;
-    wholeTimeline = m_result->request.timeWindow ? m_result->request.wholeTimeline : nullptr;
-  }
+  // A time range borrows the executions and the plan's placement of the result shown without a range.
+  const bool lend = m_timeWindow && m_unranged && m_unranged->request.capture == m_capture;
   AnalysisRequest req{m_capture,
                       m_module.isDefault() ? m_rangeModule : m_module,
                       m_capacity,
                       m_timeWindow,
                       m_planRange,
-                      std::move(whole),
-                      std::move(wholeTimeline)};
+                      lend ? m_unranged->report : nullptr,
+                      lend ? m_unranged->planTimeline : nullptr};
   const QString subject =
       m_module.programId ? tr("program %1").arg(*m_module.programId)
       : m_module.name.isEmpty()
