@@ -1,6 +1,8 @@
 // map_plan_to_time over a capture and its report: the input spans point into the capture's tables.
 
 #include <algorithm>
+#include <string>
+#include <utility>
 
 #include "core/analysis/plan_timeline.h"
 #include "core/analysis/report.h"
@@ -26,9 +28,14 @@ std::optional<std::uint32_t> device_plane_of(const capture::Capture& capture, st
   if (digits == 0 || (digits < rest.size() && rest[digits] != '_')) return std::nullopt;
   const std::string ordinal(rest.substr(0, digits));
   const auto& planes = capture.planes();
-  for (const std::string& k : {kind, std::string(kind == "GPU" ? "TPU" : "GPU")})
+  for (const std::string& k : {kind, std::string(kind == "GPU" ? "TPU" : "GPU")}) {
+    std::string want = "/device:";
+    want += k;
+    want += ':';
+    want += ordinal;
     for (std::size_t i = 0; i < planes.size(); ++i)
-      if (planes[i].name == "/device:" + k + ":" + ordinal) return std::uint32_t(i);
+      if (planes[i].name == want) return std::uint32_t(i);
+  }
   return std::nullopt;
 }
 
@@ -71,7 +78,7 @@ PlanTimeline map_plan_to_time(const capture::Capture& capture, const HostReport&
   in.strings = ex.strings;
   in.memory = ex.memory;
   in.host_plane = ex.host_plane;
-  return map_plan_to_time(in, progress, stop);
+  return map_plan_to_time(in, progress, std::move(stop));
 }
 
 }  // namespace oomscope::analysis
