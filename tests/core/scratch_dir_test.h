@@ -1,7 +1,7 @@
 #pragma once
 // A GoogleTest fixture with a scratch folder of its own (under the system's temporary folder, named by
 // the suite and the process), made before each test and removed after it, and a helper that writes a
-// small file into it. For tests that make their inputs at test time.
+// small file into it and one that reads a file whole. For tests that make their inputs at test time.
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -27,6 +27,12 @@ class ScratchDirTest : public ::testing::Test {
     const std::filesystem::path p = dir_ / name;
     std::ofstream(p, std::ios::binary) << bytes;
     return p.string();
+  }
+
+  // The bytes of a file (a test input to copy, grow or damage).
+  static std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
   }
 
   std::filesystem::path dir_;

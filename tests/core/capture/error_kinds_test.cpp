@@ -30,11 +30,6 @@ using oomscope::capture::read_capture;
 const std::string kData = OOMSCOPE_TEST_DATA;
 const std::string kGemm = kData + "/jax0.8_rocm_mi300x_gemm.xplane.pb";
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 void write_gzip(const std::string& path, const std::string& text) {
   gzFile gz = gzopen(path.c_str(), "wb");
   gzwrite(gz, text.data(), static_cast<unsigned>(text.size()));

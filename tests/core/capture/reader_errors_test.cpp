@@ -20,10 +20,6 @@ using oomscope::capture::read_capture;
 
 class ReaderErrors : public oomscope::testing::ScratchDirTest {
  protected:
-  static std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }
   // The kind of the error read_capture throws; the message must name the file.
   static ErrorKind kind_of(const std::string& path) {
     try {

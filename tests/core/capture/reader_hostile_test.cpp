@@ -24,11 +24,6 @@ using oomscope::capture::read_capture;
 const std::string kData = OOMSCOPE_TEST_DATA;
 const std::string kGemm = kData + "/jax0.8_rocm_mi300x_gemm.xplane.pb";
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 std::string varint(std::uint64_t v) {
   std::string out;
   while (v >= 0x80) {
