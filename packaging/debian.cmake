@@ -13,7 +13,7 @@ endif()
 
 # The Python agent: standard library only, so one "all" package for every Python 3 Debian ships. Installed in
 # Debian's version-independent module folder, so `python3 -m oomscope_agent` works with the system Python.
-set(OOMSCOPE_AGENT_DIR ${PROJECT_SOURCE_DIR}/packaging/python/oomscope_agent)
+set(OOMSCOPE_AGENT_DIR ${PROJECT_SOURCE_DIR}/app/python-agent/oomscope_agent)
 if(EXISTS ${OOMSCOPE_AGENT_DIR}/__init__.py OR EXISTS ${OOMSCOPE_AGENT_DIR}/__main__.py)
   install(DIRECTORY ${OOMSCOPE_AGENT_DIR} DESTINATION lib/python3/dist-packages COMPONENT agent
           FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE PATTERN "tests" EXCLUDE)

@@ -17,8 +17,8 @@
 
 #include "app/cli/bench.h"
 #include "app/cli/bench_support.h"
-#include "core/analysis/report.h"
-#include "core/analysis/report_text.h"
+#include "core/analysis/report/report.h"
+#include "core/analysis/report/report_text.h"
 #include "core/capture/reader.h"
 #include "core/util/error.h"
 

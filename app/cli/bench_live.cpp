@@ -20,11 +20,11 @@
 
 #include "app/cli/bench.h"
 #include "app/cli/bench_support.h"
-#include "core/live/agent_server.h"
-#include "core/live/client.h"
-#include "core/live/recorder.h"
-#include "core/live/replay.h"
-#include "core/live/session.h"
+#include "core/live/agent/agent_server.h"
+#include "core/live/client/client.h"
+#include "core/live/client/recorder.h"
+#include "core/live/client/replay.h"
+#include "core/live/client/session.h"
 
 namespace oomscope::cli {
 

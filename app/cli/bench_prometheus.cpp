@@ -29,9 +29,9 @@
 #include "app/cli/bench.h"
 #include "app/cli/bench_support.h"
 #include "app/cli/live_format.h"
-#include "core/live/prom_source.h"
-#include "core/live/session.h"
-#include "core/live/store.h"
+#include "core/live/prom/prom_source.h"
+#include "core/live/client/session.h"
+#include "core/live/client/store.h"
 #include "core/util/error.h"
 
 namespace oomscope::cli {

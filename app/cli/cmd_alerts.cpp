@@ -1,12 +1,12 @@
 // `oomscope-cli alerts --prometheus-rules FILE [--rules RULES_FILE] [--alert RULE]...`: the live alert rules
-// (the Live page's and watch's) as a Prometheus alerting-rules file (core/live/prometheus_rules.h).
+// (the Live page's and watch's) as a Prometheus alerting-rules file (core/live/prom/prometheus_rules.h).
 
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "app/cli/command.h"
-#include "core/live/prometheus_rules.h"
+#include "core/live/prom/prometheus_rules.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
 

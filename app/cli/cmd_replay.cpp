@@ -6,8 +6,8 @@
 #include "app/cli/command.h"
 #include "app/cli/live_format.h"
 #include "app/cli/live_options.h"
-#include "core/live/replay.h"
-#include "core/live/session.h"
+#include "core/live/client/replay.h"
+#include "core/live/client/session.h"
 #include "core/util/error.h"
 
 namespace oomscope::cli {

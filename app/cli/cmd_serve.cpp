@@ -14,8 +14,8 @@
 #include <thread>
 
 #include "app/cli/command.h"
-#include "core/live/agent_server.h"
-#include "core/live/device_stats.h"
+#include "core/live/agent/agent_server.h"
+#include "core/live/agent/device_stats.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
 

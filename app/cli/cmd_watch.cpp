@@ -18,9 +18,9 @@
 #include "app/cli/command.h"
 #include "app/cli/live_format.h"
 #include "app/cli/live_options.h"
-#include "core/live/client.h"
-#include "core/live/prom_source.h"
-#include "core/live/session.h"
+#include "core/live/client/client.h"
+#include "core/live/prom/prom_source.h"
+#include "core/live/client/session.h"
 #include "core/util/error.h"
 
 namespace oomscope::cli {

@@ -6,8 +6,8 @@
 #include <cinttypes>
 #include <nlohmann/json.hpp>
 
-#include "core/live/shape_churn.h"
-#include "core/live/store.h"
+#include "core/live/client/shape_churn.h"
+#include "core/live/client/store.h"
 #include "core/util/bytes.h"
 
 namespace oomscope::cli {

@@ -5,8 +5,8 @@
 #include <mutex>
 #include <string>
 
-#include "core/live/alerts.h"
-#include "core/live/store.h"
+#include "core/live/client/alerts.h"
+#include "core/live/client/store.h"
 
 namespace oomscope::cli {
 

@@ -4,7 +4,7 @@
 #include <CLI/App.hpp>
 #include <vector>
 
-#include "core/live/alerts.h"
+#include "core/live/client/alerts.h"
 
 namespace oomscope::cli {
 

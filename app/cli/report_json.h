@@ -1,8 +1,8 @@
 #pragma once
-// The report as JSON lives in the core (core/analysis/report_json.h), so the GUI's export writes the same
+// The report as JSON lives in the core (core/analysis/report/report_json.h), so the GUI's export writes the same
 // document; the CLI uses it under its old names.
 
-#include "core/analysis/report_json.h"
+#include "core/analysis/report/report_json.h"
 
 namespace oomscope::cli {
 

@@ -6,7 +6,7 @@
 #include <iostream>
 #include <thread>
 
-#include "core/live/device_stats.h"
+#include "core/live/agent/device_stats.h"
 #include "core/train/budget_allocator.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"

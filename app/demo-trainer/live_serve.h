@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "core/live/agent_server.h"
+#include "core/live/agent/agent_server.h"
 #include "core/train/train_observer.h"
 
 namespace oomscope::demo {

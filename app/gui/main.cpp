@@ -19,8 +19,8 @@
 #include "core/snapshot/file_kind.h"
 #include "oomscope_version.h"  // generated: cmake/OomscopeVersion.cmake
 #include "ui/live/live_page.h"
-#include "ui/pages/app_icon.h"
-#include "ui/pages/main_window.h"
+#include "ui/shell/app_icon.h"
+#include "ui/shell/main_window.h"
 #include "ui/sim/simulator_page.h"
 #include "ui/snapshot/snapshot_window.h"
 

@@ -1,7 +1,7 @@
 // The SIGBUS handler behind BusGuard (bus_guard.h). Only async-signal-safe work happens in the handler:
 // atomic loads and stores on a fixed table, mmap and sysconf.
 
-#include "core/capture/bus_guard.h"
+#include "core/capture/detail/bus_guard.h"
 
 #include <signal.h>
 #include <sys/mman.h>

@@ -6,7 +6,7 @@
 #include <charconv>
 #include <limits>
 
-#include "core/capture/capture_internals.h"
+#include "core/capture/detail/capture_internals.h"
 #include "core/capture/mapped_file.h"
 #include "hlo.pb.h"
 

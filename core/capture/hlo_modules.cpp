@@ -7,7 +7,7 @@
 #include <climits>
 #include <filesystem>
 
-#include "core/capture/capture_builder.h"
+#include "core/capture/detail/capture_builder.h"
 #include "core/capture/parse_cost.h"
 #include "core/capture/reader.h"
 #include "core/util/bytes.h"

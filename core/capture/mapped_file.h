@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/capture/bus_guard.h"
+#include "core/capture/detail/bus_guard.h"
 
 namespace oomscope::capture {
 

@@ -12,7 +12,7 @@
 #include <system_error>
 #include <vector>
 
-#include "core/capture/capture_builder.h"
+#include "core/capture/detail/capture_builder.h"
 
 namespace oomscope::capture {
 

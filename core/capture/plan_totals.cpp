@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/capture/capture_internals.h"
+#include "core/capture/detail/capture_internals.h"
 #include "core/capture/reader.h"
 #include "hlo.pb.h"
 

@@ -10,11 +10,11 @@
 #include <cstring>
 #include <new>
 
-#include "core/capture/capture_builder.h"
+#include "core/capture/detail/capture_builder.h"
 #include "core/capture/companion.h"
 #include "core/capture/input_checks.h"
 #include "core/capture/parse_cost.h"
-#include "core/capture/xplane_fields.h"
+#include "core/capture/detail/xplane_fields.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
 #include "hlo.pb.h"

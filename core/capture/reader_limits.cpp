@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/capture/capture_builder.h"
+#include "core/capture/detail/capture_builder.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <charconv>
 
-#include "core/capture/capture_builder.h"
+#include "core/capture/detail/capture_builder.h"
 
 namespace oomscope::capture {
 

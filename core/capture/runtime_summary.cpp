@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <numeric>
 
-#include "core/capture/capture_builder.h"
+#include "core/capture/detail/capture_builder.h"
 
 namespace oomscope::capture {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/capture/capture_internals.h"
+#include "core/capture/detail/capture_internals.h"
 
 namespace oomscope::capture {
 

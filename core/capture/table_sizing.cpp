@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "core/capture/capture_builder.h"
-#include "core/capture/xplane_fields.h"
+#include "core/capture/detail/capture_builder.h"
+#include "core/capture/detail/xplane_fields.h"
 
 namespace oomscope::capture {
 

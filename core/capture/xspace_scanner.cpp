@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "core/capture/capture_builder.h"
-#include "core/capture/xplane_fields.h"
+#include "core/capture/detail/capture_builder.h"
+#include "core/capture/detail/xplane_fields.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis/diagnosis_types.h"
+#include "core/analysis/diagnosis/diagnosis_types.h"
 #include "core/snapshot/allocator_state.h"
 #include "core/snapshot/categories.h"
 #include "core/snapshot/snapshot.h"

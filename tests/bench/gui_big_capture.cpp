@@ -30,10 +30,10 @@
 
 #include "ui/charts/timeline_chart.h"
 #include "ui/charts/zoom_chart_view.h"
-#include "ui/pages/analysis_pages.h"
-#include "ui/pages/analysis_result.h"
-#include "ui/pages/main_window.h"
-#include "ui/pages/timeline_page.h"
+#include "ui/analysis/analysis_pages.h"
+#include "ui/analysis/analysis_result.h"
+#include "ui/shell/main_window.h"
+#include "ui/analysis/timeline_page.h"
 
 using namespace oomscope::ui;
 

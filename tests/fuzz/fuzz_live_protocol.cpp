@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/live/protocol.h"
+#include "core/live/protocol/protocol.h"
 
 using namespace oomscope::live;
 

@@ -1,4 +1,4 @@
-// libFuzzer target for the Prometheus HTTP API answer parser (core/live/prom_api.cpp, parse_prom_answer):
+// libFuzzer target for the Prometheus HTTP API answer parser (core/live/prom/prom_api.cpp, parse_prom_answer):
 // the body of a query, query_range or series answer comes from a server over the network, so any bytes
 // must give series or an oomscope::Error that names the server and says something, never a crash, a hang
 // or another exception. The selector and source parsers (user text) get the same bytes.
@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/live/prom_api.h"
+#include "core/live/prom/prom_api.h"
 #include "core/util/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

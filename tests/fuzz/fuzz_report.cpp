@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis/report.h"
-#include "core/analysis/report_json.h"
-#include "core/analysis/report_text.h"
+#include "core/analysis/report/report.h"
+#include "core/analysis/report/report_json.h"
+#include "core/analysis/report/report_text.h"
 #include "core/capture/reader.h"
 #include "core/util/error.h"
 

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <set>
 
-#include "core/analysis/report.h"
+#include "core/analysis/report/report.h"
 #include "core/capture/reader.h"
 #include "ui/charts/chart_axes.h"
 #include "ui/charts/chart_series.h"

@@ -22,12 +22,12 @@
 #include "ui/models/capture_table_models.h"
 #include "ui/models/record_table_model.h"
 #include "ui/models/table_filter_proxy.h"
-#include "ui/pages/analysis_pages.h"
-#include "ui/pages/buffers_page.h"
-#include "ui/pages/exporter.h"
-#include "ui/pages/main_window.h"
-#include "ui/pages/plan_page.h"
-#include "ui/pages/table_page.h"
+#include "ui/analysis/analysis_pages.h"
+#include "ui/analysis/buffers_page.h"
+#include "ui/shell/exporter.h"
+#include "ui/shell/main_window.h"
+#include "ui/analysis/plan_page.h"
+#include "ui/analysis/table_page.h"
 
 using namespace oomscope::ui;
 

@@ -17,13 +17,13 @@
 #include <QtTest>
 #include <string>
 
-#include "core/live/recorder.h"
-#include "core/live/recording_format.h"
+#include "core/live/client/recorder.h"
+#include "core/live/client/recording_format.h"
 #include "tests/ui/screenshots.h"
 #include "tests/ui/temp_config_home.h"
 #include "ui/live/live_page.h"
 #include "ui/live/rank_table_model.h"
-#include "ui/pages/main_window.h"
+#include "ui/shell/main_window.h"
 #include "ui/session/settings_store.h"
 
 using namespace oomscope;

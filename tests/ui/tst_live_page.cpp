@@ -16,7 +16,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "core/live/agent_server.h"
+#include "core/live/agent/agent_server.h"
 #include "tests/ui/screenshots.h"
 #include "tests/ui/temp_config_home.h"
 #include "ui/live/attach_dialog.h"

@@ -16,7 +16,7 @@
 
 #include "core/capture/reader.h"
 #include "tests/ui/screenshots.h"
-#include "ui/pages/main_window.h"
+#include "ui/shell/main_window.h"
 #include "ui/session/settings_store.h"
 
 using namespace oomscope;

@@ -18,11 +18,11 @@
 #include "tests/ui/temp_config_home.h"
 #include "ui/models/capture_table_models.h"
 #include "ui/models/table_filter_proxy.h"
-#include "ui/pages/analysis_pages.h"
-#include "ui/pages/app_icon.h"
-#include "ui/pages/main_window.h"
-#include "ui/pages/overview_page.h"
-#include "ui/pages/table_page.h"
+#include "ui/analysis/analysis_pages.h"
+#include "ui/shell/app_icon.h"
+#include "ui/shell/main_window.h"
+#include "ui/analysis/overview_page.h"
+#include "ui/analysis/table_page.h"
 #include "ui/session/settings_store.h"
 
 using namespace oomscope::ui;

@@ -18,15 +18,15 @@
 #include <QtTest>
 #include <fstream>
 
-#include "core/live/recorder.h"
+#include "core/live/client/recorder.h"
 #include "core/sim/simulator.h"
 #include "core/sim/trace_io.h"
 #include "tests/ui/screenshots.h"
 #include "ui/live/live_page.h"
 #include "ui/live/rank_table_model.h"
-#include "ui/pages/analysis_pages.h"
-#include "ui/pages/main_window.h"
-#include "ui/pages/table_page.h"
+#include "ui/analysis/analysis_pages.h"
+#include "ui/shell/main_window.h"
+#include "ui/analysis/table_page.h"
 #include "ui/sim/sim_controls.h"
 #include "ui/sim/simulator_page.h"
 #include "ui/snapshot/snapshot_window.h"

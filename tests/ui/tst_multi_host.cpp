@@ -15,18 +15,18 @@
 #include <QTreeView>
 #include <QtTest>
 
-#include "core/analysis/report.h"
+#include "core/analysis/report/report.h"
 #include "core/capture/reader.h"
 #include "tests/ui/temp_config_home.h"
 #include "tests/ui/two_host_run.h"
 #include "ui/models/host_table_model.h"
 #include "ui/models/navigator_model.h"
-#include "ui/pages/analysis_pages.h"
-#include "ui/pages/analysis_result.h"
-#include "ui/pages/hosts_page.h"
-#include "ui/pages/main_window.h"
-#include "ui/pages/overview_page.h"
-#include "ui/pages/table_page.h"
+#include "ui/analysis/analysis_pages.h"
+#include "ui/analysis/analysis_result.h"
+#include "ui/analysis/hosts_page.h"
+#include "ui/shell/main_window.h"
+#include "ui/analysis/overview_page.h"
+#include "ui/analysis/table_page.h"
 
 using namespace oomscope::ui;
 using oomscope::testing::HandBuiltHost;

@@ -19,7 +19,7 @@
 #include <QtTest>
 #include <algorithm>
 
-#include "core/analysis/report.h"
+#include "core/analysis/report/report.h"
 #include "core/capture/reader.h"
 #include "tests/ui/screenshots.h"
 #include "ui/charts/execution_bands_item.h"
@@ -28,12 +28,12 @@
 #include "ui/charts/timeline_chart.h"
 #include "ui/charts/zoom_chart_view.h"
 #include "ui/models/report_buffer_model.h"
-#include "ui/pages/analysis_pages.h"
-#include "ui/pages/analysis_result.h"
-#include "ui/pages/buffers_page.h"
-#include "ui/pages/plan_page.h"
-#include "ui/pages/range_banner.h"
-#include "ui/pages/timeline_page.h"
+#include "ui/analysis/analysis_pages.h"
+#include "ui/analysis/analysis_result.h"
+#include "ui/analysis/buffers_page.h"
+#include "ui/analysis/plan_page.h"
+#include "ui/analysis/range_banner.h"
+#include "ui/analysis/timeline_page.h"
 
 using namespace oomscope;
 using namespace oomscope::ui;

@@ -17,13 +17,13 @@
 #include "ui/models/capture_table_models.h"
 #include "ui/models/report_buffer_model.h"
 #include "ui/models/table_filter_proxy.h"
-#include "ui/pages/analysis_pages.h"
-#include "ui/pages/analysis_result.h"
-#include "ui/pages/buffers_page.h"
-#include "ui/pages/diagnosis_page.h"
-#include "ui/pages/main_window.h"
-#include "ui/pages/range_banner.h"
-#include "ui/pages/table_page.h"
+#include "ui/analysis/analysis_pages.h"
+#include "ui/analysis/analysis_result.h"
+#include "ui/analysis/buffers_page.h"
+#include "ui/analysis/diagnosis_page.h"
+#include "ui/shell/main_window.h"
+#include "ui/analysis/range_banner.h"
+#include "ui/analysis/table_page.h"
 
 using namespace oomscope;
 using namespace oomscope::ui;

@@ -10,8 +10,8 @@
 #include <QtTest>
 
 #include "tests/ui/temp_config_home.h"
-#include "ui/pages/column_widths.h"
-#include "ui/pages/main_window.h"
+#include "ui/analysis/column_widths.h"
+#include "ui/shell/main_window.h"
 #include "ui/session/settings_store.h"
 
 using namespace oomscope::ui;

@@ -11,7 +11,7 @@
 
 #include "core/capture/reader.h"
 #include "tests/ui/temp_config_home.h"
-#include "ui/pages/main_window.h"
+#include "ui/shell/main_window.h"
 
 using namespace oomscope::ui;
 

@@ -16,7 +16,7 @@
 
 #include "core/snapshot/snapshot_analysis.h"
 #include "tests/ui/screenshots.h"
-#include "ui/pages/main_window.h"
+#include "ui/shell/main_window.h"
 #include "ui/snapshot/allocator_state_widget.h"
 #include "ui/snapshot/memory_timeline_widget.h"
 #include "ui/snapshot/snapshot_models.h"

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/analysis/plan.h"
+#include "core/analysis/plan/plan.h"
 #include "ui/models/report_format.h"
 #include "ui/session/safe_text_qt.h"
 

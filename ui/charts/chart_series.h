@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/analysis/report.h"
+#include "core/analysis/report/report.h"
 #include "core/capture/capture.h"
 
 namespace oomscope::ui {

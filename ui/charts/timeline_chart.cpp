@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/analysis/plan_timeline.h"
+#include "core/analysis/timeline/plan_timeline.h"
 #include "ui/charts/execution_bands_item.h"
 #include "ui/charts/plan_charts.h"
 #include "ui/models/report_format.h"

@@ -13,7 +13,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
-#include "core/live/prom_api.h"
+#include "core/live/prom/prom_api.h"
 #include "core/util/error.h"
 #include "ui/session/safe_text_qt.h"
 

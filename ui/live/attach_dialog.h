@@ -7,8 +7,8 @@
 #include <QDialog>
 #include <vector>
 
-#include "core/live/alerts.h"
-#include "core/live/endpoint.h"
+#include "core/live/client/alerts.h"
+#include "core/live/protocol/endpoint.h"
 
 class QLabel;
 class QLineEdit;

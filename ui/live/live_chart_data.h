@@ -6,7 +6,7 @@
 #include <QVector>
 #include <cstdint>
 
-#include "core/live/store.h"
+#include "core/live/client/store.h"
 
 namespace oomscope::ui {
 

@@ -10,9 +10,9 @@
 #include <memory>
 #include <vector>
 
-#include "core/live/client.h"
-#include "core/live/prom_source.h"
-#include "core/live/session.h"
+#include "core/live/client/client.h"
+#include "core/live/prom/prom_source.h"
+#include "core/live/client/session.h"
 
 class QComboBox;
 class QGridLayout;

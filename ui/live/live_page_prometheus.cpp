@@ -14,7 +14,7 @@
 #include <QTableView>
 #include <QThreadPool>
 
-#include "core/live/endpoint.h"
+#include "core/live/protocol/endpoint.h"
 #include "core/util/error.h"
 #include "ui/live/live_chart.h"
 #include "ui/live/live_page.h"

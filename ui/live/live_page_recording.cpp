@@ -10,7 +10,7 @@
 #include <QThreadPool>
 #include <optional>
 
-#include "core/live/replay.h"
+#include "core/live/client/replay.h"
 #include "core/util/error.h"
 #include "ui/live/live_page.h"
 #include "ui/session/job_error.h"

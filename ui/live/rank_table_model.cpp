@@ -7,7 +7,7 @@
 #include <QLocale>
 #include <limits>
 
-#include "core/live/store.h"
+#include "core/live/client/store.h"
 #include "core/util/bytes.h"
 #include "ui/session/safe_text_qt.h"
 

@@ -7,7 +7,7 @@
 #include <QAbstractTableModel>
 #include <QVector>
 
-#include "core/live/store.h"
+#include "core/live/client/store.h"
 
 namespace oomscope::ui {
 
@@ -16,7 +16,7 @@ struct LiveRankRow {
   bool connected = false;
   qint64 step = -1, allocated = -1, reserved = -1, top = -1, gap = -1, rss = -1, ooms = -1, retries = -1;
   qint64 shapes = -1, bad = 0, samples = 0, thinned = 0;
-  qint64 headroom = -1, capacity = -1;  // -1: not known (see core/live/store.h)
+  qint64 headroom = -1, capacity = -1;  // -1: not known (see core/live/client/store.h)
   bool headroomKnown = false;
   int index = 0;  // the rank's index in the session (its chart)
   QString badWhy;

@@ -11,7 +11,7 @@
 #include <span>
 #include <vector>
 
-#include "core/analysis/runtime_types.h"
+#include "core/analysis/runtime/runtime_types.h"
 #include "core/capture/capture.h"
 
 namespace oomscope::ui {

@@ -1,14 +1,14 @@
 #pragma once
 // The per-host comparison of a multi-host run: one row per host (capture file), with its pool's peak in
 // use, capacity, executions, AllocatorRetry waits, the earliest sign of running out and the diagnosis
-// verdict; the host that ran out first is marked (core/analysis/host_comparison.h says how it is decided).
+// verdict; the host that ran out first is marked (core/analysis/report/host_comparison.h says how it is decided).
 
 #include <QString>
 #include <optional>
 #include <vector>
 
-#include "core/analysis/host_comparison.h"
-#include "core/analysis/report.h"
+#include "core/analysis/report/host_comparison.h"
+#include "core/analysis/report/report.h"
 #include "ui/models/record_table_model.h"
 
 namespace oomscope::ui {

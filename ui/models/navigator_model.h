@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/analysis/report.h"
+#include "core/analysis/report/report.h"
 #include "ui/models/capture_rows.h"
 #include "ui/session/navigator_source.h"
 

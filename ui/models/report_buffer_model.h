@@ -8,7 +8,7 @@
 #include <memory>
 #include <optional>
 
-#include "core/analysis/report.h"
+#include "core/analysis/report/report.h"
 #include "ui/models/record_table_model.h"
 #include "ui/models/table_filter_proxy.h"
 

@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <optional>
 
-#include "core/analysis/diagnosis_types.h"
-#include "core/analysis/plan.h"
-#include "core/analysis/report.h"
-#include "core/analysis/runtime_types.h"
+#include "core/analysis/diagnosis/diagnosis_types.h"
+#include "core/analysis/plan/plan.h"
+#include "core/analysis/report/report.h"
+#include "core/analysis/runtime/runtime_types.h"
 
 namespace oomscope::ui {
 

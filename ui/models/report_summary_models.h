@@ -12,7 +12,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/analysis/report.h"
+#include "core/analysis/report/report.h"
 #include "ui/models/record_table_model.h"
 
 namespace oomscope::ui {

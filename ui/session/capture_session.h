@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis/host_comparison.h"
-#include "core/analysis/report.h"
+#include "core/analysis/report/host_comparison.h"
+#include "core/analysis/report/report.h"
 #include "core/capture/capture.h"
 #include "core/util/progress.h"
 #include "ui/session/job_tracker.h"

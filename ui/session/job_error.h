@@ -1,7 +1,7 @@
 #pragma once
 // A failed job's error as the UI receives it: the kind, the file and the problem kept apart (not flattened
 // into one string), so that the window can name the file, word the problem and offer the action that fits
-// the kind (ui/pages/load_error_box.h), for a capture and for a file a page opens (PageFileOpener). Built on
+// the kind (ui/shell/load_error_box.h), for a capture and for a file a page opens (PageFileOpener). Built on
 // the worker from the exception the job threw; the texts are already made safe for display (controls and
 // bidi escaped, ui/session/safe_text_qt.h), not for markup: a widget that renders rich text must still escape
 // them or be set to Qt::PlainText.

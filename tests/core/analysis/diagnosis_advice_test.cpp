@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "core/analysis/diagnosis_rules.h"
+#include "core/analysis/diagnosis/diagnosis_rules.h"
 
 namespace oomscope::analysis {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/analysis/diagnosis_rules.h"
+#include "core/analysis/diagnosis/diagnosis_rules.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "core/analysis/host_comparison.h"
+#include "core/analysis/report/host_comparison.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 
 #include <map>
 
-#include "core/analysis/plan.h"
+#include "core/analysis/plan/plan.h"
 #include "tests/core/analysis/plan_test_builder.h"
 
 namespace oomscope::analysis {

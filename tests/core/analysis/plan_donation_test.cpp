@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/analysis/plan.h"
+#include "core/analysis/plan/plan.h"
 #include "tests/core/analysis/plan_test_builder.h"
 
 namespace oomscope::analysis {

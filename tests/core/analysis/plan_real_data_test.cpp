@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis/plan.h"
+#include "core/analysis/plan/plan.h"
 #include "core/capture/reader.h"
 #include "core/util/error.h"
 #include "hlo.pb.h"

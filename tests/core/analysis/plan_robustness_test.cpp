@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <random>
 
-#include "core/analysis/plan.h"
+#include "core/analysis/plan/plan.h"
 #include "tests/core/analysis/plan_test_builder.h"
 
 namespace oomscope::analysis {

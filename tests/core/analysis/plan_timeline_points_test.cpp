@@ -1,4 +1,4 @@
-// Peak markers for one frame of the timeline (analysis::peak_markers in core/analysis/plan_timeline.h):
+// Peak markers for one frame of the timeline (analysis::peak_markers in core/analysis/timeline/plan_timeline.h):
 // every execution in view is represented, however many there are; where peaks share a column, the highest.
 
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/analysis/plan_timeline.h"
+#include "core/analysis/timeline/plan_timeline.h"
 
 namespace oomscope::analysis {
 namespace {

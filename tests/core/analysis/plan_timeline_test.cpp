@@ -1,4 +1,4 @@
-// The plan placed on the wall clock of each execution (core/analysis/plan_timeline.h).
+// The plan placed on the wall clock of each execution (core/analysis/timeline/plan_timeline.h).
 //
 // Real captures: the figures pinned here come from tests/data/tools/plan_timeline.py (kernel times, bytes in
 // use at start, runtime peak) and plan_peak.py (planned peak), which read the files with Python's protobuf
@@ -7,7 +7,7 @@
 //       15 GPU_1_bfc /device:GPU:1 cudnn-conv.1 loop_transpose_fusion
 //   /usr/bin/python3 tests/data/tools/plan_peak.py tests/data/jax0.8_rocm_mi300x_conv3d_8gpu.xplane.pb
 
-#include "core/analysis/plan_timeline.h"
+#include "core/analysis/timeline/plan_timeline.h"
 
 #include <gtest/gtest.h>
 
@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/analysis/report.h"
+#include "core/analysis/report/report.h"
 #include "core/capture/reader.h"
 
 namespace oomscope::analysis {

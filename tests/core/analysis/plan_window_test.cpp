@@ -1,7 +1,7 @@
 // plan_positions_in: a time range maps back to the plan positions that ran in it, through each execution's
 // placement of the plan on the clock.
 
-#include "core/analysis/plan_window.h"
+#include "core/analysis/timeline/plan_window.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <string>
 
-#include "core/analysis/report.h"
+#include "core/analysis/report/report.h"
 #include "core/capture/reader.h"
 
 namespace oomscope::analysis {

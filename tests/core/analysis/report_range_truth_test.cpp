@@ -10,8 +10,8 @@
 #include <sstream>
 #include <string>
 
-#include "core/analysis/report.h"
-#include "core/analysis/report_text.h"
+#include "core/analysis/report/report.h"
+#include "core/analysis/report/report_text.h"
 #include "core/capture/reader.h"
 
 namespace oomscope::analysis {

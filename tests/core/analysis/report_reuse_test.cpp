@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis/report.h"
-#include "core/analysis/report_json.h"
+#include "core/analysis/report/report.h"
+#include "core/analysis/report/report_json.h"
 #include "core/capture/reader.h"
 
 namespace oomscope::analysis {

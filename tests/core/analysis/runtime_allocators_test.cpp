@@ -1,4 +1,4 @@
-#include "core/analysis/runtime_allocators.h"
+#include "core/analysis/runtime/runtime_allocators.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
-#include "core/analysis/runtime_attribution.h"
+#include "core/analysis/runtime/runtime_attribution.h"
 
 #include <gtest/gtest.h>
 
 #include <map>
 
-#include "core/analysis/runtime_analysis.h"
+#include "core/analysis/runtime/runtime_analysis.h"
 #include "runtime_test_events.h"
 
 namespace oomscope::analysis {

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "core/analysis/runtime_launches.h"
+#include "core/analysis/runtime/detail/runtime_launches.h"
 
 namespace oomscope::analysis {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/analysis/runtime_executions.h"
+#include "core/analysis/runtime/runtime_executions.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/analysis/runtime_executions.h"
+#include "core/analysis/runtime/runtime_executions.h"
 #include "tests/core/analysis/runtime_test_events.h"
 
 namespace oomscope::analysis {

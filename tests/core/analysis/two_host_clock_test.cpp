@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis/host_comparison.h"
-#include "core/analysis/report.h"
+#include "core/analysis/report/host_comparison.h"
+#include "core/analysis/report/report.h"
 #include "core/capture/reader.h"
 
 namespace oomscope::analysis {

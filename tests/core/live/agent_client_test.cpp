@@ -9,9 +9,9 @@
 #include <chrono>
 #include <thread>
 
-#include "core/live/agent_server.h"
-#include "core/live/client.h"
-#include "core/live/session.h"
+#include "core/live/agent/agent_server.h"
+#include "core/live/client/client.h"
+#include "core/live/client/session.h"
 #include "core/util/error.h"
 
 namespace oomscope::live {

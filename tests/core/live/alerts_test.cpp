@@ -1,7 +1,7 @@
 // Alert rules: parsing (and its errors), thresholds that re-arm, growth per 1,000 steps, counters that
 // move, the driver/allocated gap, shapes still rising, events.
 
-#include "core/live/alerts.h"
+#include "core/live/client/alerts.h"
 
 #include <gtest/gtest.h>
 
@@ -85,7 +85,7 @@ TEST(LiveAlerts, CountersGapShapesEvents) {
 }  // namespace oomscope::live
 
 // Shape churn lives next to the alerts it explains.
-#include "core/live/shape_churn.h"
+#include "core/live/client/shape_churn.h"
 
 namespace oomscope::live {
 namespace {

@@ -1,6 +1,6 @@
 // Device sources: present with a driver, cleanly absent (one sentence, no exception) without one; RSS.
 
-#include "core/live/device_stats.h"
+#include "core/live/agent/device_stats.h"
 
 #include <gtest/gtest.h>
 

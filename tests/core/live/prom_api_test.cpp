@@ -1,10 +1,10 @@
 // The Prometheus API answers, sources and selectors (prom_api.h), and headroom ordering (store.h).
 
-#include "core/live/prom_api.h"
+#include "core/live/prom/prom_api.h"
 
 #include <gtest/gtest.h>
 
-#include "core/live/store.h"
+#include "core/live/client/store.h"
 #include "core/util/error.h"
 
 namespace oomscope::live {

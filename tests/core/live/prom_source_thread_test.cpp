@@ -14,7 +14,7 @@
 #include <string>
 #include <thread>
 
-#include "core/live/prom_source.h"
+#include "core/live/prom/prom_source.h"
 
 namespace oomscope::live {
 namespace {

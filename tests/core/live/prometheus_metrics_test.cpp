@@ -12,9 +12,9 @@
 #include <string>
 #include <thread>
 
-#include "core/live/agent_server.h"
-#include "core/live/metrics_http.h"
-#include "core/live/prometheus_text.h"
+#include "core/live/agent/agent_server.h"
+#include "core/live/agent/metrics_http.h"
+#include "core/live/protocol/prometheus_text.h"
 #include "core/util/error.h"
 
 namespace oomscope::live {

@@ -2,7 +2,7 @@
 // unique alert names, option checks, and the rule-list format the Live page's Alerts field uses.
 // (promtool checks and unit-tests the written files in tests/live/test_prometheus_rules.py.)
 
-#include "core/live/prometheus_rules.h"
+#include "core/live/prom/prometheus_rules.h"
 
 #include <gtest/gtest.h>
 

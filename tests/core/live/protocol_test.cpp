@@ -1,7 +1,7 @@
 // Protocol v1: parsing every line type, rejecting malformed/wrong-typed/oversized lines with a message,
 // ignoring unknown types and fields, and writing lines that parse back to the same values.
 
-#include "core/live/protocol.h"
+#include "core/live/protocol/protocol.h"
 
 #include <gtest/gtest.h>
 

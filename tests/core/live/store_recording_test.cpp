@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/live/recorder.h"
-#include "core/live/replay.h"
-#include "core/live/store.h"
+#include "core/live/client/recorder.h"
+#include "core/live/client/replay.h"
+#include "core/live/client/store.h"
 #include "core/util/error.h"
 
 namespace oomscope::live {

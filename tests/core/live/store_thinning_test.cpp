@@ -2,7 +2,7 @@
 // byte figure's maximum (a spike survives any number of thinnings) and the later counter values.
 #include <gtest/gtest.h>
 
-#include "core/live/store.h"
+#include "core/live/client/store.h"
 
 namespace oomscope::live {
 namespace {

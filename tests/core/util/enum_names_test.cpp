@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/analysis/report.h"
+#include "core/analysis/report/report.h"
 
 namespace oomscope {
 namespace {

@@ -1,0 +1,46 @@
+#pragma once
+// Internal helpers shared by the diagnosis rule files.
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "core/analysis/diagnosis/diagnosis_types.h"
+#include "core/util/bytes.h"
+
+namespace oomscope::analysis::detail {
+
+inline std::string mib(std::int64_t bytes) { return format_bytes(bytes); }
+
+inline std::string percent(std::int64_t part, std::int64_t whole) {
+  if (whole <= 0) return "0 %";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+  return buf;
+}
+
+// Fills fits_after / needed_after for a fix that lowers the plan's requirement `need` by its saving.
+// other_phase_saving: what the fix also removes from the other phase's peak (parameters, outputs: all of
+// it; a fix of the peak phase's temporaries: nothing). The need never drops below that other peak.
+inline Fix checked(Fix f, const DiagnosisInput& in, std::int64_t need, std::int64_t other_phase_saving = 0) {
+  f.other_phase_saving_bytes = other_phase_saving;
+  if (f.saving_bytes) {
+    std::int64_t after = need - *f.saving_bytes;
+    if (in.other_phase_peak_bytes) {
+      const std::int64_t floor = *in.other_phase_peak_bytes - other_phase_saving;
+      if (floor > after) {
+        after = floor;
+        f.floor_bytes = floor;
+      }
+    }
+    f.needed_after_bytes = after;
+    if (in.capacity_bytes) f.fits_after = after <= *in.capacity_bytes;
+  }
+  return f;
+}
+
+inline constexpr const char* kConfirm =
+    "confirm on your side with jit(f).lower(...).compile().memory_analysis() after the change";
+
+}  // namespace oomscope::analysis::detail

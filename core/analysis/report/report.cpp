@@ -1,0 +1,390 @@
+#include "core/analysis/report/report.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <string_view>
+#include <utility>
+
+#include "core/analysis/report/consistency_checks.h"
+#include "core/analysis/diagnosis/diagnosis_rules.h"
+#include "core/analysis/runtime/runtime_analysis.h"
+#include "core/util/error.h"
+
+namespace oomscope::analysis {
+
+namespace {
+
+void check_stop(const std::stop_token& stop, const std::string& path) {
+  if (stop.stop_requested()) throw Cancelled(path);
+}
+
+// The modules the user may mean: the exact metadata name or program id (one), else every module of that
+// name (the runtime analysis then takes the most executed one). Throws when nothing matches.
+std::vector<std::size_t> resolve_module(const capture::Capture& c, const std::string& want) {
+  const auto& mods = c.modules();
+  for (std::size_t i = 0; i < mods.size(); ++i)
+    if (mods[i].metadata_name == want) return {i};
+  std::uint64_t id = 0;
+  const char* end = want.data() + want.size();
+  auto [ptr, ec] = std::from_chars(want.data(), end, id);
+  if (ec == std::errc() && ptr == end)
+    for (std::size_t i = 0; i < mods.size(); ++i)
+      if (mods[i].program_id == id) return {i};
+  std::vector<std::size_t> same;
+  for (std::size_t i = 0; i < mods.size(); ++i)
+    if (mods[i].name == want) same.push_back(i);
+  if (same.empty()) {
+    std::string names;
+    for (std::size_t i = 0; i < mods.size() && i < 12; ++i) names += (i ? ", " : "") + mods[i].metadata_name;
+    if (mods.size() > 12) names += ", ...";
+    throw Error(ErrorKind::InvalidArgument, c.path(),
+                "no module named '" + want + "'" +
+                    (mods.empty() ? " (the capture has no modules)" : "; modules: " + names));
+  }
+  return same;
+}
+
+// The module with this program id (the GUI selects by id, so two modules of one name stay apart).
+std::size_t module_with_program_id(const capture::Capture& c, std::uint64_t id) {
+  const auto& mods = c.modules();
+  for (std::size_t i = 0; i < mods.size(); ++i)
+    if (mods[i].program_id == id) return i;
+  throw Error(ErrorKind::InvalidArgument, c.path(),
+              "no module has program id " + std::to_string(id) +
+                  (mods.empty() ? " (the capture has no modules)" : ""));
+}
+
+const capture::Stat* plane_stat(const capture::Capture& c, std::string_view prefix, std::string_view stat) {
+  for (const capture::Plane& p : c.planes())
+    if (p.name.starts_with(prefix))
+      if (const capture::Stat* s = p.find_stat(stat)) return s;
+  return nullptr;
+}
+
+std::string platform_of(const capture::Capture& c) {
+  for (const capture::Plane& p : c.planes())
+    if (p.name.starts_with("/device:TPU")) return "TPU";
+  if (const capture::Stat* v = plane_stat(c, "/device:GPU", "device_vendor")) {
+    const std::string_view vendor = v->value.as_string();
+    if (!vendor.empty()) return "GPU (" + std::string(vendor) + ")";
+  }
+  for (const capture::Plane& p : c.planes())
+    if (p.name.starts_with("/device:GPU")) return "GPU";
+  return "unknown";
+}
+
+DiagnosisInput diagnosis_input(const HostReport& r, std::size_t top) {
+  DiagnosisInput in;
+  in.capacity_bytes = r.capacity_bytes;
+  in.capacity_from_user = r.capacity_source == CapacitySource::Given;
+  in.device_memory_bytes = r.device_memory_bytes;
+  if (r.plan) {
+    const PlanAnalysis& p = *r.plan;
+    in.module = p.module_name;
+    if (p.peak_range)
+      in.peak_scope = "the highest point in program positions " + std::to_string(p.peak_range->first) +
+                      " .. " + std::to_string(p.peak_range->second);
+    in.has_plan = p.status != PlanStatus::NoBufferAssignment;
+    in.has_heap_peak = p.status == PlanStatus::Ok;
+    in.plan_peak_bytes = in.has_heap_peak ? p.peak_bytes : p.total_allocation_bytes;
+    in.parameters_bytes = p.parameters_bytes;
+    in.donated_bytes = p.donation.donated_bytes;
+    in.donatable_bytes = p.donation.donatable_bytes;
+    in.outputs_bytes = p.outputs_bytes;
+    in.temp_bytes = p.temp_bytes;
+    in.forward_kept_bytes = p.role_bytes(BufferRole::ForwardKept);
+    in.forward_transient_bytes = p.role_bytes(BufferRole::ForwardTransient);
+    in.parameter_role_bytes = p.role_bytes(BufferRole::Parameter);
+    in.output_role_bytes = p.role_bytes(BufferRole::Output);
+    in.gradient_matched_bytes = p.donation.gradient_matched_bytes;
+    if (in.has_heap_peak && p.peak_event_index >= 0) {
+      in.peak_phase = to_string(p.peak_phase);
+      in.peak_instruction = p.peak_instruction;
+      if (auto other = p.other_phase_peak()) {
+        in.other_phase = to_string(other->phase);
+        in.other_phase_instruction = other->instruction;
+        in.other_phase_peak_bytes = other->bytes;
+      }
+    }
+    for (const PlanPattern& pat : p.patterns)
+      in.patterns.push_back({to_string(pat.kind), pat.instruction, pat.shape, pat.bytes,
+                             pat.other_instruction, pat.other_shape, pat.other_bytes, pat.factor, pat.count,
+                             pat.source.to_string()});
+    for (const MemorySpaceTotals& t : p.other_memory_spaces) {
+      if (t.color != 5) continue;
+      in.host_parameters_bytes = t.parameters_bytes;
+      in.host_parameters_aliased_bytes = t.parameters_aliased_bytes;
+      in.host_parameter_count = t.parameter_allocations;
+      in.host_outputs_bytes = t.outputs_bytes;
+      in.host_temp_bytes = t.temp_bytes;
+    }
+    in.backward_bytes = p.role_bytes(BufferRole::Backward);
+    in.workspace_bytes = p.role_bytes(BufferRole::Workspace);
+    in.other_bytes = p.role_bytes(BufferRole::Other);
+    in.remat_instructions = p.remat_instructions;
+    std::vector<PlanBuffer> live(p.live_at_peak.begin(), p.live_at_peak.end());
+    std::stable_sort(live.begin(), live.end(),
+                     [](const PlanBuffer& a, const PlanBuffer& b) { return a.size_bytes > b.size_bytes; });
+    for (const PlanBuffer& b : live)
+      in.peak_buffers.push_back(
+          {b.size_bytes, b.shape, to_string(b.role), b.source.to_string(), b.element_type});
+  }
+  in.platform = r.platform;
+  in.eager = r.eager;
+  in.temp_block_seen = r.temp_block_seen;
+  if (const auto& m = r.runtime.module) {
+    in.growth_steps = m->growth_steps;
+    in.executions = static_cast<int>(m->executions.size());
+    in.growth_per_execution = m->growth_per_execution;
+    in.growth_consistent = m->growth_consistent;
+    if (!m->executions.empty() && m->allocator) in.in_use_at_last_start = m->live_at_last_start_bytes;
+    in.never_launched = m->never_launched;
+    in.last_never_launched = m->last_never_launched;
+    for (const NameCount& n : m->host_events_between)
+      if (in.host_events_between.size() < top) in.host_events_between.push_back(n.name);
+    for (const LiveGroup& g : m->live_at_last_start)
+      in.live_at_last_start.push_back(
+          {g.label, g.bytes, g.before_capture, g.label.starts_with("outputs of " + m->module)});
+  }
+  in.retry_count = r.runtime.retries.count;
+  in.retry_longest_ps = r.runtime.retries.longest_ps;
+  return in;
+}
+
+void add_limits(HostReport& r, const capture::Capture& c) {
+  r.limits.push_back(
+      "HBM only: the plan's device figures cover memory space 0; host offload (memory space 5) is "
+      "listed separately and not counted in them");
+  if (r.capacity_bytes && r.plan)
+    r.limits.push_back(
+        "contiguity: \"fits\" compares bytes; the BFC allocator also needs a contiguous block, so a "
+        "tight fit can still fail through fragmentation");
+  if (r.platform == "TPU")
+    r.limits.push_back(
+        "TPU: host executions are matched to the device's module runs by count, not time, and "
+        "the allocators are keyed by chip (index_on_host); eager programs appear as many small "
+        "modules, so read the runtime section there");
+  if (r.platform.find("Nvidia") != std::string::npos)
+    r.limits.push_back(
+        "CUDA: event names were confirmed on ROCm captures; on CUDA they are expected to be the same "
+        "but are unconfirmed");
+  if (c.modules().empty())
+    r.limits.push_back(
+        "no plan: the capture has no HloProto in /host:metadata (TensorFlow capture, or "
+        "enable_hlo_proto was off)");
+  if (c.hostnames().size() > 1)
+    r.limits.push_back("this file names several hosts; each file of a multi-host run is one host");
+}
+
+// One line of the module list: a module without a replayable plan shows its allocation total as its peak.
+ModuleRow module_row(const capture::Module& m, const PlanAnalysis& p) {
+  ModuleRow row;
+  row.name = m.name;
+  row.program_id = m.program_id;
+  row.status = p.status;
+  row.peak_bytes = p.status == PlanStatus::Ok ? p.peak_bytes : p.total_allocation_bytes;
+  row.temp_bytes = p.temp_bytes;
+  row.parameters_bytes = p.parameters_bytes;
+  row.donated_bytes = p.donation.donated_bytes;
+  row.outputs_bytes = p.outputs_bytes;
+  return row;
+}
+
+// Eager (op-by-op) JAX: many small modules ran and none of them is a step (reference: "Eager programs
+// appear as many small modules"). Taken as: at least 3 executed modules among at least 5, and the
+// analysed (largest executed) module is a single op whose temp heap is under a quarter of its peak.
+bool is_eager(const HostReport& r) {
+  if (r.modules.size() < 5 || !r.plan) return false;
+  const auto executed =
+      std::count_if(r.modules.begin(), r.modules.end(), [](const ModuleRow& m) { return m.executions > 0; });
+  if (executed < 3) return false;
+  return r.plan->heap_peak_bytes * 4 < r.plan->peak_bytes && r.plan->backward_start_event < 0;
+}
+
+// The largest allocations live at the pool's peak in use, with the bytes requested and the chunk the
+// allocator handed out (BFC rounding and unsplit chunks show as slack).
+std::vector<ChunkRow> largest_live_chunks(const capture::Capture& c, const HostReport& r, std::size_t top) {
+  std::vector<ChunkRow> out;
+  std::optional<std::uint32_t> alloc;
+  if (r.runtime.module) alloc = r.runtime.module->allocator;
+  if (!alloc) return out;
+  std::int64_t peak_time = -1, peak = -1;
+  for (const capture::MemoryEvent& m : c.memory_events())
+    if (m.allocator == *alloc && m.bytes_in_use > peak) peak = m.bytes_in_use, peak_time = m.time_ps;
+  std::map<std::uint64_t, const capture::MemoryEvent*> live;
+  for (const capture::MemoryEvent& m : c.memory_events()) {
+    if (m.time_ps > peak_time) break;
+    if (m.allocator != *alloc) continue;
+    if (m.kind == capture::MemoryEventKind::Allocation)
+      live[m.addr] = &m;
+    else
+      live.erase(m.addr);
+  }
+  for (const auto& [addr, m] : live) out.push_back({m->requested_bytes, m->allocation_bytes, m->time_ps});
+  std::stable_sort(out.begin(), out.end(),
+                   [](const ChunkRow& a, const ChunkRow& b) { return a.chunk_bytes > b.chunk_bytes; });
+  if (out.size() > top) out.resize(top);
+  return out;
+}
+
+}  // namespace
+
+std::string capacity_source_text(const HostReport& report) {
+  if (report.capacity_source == CapacitySource::Allocator) return report.capacity_allocator;
+  return enum_name(kCapacitySourceNames, report.capacity_source);
+}
+
+HostReport build_host_report(const capture::Capture& c, const ReportOptions& options,
+                             const std::stop_token& stop) {
+  HostReport r;
+  r.path = c.path();
+  r.file_size = c.file_size();
+  r.hostnames = c.hostnames();
+  r.platform = platform_of(c);
+  if (const capture::Stat* s = plane_stat(c, "/device:", "memory_size"))
+    if (auto v = s->value.as_int(); v && *v > 0) r.device_memory_bytes = *v;
+  for (const std::string& e : c.errors()) r.problems.push_back("capture error: " + e);
+  for (const std::string& p : c.module_problems()) r.problems.push_back(p);
+  for (const std::string& n : c.reader_notes()) r.problems.push_back(n);
+
+  std::vector<PlanAnalysis> plans;
+  std::vector<ModuleRef> refs;
+  for (const capture::Module& m : c.modules()) {
+    check_stop(stop, c.path());
+    PlanAnalysis p = analyze_plan(m);
+    ModuleRow row = module_row(m, p);
+    refs.push_back({m.name, m.program_id, row.peak_bytes});
+    r.modules.push_back(std::move(row));
+    plans.push_back(std::move(p));
+  }
+  RuntimeOptions ro;
+  ro.series_points = options.series_points;
+  ro.top = options.top;
+  ro.time_window = options.time_window;
+  if (const HostReport* whole = options.whole_capture;
+      whole && !whole->plan_only && !whole->runtime.time_window && whole->path == c.path() &&
+      whole->file_size == c.file_size() && whole->modules.size() == c.modules().size())
+    ro.executions = whole->runtime.executions;
+  check_stop(stop, c.path());
+  std::vector<std::size_t> wanted;
+  if (options.program_id)
+    wanted = {module_with_program_id(c, *options.program_id)};
+  else if (options.module)
+    wanted = resolve_module(c, *options.module);
+  if (wanted.size() == 1)
+    ro.module = wanted.front();
+  else
+    ro.module_candidates = wanted;
+  r.runtime = analyze_runtime(c, refs, ro);
+  for (std::size_t i = 0; i < refs.size() && i < r.runtime.executions_per_module.size(); ++i)
+    r.modules[i].executions = r.runtime.executions_per_module[i];
+  for (std::size_t i = 0; i < refs.size() && i < r.runtime.executions_by_program_id.size(); ++i)
+    r.modules[i].executions_by_program_id = r.runtime.executions_by_program_id[i];
+  for (std::size_t i = 0; i < refs.size() && i < r.runtime.executions_ambiguous.size(); ++i)
+    r.modules[i].executions_ambiguous = r.runtime.executions_ambiguous[i];
+  if (wanted.size() > 1 && r.runtime.module)
+    r.problems.push_back(std::to_string(wanted.size()) + " modules are named " + *options.module +
+                         "; analysing " + r.runtime.module->module + "(" +
+                         std::to_string(r.runtime.module->program_id.value_or(0)) +
+                         "), the most executed (then the largest); pass a program id to pick another");
+  if (r.runtime.module) {
+    for (std::size_t i = 0; i < refs.size(); ++i)
+      if (refs[i].name == r.runtime.module->module && r.runtime.module->program_id == refs[i].program_id)
+        r.module_index = i;
+  }
+  if (r.module_index) {
+    if (options.plan_range) {
+      PlanOptions po;
+      po.peak_range = options.plan_range;
+      r.plan = analyze_plan(c.modules()[*r.module_index], po);
+    } else {
+      r.plan = std::move(plans[*r.module_index]);
+    }
+  }
+
+  if (options.capacity) {
+    r.capacity_bytes = *options.capacity;
+    r.capacity_source = CapacitySource::Given;
+  } else {
+    std::optional<std::uint32_t> alloc;
+    if (r.runtime.module) alloc = r.runtime.module->allocator;
+    if (!alloc)
+      for (const AllocatorRuntime& a : r.runtime.allocators)
+        if (a.name.find("host") == std::string::npos &&
+            (!alloc || std::pair(a.capacity_bytes, a.peak_bytes_in_use) >
+                           std::pair(r.runtime.allocators[*alloc].capacity_bytes,
+                                     r.runtime.allocators[*alloc].peak_bytes_in_use)))
+          alloc = a.index;
+    if (alloc && *alloc < r.runtime.allocators.size() && r.runtime.allocators[*alloc].capacity_bytes > 0) {
+      r.capacity_bytes = r.runtime.allocators[*alloc].capacity_bytes;
+      r.capacity_source = CapacitySource::Allocator;
+      r.capacity_allocator = r.runtime.allocators[*alloc].name;
+    }
+  }
+  r.eager = is_eager(r);
+  if (r.plan && r.runtime.module && !r.runtime.module->executions.empty() && r.plan->temp_bytes > 0) {
+    const std::int64_t temp = r.plan->temp_bytes;
+    r.temp_block_seen =
+        std::any_of(c.memory_events().begin(), c.memory_events().end(), [&](const capture::MemoryEvent& m) {
+          return m.kind == capture::MemoryEventKind::Allocation &&
+                 (m.requested_bytes == temp || m.allocation_bytes == temp);
+        });
+  }
+  if (r.eager) r.largest_chunks = largest_live_chunks(c, r, 5);
+  {
+    const DiagnosisInput in = diagnosis_input(r, options.top);
+    r.diagnosis_pool_note = pool_fraction_note(in);
+    r.diagnosis = diagnose(in);
+  }
+  add_limits(r, c);
+  for (std::string& p : consistency_problems(c, r.runtime)) r.problems.push_back(std::move(p));
+  return r;
+}
+
+HostReport build_plan_report(const capture::Module& module, const std::string& path, std::uint64_t file_size,
+                             const ReportOptions& options) {
+  HostReport r;
+  r.path = path;
+  r.file_size = file_size;
+  r.platform = "unknown (bare HloProto)";
+  r.plan_only = true;
+  PlanAnalysis p = analyze_plan(module);
+  r.modules.push_back(module_row(module, p));
+  r.module_index = 0;
+  r.plan = std::move(p);
+  if (options.capacity) {
+    r.capacity_bytes = *options.capacity;
+    r.capacity_source = CapacitySource::Given;
+  }
+  r.diagnosis = diagnose(diagnosis_input(r, options.top));
+  r.limits.push_back(
+      "HBM only: the plan covers memory space 0; host offload (memory space 5) is not counted");
+  r.limits.push_back("plan only: a bare HloProto has no allocator events, so there is no runtime section");
+  if (r.capacity_bytes)
+    r.limits.push_back(
+        "contiguity: \"fits\" compares bytes; the BFC allocator also needs a contiguous block, so a "
+        "tight fit can still fail through fragmentation");
+  return r;
+}
+
+void add_multi_host_limits(std::vector<HostReport>& hosts) {
+  if (hosts.size() < 2) return;
+  // Files that name the same host are several captures of one host, not a multi-host run.
+  std::map<std::string, int> per_host;
+  for (const HostReport& h : hosts) ++per_host[h.hostnames.empty() ? std::string() : h.hostnames.front()];
+  if (per_host.size() == 1 && !per_host.begin()->first.empty()) {
+    for (HostReport& h : hosts)
+      h.limits.push_back("one host: the " + std::to_string(hosts.size()) +
+                         " files read together all name host " + per_host.begin()->first +
+                         ", so they are separate captures of one host, not a multi-host "
+                         "run; each is reported on its own");
+    return;
+  }
+  for (HostReport& h : hosts)
+    h.limits.push_back("multi-host: this is one of " + std::to_string(hosts.size()) +
+                       " files read together, "
+                       "reported per host; device ordinals and allocator names are local to each host");
+}
+
+}  // namespace oomscope::analysis
