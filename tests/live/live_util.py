@@ -7,7 +7,7 @@ import sys
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-AGENT_PATH = os.path.join(ROOT, "packaging", "python")
+AGENT_PATH = os.path.join(ROOT, "app", "python-agent")
 TRAIN = os.path.join(ROOT, "tests", "live", "train_tiny.py")
 SKIP = 77  # ctest SKIP_RETURN_CODE
 

@@ -89,7 +89,7 @@ class TestLivePage : public QObject {
     if (!py.isEmpty()) {
       const QString epFile = tmp.filePath(QStringLiteral("ep"));
       QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-      env.insert(QStringLiteral("PYTHONPATH"), QStringLiteral(OOMSCOPE_TEST_DATA "/../../packaging/python"));
+      env.insert(QStringLiteral("PYTHONPATH"), QStringLiteral(OOMSCOPE_TEST_DATA "/../../app/python-agent"));
       python.setProcessEnvironment(env);
       python.start(py,
                    {QStringLiteral("-m"), QStringLiteral("oomscope_agent"), QStringLiteral("--port"),
