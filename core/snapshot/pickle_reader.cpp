@@ -609,9 +609,12 @@ std::shared_ptr<const PickleTree> PickleParser::run() {
       case 0x82:
       case 0x83:
       case 0x84:
+        refuse(op);
       case 0x97:
       case 0x98:
-        refuse(op);
+        damaged(op_at_, "refused opcode " + op_text(op) +
+                            ": an out-of-band buffer (pickle protocol 5) whose bytes are not in the file; "
+                            "snapshot files never contain one");
       default: {
         const char* n = pickle_opcode_name(op);
         if (*n)

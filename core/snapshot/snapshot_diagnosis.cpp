@@ -31,6 +31,9 @@ std::string pct(double x) {
   std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * x);
   return buf;
 }
+std::string count(std::size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
 double share(std::int64_t part, std::int64_t whole) {
   return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
 }
@@ -175,23 +178,42 @@ std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const Snapsho
     }
     const std::int64_t cached_free = st.free_bytes;
     if (cached_free >= (256ll << 20) && share(cached_free, st.reserved) >= 0.25) {
+      // Free memory in two kinds: whole segments with no live block (caching: kept for the next step and
+      // freed by the allocator itself before an out-of-memory error) and holes inside segments that hold live
+      // blocks (what a setting can change).
+      std::int64_t whole_free = 0, holes = 0, largest_hole = 0;
+      std::size_t whole_count = 0, holed = 0;
+      for (const StateSegment& s : st.segments) {
+        if (s.blocks.empty()) {
+          whole_free += s.size;
+          ++whole_count;
+        } else if (s.free_bytes > 0) {
+          holes += s.free_bytes;
+          largest_hole = std::max(largest_hole, s.largest_free);
+          ++holed;
+        }
+      }
       DiagnosisLine l;
       l.rule = "over-reserved";
       l.provenance = Provenance::Measured;
-      l.finding = dev + ": " + b(cached_free) + " of " + b(st.reserved) + " reserved is cached but unused (" +
-                  pct(share(cached_free, st.reserved)) + "); the largest free block is " +
-                  b(st.largest_free) + ", fragmentation " + pct(st.fragmentation());
+      l.finding = dev + ": " + b(cached_free) + " of " + b(st.reserved) + " reserved is cached and free (" +
+                  pct(share(cached_free, st.reserved)) + "): " + b(whole_free) + " in " +
+                  count(whole_count, "wholly free segment", "wholly free segments") + ", " + b(holes) +
+                  " in holes inside " + count(holed, "segment", "segments") + " with live blocks" +
+                  (holes > 0 ? " (largest hole " + b(largest_hole) + ")" : std::string());
       l.cause =
-          "the caching allocator keeps freed blocks for reuse; split blocks serve only requests that fit in "
-          "them";
-      if (!snap.expandable_segments)
-        l.fixes.push_back(make_fix(
-            "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", cached_free - st.largest_free,
-            "free space outside the largest block, which split segments cannot offer to a larger request",
-            "none known for most workloads"));
-      std::int64_t whole_free = 0;
-      for (const StateSegment& s : st.segments)
-        if (s.blocks.empty()) whole_free += s.size;
+          whole_free >= holes
+              ? "mostly caching, not fragmentation: the allocator keeps freed segments for reuse and "
+                "releases "
+                "them itself (and retries) before an out-of-memory error"
+              : "the caching allocator keeps freed blocks for reuse; a hole inside a segment serves only "
+                "requests that fit in it";
+      if (!snap.expandable_segments && holes > 0)
+        l.fixes.push_back(
+            make_fix("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", holes,
+                     "at most the holes inside segments with live blocks; wholly free segments stay "
+                     "cached under any setting; `oomscope-cli whatif` replays the trace for the figure",
+                     "none known for most workloads"));
       if (whole_free > 0)
         l.fixes.push_back(
             make_fix("torch.cuda.empty_cache() between phases (e.g. after loading, before training)",
@@ -228,8 +250,9 @@ std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const Snapsho
       DiagnosisLine l;
       l.rule = "trace-wrapped";
       l.provenance = Provenance::Measured;
-      l.finding = dev + ": " + std::to_string(d.timeline.unmatched_frees) + " frees (" +
-                  b(d.timeline.unmatched_free_bytes) + ") have no alloc in the trace";
+      l.finding = dev + ": " + count(d.timeline.unmatched_frees, "free", "frees") + " (" +
+                  b(d.timeline.unmatched_free_bytes) +
+                  (d.timeline.unmatched_frees == 1 ? ") has" : ") have") + " no alloc in the trace";
       l.cause = "the allocation happened before recording began or fell out of the trace ring buffer";
       out.push_back(std::move(l));
     }

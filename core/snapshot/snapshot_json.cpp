@@ -1,5 +1,9 @@
 #include "core/snapshot/snapshot_json.h"
 
+#include <charconv>
+#include <cstdlib>
+#include <string_view>
+
 #include "core/snapshot/categories.h"
 
 namespace oomscope::snapshot {
@@ -18,6 +22,63 @@ const char* format_id(SnapshotFormat f) {
       return "segments-only";
   }
   return "?";
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+
+// The top-level pieces of "k: v, k: v" (commas inside quotes or braces do not split).
+std::vector<std::string_view> split_items(std::string_view s) {
+  std::vector<std::string_view> out;
+  int depth = 0;
+  bool quoted = false;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char ch = s[i];
+    if (ch == '\'') quoted = !quoted;
+    if (quoted) continue;
+    if (ch == '{') ++depth;
+    if (ch == '}') --depth;
+    if (ch == ',' && depth == 0) {
+      out.push_back(trim(s.substr(start, i - start)));
+      start = i + 1;
+    }
+  }
+  if (start < s.size()) out.push_back(trim(s.substr(start)));
+  return out;
+}
+
+// An allocator_settings value as the builder wrote it (Python's repr: True, -1, 0.0, 'text', {'1': 0})
+// back as a JSON value of its type.
+nlohmann::json repr_json(std::string_view v, int depth = 0) {
+  v = trim(v);
+  if (v == "True") return true;
+  if (v == "False") return false;
+  if (v == "None") return nullptr;
+  if (v.size() >= 2 && v.front() == '\'' && v.back() == '\'') return std::string(v.substr(1, v.size() - 2));
+  if (v.size() >= 2 && v.front() == '{' && v.back() == '}' && depth < 2) {
+    nlohmann::json obj = nlohmann::json::object();
+    for (std::string_view item : split_items(v.substr(1, v.size() - 2))) {
+      const auto colon = item.find(": ");
+      if (colon == std::string_view::npos) return std::string(v);
+      const nlohmann::json key = repr_json(item.substr(0, colon), depth + 1);
+      obj[key.is_string() ? key.get<std::string>() : key.dump()] =
+          repr_json(item.substr(colon + 2), depth + 1);
+    }
+    return obj;
+  }
+  std::int64_t i = 0;
+  if (auto r = std::from_chars(v.data(), v.data() + v.size(), i);
+      r.ec == std::errc{} && r.ptr == v.data() + v.size())
+    return i;
+  const std::string text(v);
+  char* end = nullptr;
+  const double d = std::strtod(text.c_str(), &end);
+  if (!text.empty() && end == text.c_str() + text.size()) return d;
+  return text;
 }
 
 nlohmann::json frames_json(const Snapshot& snap, FramesId id, std::size_t max = 8) {
@@ -79,7 +140,7 @@ nlohmann::json snapshot_summary_json(const Snapshot& snap, const SnapshotReport&
     devices.push_back(std::move(dev));
   }
   nlohmann::json settings = nlohmann::json::object();
-  for (const auto& [k, v] : snap.allocator_settings) settings[k] = v;
+  for (const auto& [k, v] : snap.allocator_settings) settings[k] = repr_json(v);
   return {{"format", format_id(snap.format)},
           {"pickle_protocol", snap.protocol > 0 ? nlohmann::json(snap.protocol) : nlohmann::json()},
           {"segments", snap.segments.size()},

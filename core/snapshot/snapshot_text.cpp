@@ -46,8 +46,9 @@ void write_device(std::ostream& o, const DeviceAnalysis& d, std::size_t top) {
   o << "  reserved peak " << b(d.reserved_peak) << " [derived]\n";
   if (d.trace_entries > 0)
     o << "  allocated before the trace: " << n(t.ghosts) << " live blocks (" << b(t.ghost_bytes) << "), "
-      << n(t.unmatched_frees) << " frees without an alloc (" << b(t.unmatched_free_bytes) << "); "
-      << n(t.never_freed) << " allocations in the trace never freed [measured]\n";
+      << n(t.unmatched_frees) << (t.unmatched_frees == 1 ? " free" : " frees") << " without an alloc ("
+      << b(t.unmatched_free_bytes) << "); " << n(t.never_freed)
+      << " allocations in the trace never freed [measured]\n";
   if (d.oom)
     o << "  OOM at trace entry " << d.oom->index << ": requested " << b(d.oom->requested) << ", device free "
       << b(d.oom->device_free) << " [read]\n";

@@ -110,6 +110,15 @@ TEST(PickleReader, RefusesCallablesWithNameAndOffset) {
   EXPECT_NE(error_of(std::string("\x80\x04K\x01Q.")).find("refused opcode BINPERSID"), std::string::npos);
 }
 
+TEST(PickleReader, RefusesOutOfBandBuffersForWhatTheyAre) {
+  // NEXT_BUFFER / READONLY_BUFFER name data outside the stream, not code.
+  const std::string next = error_of(std::string("\x80\x05\x97."));
+  EXPECT_NE(next.find("refused opcode NEXT_BUFFER (0x97)"), std::string::npos) << next;
+  EXPECT_NE(next.find("out-of-band buffer"), std::string::npos) << next;
+  EXPECT_EQ(next.find("Python code"), std::string::npos) << next;
+  EXPECT_NE(error_of(std::string("\x80\x05\x98.")).find("out-of-band buffer"), std::string::npos);
+}
+
 TEST(PickleReader, BoundsAndTruncation) {
   EXPECT_NE(error_of(std::string("\x80\x04") + std::string(200, '(') + ".").find("nested MARKs"),
             std::string::npos);

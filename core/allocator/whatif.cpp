@@ -1,0 +1,189 @@
+#include "core/allocator/whatif.h"
+
+#include <algorithm>
+
+#include "core/util/error.h"
+
+namespace oomscope::allocator {
+
+namespace {
+
+std::int64_t longest_trace_device(const snapshot::Snapshot& snap) {
+  std::size_t best = 0;
+  std::int64_t device = 0;
+  for (std::size_t d = 0; d < snap.device_traces.size(); ++d)
+    if (snap.device_traces[d].size() > best) {
+      best = snap.device_traces[d].size();
+      device = static_cast<std::int64_t>(d);
+    }
+  return device;
+}
+
+// The largest segment the recorded run held (at its start, allocated during it, or at its end).
+std::uint64_t largest_segment(const snapshot::Snapshot& snap, std::int64_t device) {
+  std::uint64_t top = 0;
+  for (const snapshot::Segment& s : snap.segments)
+    if (s.device == device) top = std::max(top, static_cast<std::uint64_t>(s.total_size));
+  for (const snapshot::TraceEntry& e : snap.device_traces[static_cast<std::size_t>(device)])
+    if (e.action == snapshot::Action::SegmentAlloc) top = std::max(top, static_cast<std::uint64_t>(e.size));
+  return top;
+}
+
+struct Runner {
+  const snapshot::Snapshot& snap;
+  std::int64_t device;
+  ProgressSink& progress;
+  std::stop_token stop;
+  std::size_t done = 0, planned = 1;
+
+  ReplayResult run(const AllocatorConfig& config, std::uint64_t capacity, bool validate,
+                   bool as_recorded = true) {
+    ReplayOptions o;
+    o.recorded_oom_capacity = as_recorded;
+    o.config = config;
+    o.capacity = capacity;
+    o.device = device;
+    o.validate = validate;
+    ReplayResult r = replay(snap, o, stop);
+    ++done;
+    progress.report(std::min(1.0, static_cast<double>(done) / static_cast<double>(std::max(planned, done))),
+                    "replaying");
+    return r;
+  }
+};
+
+bool fits(const ReplayResult& r) { return !r.first_oom && r.replayed == r.entries; }
+
+// The smallest capacity (2 MiB steps) at which the trace ran without an OOM, by bisection between the peak
+// allocated (no run fits below it) and the unlimited run's peak reserved (which always fits).
+CapacitySearch search_capacity(Runner& run, const std::string& name, const AllocatorConfig& config,
+                               const ReplayResult& unlimited) {
+  CapacitySearch s;
+  s.settings = name;
+  constexpr std::uint64_t step = kSmallBuffer;
+  std::uint64_t hi = (unlimited.peak_reserved + step - 1) / step;
+  std::uint64_t lo = unlimited.peak_allocated / step;  // lo * step does not fit unless it is checked below
+  s.searched_up_to = hi * step;
+  if (!fits(unlimited)) return s;
+  if (lo >= hi) {
+    s.capacity = hi * step;
+    return s;
+  }
+  if (lo > 0) {
+    ++s.replays;
+    if (fits(run.run(config, lo * step, false))) {
+      s.capacity = lo * step;
+      return s;
+    }
+  }
+  while (hi - lo > 1) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    ++s.replays;
+    if (fits(run.run(config, mid * step, false)))
+      hi = mid;
+    else
+      lo = mid;
+  }
+  s.capacity = hi * step;
+  return s;
+}
+
+Scenario make(ScenarioKind kind, std::string name, ReplayResult r, const ReplayResult& recorded) {
+  Scenario s{kind, std::move(name), std::move(r), std::nullopt};
+  if (!s.result.first_oom && !recorded.first_oom)
+    s.saved_vs_recorded =
+        static_cast<std::int64_t>(recorded.peak_reserved) - static_cast<std::int64_t>(s.result.peak_reserved);
+  return s;
+}
+
+}  // namespace
+
+WhatIfResult run_whatif(const snapshot::Snapshot& snap, const WhatIfOptions& options, ProgressSink& progress,
+                        std::stop_token stop) {
+  WhatIfResult out;
+  out.path = snap.path;
+  out.device = options.device.value_or(longest_trace_device(snap));
+  const auto dev = static_cast<std::size_t>(out.device);
+  if (out.device < 0 || dev >= snap.device_traces.size() || snap.device_traces[dev].empty())
+    throw Error(ErrorKind::InvalidArgument, snap.path,
+                "device " + std::to_string(out.device) +
+                    " has no allocator trace to replay (record one with "
+                    "torch.cuda.memory._record_memory_history() before the step, then dump the snapshot)");
+  out.trace_entries = snap.device_traces[dev].size();
+  out.recorded_config = config_from_snapshot(snap, out.notes);
+  out.settings_recorded = snap.has_allocator_settings;
+  if (!out.settings_recorded)
+    out.notes.push_back(
+        "the file has no allocator_settings (PyTorch before 2.3): the replay assumes PyTorch's defaults, "
+        "which "
+        "holds only if the run did not set PYTORCH_CUDA_ALLOC_CONF");
+  AllocatorConfig requested = out.recorded_config;
+  for (const std::string& kv : options.settings) {
+    try {
+      apply_setting(requested, kv);
+    } catch (const Error& e) {
+      throw Error(ErrorKind::InvalidArgument, snap.path, e.message());
+    }
+  }
+  out.standard = options.settings.empty() && !options.capacity;
+
+  Runner run{snap, out.device, progress, stop, 0, std::size_t{out.standard ? 40u : 2u}};
+  // The recorded run: recorded settings, the recorded capacity (unlimited, or what the oom entry says).
+  ReplayResult recorded = run.run(out.recorded_config, kNoLimit, true);
+  if (options.capacity) {
+    out.capacity = *options.capacity;
+  } else if (recorded.oom_capacity) {
+    out.capacity = *recorded.oom_capacity;
+    out.capacity_from_oom = true;
+  }
+  out.recorded = make(ScenarioKind::Recorded, "recorded", std::move(recorded), ReplayResult{});
+  out.recorded.saved_vs_recorded.reset();
+  out.notes.insert(out.notes.end(), out.recorded.result.notes.begin(), out.recorded.result.notes.end());
+  const std::uint64_t capacity = out.capacity.value_or(kNoLimit);
+  const ReplayResult& base = out.recorded.result;
+
+  if (!out.standard) {
+    out.scenarios.push_back(make(ScenarioKind::Requested, describe_change(requested, out.recorded_config),
+                                 run.run(requested, capacity, false), base));
+    return out;
+  }
+  // Each single setting that can change where memory goes in this trace.
+  std::vector<std::string> tries;
+  tries.push_back(out.recorded_config.expandable_segments ? "expandable_segments:False"
+                                                          : "expandable_segments:True");
+  if (out.recorded_config.max_split_size == kNoLimit) {
+    const std::uint64_t top = largest_segment(snap, out.device);
+    for (std::uint64_t mb : {64, 128, 256, 512, 1024})
+      if (mb * kMiB < top) tries.push_back("max_split_size_mb:" + std::to_string(mb));
+  }
+  if (out.recorded_config.divisions_for(kMiB) <= 1) tries.push_back("roundup_power2_divisions:4");
+  if (out.capacity && out.recorded_config.garbage_collection_threshold == 0.0)
+    tries.push_back("garbage_collection_threshold:0.8");
+  for (const std::string& t : tries) {
+    AllocatorConfig c = out.recorded_config;
+    apply_setting(c, t);
+    out.scenarios.push_back(make(ScenarioKind::SingleSetting, t, run.run(c, capacity, false), base));
+  }
+  for (std::size_t i = 0; i < out.scenarios.size(); ++i) {
+    const Scenario& s = out.scenarios[i];
+    if (s.result.first_oom || !s.saved_vs_recorded || *s.saved_vs_recorded <= 0) continue;
+    if (!out.best || s.result.peak_reserved < out.scenarios[*out.best].result.peak_reserved) out.best = i;
+  }
+  // The smallest capacity for the recorded settings, and for the best setting (both replayed unlimited).
+  const bool recorded_oom = base.oom_capacity.has_value();
+  const ReplayResult unlimited_recorded =
+      capacity == kNoLimit && !recorded_oom ? base : run.run(out.recorded_config, kNoLimit, false, false);
+  out.capacity_searches.push_back(search_capacity(run, "recorded", out.recorded_config, unlimited_recorded));
+  if (out.best) {
+    AllocatorConfig c = out.recorded_config;
+    apply_setting(c, out.scenarios[*out.best].name);
+    const ReplayResult unlimited_best = capacity == kNoLimit && !recorded_oom
+                                            ? out.scenarios[*out.best].result
+                                            : run.run(c, kNoLimit, false, false);
+    out.capacity_searches.push_back(search_capacity(run, out.scenarios[*out.best].name, c, unlimited_best));
+  }
+  progress.report(1.0, "replaying");
+  return out;
+}
+
+}  // namespace oomscope::allocator
