@@ -48,7 +48,8 @@ struct Validation {
   std::size_t allocs = 0, allocs_at_recorded_address = 0;
   std::vector<std::uint64_t> final_segments_recorded, final_segments_replayed;  // sizes, address order
   bool final_layout_matched = false;  // same segments, and the same blocks (size, state) in each
-  bool matched = false;
+  bool checked = false;               // the trace held an alloc or a segment event to check the model against
+  bool matched = false;               // checked, and no divergence
   std::optional<Divergence> first_divergence;
   std::vector<std::string> unexplained;  // what the recording did that the model cannot account for
 };

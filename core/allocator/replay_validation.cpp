@@ -130,7 +130,8 @@ Validation ValidationBuilder::finish(const std::vector<ModelSegment>& replayed,
   v_.final_layout_matched = diff.empty();
   if (!diff.empty() && !first_) first_ = Divergence{-1, "at the end: " + diff};
   v_.first_divergence = first_;
-  v_.matched = complete && !first_ && v_.final_layout_matched;
+  v_.checked = v_.allocs + v_.segment_events_recorded > 0;
+  v_.matched = v_.checked && complete && !first_ && v_.final_layout_matched;
   return v_;
 }
 

@@ -49,7 +49,6 @@ StartState build_start_state(const snapshot::Snapshot& snap, std::int64_t device
           ? &traces[static_cast<std::size_t>(device)]
           : nullptr;
   std::map<std::uint64_t, Known> from_trace;
-  bool any_segment_alloc_first = false;
   if (trace) {
     for (const snapshot::TraceEntry& e : *trace) {
       if (e.action == Action::SegmentFree || e.action == Action::SegmentUnmap ||
@@ -58,8 +57,6 @@ StartState build_start_state(const snapshot::Snapshot& snap, std::int64_t device
                            Known{e.addr + static_cast<std::uint64_t>(e.size), stream_value(snap, e.stream),
                                  e.action == Action::SegmentUnmap || e.action == Action::SegmentMap});
     }
-    any_segment_alloc_first = !trace->empty() && (trace->front().action == Action::SegmentAlloc ||
-                                                  trace->front().action == Action::SegmentMap);
   }
   auto describe = [&](std::uint64_t addr, std::uint64_t end) -> Known {
     for (const auto* m : {&known, &from_trace}) {
@@ -93,8 +90,6 @@ StartState build_start_state(const snapshot::Snapshot& snap, std::int64_t device
     out.segments.push_back(std::move(m));
   }
   out.empty_device = out.segments.empty();
-  if (out.empty_device && any_segment_alloc_first)
-    out.notes.push_back("the trace begins with a segment_alloc on an empty device: the replay starts there");
   if (!out.private_pools.empty())
     out.notes.push_back(
         std::to_string(out.private_pools.size()) +

@@ -143,8 +143,9 @@ WhatIfResult run_whatif(const snapshot::Snapshot& snap, const WhatIfOptions& opt
   const ReplayResult& base = out.recorded.result;
 
   if (!out.standard) {
-    out.scenarios.push_back(make(ScenarioKind::Requested, describe_change(requested, out.recorded_config),
-                                 run.run(requested, capacity, false), base));
+    std::string name = describe_change(requested, out.recorded_config);
+    if (name == "recorded") name = "recorded settings";
+    out.scenarios.push_back(make(ScenarioKind::Requested, name, run.run(requested, capacity, false), base));
     return out;
   }
   // Each single setting that can change where memory goes in this trace.

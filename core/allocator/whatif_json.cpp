@@ -39,6 +39,7 @@ json validation_json(const Validation& v) {
   j["final_segments_recorded"] = v.final_segments_recorded;
   j["final_segments_replayed"] = v.final_segments_replayed;
   j["final_layout_matched"] = v.final_layout_matched;
+  j["checked"] = v.checked;
   j["matched"] = v.matched;
   if (v.first_divergence) {
     json d;

@@ -39,7 +39,7 @@ std::string oom_line(const OomReport& o) {
 
 std::string scenario_row(const Scenario& s) {
   const ReplayResult& r = s.result;
-  char line[256];
+  char line[320];
   std::string oom = r.first_oom ? "entry " + std::to_string(r.first_oom->trace_index) : std::string("none");
   std::string saved = "-";
   if (s.saved_vs_recorded) {
@@ -48,8 +48,9 @@ std::string scenario_row(const Scenario& s) {
             : v > 0 ? bytes(static_cast<std::uint64_t>(v))
                     : "-" + bytes(static_cast<std::uint64_t>(-v));
   }
-  std::snprintf(line, sizeof line, "  %-34s %14s %15s %14s %12s\n", s.name.c_str(),
-                bytes(r.peak_reserved).c_str(), bytes(r.peak_allocated).c_str(), oom.c_str(), saved.c_str());
+  std::snprintf(line, sizeof line, "  %-34s %10s %14s %15s %14s %12s\n", s.name.c_str(),
+                capacity_text(r.capacity).c_str(), bytes(r.peak_reserved).c_str(),
+                bytes(r.peak_allocated).c_str(), oom.c_str(), saved.c_str());
   return line;
 }
 
@@ -91,7 +92,11 @@ std::string whatif_text(const WhatIfResult& w, const snapshot::Snapshot& snap) {
     out += "  final segments: " + std::to_string(v->final_segments_replayed.size()) + " replayed, " +
            std::to_string(v->final_segments_recorded.size()) + " in the snapshot; block layout " +
            (v->final_layout_matched ? "identical" : "different") + "\n";
-    if (v->matched) {
+    if (!v->checked) {
+      out +=
+          "  The trace holds no allocation or segment event, so the model could not be checked: the figures\n"
+          "  below are the model's replay, not predictions.\n";
+    } else if (v->matched) {
       out += "  The model reproduces what the allocator recorded: the scenarios below are predictions.\n";
     } else {
       out += "  The model does not reproduce the recording";
@@ -104,10 +109,10 @@ std::string whatif_text(const WhatIfResult& w, const snapshot::Snapshot& snap) {
     out += "\n";
   }
 
-  out += "Scenarios (capacity " + capacity_text(w.capacity.value_or(kNoLimit)) + ") [derived]\n";
-  char head[256];
-  std::snprintf(head, sizeof head, "  %-34s %14s %15s %14s %12s\n", "settings", "peak reserved",
-                "peak allocated", "first OOM", "saved");
+  out += "Scenarios [derived]\n";
+  char head[320];
+  std::snprintf(head, sizeof head, "  %-34s %10s %14s %15s %14s %12s\n", "settings", "capacity",
+                "peak reserved", "peak allocated", "first OOM", "saved");
   out += head;
   out += scenario_row(w.recorded);
   for (const Scenario& s : w.scenarios) out += scenario_row(s);

@@ -83,13 +83,13 @@ TEST(BestFit, SmallestFreeBlockOfTheStream) {
   const BlockId x = m.alloc.malloc(30 * MiB, 0);
   const BlockId y = m.alloc.malloc(40 * MiB, 0);
   const BlockId other = m.alloc.malloc(26 * MiB, 7);  // another stream's 26 MiB block
-  const std::uint64_t x_ptr = m.alloc.block(x).ptr;    // (a freed block's id may be reused by a split)
+  const std::uint64_t x_ptr = m.alloc.block(x).ptr;   // (a freed block's id may be reused by a split)
   m.alloc.free(y, false);
   m.alloc.free(x, false);
   m.alloc.free(other, false);
   const BlockId z = m.alloc.malloc(25 * MiB, 0);
   EXPECT_EQ(m.alloc.block(z).ptr, x_ptr);  // 30 MiB, not 40, not the other stream's 26
-  EXPECT_EQ(m.events().size(), 3u);                       // served from the cache
+  EXPECT_EQ(m.events().size(), 3u);        // served from the cache
 }
 
 TEST(Merge, FreedNeighboursMergeAndEmptyCacheFreesWholeSegments) {
