@@ -4,6 +4,7 @@
 #include "core/snapshot/snapshot_builder.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <unordered_map>
 
 #include "core/util/error.h"
@@ -344,7 +345,10 @@ class Builder {
     if (auto d = t_.as_number(v)) {
       char buf[32];
       std::snprintf(buf, sizeof buf, "%g", *d);
-      return buf;
+      if (std::strtod(buf, nullptr) != *d) std::snprintf(buf, sizeof buf, "%.17g", *d);
+      std::string text = buf;
+      if (text.find_first_of(".eni") == std::string::npos) text += ".0";  // Python's repr of a float
+      return text;
     }
     if (auto s = t_.as_str(v)) return "'" + std::string(*s) + "'";
     if (t_.tag(v) == Tag::None) return "None";
