@@ -168,8 +168,10 @@ AllocatorConfig config_from_snapshot(const snapshot::Snapshot& snap, std::vector
         if (parse_i64(value, n) && n >= 0) c.max_non_split_rounding = static_cast<std::uint64_t>(n);
       }
     } catch (const Error& e) {
-      notes.push_back("allocator_settings." + key + " (" + value +
-                      ") was not understood; the default is used: " + e.message());
+      std::string note = "allocator_settings." + key;
+      note += " (" + value + ") was not understood; the default is used: ";
+      note += e.message();
+      notes.push_back(std::move(note));
     }
   }
   return c;

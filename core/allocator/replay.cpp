@@ -43,7 +43,7 @@ std::uint64_t address_floor(const snapshot::Snapshot& snap, const std::vector<Tr
 
 }  // namespace
 
-ReplayResult replay(const snapshot::Snapshot& snap, const ReplayOptions& o, std::stop_token stop) {
+ReplayResult replay(const snapshot::Snapshot& snap, const ReplayOptions& o, const std::stop_token& stop) {
   static const std::vector<TraceEntry> kNone;
   const auto dev = static_cast<std::size_t>(o.device);
   const std::vector<TraceEntry>& trace =

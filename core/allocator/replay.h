@@ -71,6 +71,7 @@ struct ReplayResult {
 };
 
 // Throws oomscope::Cancelled when `stop` is requested (checked every 4096 entries).
-ReplayResult replay(const snapshot::Snapshot& snap, const ReplayOptions& options, std::stop_token stop = {});
+ReplayResult replay(const snapshot::Snapshot& snap, const ReplayOptions& options,
+                    const std::stop_token& stop = {});
 
 }  // namespace oomscope::allocator

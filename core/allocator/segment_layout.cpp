@@ -84,7 +84,9 @@ std::vector<BlockId> place_segments(BlockArena& arena, ExpandableSpace& expandab
     Chain chain{arena};
     append_range(chain, s, kNoSegment, ledger, live, pending, free);
   }
-  for (auto& [key, list] : groups) {
+  for (auto& group : groups) {
+    const std::pair<std::int64_t, bool> key = group.first;
+    auto& list = group.second;
     std::sort(list.begin(), list.end(), [](auto* a, auto* b) { return a->addr < b->addr; });
     const bool small = !key.second;
     const std::uint64_t page = small ? kSmallBuffer : kLargeBuffer;

@@ -127,7 +127,7 @@ WhatIfResult run_whatif(const snapshot::Snapshot& snap, const WhatIfOptions& opt
   }
   out.standard = options.settings.empty() && !options.capacity;
 
-  Runner run{snap, out.device, progress, stop, 0, std::size_t{out.standard ? 40u : 2u}};
+  Runner run{snap, out.device, progress, std::move(stop), 0, std::size_t{out.standard ? 40u : 2u}};
   // The recorded run: recorded settings, the recorded capacity (unlimited, or what the oom entry says).
   ReplayResult recorded = run.run(out.recorded_config, kNoLimit, true);
   if (options.capacity) {

@@ -66,7 +66,10 @@ std::string whatif_text(const WhatIfResult& w, const snapshot::Snapshot& snap) {
          ": ";
   bool first = true;
   for (const auto& [k, v] : setting_values(w.recorded_config)) {
-    out += (first ? "" : ", ") + k + " " + v;
+    out += first ? "" : ", ";
+    out += k;
+    out += " ";
+    out += v;
     first = false;
   }
   out += "\n  start: ";

@@ -636,7 +636,7 @@ std::shared_ptr<const PickleTree> parse_pickle(PickleSource source, const std::s
 std::shared_ptr<const PickleTree> parse_pickle(std::shared_ptr<const capture::MappedFile> file,
                                                const std::string& name, ProgressSink& progress,
                                                std::stop_token stop, DictRecordSink* sink) {
-  PickleSource source{file->data(), file->size(), file, {}};
+  PickleSource source{file->data(), file->size(), std::move(file), {}};
   return parse_pickle(std::move(source), name, progress, std::move(stop), sink);
 }
 
