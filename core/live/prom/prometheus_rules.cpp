@@ -178,6 +178,36 @@ PromRules prometheus_rules(const std::vector<AlertRule>& rules, const PromRulesO
                         "); each new shape can grow a compiled-graph cache.";
         break;
       }
+      case AlertRule::Kind::Forecast: {
+        // The limiting figure as the desktop picks it (forecast.h), each pair only where the ones before
+        // it are absent: its highest value over the moves window, plus its growth per optimizer step over
+        // the window (deriv of the figure over deriv of the step) times STEPS, above its limit.
+        name = "OomscopeForecastOom";
+        const std::string n = std::to_string(r.limit);
+        const std::string cap = "oomscope_device_capacity_bytes";
+        auto term = [&](Field f, const std::string& limit) {
+          const std::string m(metric_for_field(f));
+          return "(max_over_time(" + w.range(m, o.moves_window) + ") + deriv(" + w.range(m, o.window) +
+                 ") / deriv(" + w.range(step, o.window) + ") * " + n + ") > " + w.sel(limit);
+        };
+        const std::string driver(metric_for_field(Field::Driver)), used(metric_for_field(Field::DeviceUsed)),
+            reserved(metric_for_field(Field::Reserved));
+        p.expr = "((" + term(Field::Driver, "oomscope_recommended_max_bytes") + ") or (" +
+                 term(Field::DeviceUsed, cap) + " unless " + w.sel(driver) + ") or (" +
+                 term(Field::Reserved, cap) + " unless " + w.sel(used) + " unless " + w.sel(driver) +
+                 ") or (" + term(Field::Allocated, cap) + " unless " + w.sel(reserved) + " unless " +
+                 w.sel(used) + " unless " + w.sel(driver) + ")) and deriv(" + w.range(step, o.window) +
+                 ") > 0";
+        p.for_duration = o.for_duration;
+        p.severity = "critical";
+        p.summary = std::string(kWho) + ": forecast to run out of memory within " + n + " steps";
+        p.description =
+            "the limiting figure (driver vs the MPS recommended maximum, else device_used, reserved or "
+            "allocated vs the device capacity) is projected to {{ $value | humanize }}B within " +
+            n + " optimizer steps, at its growth per step over the last " + o.window + kWhere +
+            "; derived by PromQL's deriv, a least-squares line (the desktop's forecast is the robust one).";
+        break;
+      }
       case AlertRule::Kind::EventKind:
         name = "OomscopeEvent" + camel(r.event_kind);
         p.expr = "increase(" +
