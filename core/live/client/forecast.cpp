@@ -170,6 +170,14 @@ Forecast forecast_rank(const RankSeries& r, const ForecastOptions& o) {
     if (e.kind == "restart") restarts.push_back(e.t);
   const auto& s = r.samples;
   auto usable = [&](const Sample& a) { return a.has(fig) && (!by_step || a.has(Field::Step)); };
+  // After a gap, a new process shows as a figure below everything just before the gap (a reconnection to
+  // the same process comes back within its usual range).
+  auto came_back_lower = [&](std::size_t before, const Sample& after) {
+    std::int64_t low = std::numeric_limits<std::int64_t>::max();
+    for (std::size_t k = before + 1, seen = 0; k-- > 0 && seen < 32;)
+      if (usable(s[k])) low = std::min(low, s[k].get(fig)), ++seen;
+    return after.get(fig) < low - limit.bytes / 100;
+  };
   std::size_t begin = s.size() - 1;
   const Sample* next = last;  // the sample after `i` that is kept
   for (std::size_t i = s.size() - 1; i-- > 0;) {
@@ -190,7 +198,7 @@ Forecast forecast_rank(const RankSeries& r, const ForecastOptions& o) {
     const bool gap = std::any_of(r.gaps.begin(), r.gaps.end(), [&](const Gap& g) {
       return g.from >= a.t && g.from < next->t && (g.to == 0 || g.to <= next->t);
     });
-    if (gap && next->get(fig) < a.get(fig)) {
+    if (gap && came_back_lower(i, *next)) {
       f.since = by_step ? "the reconnection after step " + thousands(a.get(Field::Step)) +
                               " (the figure came back lower: a new process)"
                         : "the reconnection (the figure came back lower: a new process)";

@@ -138,6 +138,23 @@ TEST(LiveForecast, StepCounterGoingBackIsARestart) {
   EXPECT_NE(f.since.find("step counter going back from 499 to 0"), std::string::npos) << f.since;
 }
 
+TEST(LiveForecast, AGapStartsAgainOnlyWhenANewProcessCameBack) {
+  Series same(1024 * kMiB), fresh(1024 * kMiB);
+  for (Series* s : {&same, &fresh}) {
+    s->steps(0, 300, leak, flat_peak);
+    s->rank.gaps.push_back(Gap{s->rank.samples.back().t, 310 * kStepNs, "connection reset"});
+  }
+  same.steps(310, 400, leak, flat_peak);  // the same process: the network dropped for 10 steps
+  fresh.steps(310, 400, [](std::int64_t step) { return leak(step - 310); }, flat_peak);
+  const Forecast a = forecast_rank(same.rank), b = forecast_rank(fresh.rank);
+  ASSERT_EQ(a.state, ForecastState::Oom) << a.driver;
+  EXPECT_TRUE(a.since.empty()) << a.since;
+  EXPECT_NEAR(static_cast<double>(*a.oom_at_step), kLeakOom, 0.02 * kLeakOom);
+  ASSERT_EQ(b.state, ForecastState::Oom) << b.driver;
+  EXPECT_NE(b.since.find("the reconnection after step 299"), std::string::npos) << b.since;
+  EXPECT_NEAR(static_cast<double>(*b.oom_at_step), 310 + kLeakOom, 0.02 * kLeakOom);
+}
+
 TEST(LiveForecast, CheckpointSpikeAndEvaluationPassDoNotWreckTheFit) {
   Series clean(1024 * kMiB), spiky(1024 * kMiB);
   clean.steps(0, 400, leak, flat_peak);
