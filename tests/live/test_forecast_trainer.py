@@ -17,11 +17,12 @@ import time
 sys.path.insert(0, os.path.dirname(__file__))
 from live_util import SKIP, check, lines  # noqa: E402
 
-# Scenes of 12,000 to 19,000 points, one a step, reshuffled every epoch: the step's own peak varies with
-# the scene, so the OOM comes at a step whose scene is large enough, not at a step anyone set.
-SIZES = [15000, 12000, 19000, 16500, 13500, 18000, 14000, 17000]
-BUDGET = "96MiB"
-LEAK = "192KiB"
+# Scenes of 2,000 to 3,200 points (about 2.8 MiB at the most), one a step, reshuffled every epoch: the
+# step's own peak varies with the scene, so the OOM comes at a step whose scene no longer fits on top of
+# what leaked, not at a step anyone set (about 200 steps of 50-100 ms here).
+SIZES = [2500, 2000, 3200, 2750, 2250, 3000, 2300, 2850]
+BUDGET = "12MiB"
+LEAK = "48KiB"
 
 
 def watch_run(cli, trainer, tmp, name, trainer_args, stop_after_oom):
@@ -105,7 +106,7 @@ def main():
           "the replay gives the same lead (%s):\n%s" % (want, rep.stdout[-1500:]))
 
     # 2. No leak: the same run, no OOM forecast at any point.
-    got, _ = watch_run(cli, trainer, tmp, "noleak", ["--steps", "200"], False)
+    got, _ = watch_run(cli, trainer, tmp, "noleak", ["--steps", "120"], False)
     check(not [x for x in got if x["type"] == "event" and x["kind"] == "oom"], "the run without a leak never ran out")
     fc = forecasts(got)
     check(fc and fc[-1]["state"] == "no_oom", "the last forecast is 'no OOM in sight': %s" %

@@ -79,7 +79,9 @@ std::string span_text(double span, bool by_step) {
 
 std::string duration_text(double s) {
   char buf[48];
-  if (s < 90)
+  if (s < 10)
+    std::snprintf(buf, sizeof buf, "%.1f s", s);
+  else if (s < 90)
     std::snprintf(buf, sizeof buf, "%.0f s", s);
   else if (s < 90 * 60)
     std::snprintf(buf, sizeof buf, "%.1f min", s / 60);
