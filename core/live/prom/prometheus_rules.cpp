@@ -158,8 +158,21 @@ PromRules prometheus_rules(const std::vector<AlertRule>& rules, const PromRulesO
         const std::string driver(metric_for_field(Field::Driver)), used(metric_for_field(Field::DeviceUsed)),
             alloc(metric_for_field(Field::Allocated));
         const std::string limit = std::to_string(r.limit);
-        p.expr = "(" + w.sel(driver) + " - " + w.sel(alloc) + ") > " + limit + " or ((" + w.sel(used) +
-                 " - " + w.sel(alloc) + ") > " + limit + " unless " + w.sel(driver) + ")";
+        p.expr.append("(")
+            .append(w.sel(driver))
+            .append(" - ")
+            .append(w.sel(alloc))
+            .append(") > ")
+            .append(limit)
+            .append(" or ((")
+            .append(w.sel(used))
+            .append(" - ")
+            .append(w.sel(alloc))
+            .append(") > ")
+            .append(limit)
+            .append(" unless ")
+            .append(w.sel(driver))
+            .append(")");
         p.for_duration = o.for_duration;
         p.summary =
             std::string(kWho) + ": driver or device memory over allocated by more than " + limit_text(r);
@@ -237,7 +250,8 @@ PromRules prometheus_rules(const std::vector<AlertRule>& rules, const PromRulesO
   y += ". They read the agents' /metrics (docs/prometheus.md).\n";
   if (!out.skipped.empty()) {
     y += "# Not expressible in PromQL, left out:\n";
-    for (const auto& [text, why] : out.skipped) y += "#   " + text + ": " + why + "\n";
+    for (const auto& [text, why] : out.skipped)
+      y.append("#   ").append(text).append(": ").append(why).append("\n");
   }
   y += "groups:\n  - name: " + quoted(o.group) + "\n    rules:\n";
   if (out.rules.empty()) y.resize(y.size() - 1), y += " []\n";
