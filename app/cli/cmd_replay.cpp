@@ -53,7 +53,8 @@ Runner define_replay(CLI::App& app) {
       "Opens a live recording and prints, per rank, the agent, the sample span, peaks, events, connection\n"
       "gaps and skipped lines, and the alerts the given rules raise over it. A recording cut short by a "
       "crash\n"
-      "opens up to its last flush and says so. The OOM forecast [derived] is given as it stood at each point\n"
+      "opens up to its last flush and says so. The OOM forecast [derived] is given as it stood at each "
+      "point\n"
       "(--json: {\"type\":\"forecast\"} lines, at most one a second of the recording per rank), and for an\n"
       "oom event how many steps before it the forecast first named its step within 15 %.");
   app.add_option("FILE", o->path, "a live recording (watch --record, or the GUI's Live page)")

@@ -20,8 +20,8 @@
 #include "app/cli/live_format.h"
 #include "app/cli/live_options.h"
 #include "core/live/client/client.h"
-#include "core/live/prom/prom_source.h"
 #include "core/live/client/session.h"
+#include "core/live/prom/prom_source.h"
 #include "core/util/error.h"
 
 namespace oomscope::cli {
@@ -182,7 +182,8 @@ Runner define_watch(CLI::App& app) {
       "samples every poll. The rank table is sorted by headroom, closest to OOM first, as for direct "
       "attach.\n"
       "\n"
-      "Each rank gets an OOM forecast [derived] (docs/live.md): the step at which its limiting figure crosses\n"
+      "Each rank gets an OOM forecast [derived] (docs/live.md): the step at which its limiting figure "
+      "crosses\n"
       "its limit, with a range and its driver, or why none. JSON lines carry it as {\"type\":\"forecast\"}\n"
       "lines, at most one a second per rank, and in the --table line.");
   app.add_option("ENDPOINT", o->sources,

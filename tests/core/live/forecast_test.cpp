@@ -145,7 +145,8 @@ TEST(LiveForecast, AGapStartsAgainOnlyWhenANewProcessCameBack) {
     s->rank.gaps.push_back(Gap{s->rank.samples.back().t, 310 * kStepNs, "connection reset"});
   }
   same.steps(310, 400, leak, flat_peak);  // the same process: the network dropped for 10 steps
-  fresh.steps(310, 400, [](std::int64_t step) { return leak(step - 310); }, flat_peak);
+  fresh.steps(
+      310, 400, [](std::int64_t step) { return leak(step - 310); }, flat_peak);
   const Forecast a = forecast_rank(same.rank), b = forecast_rank(fresh.rank);
   ASSERT_EQ(a.state, ForecastState::Oom) << a.driver;
   EXPECT_TRUE(a.since.empty()) << a.since;

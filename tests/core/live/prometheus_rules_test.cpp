@@ -69,11 +69,12 @@ TEST(PrometheusRules, ForecastProjectsTheLimitingFigurePerStep) {
   EXPECT_EQ(p.severity, "critical");
   // The allocated term: the recent highest value plus 500 steps of growth per step, over the capacity,
   // only where no reserved, device_used or driver figure is exported; and only while the step moves.
-  EXPECT_NE(p.expr.find("(max_over_time(oomscope_allocated_bytes{job=\"t\"}[2m]) + "
-                        "deriv(oomscope_allocated_bytes{job=\"t\"}[10m]) / "
-                        "deriv(oomscope_optimizer_step{job=\"t\"}[10m]) * 500) > "
-                        "oomscope_device_capacity_bytes{job=\"t\"} unless oomscope_reserved_bytes{job=\"t\"}"),
-            std::string::npos)
+  EXPECT_NE(
+      p.expr.find("(max_over_time(oomscope_allocated_bytes{job=\"t\"}[2m]) + "
+                  "deriv(oomscope_allocated_bytes{job=\"t\"}[10m]) / "
+                  "deriv(oomscope_optimizer_step{job=\"t\"}[10m]) * 500) > "
+                  "oomscope_device_capacity_bytes{job=\"t\"} unless oomscope_reserved_bytes{job=\"t\"}"),
+      std::string::npos)
       << p.expr;
   EXPECT_NE(p.expr.find("> oomscope_recommended_max_bytes{job=\"t\"}"), std::string::npos);
   EXPECT_TRUE(p.expr.ends_with("and deriv(oomscope_optimizer_step{job=\"t\"}[10m]) > 0")) << p.expr;
