@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "app/cli/command.h"
+#include "app/cli/forecast_format.h"
 #include "app/cli/live_format.h"
 #include "app/cli/live_options.h"
 #include "core/live/client/replay.h"
@@ -30,6 +31,7 @@ int run_replay(const ReplayOptions& o) {
   live::ReplayInfo info;
   if (json) {
     session.set_alert_callback([&](const live::Alert& a) { printer.alert(a); });
+    session.set_forecast_callback([&](int rank, const live::Forecast& f) { printer.forecast(rank, f); });
     TeeSink tee(session, printer);
     info = live::replay_recording(path, tee);
   } else {
@@ -38,6 +40,8 @@ int run_replay(const ReplayOptions& o) {
               << info.file_bytes << " bytes\n";
     std::cout << session.read(
         [](const live::Store& s, const live::AlertEngine& al) { return live_summary(s, al); });
+    std::cout << session.read_forecasts(
+        [](const live::Store& s, const live::ForecastTracker& f) { return forecast_summary(s, f); });
   }
   if (info.truncated) std::cerr << path << ": " << info.note << "\n";
   return 0;
@@ -49,11 +53,15 @@ Runner define_replay(CLI::App& app) {
       "Opens a live recording and prints, per rank, the agent, the sample span, peaks, events, connection\n"
       "gaps and skipped lines, and the alerts the given rules raise over it. A recording cut short by a "
       "crash\n"
-      "opens up to its last flush and says so.");
+      "opens up to its last flush and says so. The OOM forecast [derived] is given as it stood at each "
+      "point\n"
+      "(--json: {\"type\":\"forecast\"} lines, at most one a second of the recording per rank), and for an\n"
+      "oom event how many steps before it the forecast first named its step within 15 %.");
   app.add_option("FILE", o->path, "a live recording (watch --record, or the GUI's Live page)")
       ->required()
       ->type_name("FILE");
-  app.add_flag("--json", o->json, "every recorded line as JSON (the same lines `watch --json` prints)");
+  app.add_flag("--json", o->json,
+               "every recorded line as JSON (the same lines `watch --json` prints, forecasts included)");
   add_alert_option(app, o->rules);
   return [o] { return run_replay(*o); };
 }

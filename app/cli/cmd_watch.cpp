@@ -16,11 +16,12 @@
 #include <thread>
 
 #include "app/cli/command.h"
+#include "app/cli/forecast_format.h"
 #include "app/cli/live_format.h"
 #include "app/cli/live_options.h"
 #include "core/live/client/client.h"
-#include "core/live/prom/prom_source.h"
 #include "core/live/client/session.h"
+#include "core/live/prom/prom_source.h"
 #include "core/util/error.h"
 
 namespace oomscope::cli {
@@ -101,7 +102,10 @@ int run_watch(const WatchOptions& o) {
   live::LiveSession session;
   for (auto& r : rules) session.add_rule(r);
   JsonLinePrinter printer(stdout);
-  if (json) session.set_alert_callback([&](const live::Alert& a) { printer.alert(a); });
+  if (json) {
+    session.set_alert_callback([&](const live::Alert& a) { printer.alert(a); });
+    session.set_forecast_callback([&](int rank, const live::Forecast& f) { printer.forecast(rank, f); });
+  }
   if (!record.empty()) session.start_recording(record);
   TeeSink tee(session, printer);
   live::LiveSink& sink = json ? static_cast<live::LiveSink&>(tee) : session;
@@ -158,6 +162,8 @@ int run_watch(const WatchOptions& o) {
   } else {
     std::cout << session.read(
         [](const live::Store& s, const live::AlertEngine& al) { return live_summary(s, al); });
+    std::cout << session.read_forecasts(
+        [](const live::Store& s, const live::ForecastTracker& f) { return forecast_summary(s, f); });
   }
   return rc;
 }
@@ -174,7 +180,12 @@ Runner define_watch(CLI::App& app) {
       "With a Prometheus server (prometheus:http://HOST:9090, docs/prometheus-source.md) the ranks are the\n"
       "agents whose /metrics it scrapes and that match --selector; their history is read first, then new\n"
       "samples every poll. The rank table is sorted by headroom, closest to OOM first, as for direct "
-      "attach.");
+      "attach.\n"
+      "\n"
+      "Each rank gets an OOM forecast [derived] (docs/live.md): the step at which its limiting figure "
+      "crosses\n"
+      "its limit, with a range and its driver, or why none. JSON lines carry it as {\"type\":\"forecast\"}\n"
+      "lines, at most one a second per rank, and in the --table line.");
   app.add_option("ENDPOINT", o->sources,
                  "HOST:PORT or unix:PATH, one per rank; or one prometheus:http://HOST:9090")
       ->required();

@@ -6,6 +6,8 @@
 #include <cinttypes>
 #include <nlohmann/json.hpp>
 
+#include "app/cli/forecast_format.h"
+#include "core/live/client/forecast.h"
 #include "core/live/client/shape_churn.h"
 #include "core/live/client/store.h"
 #include "core/util/bytes.h"
@@ -38,7 +40,8 @@ std::string seconds(std::int64_t ns) {
 std::string live_table(const live::Store& store) {
   std::string out = pad("rank", 24) + pad("status", 12) + pad("step", 9) + pad("allocated", 11) +
                     pad("reserved", 11) + pad("driver/dev", 11) + pad("gap", 11) + pad("headroom", 11) +
-                    pad("rss", 11) + pad("ooms", 6) + pad("retries", 8) + pad("shapes", 8) + "bad\n";
+                    pad("rss", 11) + pad("ooms", 6) + pad("retries", 8) + pad("shapes", 8) + pad("bad", 5) +
+                    "OOM forecast [derived]\n";
   const auto& ranks = store.ranks();
   for (const int i : live::ranks_by_headroom(store)) {  // closest to OOM first
     const live::RankSeries& r = ranks[static_cast<std::size_t>(i)];
@@ -58,7 +61,7 @@ std::string live_table(const live::Store& store) {
            pad(h.known ? format_bytes(h.bytes()) : "-", 11) + pad(cell(s, Field::Rss), 11) +
            pad(cell(s, Field::Ooms), 6) + pad(cell(s, Field::AllocRetries), 8) +
            pad(r.shapes.empty() ? "-" : std::to_string(r.shapes.back().distinct), 8) +
-           std::to_string(r.bad_lines) + "\n";
+           pad(std::to_string(r.bad_lines), 5) + live::forecast_cell(live::forecast_rank(r)) + "\n";
     if (!r.connected && !r.status.empty()) out += "    " + r.status + "\n";
   }
   return out;
@@ -89,6 +92,7 @@ std::string live_table_json(const live::Store& store) {
     }
     if (const live::Headroom h = live::headroom(r); h.known) row["headroom"] = h.bytes();
     if (!r.shapes.empty()) row["shapes"] = r.shapes.back().distinct;
+    if (!r.samples.empty()) row["forecast"] = forecast_json(live::forecast_rank(r));
     rows.push_back(std::move(row));
   }
   return nlohmann::json{{"type", "table"}, {"t", store.last_t()}, {"ranks", std::move(rows)}}.dump(
@@ -197,6 +201,11 @@ void JsonLinePrinter::on_bad_line(int rank, std::int64_t t, const std::string& e
   emit(rank, nlohmann::json{{"type", "bad_line"}, {"t", t}, {"error", error}}.dump(
                  -1, ' ', false, nlohmann::json::error_handler_t::replace) +
                  "\n");
+}
+void JsonLinePrinter::forecast(int rank, const live::Forecast& f) {
+  std::lock_guard lock(mutex_);
+  std::fputs(forecast_line(rank, f).c_str(), out_);
+  std::fflush(out_);
 }
 void JsonLinePrinter::alert(const live::Alert& a) {
   emit(a.rank,

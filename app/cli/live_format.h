@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/live/client/alerts.h"
+#include "core/live/client/forecast.h"
 #include "core/live/client/store.h"
 
 namespace oomscope::cli {
@@ -16,7 +17,8 @@ std::string live_table(const live::Store& store);
 // The same as one JSON line (watch --json --table):
 // {"type":"table","t":...,"ranks":[{"index","label","endpoint","status"
 // ("up", "down", "waiting"),"reason","samples","rank","host","capacity","last":{t, fields...},
-// "headroom","shapes"}]}, in the same order (fields a rank lacks are left out).
+// "headroom","shapes","forecast"}]}, in the same order (fields a rank lacks are left out; forecast as in
+// forecast_format.h).
 std::string live_table_json(const live::Store& store);
 // Up to `max` most recent alerts, newest last.
 std::string live_alerts_text(const live::AlertEngine& alerts, std::size_t max);
@@ -38,6 +40,8 @@ class JsonLinePrinter final : public live::LiveSink {
   void on_connected(int rank, std::int64_t t) override;
   void on_bad_line(int rank, std::int64_t t, const std::string& error) override;
   void alert(const live::Alert& alert);
+  // {"rank":N,"type":"forecast",...} (forecast_format.h).
+  void forecast(int rank, const live::Forecast& forecast);
 
  private:
   void emit(int rank, const std::string& line);

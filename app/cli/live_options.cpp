@@ -17,8 +17,8 @@ CLI::Option* add_alert_option(CLI::App& app, std::vector<live::AlertRule>& rules
               }
             }
           },
-          "driver>22000MB, growth:driver>500MB, moves:ooms, gap>4GB, shapes-rising[:N], event:oom\n"
-          "(repeatable; see docs/live-protocol.md)")
+          "driver>22000MB, growth:driver>500MB, moves:ooms, gap>4GB, shapes-rising[:N], event:oom,\n"
+          "forecast:STEPS (repeatable; see docs/live-protocol.md)")
       ->type_name("RULE")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

@@ -137,6 +137,8 @@ Options parse_options(const std::vector<std::string>& args) {
       t.restart_above = to_bytes(a, v);
     else if (a == "--hold-per-step")
       t.hold_per_step = to_bytes(a, v);
+    else if (a == "--leak-per-step")
+      t.leak_per_step = to_bytes(a, v);
     else if (a == "--weights-out")
       t.weights_out = v;
     else if (a == "--serve")
@@ -203,6 +205,9 @@ constexpr OptionDef kOptions[] = {
      "at a step boundary with more live bytes, checkpoint and re-execute with --resume"},
     {"--hold-per-step", "BYTES",
      "keep this much allocated after every step (memory that only a restart frees)"},
+    {"--leak-per-step", "BYTES",
+     "keep this much of each step's tensors alive (a copy of its input features: the\n"
+     "'gradients kept every step' bug), so that the run runs out of memory by itself"},
     {"--weights-out", "FILE", "write the final weights (raw float32)"},
     {"--out", "FILE", "the model file of --calibrate"},
     {"--model", "FILE",

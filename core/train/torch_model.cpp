@@ -5,6 +5,7 @@
 #include <torch/torch.h>
 
 #include <cmath>
+#include <cstring>
 #include <sstream>
 
 #include "core/sim/scene.h"
@@ -95,6 +96,7 @@ class Model final : public TorchModel {
       }
       ranges.emplace_back(begin, i);
     }
+    if (config_.keep_step_inputs) step_input_ = feat;
     const torch::Tensor logits = net_->forward(feat, ranges);
     const torch::Tensor loss = torch::nn::functional::cross_entropy(logits, label);
     const double value = loss.item<double>();
@@ -181,6 +183,19 @@ class Model final : public TorchModel {
     if (bytes > 0) held_.push_back(torch::empty({bytes}, torch::kUInt8));
   }
 
+  void keep_step_tensors(std::int64_t bytes) override {
+    const torch::Tensor input = std::move(step_input_);
+    step_input_ = torch::Tensor();
+    if (bytes <= 0 || !input.defined()) return;
+    torch::Tensor kept = torch::empty({bytes}, torch::kUInt8);
+    const auto* src = static_cast<const std::uint8_t*>(input.data_ptr());
+    const auto size = static_cast<std::int64_t>(input.numel() * input.element_size());
+    auto* dst = kept.data_ptr<std::uint8_t>();
+    for (std::int64_t at = 0; at < bytes && size > 0; at += size)
+      std::memcpy(dst + at, src, static_cast<std::size_t>(std::min(size, bytes - at)));
+    kept_.push_back(std::move(kept));
+  }
+
  private:
   std::vector<float> flatten(bool grad) const {
     std::vector<float> out;
@@ -198,6 +213,8 @@ class Model final : public TorchModel {
   std::unique_ptr<torch::optim::SGD> opt_;
   std::vector<torch::Tensor> acc_;
   std::vector<torch::Tensor> held_;
+  std::vector<torch::Tensor> kept_;  // keep_step_tensors
+  torch::Tensor step_input_;
 };
 
 }  // namespace

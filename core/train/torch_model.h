@@ -30,6 +30,7 @@ struct ModelConfig {
   int threads = 1;                          // intra-op threads (1: bitwise reproducible and no contention)
   sim::BugKind fault = sim::BugKind::None;  // a planted bug in scene fault_scene
   std::int64_t fault_scene = -1;
+  bool keep_step_inputs = false;  // keep the last attempt's input tensor until keep_step_tensors()
 };
 
 class TorchModel : public AttemptRunner {
@@ -48,6 +49,10 @@ class TorchModel : public AttemptRunner {
   // Holds `bytes` in a tensor for the life of the model (emulates memory that only a restart gives back,
   // like the MPS driver growth of the countermeasures reference).
   virtual void hold_bytes(std::int64_t bytes) = 0;
+  // The "gradients kept every step" bug: keeps `bytes` of this step's tensors (the last attempt's input
+  // features, repeated when they are smaller) alive for the life of the model, in a tensor of its own.
+  // Needs keep_step_inputs; throws c10::OutOfMemoryError past the budget like any allocation.
+  virtual void keep_step_tensors(std::int64_t bytes) = 0;
 };
 
 }  // namespace oomscope::train

@@ -176,6 +176,7 @@ TrainerResult run_trainer(const TrainerOptions& o, TrainObserver* observer, std:
     set_budget(o.budget);
     mc.fault = o.bug;
     mc.fault_scene = o.bug_scene;
+    mc.keep_step_inputs = o.leak_per_step > 0;
     auto model = TorchModel::create(mc);
     const nlohmann::json config = trainer_config_json(o, sizes, figures, model->describe());
 
@@ -264,7 +265,15 @@ TrainerResult run_trainer(const TrainerOptions& o, TrainObserver* observer, std:
         break;
       }
       if ((b + 1) % per_epoch == 0) loop.epoch_done();
-      model->hold_bytes(o.hold_per_step);
+      try {  // memory kept past the step: past the budget, this is the run's own out-of-memory crash
+        model->hold_bytes(o.hold_per_step);
+        model->keep_step_tensors(o.leak_per_step);
+      } catch (const std::exception& e) {
+        result.exit_code = 4;
+        result.error = "out of memory keeping memory past step " + std::to_string(b + 1) + ": " + e.what();
+        log << "crash: " << result.error << "\n";
+        break;
+      }
       const bool more = b + 1 < total;
       // Every N steps, and at the end of a run cut short by --steps (so that --resume can go further).
       if (!o.checkpoint_path.empty() && ((o.checkpoint_every > 0 && (b + 1) % o.checkpoint_every == 0) ||

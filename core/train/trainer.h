@@ -41,6 +41,7 @@ struct TrainerOptions {
   bool resume = false;
   std::int64_t restart_above = 0;  // live bytes at a step boundary; 0: never
   std::int64_t hold_per_step = 0;  // bytes held after every step until the process ends
+  std::int64_t leak_per_step = 0;  // bytes of each step's tensors kept alive (a leak; torch_model.h)
   std::string weights_out;         // the final weights as raw float32 (for bitwise comparison)
   // The calibrated model file (docs/sim-model-format.md) whose figures go into the trace header for the
   // simulator's prediction; without one the trainer measures its memory figures at start-up.

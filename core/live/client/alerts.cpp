@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/live/client/forecast.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
 
@@ -60,6 +61,14 @@ AlertRule parse_alert_rule(std::string_view text) {
     if (r.event_kind.empty()) bad(text, "no event kind after 'event:'");
     return r;
   }
+  if (text.starts_with("forecast:")) {
+    r.kind = AlertRule::Kind::Forecast;
+    const std::string_view n = text.substr(9);
+    const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), r.limit);
+    if (ec != std::errc() || end != n.data() + n.size() || r.limit < 1)
+      bad(text, "expected forecast:STEPS with a whole number of optimizer steps of at least 1");
+    return r;
+  }
   if (text == "shapes-rising" || text.starts_with("shapes-rising:")) {
     r.kind = AlertRule::Kind::ShapesRising;
     r.limit = text.size() > 14 ? parse_size(text, text.substr(14)) : 50;
@@ -75,7 +84,7 @@ AlertRule parse_alert_rule(std::string_view text) {
   if (gt == std::string_view::npos)
     bad(text,
         "expected FIELD>VALUE, growth:FIELD>VALUE, gap>VALUE, moves:FIELD, "
-        "shapes-rising[:N] or event:KIND");
+        "shapes-rising[:N], event:KIND or forecast:STEPS");
   const std::string_view lhs = body.substr(0, gt);
   std::string_view rhs = body.substr(gt + 1);
   if (r.kind == AlertRule::Kind::Growth && rhs.ends_with("/1000steps")) rhs.remove_suffix(10);
@@ -190,6 +199,7 @@ void AlertEngine::on_sample(int rank, const Sample& s) {
       }
       case AlertRule::Kind::ShapesRising:
       case AlertRule::Kind::EventKind:
+      case AlertRule::Kind::Forecast:
         continue;
     }
     if (cond && !h.active[i]) fire(rank, i, s.t, fig, msg);
@@ -205,6 +215,25 @@ void AlertEngine::on_event(int rank, const Event& e) {
       fire(rank, i, e.t, 1,
            e.kind + " event: " + (e.message.empty() ? "(no message)" : e.message) +
                (e.path.empty() ? "" : " [" + e.path + "]"));
+}
+
+void AlertEngine::on_forecast(int rank, const Forecast& f) {
+  History& h = at(rank);
+  for (std::size_t i = 0; i < rules_.size(); ++i) {
+    if (rules_[i].kind != AlertRule::Kind::Forecast) continue;
+    const bool cond = f.state == ForecastState::Oom && f.oom_at_step && f.at_step >= 0 &&
+                      *f.oom_at_step - f.at_step <= rules_[i].limit;
+    if (cond && !h.active[i]) {
+      const std::int64_t left = *f.oom_at_step - f.at_step;
+      fire(rank, i, f.t, left,
+           "forecast to run out of memory in " + thousands(left) + " steps, at step " +
+               thousands(*f.oom_at_step) + " (range " + thousands(f.early_step.value_or(*f.oom_at_step)) +
+               " to " + thousands(f.late_step.value_or(*f.oom_at_step)) + "; " + field_name(f.figure) +
+               " vs the " + f.limit_name + " " + figure(f.figure, f.limit_bytes) + "): " + f.driver +
+               " [derived]");
+    }
+    h.active[i] = cond ? 1 : 0;
+  }
 }
 
 void AlertEngine::on_shapes(int rank, const Shapes& sh) {

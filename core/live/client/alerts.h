@@ -6,6 +6,8 @@
 //   gap>SIZE               driver (MPS) or device_used minus allocated, e.g. gap>4GB
 //   shapes-rising[:N]      distinct input shapes grew by at least N (default 50) over the last 1,000 steps
 //   event:KIND             each event of that kind, e.g. event:oom
+//   forecast:STEPS         the rank is forecast to run out of memory within STEPS optimizer steps
+//                          (forecast.h; evaluated when LiveSession updates the rank's forecast)
 // SIZE is a number with an optional unit (B, KB, MB, GB, TB = powers of 1000; KiB, MiB, GiB, TiB).
 // A rule fires once when its condition becomes true and again only after it was false (moves and event
 // rules fire on every move). Each alert names the rule, the rank and the figure.
@@ -19,8 +21,10 @@
 
 namespace oomscope::live {
 
+struct Forecast;
+
 struct AlertRule {
-  enum class Kind { Threshold, Growth, Moves, Gap, ShapesRising, EventKind };
+  enum class Kind { Threshold, Growth, Moves, Gap, ShapesRising, EventKind, Forecast };
   Kind kind = Kind::Threshold;
   Field field = Field::Driver;
   std::int64_t limit = 0;
@@ -38,7 +42,7 @@ struct Alert {
   std::string rule;  // the rule's text
   int rank = 0;      // endpoint index
   std::int64_t t = 0;
-  std::int64_t figure = 0;  // the value that fired it (bytes, count, or bytes per 1,000 steps)
+  std::int64_t figure = 0;  // the value that fired it (bytes, count, bytes per 1,000 steps, steps left)
   std::string message;      // one sentence naming rule, rank and figure
 };
 
@@ -56,6 +60,8 @@ class AlertEngine final : public LiveSink {
   void on_disconnected(int, std::int64_t, const std::string&) override {}
   void on_connected(int, std::int64_t) override {}
   void on_bad_line(int, std::int64_t, const std::string&) override {}
+  // A new forecast for the rank (forecast:STEPS rules).
+  void on_forecast(int rank, const Forecast& forecast);
 
  private:
   struct History {                                              // per rank

@@ -7,12 +7,17 @@ namespace oomscope::live {
 LiveSession::~LiveSession() { stop_recording(); }
 
 template <class F>
-void LiveSession::apply(F&& f) {
+void LiveSession::apply(F&& f, int sample_rank) {
   std::lock_guard lock(mutex_);
   f(static_cast<LiveSink&>(store_));
   if (recorder_) f(static_cast<LiveSink&>(*recorder_));
   const std::size_t before = alerts_.alerts().size();
   f(static_cast<LiveSink&>(alerts_));
+  if (sample_rank >= 0 && forecasts_.update(store_, sample_rank)) {  // after a sample: the forecast
+    const Forecast& forecast = *forecasts_.latest(sample_rank);
+    alerts_.on_forecast(sample_rank, forecast);
+    if (forecast_callback_) forecast_callback_(sample_rank, forecast);
+  }
   if (alert_callback_)
     for (std::size_t i = before; i < alerts_.alerts().size(); ++i) alert_callback_(alerts_.alerts()[i]);
   version_.fetch_add(1, std::memory_order_release);
@@ -25,7 +30,7 @@ void LiveSession::on_hello(int rank, const Hello& hello) {
   apply([&](LiveSink& s) { s.on_hello(rank, hello); });
 }
 void LiveSession::on_sample(int rank, const Sample& sample) {
-  apply([&](LiveSink& s) { s.on_sample(rank, sample); });
+  apply([&](LiveSink& s) { s.on_sample(rank, sample); }, rank);
 }
 void LiveSession::on_event(int rank, const Event& event) {
   {
@@ -86,6 +91,11 @@ std::string LiveSession::recording_path() const {
 void LiveSession::add_rule(AlertRule rule) {
   std::lock_guard lock(mutex_);
   alerts_.add_rule(std::move(rule));
+}
+
+void LiveSession::set_forecast_callback(std::function<void(int, const Forecast&)> callback) {
+  std::lock_guard lock(mutex_);
+  forecast_callback_ = std::move(callback);
 }
 
 void LiveSession::set_alert_callback(std::function<void(const Alert&)> callback) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/live/client/alerts.h"
+#include "core/live/client/forecast_tracker.h"
 #include "core/live/client/recorder.h"
 #include "core/live/client/store.h"
 
@@ -39,21 +40,32 @@ class LiveSession final : public LiveSink {
   void add_rule(AlertRule rule);
   // Called (under the session lock, on the source's thread) for each alert that fires.
   void set_alert_callback(std::function<void(const Alert&)> callback);
+  // Called (under the session lock, on the source's thread) each time a rank's forecast is recomputed
+  // (at most once per second of the rank's sample time; forecast_tracker.h).
+  void set_forecast_callback(std::function<void(int rank, const Forecast&)> callback);
 
   template <class F>
   auto read(F&& f) const {
     std::lock_guard lock(mutex_);
     return f(store_, alerts_);
   }
+  // The same, with the forecasts as they stand.
+  template <class F>
+  auto read_forecasts(F&& f) const {
+    std::lock_guard lock(mutex_);
+    return f(store_, forecasts_);
+  }
   std::uint64_t version() const { return version_.load(std::memory_order_acquire); }
 
  private:
   template <class F>
-  void apply(F&& f);
+  void apply(F&& f, int sample_rank = -1);
 
   mutable std::mutex mutex_;
   Store store_;
   AlertEngine alerts_;
+  ForecastTracker forecasts_;
+  std::function<void(int, const Forecast&)> forecast_callback_;
   std::unique_ptr<Recorder> recorder_;
   std::function<void(const Alert&)> alert_callback_;
   std::atomic<std::uint64_t> version_{0};

@@ -158,8 +158,21 @@ PromRules prometheus_rules(const std::vector<AlertRule>& rules, const PromRulesO
         const std::string driver(metric_for_field(Field::Driver)), used(metric_for_field(Field::DeviceUsed)),
             alloc(metric_for_field(Field::Allocated));
         const std::string limit = std::to_string(r.limit);
-        p.expr = "(" + w.sel(driver) + " - " + w.sel(alloc) + ") > " + limit + " or ((" + w.sel(used) +
-                 " - " + w.sel(alloc) + ") > " + limit + " unless " + w.sel(driver) + ")";
+        p.expr.append("(")
+            .append(w.sel(driver))
+            .append(" - ")
+            .append(w.sel(alloc))
+            .append(") > ")
+            .append(limit)
+            .append(" or ((")
+            .append(w.sel(used))
+            .append(" - ")
+            .append(w.sel(alloc))
+            .append(") > ")
+            .append(limit)
+            .append(" unless ")
+            .append(w.sel(driver))
+            .append(")");
         p.for_duration = o.for_duration;
         p.summary =
             std::string(kWho) + ": driver or device memory over allocated by more than " + limit_text(r);
@@ -176,6 +189,36 @@ PromRules prometheus_rules(const std::vector<AlertRule>& rules, const PromRulesO
         p.description = "{{ $value }} new distinct input shapes in the last " + o.window + kWhere +
                         " (limit " + std::to_string(r.limit) +
                         "); each new shape can grow a compiled-graph cache.";
+        break;
+      }
+      case AlertRule::Kind::Forecast: {
+        // The limiting figure as the desktop picks it (forecast.h), each pair only where the ones before
+        // it are absent: its highest value over the moves window, plus its growth per optimizer step over
+        // the window (deriv of the figure over deriv of the step) times STEPS, above its limit.
+        name = "OomscopeForecastOom";
+        const std::string n = std::to_string(r.limit);
+        const std::string cap = "oomscope_device_capacity_bytes";
+        auto term = [&](Field f, const std::string& limit) {
+          const std::string m(metric_for_field(f));
+          return "(max_over_time(" + w.range(m, o.moves_window) + ") + deriv(" + w.range(m, o.window) +
+                 ") / deriv(" + w.range(step, o.window) + ") * " + n + ") > " + w.sel(limit);
+        };
+        const std::string driver(metric_for_field(Field::Driver)), used(metric_for_field(Field::DeviceUsed)),
+            reserved(metric_for_field(Field::Reserved));
+        p.expr = "((" + term(Field::Driver, "oomscope_recommended_max_bytes") + ") or (" +
+                 term(Field::DeviceUsed, cap) + " unless " + w.sel(driver) + ") or (" +
+                 term(Field::Reserved, cap) + " unless " + w.sel(used) + " unless " + w.sel(driver) +
+                 ") or (" + term(Field::Allocated, cap) + " unless " + w.sel(reserved) + " unless " +
+                 w.sel(used) + " unless " + w.sel(driver) + ")) and deriv(" + w.range(step, o.window) +
+                 ") > 0";
+        p.for_duration = o.for_duration;
+        p.severity = "critical";
+        p.summary = std::string(kWho) + ": forecast to run out of memory within " + n + " steps";
+        p.description =
+            "the limiting figure (driver vs the MPS recommended maximum, else device_used, reserved or "
+            "allocated vs the device capacity) is projected to {{ $value | humanize }}B within " +
+            n + " optimizer steps, at its growth per step over the last " + o.window + kWhere +
+            "; derived by PromQL's deriv, a least-squares line (the desktop's forecast is the robust one).";
         break;
       }
       case AlertRule::Kind::EventKind:
@@ -207,7 +250,8 @@ PromRules prometheus_rules(const std::vector<AlertRule>& rules, const PromRulesO
   y += ". They read the agents' /metrics (docs/prometheus.md).\n";
   if (!out.skipped.empty()) {
     y += "# Not expressible in PromQL, left out:\n";
-    for (const auto& [text, why] : out.skipped) y += "#   " + text + ": " + why + "\n";
+    for (const auto& [text, why] : out.skipped)
+      y.append("#   ").append(text).append(": ").append(why).append("\n");
   }
   y += "groups:\n  - name: " + quoted(o.group) + "\n    rules:\n";
   if (out.rules.empty()) y.resize(y.size() - 1), y += " []\n";

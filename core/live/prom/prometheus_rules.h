@@ -10,6 +10,10 @@
 //   shapes-rising[:N]  max_over_time - min_over_time of the distinct-shape count over `window` >= N
 //                      (the desktop counts over 1,000 optimizer steps; Prometheus over time)
 //   event:KIND         increase(oomscope_events_total{kind="KIND"}[moves_window]) > 0
+//   forecast:STEPS     max_over_time(FIG[moves_window]) + deriv(FIG[window]) / deriv(oomscope_optimizer_step
+//                      [window]) * STEPS > LIMIT, for the limiting figure the desktop picks (driver vs
+//                      oomscope_recommended_max_bytes, else device_used, reserved, allocated vs
+//                      oomscope_device_capacity_bytes), while the step moves
 // A rule over a figure the agents do not export (micro) cannot be written and is listed in `skipped`.
 
 #include <string>

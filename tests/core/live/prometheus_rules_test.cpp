@@ -54,3 +54,32 @@ TEST(PrometheusRules, BadOptionsAndListsAreErrors) {
 
 }  // namespace
 }  // namespace oomscope::live
+
+namespace oomscope::live {
+namespace {
+
+TEST(PrometheusRules, ForecastProjectsTheLimitingFigurePerStep) {
+  PromRulesOptions o;
+  o.selector = "job=\"t\"";
+  o.window = "10m";
+  const PromRules r = prometheus_rules({parse_alert_rule("forecast:500")}, o);
+  ASSERT_EQ(r.rules.size(), 1u);
+  const PromRule& p = r.rules[0];
+  EXPECT_EQ(p.alert, "OomscopeForecastOom");
+  EXPECT_EQ(p.severity, "critical");
+  // The allocated term: the recent highest value plus 500 steps of growth per step, over the capacity,
+  // only where no reserved, device_used or driver figure is exported; and only while the step moves.
+  EXPECT_NE(
+      p.expr.find("(max_over_time(oomscope_allocated_bytes{job=\"t\"}[2m]) + "
+                  "deriv(oomscope_allocated_bytes{job=\"t\"}[10m]) / "
+                  "deriv(oomscope_optimizer_step{job=\"t\"}[10m]) * 500) > "
+                  "oomscope_device_capacity_bytes{job=\"t\"} unless oomscope_reserved_bytes{job=\"t\"}"),
+      std::string::npos)
+      << p.expr;
+  EXPECT_NE(p.expr.find("> oomscope_recommended_max_bytes{job=\"t\"}"), std::string::npos);
+  EXPECT_TRUE(p.expr.ends_with("and deriv(oomscope_optimizer_step{job=\"t\"}[10m]) > 0")) << p.expr;
+  EXPECT_NE(p.summary.find("within 500 steps"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace oomscope::live
