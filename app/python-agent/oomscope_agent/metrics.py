@@ -19,7 +19,9 @@ from .server import _is_loopback
 
 VERSION = "0.1.0"
 
-# (metric, sample field, type, help). Gauges in bytes unless the name says otherwise.
+# (metric, sample field, type, help). Gauges in bytes unless the name says otherwise. These families, and the
+# ones families() adds, are the C++ agent's (core/live/protocol/metric_names.h); tests/core/live/
+# metric_names_test.cpp fails when a name, type or help text here differs from that table.
 SAMPLE_METRICS = (
     ("oomscope_allocated_bytes", "allocated", "gauge", "Bytes the framework's allocator has handed out."),
     ("oomscope_reserved_bytes", "reserved", "gauge", "Bytes the caching allocator holds from the device."),

@@ -23,10 +23,10 @@ void PromReader::read_history(std::int64_t now) {
   const std::size_t points = static_cast<std::size_t>(span / step_ms_) + 1;
 
   std::vector<std::string> names;
-  for (const auto& f : kFields) names.push_back(f.name);
-  names.push_back(kCapacity);
-  names.push_back(kShapes);
-  names.push_back(kRestarts);
+  for (const auto& f : kFieldMetrics) names.emplace_back(f.family.name);
+  names.emplace_back(kCapacityMetric.name);
+  names.emplace_back(kShapesMetric.name);
+  names.emplace_back(kRestartsMetric.name);
   std::vector<std::vector<PromSeries>> results(names.size());
   {
     std::atomic<std::size_t> next{0};
@@ -57,7 +57,7 @@ void PromReader::read_history(std::int64_t now) {
     if (!i.host.empty()) hosts.insert(i.host);
   if (options_.dcgm && !hosts.empty()) {
     std::string re;
-    for (const auto& h : hosts) re += (re.empty() ? "" : "|") + regex_escape(h);
+    for (const auto& h : hosts) re.append(re.empty() ? "" : "|").append(regex_escape(h));
     fb = api_.query_range(std::string(kDcgmUsed) + "{Hostname=~\"" + re + "\"}", start, end, step_ms_);
     for (const auto& s : fb)
       for (std::size_t r = 0; r < info_.size(); ++r)
@@ -90,7 +90,7 @@ void PromReader::read_history(std::int64_t now) {
     for (const auto& [m, s] : per_rank[r]) {
       if (m >= 0) {
         for (const auto& [t, v] : s->points)
-          if (Sample* x = slot(t)) x->set(kFields[m].field, as_bytes(v));
+          if (Sample* x = slot(t)) x->set(kFieldMetrics[m].field, as_bytes(v));
       } else if (m == kExtraCapacity && !s->points.empty()) {
         st.capacity = as_bytes(s->points.back().second);
       } else if (m == kExtraShapes) {
@@ -122,7 +122,7 @@ void PromReader::read_history(std::int64_t now) {
           sink_.on_event(
               rank, Event{x.t,
                           "restart",
-                          "oomscope_restarts_total rose to " + std::to_string(as_bytes(restarts[ri].second)),
+                          std::string(kRestartsMetric.name) + " rose to " + std::to_string(as_bytes(restarts[ri].second)),
                           {},
                           {}});
         st.restarts = restarts[ri].second;

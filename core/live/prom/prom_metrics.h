@@ -10,46 +10,25 @@
 #include <string>
 #include <string_view>
 
-#include "core/live/protocol/protocol.h"
+#include "core/live/protocol/metric_names.h"
 
 namespace oomscope::live::prom_detail {
 
-// The sample fields read from Prometheus, by metric name (docs/prometheus-source.md).
-struct MetricField {
-  const char* name;
-  Field field;
-};
-inline constexpr MetricField kFields[] = {
-    {"oomscope_allocated_bytes", Field::Allocated},
-    {"oomscope_reserved_bytes", Field::Reserved},
-    {"oomscope_active_bytes", Field::Active},
-    {"oomscope_inactive_split_bytes", Field::InactiveSplit},
-    {"oomscope_peak_allocated_bytes", Field::PeakAllocated},
-    {"oomscope_device_used_bytes", Field::DeviceUsed},
-    {"oomscope_driver_bytes", Field::Driver},
-    {"oomscope_recommended_max_bytes", Field::RecommendedMax},
-    {"oomscope_rss_bytes", Field::Rss},
-    {"oomscope_ooms_total", Field::Ooms},
-    {"oomscope_alloc_retries_total", Field::AllocRetries},
-    {"oomscope_optimizer_step", Field::Step},
-};
-// Read besides the fields: capacity (the hello's total_bytes), distinct shapes, restarts (as events).
-inline constexpr const char* kCapacity = "oomscope_device_capacity_bytes";
-inline constexpr const char* kShapes = "oomscope_distinct_input_shapes";
-inline constexpr const char* kRestarts = "oomscope_restarts_total";
-inline constexpr const char* kInfo = "oomscope_agent_info";
+// The sample fields read from Prometheus, by metric name: kFieldMetrics (metric_names.h), indexed by
+// position. Read besides the fields: capacity (the hello's total_bytes), distinct shapes, restarts (as
+// events).
 inline constexpr const char* kDcgmUsed = "DCGM_FI_DEV_FB_USED";
 inline constexpr std::int64_t kMiB = 1 << 20;
 // History queries in flight at once: Prometheus encodes one answer while this side reads another.
 inline constexpr int kHistoryConnections = 3;
 inline constexpr int kExtraCapacity = -1, kExtraShapes = -2, kExtraRestarts = -3;
 
-inline int metric_slot(const std::string& name) {
-  for (std::size_t i = 0; i < std::size(kFields); ++i)
-    if (name == kFields[i].name) return static_cast<int>(i);
-  if (name == kCapacity) return kExtraCapacity;
-  if (name == kShapes) return kExtraShapes;
-  if (name == kRestarts) return kExtraRestarts;
+inline int metric_slot(std::string_view name) {
+  for (std::size_t i = 0; i < std::size(kFieldMetrics); ++i)
+    if (name == kFieldMetrics[i].family.name) return static_cast<int>(i);
+  if (name == kCapacityMetric.name) return kExtraCapacity;
+  if (name == kShapesMetric.name) return kExtraShapes;
+  if (name == kRestartsMetric.name) return kExtraRestarts;
   return -100;
 }
 

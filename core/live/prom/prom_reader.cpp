@@ -53,8 +53,9 @@ std::string PromReader::matchers(const std::string& extra) const {
 
 std::string PromReader::all_metrics_regex() const {
   std::string re = "__name__=~\"";
-  for (const auto& f : kFields) re += std::string(f.name) + "|";
-  re += std::string(kCapacity) + "|" + kShapes + "|" + kRestarts + "|" + kInfo + "\"";
+  for (const auto& f : kFieldMetrics) re.append(f.family.name).append("|");
+  re.append(kCapacityMetric.name).append("|").append(kShapesMetric.name).append("|");
+  re.append(kRestartsMetric.name).append("|").append(kAgentInfoMetric.name).append("\"");
   return re;
 }
 
@@ -125,7 +126,7 @@ void PromReader::discover(std::int64_t now) {
   });
   for (const auto& s : found) {
     const int index = rank_for(s);
-    if (s.label("__name__") == kInfo) absorb_info(s, index);
+    if (s.label("__name__") == kAgentInfoMetric.name) absorb_info(s, index);
   }
   discovered_ = true;
   for (std::size_t r = 0; r < info_.size(); ++r) send_hello(static_cast<int>(r));
@@ -164,7 +165,7 @@ void PromReader::poll(std::int64_t now) {
       newest.resize(static_cast<std::size_t>(r) + 1, 0);
     }
     const std::string& name = s.label("__name__");
-    if (name == kInfo) {
+    if (name == kAgentInfoMetric.name) {
       absorb_info(s, r);
       continue;
     }
@@ -175,7 +176,7 @@ void PromReader::poll(std::int64_t now) {
       if (t <= st.last_t) continue;
       Sample& x = fresh[static_cast<std::size_t>(r)][t];
       if (m >= 0) {
-        x.set(kFields[m].field, as_bytes(v));
+        x.set(kFieldMetrics[m].field, as_bytes(v));
       } else if (m == kExtraCapacity && as_bytes(v) != st.capacity) {
         st.capacity = as_bytes(v);
         send_hello(r);
@@ -186,7 +187,7 @@ void PromReader::poll(std::int64_t now) {
         if (st.restarts >= 0 && v > st.restarts)
           sink_.on_event(r, Event{t * 1'000'000,
                                   "restart",
-                                  "oomscope_restarts_total rose to " + std::to_string(as_bytes(v)),
+                                  std::string(kRestartsMetric.name) + " rose to " + std::to_string(as_bytes(v)),
                                   {},
                                   {}});
         st.restarts = v;
@@ -206,7 +207,7 @@ void PromReader::poll(std::int64_t now) {
     if (!i.host.empty()) hosts.insert(i.host);
   if (options_.dcgm && !hosts.empty()) {
     std::string re;
-    for (const auto& h : hosts) re += (re.empty() ? "" : "|") + regex_escape(h);
+    for (const auto& h : hosts) re.append(re.empty() ? "" : "|").append(regex_escape(h));
     for (const auto& s : api_.query(std::string(kDcgmUsed) + "{Hostname=~\"" + re + "\"}", now))
       for (std::size_t r = 0; r < info_.size(); ++r)
         if (info_[r].host == s.label("Hostname") && info_[r].gpu >= 0 &&

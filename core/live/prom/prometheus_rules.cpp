@@ -6,7 +6,7 @@
 #include <regex>
 #include <set>
 
-#include "core/live/protocol/prometheus_text.h"
+#include "core/live/protocol/metric_names.h"
 #include "core/util/error.h"
 
 namespace oomscope::live {
@@ -182,7 +182,7 @@ PromRules prometheus_rules(const std::vector<AlertRule>& rules, const PromRulesO
       }
       case AlertRule::Kind::ShapesRising: {
         name = "OomscopeShapesRising";
-        const std::string shapes = "oomscope_distinct_input_shapes";
+        const std::string shapes(kShapesMetric.name);
         p.expr = "max_over_time(" + w.range(shapes, o.window) + ") - min_over_time(" +
                  w.range(shapes, o.window) + ") >= " + std::to_string(r.limit);
         p.summary = std::string(kWho) + ": distinct input shapes still rising";
@@ -224,7 +224,7 @@ PromRules prometheus_rules(const std::vector<AlertRule>& rules, const PromRulesO
       case AlertRule::Kind::EventKind:
         name = "OomscopeEvent" + camel(r.event_kind);
         p.expr = "increase(" +
-                 w.range("oomscope_events_total", o.moves_window, "kind=" + quoted(r.event_kind)) + ") > 0";
+                 w.range(kEventsMetric.name, o.moves_window, "kind=" + quoted(r.event_kind)) + ") > 0";
         if (r.event_kind == "oom") p.severity = "critical";
         p.summary = std::string(kWho) + ": " + r.event_kind + " event";
         p.description = "{{ $value | humanize }} " + r.event_kind + " event(s) in the last " +

@@ -35,11 +35,6 @@ struct MetricsState {
   std::string stats_endpoint;                   // HOST:PORT or unix:/path
 };
 
-// The Prometheus metric name of a sample field ("oomscope_driver_bytes", "oomscope_ooms_total"), or empty
-// for a field not exported (micro).
-std::string_view metric_for_field(Field field) noexcept;
-bool metric_is_counter(Field field) noexcept;
-
 std::string escape_label_value(std::string_view value);
 std::string render_metrics(const MetricsState& state, const MetricLabels& labels);
 
