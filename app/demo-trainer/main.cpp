@@ -7,14 +7,15 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "app/demo-trainer/live_serve.h"
 #include "app/demo-trainer/options.h"
-#include "core/train/atomic_file.h"
 #include "core/train/calibrate.h"
 #include "core/train/print_observer.h"
 #include "core/train/trainer.h"
+#include "core/util/atomic_file.h"
 #include "core/util/error.h"
 
 int main(int argc, char** argv) {
@@ -47,7 +48,7 @@ int main(int argc, char** argv) {
       train::ModelConfig mc = opt.trainer.model;
       mc.init_seed = mc.scene_seed = opt.trainer.seed;
       const auto c = train::calibrate(mc, opt.calibrate_points, 3, std::cout);
-      train::write_file_atomic(opt.calibrate_out, train::calibration_json(c));
+      write_file_atomically(opt.calibrate_out, train::calibration_json(c));
       std::cout << "model file: " << opt.calibrate_out << " (fixed " << c.fixed_bytes << " bytes, "
                 << c.bytes_per_point << " bytes/point, fit within " << c.max_bytes_error * 100 << " %; "
                 << c.time_fixed_s * 1e3 << " ms + " << c.time_per_point_s * 1e6 << " us/point)\n";

@@ -5,15 +5,16 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 
 #include "core/sim/json_fields.h"
 #include "core/sim/trace_io.h"
-#include "core/train/atomic_file.h"
 #include "core/train/budget_allocator.h"
 #include "core/train/calibrate.h"
 #include "core/train/fragment.h"
+#include "core/util/atomic_file.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
 
@@ -93,6 +94,18 @@ Checkpoint decode(const std::string& path, const std::string& bytes) {
 }
 
 std::string fmt_int(std::int64_t v) { return format_bytes_exact(v); }
+
+// A checkpoint file whole; throws oomscope::Error (NotFound / Io) naming it.
+std::string read_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw Error(ErrorKind::NotFound, path, "no such file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorKind::Io, path, "cannot open");
+  std::ostringstream s;
+  s << in.rdbuf();
+  if (in.bad()) throw Error(ErrorKind::Io, path, "read failed");
+  return s.str();
+}
 
 }  // namespace
 
@@ -243,7 +256,7 @@ TrainerResult run_trainer(const TrainerOptions& o, TrainObserver* observer, std:
           o.trace_path.empty() ? -1 : static_cast<std::int64_t>(std::filesystem::file_size(o.trace_path));
       c.signature = signature_of(config);
       c.torch_state = model->save_state();
-      write_file_atomic(o.checkpoint_path, encode(c));
+      write_file_atomically(o.checkpoint_path, encode(c));
       if (observer) observer->checkpoint_written(o.checkpoint_path, next_batch);
       log << "checkpoint: " << o.checkpoint_path << " (next batch " << next_batch << ")\n";
     };
@@ -301,8 +314,8 @@ TrainerResult run_trainer(const TrainerOptions& o, TrainObserver* observer, std:
     }
     if (!o.weights_out.empty()) {
       const auto w = model->flat_weights();
-      write_file_atomic(o.weights_out,
-                        std::string(reinterpret_cast<const char*>(w.data()), w.size() * sizeof(float)));
+      write_file_atomically(o.weights_out,
+                            std::string(reinterpret_cast<const char*>(w.data()), w.size() * sizeof(float)));
     }
     const auto& t = result.totals;
     log << "done: " << t.optimizer_steps << " step(s), " << t.attempts << " attempt(s) (" << t.oom_attempts

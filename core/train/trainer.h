@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "core/sim/config.h"

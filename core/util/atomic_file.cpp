@@ -66,7 +66,9 @@ WriteResult write_file_atomically(const std::string& path, std::string_view cont
       throw Error(ErrorKind::Io, path, "exists and is not a regular file; it was left alone");
     result.replaced = true;
   }
-  std::string tmpl = (folder / ("." + result.written.filename().string() + ".tmp-XXXXXX")).string();
+  std::string name = ".";  // appended, not "." + std::string: GCC 12 warns falsely (-Wrestrict) about that
+  name.append(result.written.filename().string()).append(".tmp-XXXXXX");
+  std::string tmpl = (folder / name).string();
   const int fd = ::mkstemp(tmpl.data());
   if (fd < 0)
     throw Error(ErrorKind::Io, path, "cannot create a file in " + folder.string() + ": " + reason(errno));
@@ -102,6 +104,12 @@ WriteResult write_file_atomically(const std::string& path, std::string_view cont
     ::unlink(tmpl.c_str());
     throw Error(ErrorKind::Io, path,
                 "cannot put the file in place: " + reason(err) + "; nothing was changed");
+  }
+  // The rename itself survives a crash once the folder is synced (the file is complete either way).
+  const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
   }
   return result;
 }

@@ -1,9 +1,9 @@
 #pragma once
 // Writing an output file without ever destroying data: the content goes to a temporary file in the target's
-// folder, which is renamed over the target only once it is complete. A failed write leaves the old file as
-// it was; a target that is a hard link to another file (say, a capture) gets a new inode, so the other name
-// keeps its bytes; a target that is a symbolic link is followed (every link, dangling ones too) and the file
-// it leads to is replaced.
+// folder, which is synced and renamed over the target only once it is complete, and the folder is synced
+// after the rename. A failed write or a crash leaves the old file as it was; a target that is a hard link to
+// another file (say, a capture) gets a new inode, so the other name keeps its bytes; a target that is a
+// symbolic link is followed (every link, dangling ones too) and the file it leads to is replaced.
 
 #include <filesystem>
 #include <string>

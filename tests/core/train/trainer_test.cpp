@@ -6,11 +6,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "core/sim/simulator.h"
 #include "core/sim/trace_io.h"
-#include "core/train/atomic_file.h"
 
 namespace oomscope::train {
 namespace {
@@ -40,6 +40,10 @@ class Trainer : public ::testing::Test {
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
   }
   std::string log(const std::string& name) const { return read_file(path(name)); }
+  static std::string read_file(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
 
   fs::path dir_;
 };
