@@ -18,9 +18,6 @@ namespace oomscope::capture {
 // runs past the end is left to the scan, which calls the file truncated.
 std::optional<std::string> xspace_start_problem(std::string_view bytes);
 
-// True for the gzip magic bytes (1F 8B).
-bool is_gzip(std::string_view bytes);
-
 // Decompresses a gzip file (several members allowed) into memory, with progress and cancellation.
 // Throws oomscope::Error naming `path`: damaged or cut gzip data, a result over `max_bytes`, or content that
 // is not an XSpace capture (checked on the first bytes, before the rest is decompressed).

@@ -10,13 +10,14 @@
 #include <cstring>
 #include <new>
 
-#include "core/capture/detail/capture_builder.h"
 #include "core/capture/companion.h"
+#include "core/capture/detail/capture_builder.h"
+#include "core/capture/detail/xplane_fields.h"
 #include "core/capture/input_checks.h"
 #include "core/capture/parse_cost.h"
-#include "core/capture/detail/xplane_fields.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
+#include "core/util/gzip.h"
 #include "hlo.pb.h"
 
 namespace oomscope::capture {

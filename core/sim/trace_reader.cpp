@@ -9,6 +9,7 @@
 #include "core/sim/json_fields.h"
 #include "core/sim/trace_io.h"
 #include "core/util/error.h"
+#include "core/util/gzip.h"
 
 namespace oomscope::sim {
 
@@ -186,9 +187,9 @@ Trace read_trace_file(const std::string& path, std::int64_t max_events) {
     throw Error(ErrorKind::NotAFile, path, "is a directory, not a trace");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorKind::Io, path, "cannot open the trace");
-  unsigned char magic[2] = {0, 0};
-  in.read(reinterpret_cast<char*>(magic), 2);
-  if (in.gcount() == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+  char magic[2] = {0, 0};
+  in.read(magic, 2);
+  if (is_gzip(std::string_view(magic, static_cast<std::size_t>(in.gcount()))))
     throw Error(ErrorKind::Gzip, path, "is gzip-compressed; decompress it first (gunzip)");
   in.clear();
   in.seekg(0);

@@ -7,8 +7,8 @@
 #include <cstring>
 #include <fstream>
 
-#include "core/snapshot/gzip.h"
 #include "core/util/error.h"
+#include "core/util/gzip.h"
 
 namespace oomscope::snapshot {
 

@@ -4,8 +4,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/snapshot/gzip.h"
 #include "core/util/error.h"
+#include "core/util/gzip.h"
 
 namespace oomscope::snapshot {
 

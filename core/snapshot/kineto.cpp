@@ -7,8 +7,8 @@
 #include <unordered_map>
 
 #include "core/capture/companion.h"
-#include "core/snapshot/gzip.h"
 #include "core/util/error.h"
+#include "core/util/gzip.h"
 
 namespace oomscope::snapshot {
 

@@ -6,8 +6,8 @@
 #include <unordered_map>
 
 #include "core/capture/wire_reader.h"
-#include "core/snapshot/gzip.h"
 #include "core/util/error.h"
+#include "core/util/gzip.h"
 
 namespace oomscope::snapshot {
 

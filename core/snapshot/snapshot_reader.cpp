@@ -12,12 +12,12 @@
 #include <cstring>
 
 #include "core/capture/mapped_file.h"
-#include "core/snapshot/gzip.h"
 #include "core/snapshot/json_snapshot.h"
 #include "core/snapshot/pickle_reader.h"
 #include "core/snapshot/snapshot_builder.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
+#include "core/util/gzip.h"
 
 namespace oomscope::snapshot {
 
