@@ -4,10 +4,10 @@
 #include <QFileInfo>
 
 #include "core/sim/simulator.h"
+#include "core/sim/step_totals.h"
 #include "core/sim/trace_io.h"
 #include "core/util/error.h"
 #include "ui/session/safe_text_qt.h"
-#include "ui/sim/step_counters.h"
 
 namespace oomscope::ui {
 
@@ -72,7 +72,7 @@ RunPtr runFromLog(sim::EventLog log, std::optional<sim::GradMode> grad,
   run->gradMode = grad;
   run->fromTrace = true;
   run->log = std::move(log);
-  run->stepEnd = stepBoundaries(run->log);
+  run->stepEnd = sim::step_boundaries(run->log);
   if (run->steps() > kMaxSteps) {
     // Keep the first kMaxSteps steps; events after them are cut so that tree and table agree.
     run->truncated = true;
@@ -80,7 +80,7 @@ RunPtr runFromLog(sim::EventLog log, std::optional<sim::GradMode> grad,
     run->log.events.resize(run->stepEnd.back());
     finalTotals.reset();
   }
-  run->stepTotals = deriveStepTotals(run->log, run->stepEnd, grad, nullptr);
+  run->stepTotals = sim::step_totals(run->log, run->stepEnd, grad, nullptr);
   run->batchCount = run->stepTotals.back().batches;
   run->modelCountersKnownEachStep = false;
   if (finalTotals && run->steps() > 0) {
@@ -133,7 +133,7 @@ RunPtr loadTraceRun(const QString& path, ProgressSink& progress, std::stop_token
   run->configError = safeMultiline(configError);
   if (config && !real && !run->truncated) {
     // Re-derive with the time model so the overhead is known at every step, keeping the file's final line.
-    run->stepTotals = deriveStepTotals(run->log, run->stepEnd, grad, &config->time);
+    run->stepTotals = sim::step_totals(run->log, run->stepEnd, grad, &config->time);
     if (trace.totals && run->steps() > 0) run->stepTotals.back() = *trace.totals;
     run->modelCountersKnownEachStep = true;
   }
