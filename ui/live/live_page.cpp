@@ -23,6 +23,7 @@
 #include "ui/live/attach_dialog.h"
 #include "ui/live/live_chart.h"
 #include "ui/live/rank_table_model.h"
+#include "ui/session/job_tracker.h"
 #include "ui/session/page_file_opener.h"
 #include "ui/session/safe_text_qt.h"
 
@@ -104,6 +105,9 @@ LivePage::LivePage(QWidget* parent) : QWidget(parent) {
   createNavigatorSource();
   m_opener = new PageFileOpener(tr("Live recordings (*.oomlive)"), &LivePage::opensFile, this);
   connect(m_opener, &PageFileOpener::openRequested, this, &LivePage::openRecording);
+  m_recordingJob = new JobTracker(this);
+  connect(m_recordingJob, &JobTracker::failed, this, &LivePage::recordingFailed);
+  m_directJob = new JobTracker(this);
   connect(m_attach, &QPushButton::clicked, this, &LivePage::chooseAttach);
   connect(m_open, &QPushButton::clicked, this, &LivePage::chooseRecording);
   connect(m_record, &QPushButton::clicked, this, &LivePage::toggleRecording);
@@ -146,6 +150,7 @@ void LivePage::setWindowSeconds(int seconds) {
 }
 
 void LivePage::resetSession(std::vector<live::AlertRule> rules) {
+  m_recordingJob->cancel();  // a recording still opening fills the old session: its outcome is not shown
   detach();
   m_session = std::make_shared<live::LiveSession>();
   if (rules.empty()) rules = live::default_alert_rules();

@@ -27,10 +27,12 @@ class QTimer;
 
 namespace oomscope::ui {
 
+class JobTracker;
 class LiveChart;
 class NavigatorSource;
 class PageFileOpener;
 class RankTableModel;
+struct JobError;
 
 class LivePage : public QWidget {
   Q_OBJECT
@@ -57,7 +59,6 @@ class LivePage : public QWidget {
   // A file this page opens: named *.oomlive, or starting like a recording (the main window's File > Open,
   // recent files and drops hand those to the page).
   static bool opensFile(const QString& path);
-  PageFileOpener* fileOpener() const { return m_opener; }
   void detach();
   // Records the running session to `path`; false with a message when it cannot.
   bool startRecording(const QString& path, QString* error = nullptr);
@@ -66,7 +67,6 @@ class LivePage : public QWidget {
 
   // A program that serves (`PROGRAM ARGS --serve unix:PATH`): enables "Start the demo trainer and attach".
   void setDemoTrainer(const QString& program, const QStringList& args = {});
-  bool hasDemoTrainer() const { return !m_demoProgram.isEmpty(); }
   // Starts it and attaches (what the dialog's button does). False, with the status saying why, on failure.
   bool startDemoTrainer(std::vector<live::AlertRule> rules = {});
 
@@ -100,6 +100,7 @@ class LivePage : public QWidget {
   void resetSession(std::vector<live::AlertRule> rules);
   void showRankMenu(const QPoint& at);
   void rankFailed(const QString& reason);
+  void recordingFailed(const JobError& failure);
   void updatePrometheusStatus();
   // The ranks in the main window's navigator (live_page_navigator.cpp).
   void createNavigatorSource();
@@ -135,6 +136,8 @@ class LivePage : public QWidget {
   QTimer* m_timer = nullptr;
   NavigatorSource* m_navigator = nullptr;
   PageFileOpener* m_opener = nullptr;
+  JobTracker* m_recordingJob = nullptr;  // opening a recording (a new session or open supersedes it)
+  JobTracker* m_directJob = nullptr;     // the connection check of a direct attach
 };
 
 }  // namespace oomscope::ui

@@ -1,19 +1,16 @@
 // The Live page's recordings (see live_page.h): opening one on a worker (reported to the main window
 // through the page's PageFileOpener), recognising one, and recording the running session.
 
-#include <QApplication>
 #include <QDateTime>
 #include <QFileDialog>
 #include <QLabel>
-#include <QPointer>
 #include <QPushButton>
-#include <QThreadPool>
-#include <optional>
 
 #include "core/live/client/replay.h"
 #include "core/util/error.h"
 #include "ui/live/live_page.h"
 #include "ui/session/job_error.h"
+#include "ui/session/job_tracker.h"
 #include "ui/session/page_file_opener.h"
 #include "ui/session/safe_text_qt.h"
 
@@ -25,36 +22,30 @@ void LivePage::openRecording(const QString& path) {
   m_record->setEnabled(false);
   m_status->setText(tr("Opening %1\u2026").arg(path));
   auto session = m_session;
-  QPointer<LivePage> self(this);
-  QThreadPool::globalInstance()->start([session, path, self] {
-    QString note;
-    std::optional<JobError> failure;
-    try {
-      const live::ReplayInfo info = live::replay_recording(path.toStdString(), *session);
-      note = safeMultiline(info.note);
-    } catch (...) {
-      failure = JobError::fromException(path, std::current_exception());
-    }
-    QMetaObject::invokeMethod(qApp, [self, session, path, failure, note] {
-      if (!self || self->m_session != session) return;
-      if (failure) {
-        const QString error = failure->text();
-        self->m_status->setText(error);
-        emit self->failed(error);
-        self->m_opener->reportFailed(*failure);
-        return;
-      }
-      self->setWindowSeconds(0);
-      const int ranks =
-          session->read([](const live::Store& s, const live::AlertEngine&) { return int(s.ranks().size()); });
-      self->rebuildCharts(ranks);
-      self->refresh(true);
-      self->m_status->setText(
-          tr("Recording %1%2").arg(path, note.isEmpty() ? QString() : QStringLiteral(" \u2014 ") + note));
-      emit self->recordingOpened(path, note);
-      self->m_opener->reportOpened(path);
-    });
-  });
+  m_recordingJob->start<QString>(
+      path,
+      [session, path](ProgressSink&, std::stop_token stop) {
+        return safeMultiline(live::replay_recording(path.toStdString(), *session, std::move(stop)).note);
+      },
+      [this, session, path](const QString& note) {
+        if (m_session != session) return;
+        setWindowSeconds(0);
+        const int ranks = session->read(
+            [](const live::Store& s, const live::AlertEngine&) { return int(s.ranks().size()); });
+        rebuildCharts(ranks);
+        refresh(true);
+        m_status->setText(
+            tr("Recording %1%2").arg(path, note.isEmpty() ? QString() : QStringLiteral(" \u2014 ") + note));
+        emit recordingOpened(path, note);
+        m_opener->reportOpened(path);
+      });
+}
+
+void LivePage::recordingFailed(const JobError& failure) {
+  const QString error = failure.text();
+  m_status->setText(error);
+  emit failed(error);
+  m_opener->reportFailed(failure);
 }
 
 bool LivePage::opensFile(const QString& path) {

@@ -17,13 +17,13 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
-#include <QThreadPool>
 #include <QVBoxLayout>
 #include <sstream>
 
 #include "core/snapshot/snapshot_diff.h"
 #include "core/util/error.h"
 #include "ui/models/report_format.h"
+#include "ui/session/job_tracker.h"
 #include "ui/session/safe_text_qt.h"
 #include "ui/snapshot/allocator_state_widget.h"
 #include "ui/snapshot/memory_timeline_widget.h"
@@ -38,27 +38,6 @@ QList<QPointer<SnapshotWindow>>& registry() {
   static QList<QPointer<SnapshotWindow>> windows;
   return windows;
 }
-
-// Forwards worker progress to the window's progress bar (queued onto the UI thread).
-class WindowProgress final : public ProgressSink {
- public:
-  explicit WindowProgress(QPointer<QProgressBar> bar) : m_bar(std::move(bar)) {}
-  void report(double fraction, std::string_view) override {
-    const int value = static_cast<int>(fraction * 100);
-    if (value == m_last) return;
-    m_last = value;
-    QMetaObject::invokeMethod(
-        m_bar,
-        [bar = m_bar, value] {
-          if (bar) bar->setValue(value);
-        },
-        Qt::QueuedConnection);
-  }
-
- private:
-  QPointer<QProgressBar> m_bar;
-  int m_last = -1;
-};
 
 QPlainTextEdit* monoText() {
   auto* t = new QPlainTextEdit;
@@ -102,6 +81,12 @@ SnapshotWindow::SnapshotWindow(QWidget* parent) : QMainWindow(parent) {
   m_cancel = new QPushButton(tr("Cancel"));
   m_cancel->hide();
   connect(m_cancel, &QPushButton::clicked, this, &SnapshotWindow::cancel);
+  m_load = new JobTracker(this);
+  connect(m_load, &JobTracker::progress, m_progress, [bar = m_progress](double fraction, const QString&) {
+    bar->setValue(static_cast<int>(fraction * 100));
+  });
+  connect(m_load, &JobTracker::failed, this, [this](const JobError& e) { loadEnded(e.text()); });
+  connect(m_load, &JobTracker::cancelled, this, [this] { loadEnded(tr("Loading was cancelled.")); });
   statusBar()->addWidget(m_status, 1);
   statusBar()->addPermanentWidget(m_progress);
   statusBar()->addPermanentWidget(m_cancel);
@@ -115,7 +100,6 @@ SnapshotWindow::SnapshotWindow(QWidget* parent) : QMainWindow(parent) {
 }
 
 SnapshotWindow::~SnapshotWindow() {
-  m_stop.request_stop();
   registry().removeAll(this);
   for (SnapshotWindow* w : openWindows()) w->refreshDiffChoices();
 }
@@ -142,41 +126,27 @@ void SnapshotWindow::load(const QString& path) {
   m_progress->setValue(0);
   m_progress->show();
   m_cancel->show();
-  m_stop = std::stop_source();
-  QPointer<SnapshotWindow> self(this);
-  QPointer<QProgressBar> bar(m_progress);
-  QThreadPool::globalInstance()->start([self, bar, path, token = m_stop.get_token()] {
-    WindowProgress progress(bar);
-    std::shared_ptr<const SnapshotDocument> doc;
-    QString error;
-    try {
-      doc = loadSnapshotDocument(path, progress, token);
-    } catch (const Cancelled&) {
-      error = QObject::tr("Loading was cancelled.");
-    } catch (const Error& e) {
-      error = safeMultiline(e.what());
-    } catch (const std::exception& e) {
-      error = QObject::tr("%1: %2").arg(path, safeMultiline(std::string_view(e.what())));
-    }
-    QMetaObject::invokeMethod(
-        self,
-        [self, doc, error] {
-          if (!self) return;
-          self->m_progress->hide();
-          self->m_cancel->hide();
-          if (doc) {
-            self->setDocument(doc);
-            emit self->loaded();
-          } else {
-            self->m_status->setText(error);
-            emit self->failed(error);
-          }
-        },
-        Qt::QueuedConnection);
-  });
+  m_load->start<std::shared_ptr<const SnapshotDocument>>(
+      path,
+      [path](ProgressSink& progress, std::stop_token stop) {
+        return loadSnapshotDocument(path, progress, std::move(stop));
+      },
+      [this](const std::shared_ptr<const SnapshotDocument>& doc) {
+        m_progress->hide();
+        m_cancel->hide();
+        setDocument(doc);
+        emit loaded();
+      });
 }
 
-void SnapshotWindow::cancel() { m_stop.request_stop(); }
+void SnapshotWindow::loadEnded(const QString& message) {
+  m_progress->hide();
+  m_cancel->hide();
+  m_status->setText(message);
+  emit failed(message);
+}
+
+void SnapshotWindow::cancel() { m_load->cancel(); }
 
 QWidget* SnapshotWindow::buildTimelinePage() {
   auto* page = new QWidget;

@@ -9,7 +9,6 @@
 #include <QMainWindow>
 #include <QPointer>
 #include <memory>
-#include <stop_token>
 
 #include "ui/snapshot/snapshot_document.h"
 
@@ -25,6 +24,7 @@ class QTableView;
 namespace oomscope::ui {
 
 class AllocatorStateWidget;
+class JobTracker;
 class DiffModel;
 class MemoryTimelineWidget;
 class SegmentStateModel;
@@ -74,9 +74,10 @@ class SnapshotWindow : public QMainWindow {
   QWidget* buildTopPage();
   QWidget* buildDiffPage();
   void refreshDiffChoices();
+  void loadEnded(const QString& message);  // failed or cancelled: says so in the status bar, emits failed
 
   std::shared_ptr<const SnapshotDocument> m_doc;
-  std::stop_source m_stop;
+  JobTracker* m_load = nullptr;  // reading the file: generations, progress, Cancel
   std::int64_t m_selected = -1;
   QTabWidget* m_tabs = nullptr;
   QLabel* m_status = nullptr;
