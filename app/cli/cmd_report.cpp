@@ -7,12 +7,13 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "app/cli/command.h"
 #include "app/cli/other_formats.h"
-#include "app/cli/report_json.h"
 #include "core/analysis/report/report.h"
+#include "core/analysis/report/report_json.h"
 #include "core/analysis/report/report_text.h"
 #include "core/capture/reader.h"
 #include "core/util/atomic_file.h"
@@ -134,7 +135,7 @@ int run_report(const ReportCommandOptions& o) {
   const int code = failures.empty() ? 0 : 5;
 
   const auto json_text = [&] {
-    nlohmann::json j = report_to_json(reports, options);
+    nlohmann::json j = analysis::report_to_json(reports, options);
     j["failed"] = nlohmann::json::array();
     for (const Failure& f : failures) j["failed"].push_back({{"file", f.file}, {"error", f.message}});
     // Names in a capture are bytes, not always UTF-8: invalid bytes become U+FFFD instead of failing.

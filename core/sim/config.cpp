@@ -106,8 +106,6 @@ const char* to_string(BugKind v) { return enum_name(kBugKindNames, v); }
 const char* to_string(SizeDist v) { return enum_name(kSizeDistNames, v); }
 
 std::optional<CatchMode> parse_catch_mode(std::string_view s) { return parse_enum(kCatchModeNames, s); }
-std::optional<FloorAction> parse_floor_action(std::string_view s) { return parse_enum(kFloorActionNames, s); }
-std::optional<NormMode> parse_norm_mode(std::string_view s) { return parse_enum(kNormModeNames, s); }
 std::optional<GradMode> parse_grad_mode(std::string_view s) { return parse_enum(kGradModeNames, s); }
 std::optional<SplitPoint> parse_split_point(std::string_view s) { return parse_enum(kSplitPointNames, s); }
 std::optional<AxisRule> parse_axis_rule(std::string_view s) { return parse_enum(kAxisRuleNames, s); }

@@ -169,8 +169,6 @@ const char* to_string(BugKind v);      // "none" | "shape" | "nan"
 const char* to_string(SizeDist v);     // "uniform" | "heavy-tailed" | "file"
 
 std::optional<CatchMode> parse_catch_mode(std::string_view s);
-std::optional<FloorAction> parse_floor_action(std::string_view s);
-std::optional<NormMode> parse_norm_mode(std::string_view s);
 std::optional<GradMode> parse_grad_mode(std::string_view s);
 std::optional<SplitPoint> parse_split_point(std::string_view s);
 std::optional<AxisRule> parse_axis_rule(std::string_view s);

@@ -105,11 +105,6 @@ class PickleTree {
 
   // Node index of a container or str: equal indexes are the same (shared) object.
   static std::uint64_t index(Ref r) { return r.bits >> 3; }
-  std::size_t node_count() const { return nodes_.size(); }
-  std::size_t memory_bytes() const {
-    return nodes_.capacity() * sizeof(Node) + segments_.capacity() * sizeof(ItemRun) +
-           pool_.capacity() * sizeof(Ref);
-  }
 
  private:
   friend class PickleParser;

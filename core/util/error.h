@@ -1,7 +1,7 @@
 #pragma once
 // Errors that reach the user. Every error names the file (when there is one) and the problem in one sentence.
 //
-// The kind says what went wrong in terms of what the user can do about it (docs/architecture.md, "Errors"):
+// The kind says what went wrong in terms of what the user can do about it (docs/errors.md):
 // the GUI offers an action per kind (Retry a file that changed while it was read, Open the capture beside a
 // companion file, Choose another file for one in the wrong format), the CLI prints what() on one line.
 // Readers add the byte offset of the damage when they know it and, for a companion file (a .trace.json.gz

@@ -140,11 +140,6 @@ AttachDialog::AttachDialog(bool demoAvailable, QWidget* parent) : QDialog(parent
   resize(560, 380);
 }
 
-void AttachDialog::setEndpointsText(const QString& text) {
-  m_endpoints->setPlainText(text);
-  m_tabs->setCurrentIndex(0);
-}
-
 void AttachDialog::setPrometheus(const QString& server, const QString& selector) {
   m_server->setText(server);
   m_selector->setText(selector);

@@ -38,7 +38,6 @@ class AttachDialog : public QDialog {
  public:
   explicit AttachDialog(bool demoAvailable, QWidget* parent = nullptr);
   const AttachRequest& request() const { return m_request; }
-  void setEndpointsText(const QString& text);
   // Selects the Prometheus tab with these values (tests).
   void setPrometheus(const QString& server, const QString& selector);
 

@@ -2,11 +2,13 @@
 // What the main window offers when a file cannot be opened: an action that fits the error's kind, in a
 // non-blocking message box that names the file and the problem.
 //
-//   CompanionNeeded                  "Open <host>.xplane.pb"  (the capture beside a .trace.json.gz, a
-//   sidecar) Changed                          "Retry"                  (the file shrank or was replaced while
-//   read) PermissionDenied, Io, Truncated  "Retry" and "Choose Another File..." (it may still be being
-//   written) wrong format, missing, damaged   "Choose Another File..." (starts in the failed file's folder)
-//   Internal                         Close only;  Cancelled: no box at all
+// clang-format off
+//   CompanionNeeded                   "Open <host>.xplane.pb" (the capture beside a .trace.json.gz, sidecar)
+//   Changed                           "Retry" (the file shrank or was replaced while read)
+//   PermissionDenied, Io, Truncated   "Retry" and "Choose Another File..." (it may still be being written)
+//   wrong format, missing, damaged    "Choose Another File..." (starts in the failed file's folder)
+//   Internal                          Close only; Cancelled: no box at all
+// clang-format on
 //
 // Every text in the box is plain text (Qt::PlainText): a file named "<b>x</b>.xplane.pb" shows literally.
 

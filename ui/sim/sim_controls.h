@@ -46,7 +46,6 @@ class SimControls : public QWidget {
   Compare compare() const;
   void setCompare(Compare c);
 
-  void setPreset(const QString& name);  // "original" | "corrected"
   void setSizesFile(const QString& path);
   void setBudgetGiB(double gib);
   // Reads a calibrated model file (docs/sim-model-format.md) into the memory and time widgets; false and

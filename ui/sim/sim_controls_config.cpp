@@ -167,13 +167,6 @@ void SimControls::setCompare(Compare c) {
   edited();
 }
 
-void SimControls::setPreset(const QString& name) {
-  if (auto p = sim::preset_by_name(name.toStdString())) {
-    applyPolicy(*p);
-    edited();
-  }
-}
-
 void SimControls::setSizesFile(const QString& path) {
   m_sizesFile = path;
   m_inlineSizes.clear();

@@ -21,7 +21,6 @@ PlanIndex::PlanIndex(const xla::HloProto& hlo) : hlo_(hlo) {
   allocation_of_slot_.assign(static_cast<std::size_t>(buffers.size()), -1);
   const auto& allocations = assignment().buffer_allocations();
   for (int position = 0; position < allocations.size(); ++position) {
-    allocation_position_.try_emplace(allocations[position].index(), position);
     for (const auto& assigned : allocations[position].assigned()) {
       const std::int32_t slot = slot_of(assigned.logical_buffer_id());
       if (slot >= 0 && allocation_of_slot_[static_cast<std::size_t>(slot)] < 0)
@@ -49,11 +48,6 @@ PlanIndex::PlanIndex(const xla::HloProto& hlo) : hlo_(hlo) {
 
   for (const auto& alias : assignment().buffer_aliases())
     aliases_[alias.source_buffer_id()].push_back(alias.location().instruction_id());
-}
-
-const xla::BufferAllocationProto* PlanIndex::allocation_by_index(std::int64_t index) const {
-  auto it = allocation_position_.find(index);
-  return it == allocation_position_.end() ? nullptr : &assignment().buffer_allocations(it->second);
 }
 
 const xla::HloInstructionProto* PlanIndex::defining_instruction(std::int32_t slot) const {

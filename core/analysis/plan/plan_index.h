@@ -49,7 +49,6 @@ class PlanIndex {
   std::int32_t allocation_of(std::int32_t slot) const {
     return allocation_of_slot_[static_cast<std::size_t>(slot)];
   }
-  const xla::BufferAllocationProto* allocation_by_index(std::int64_t index) const;
 
   const InstructionRef* instruction(std::int64_t id) const {
     auto it = instructions_.find(id);
@@ -73,7 +72,6 @@ class PlanIndex {
   std::vector<std::int32_t> dense_;  // id -> slot for small non-negative ids
   std::unordered_map<std::int64_t, std::int32_t> sparse_;
   std::vector<std::int32_t> allocation_of_slot_;
-  std::unordered_map<std::int64_t, std::int32_t> allocation_position_;  // allocation index -> position
   std::unordered_map<std::int64_t, InstructionRef> instructions_;
   std::unordered_map<std::string_view, const xla::HloInstructionProto*> by_name_;
   std::unordered_map<std::int64_t, std::vector<std::int64_t>> aliases_;

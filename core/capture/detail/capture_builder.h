@@ -1,7 +1,8 @@
 #pragma once
-// Internal: builds a Capture from the mapped bytes. The work is split over several files:
+// Internal: builds a Capture from the mapped bytes. Its members are defined over six files:
 // xspace_scanner.cpp (planes, lines, events), runtime_events.cpp (the typed runtime tables),
-// hlo_modules.cpp (the /host:metadata plan) and reader.cpp (entry points and error wording).
+// runtime_summary.cpp (time order, the runtime summary), hlo_modules.cpp (the /host:metadata plan),
+// reader_limits.cpp (the memory budget, repeated texts, notes) and reader.cpp (entry points, error wording).
 
 #include <algorithm>
 #include <condition_variable>

@@ -86,13 +86,11 @@ class AgentServer {
   std::string metrics_endpoint() const;
   // What /metrics serves now.
   MetricsState metrics_state() const;
-  const MetricLabels& metric_labels() const { return labels_; }
 
  private:
   struct Client;
   void run(std::stop_token stop);
   void log(const std::string& message) const;
-  void broadcast(const std::string& line, bool sample_only_due);
 
   AgentOptions options_;
   std::vector<std::unique_ptr<StatsSource>> sources_;
