@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "app/cli/command.h"
 #include "core/snapshot/file_kind.h"

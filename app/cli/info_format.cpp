@@ -1,6 +1,7 @@
 #include "app/cli/info_format.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "core/util/bytes.h"

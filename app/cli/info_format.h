@@ -1,7 +1,7 @@
 #pragma once
 // The text and JSON renderings of `oomscope-cli info`.
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "core/capture/capture.h"

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <map>
 #include <new>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "app/cli/command.h"

@@ -5,7 +5,7 @@
 // packaging/make_bash_completion.py.
 
 #include <CLI/App.hpp>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 namespace oomscope::cli {
 

@@ -1,6 +1,7 @@
 #include "app/cli/sim_report.h"
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/sim/trace_io.h"

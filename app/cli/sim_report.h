@@ -1,7 +1,7 @@
 #pragma once
 // Text and JSON reports of a finished simulation (oomscope-cli simulate).
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <ostream>
 
 #include "core/sim/simulator.h"

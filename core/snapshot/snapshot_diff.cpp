@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "core/snapshot/snapshot_json.h"
 #include "core/snapshot/snapshot_text.h"

@@ -3,7 +3,7 @@
 // allocation sites (innermost user frame) whose bytes at the peak changed most.
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <ostream>
 #include <string>
 #include <vector>

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <string_view>
 
 #include "core/snapshot/categories.h"

@@ -2,7 +2,7 @@
 // JSON forms of a snapshot: the `snapshot` object of `info --json` and the `report --json` document
 // (docs/pytorch-files.md, section "JSON").
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/snapshot/snapshot_analysis.h"
 

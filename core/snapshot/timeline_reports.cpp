@@ -4,6 +4,7 @@
 #include "core/snapshot/timeline_reports.h"
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "core/snapshot/snapshot_text.h"
 #include "core/util/bytes.h"

@@ -1,7 +1,7 @@
 #pragma once
 // Reports (text and JSON) of the runtime-timeline formats: Kineto traces, raw memory timelines, pprof.
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <ostream>
 
 #include "core/snapshot/hta_raw.h"

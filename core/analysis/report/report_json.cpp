@@ -1,6 +1,7 @@
 #include "core/analysis/report/report_json.h"
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <tuple>
 
 namespace oomscope::analysis {

@@ -2,7 +2,7 @@
 // The report as JSON (documented in docs/report-json.md). Every byte figure is an integer number of bytes;
 // program ids are strings (they can exceed 2^53, the largest integer many JSON readers keep exactly).
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
 

@@ -91,6 +91,7 @@ TEST(ModelFile, FileErrorsNameTheFile) {
 }  // namespace oomscope::sim
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "core/sim/agreement.h"
 #include "core/sim/simulator.h"
