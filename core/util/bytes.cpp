@@ -54,7 +54,11 @@ const char* const kByteUnitsHelp = "B, K/KiB, KB, M/MiB, MB, G/GiB, GB, T/TiB, T
 
 namespace {
 
-std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+std::string quoted(std::string_view text) {
+  std::string out = "'";  // appended, not "'" + std::string: GCC 12 warns falsely (-Wrestrict) about that
+  out.append(text).append("'");
+  return out;
+}
 
 // The factor of a unit, case-insensitive; 0 when the unit is unknown.
 double unit_factor(std::string_view unit) {

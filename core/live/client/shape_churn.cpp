@@ -154,8 +154,9 @@ std::string shape_churn_text(const ShapeChurn& c) {
     for (const auto& b : p.boundaries) {
       bounds += bounds.empty() ? "" : " x ";
       bounds += "{";
-      for (std::size_t i = 0; i < b.size() && i < 12; ++i) bounds += (i ? "," : "") + std::to_string(b[i]);
-      if (b.size() > 12) bounds += ",... " + std::to_string(b.size()) + " sizes";
+      for (std::size_t i = 0; i < b.size() && i < 12; ++i)
+        bounds.append(i ? "," : "").append(std::to_string(b[i]));
+      if (b.size() > 12) bounds.append(",... ").append(std::to_string(b.size())).append(" sizes");
       bounds += "}";
     }
     std::snprintf(buf, sizeof buf, "    %-34s %6lld shapes, waste %5.1f%%  ", p.name.c_str(),
