@@ -2,16 +2,21 @@
 // exporter for three GPU ranks with a DCGM series, `prometheus` scraping them every second): the rank
 // table lists every rank with its figures, sorts by headroom with the rank closest to OOM on top, takes
 // DCGM's framebuffer figure as a rank's device-used line, and the drill-down attaches directly to a real
-// agent's stats socket or says why it cannot. Screenshots of the page and the dialog. Skips without
-// Debian's prometheus.
+// agent's stats socket or says why it cannot; the attach dialog's Prometheus tab makes the request the page
+// attaches with. Screenshots of the page and the dialog. Skips without Debian's prometheus.
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
 #include <QProcess>
+#include <QPushButton>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QtTest>
 
+#include "core/live/prom/prom_api.h"
 #include "tests/ui/screenshots.h"
 #include "tests/ui/temp_config_home.h"
 #include "ui/live/attach_dialog.h"
@@ -142,11 +147,44 @@ class TestLivePrometheus : public QObject {
     shoot(*direct, QStringLiteral("live_prometheus_direct.png"));
   }
 
+  // The dialog's Prometheus tab turns a server and a selector into the request the page attaches with (no
+  // endpoints), remembers them for next time, and refuses a server that is not a Prometheus URL in place.
   void attachDialog() {
     AttachDialog dialog(false);
     dialog.setPrometheus(m_url, QStringLiteral("job=\"uitest\""));
     dialog.show();
     shoot(dialog, QStringLiteral("live_prometheus_dialog.png"));
+    QPushButton* attach = nullptr;
+    for (auto* b : dialog.findChildren<QPushButton*>())
+      if (b->text() == QStringLiteral("Attach")) attach = b;
+    QVERIFY(attach);
+    auto* server = dialog.findChild<QLineEdit*>(QStringLiteral("prometheusServer"));
+    auto* error = dialog.findChild<QLabel*>(QStringLiteral("attachError"));
+    QVERIFY(server && error);
+
+    server->setText(QStringLiteral("ftp://127.0.0.1:9090"));
+    attach->click();
+    QVERIFY(dialog.isVisible());
+    QCOMPARE(dialog.result(), int(QDialog::Rejected));
+    QVERIFY2(!error->text().isEmpty(), "a bad server was accepted without a word");
+
+    server->setText(m_url);
+    attach->click();
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    const AttachRequest& r = dialog.request();
+    QCOMPARE(QString::fromStdString(r.prometheus),
+             QString::fromStdString(live::parse_prometheus_source(m_url.toStdString(), false)));
+    QCOMPARE(QString::fromStdString(r.selector),
+             QString::fromStdString(live::normalise_selector("job=\"uitest\"")));
+    QVERIFY(r.endpoints.empty());
+    QVERIFY(!r.startDemo);
+    QVERIFY(!r.rules.empty());  // the default alert rules
+
+    AttachDialog again(false);
+    QCOMPARE(again.findChild<QLineEdit*>(QStringLiteral("prometheusServer"))->text(), m_url);
+    QCOMPARE(again.findChild<QLineEdit*>(QStringLiteral("prometheusSelector"))->text(),
+             QStringLiteral("job=\"uitest\""));
+    QCOMPARE(again.findChild<QTabWidget*>(QStringLiteral("sourceTabs"))->currentIndex(), 1);
   }
 
  private:

@@ -72,12 +72,9 @@ TEST(Kineto, Resnet2021OldSchema) {
   EXPECT_EQ(cpu->running_peak, 57803264);
 }
 
-TEST(Kineto, DdpRank1FromSharedCaptures) {
-  const std::string path = "/work/shared/captures/kineto_ddp_v100_rank1_profile_memory.json.gz";
-  if (!std::filesystem::exists(path))
-    GTEST_SKIP() << "the 3 MB DDP trace is not in tests/data; " << path << " is absent";
+TEST(Kineto, DdpRank1) {
   NullProgress none;
-  const auto t = read_kineto_trace(path, none);
+  const auto t = read_kineto_trace(data("kineto_ddp_v100_rank1_profile_memory.json.gz"), none);
   const KinetoDevice* cuda = find(*t, 1, 1);
   ASSERT_NE(cuda, nullptr);
   EXPECT_EQ(cuda->allocs, 13385u);
