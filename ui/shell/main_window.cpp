@@ -20,22 +20,23 @@
 #include "core/capture/companion.h"
 #include "core/util/bytes.h"
 #include "core/util/safe_text.h"
-#include "ui/models/capture_rows.h"
-#include "ui/models/capture_table_models.h"
 #include "ui/analysis/analysis_pages.h"
-#include "ui/shell/app_icon.h"
 #include "ui/analysis/buffers_page.h"
 #include "ui/analysis/column_widths.h"
 #include "ui/analysis/diagnosis_page.h"
-#include "ui/shell/empty_state_page.h"
-#include "ui/shell/exporter.h"
 #include "ui/analysis/hosts_page.h"
 #include "ui/analysis/overview_page.h"
 #include "ui/analysis/table_page.h"
+#include "ui/models/capture_rows.h"
+#include "ui/models/capture_table_models.h"
 #include "ui/session/navigator_source.h"
 #include "ui/session/page_file_opener.h"
 #include "ui/session/safe_text_qt.h"
 #include "ui/session/settings_store.h"
+#include "ui/shell/app_icon.h"
+#include "ui/shell/empty_state_page.h"
+#include "ui/shell/exporter.h"
+#include "ui/shell/recent_files_menu.h"
 #include "ui/snapshot/snapshot_window.h"
 
 namespace oomscope::ui {
@@ -205,9 +206,9 @@ void MainWindow::createActions() {
   auto* openFolder = file->addAction(tr("Open &Folder\u2026"), this, &MainWindow::chooseFolder);
   openFolder->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
   openFolder->setToolTip(tr("Open a run folder: its .xplane.pb files, one per host, together"));
-  m_recentMenu = file->addMenu(tr("Open &Recent"));
-  connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
-  rebuildRecentMenu();
+  auto* recent = new RecentFilesMenu(tr("Open &Recent"), file);
+  connect(recent, &RecentFilesMenu::openRequested, this, &MainWindow::openRecent);
+  file->addMenu(recent);
   file->addSeparator();
   m_exportMenu = file->addMenu(tr("&Export"));
   m_exportMenu->setObjectName(QStringLiteral("exportMenu"));

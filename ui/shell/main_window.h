@@ -136,7 +136,6 @@ class MainWindow : public QMainWindow {
   // Asks for files to open, starting in dir (empty: the folder last opened from).
   void chooseFile(const QString& dir = {});
   void chooseFolder();
-  void rebuildRecentMenu();
   void focusFilter();
   void restoreWindowSettings();
   void saveWindowSettings();
@@ -215,7 +214,6 @@ class MainWindow : public QMainWindow {
   QAction* m_closeAction = nullptr;
   QAction* m_reloadAction = nullptr;
   QAction* m_filterAction = nullptr;
-  QMenu* m_recentMenu = nullptr;
 };
 
 }  // namespace oomscope::ui

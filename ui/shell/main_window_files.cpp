@@ -1,5 +1,5 @@
-// MainWindow: choosing files (dialog, recent list, drag and drop, several at once), and the files a page
-// opens itself (PageFileOpener: the Live page's recordings).
+// MainWindow: choosing files (dialog, a recent file from recent_files_menu.h, drag and drop, several at
+// once), and the files a page opens itself (PageFileOpener: the Live page's recordings).
 #include <QChartView>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -102,26 +102,6 @@ bool MainWindow::openOnPage(const QString& path) {
     return true;
   }
   return false;
-}
-
-void MainWindow::rebuildRecentMenu() {
-  m_recentMenu->clear();
-  const QStringList recent = SettingsStore::instance().recentFiles();
-  for (int i = 0; i < recent.size(); ++i) {
-    const QFileInfo info(recent.at(i));
-    // Accelerators 1..9, then 0 for the tenth.
-    const QString text =
-        QStringLiteral("&%1  %2  \u2014  %3").arg((i + 1) % 10).arg(info.fileName(), info.absolutePath());
-    auto* action = m_recentMenu->addAction(text);
-    action->setToolTip(recent.at(i));
-    connect(action, &QAction::triggered, this, [this, path = recent.at(i)] { openRecent(path); });
-  }
-  if (recent.isEmpty()) {
-    m_recentMenu->addAction(tr("No recent files"))->setEnabled(false);
-    return;
-  }
-  m_recentMenu->addSeparator();
-  m_recentMenu->addAction(tr("Clear Recent Files"), this, [] { SettingsStore::instance().clearRecent(); });
 }
 
 void MainWindow::openRecent(const QString& path) {
