@@ -4,7 +4,7 @@
 // by `oomscope-cli simulate --model FILE` to predict a real run.
 
 #include <cstdint>
-#include <nlohmann/json_fwd.hpp>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 

@@ -21,6 +21,7 @@
 
 #include "core/util/safe_text.h"
 #include "ui/live/attach_dialog.h"
+#include "ui/live/direct_attach.h"
 #include "ui/live/live_chart.h"
 #include "ui/live/rank_table_model.h"
 #include "ui/session/job_tracker.h"
@@ -107,7 +108,13 @@ LivePage::LivePage(QWidget* parent) : QWidget(parent) {
   connect(m_opener, &PageFileOpener::openRequested, this, &LivePage::openRecording);
   m_recordingJob = new JobTracker(this);
   connect(m_recordingJob, &JobTracker::failed, this, &LivePage::recordingFailed);
-  m_directJob = new JobTracker(this);
+  m_direct = new DirectAttach(this);
+  connect(m_direct, &DirectAttach::connecting, m_status, &QLabel::setText);
+  connect(m_direct, &DirectAttach::failed, this, &LivePage::rankFailed);
+  connect(m_direct, &DirectAttach::attached, this, [this](LivePage* page, const QString& notice) {
+    m_notice = notice;
+    emit directAttached(page);
+  });
   connect(m_attach, &QPushButton::clicked, this, &LivePage::chooseAttach);
   connect(m_open, &QPushButton::clicked, this, &LivePage::chooseRecording);
   connect(m_record, &QPushButton::clicked, this, &LivePage::toggleRecording);

@@ -27,6 +27,7 @@ class QTimer;
 
 namespace oomscope::ui {
 
+class DirectAttach;
 class JobTracker;
 class LiveChart;
 class NavigatorSource;
@@ -137,7 +138,7 @@ class LivePage : public QWidget {
   NavigatorSource* m_navigator = nullptr;
   PageFileOpener* m_opener = nullptr;
   JobTracker* m_recordingJob = nullptr;  // opening a recording (a new session or open supersedes it)
-  JobTracker* m_directJob = nullptr;     // the connection check of a direct attach
+  DirectAttach* m_direct = nullptr;      // the drill-down to a rank's own agent
 };
 
 }  // namespace oomscope::ui

@@ -1,8 +1,5 @@
 // The Live page's Prometheus view (see live_page.h): attaching to a Prometheus server, its status line,
-// and the drill-down from a rank to a direct attach of its agent.
-
-#include <poll.h>
-#include <unistd.h>
+// and the rank menu that drills down to a rank's own agent (direct_attach.h).
 
 #include <QLabel>
 #include <QMenu>
@@ -11,12 +8,10 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 
-#include "core/live/protocol/endpoint.h"
 #include "core/util/error.h"
 #include "ui/live/live_chart.h"
 #include "ui/live/live_page.h"
 #include "ui/live/rank_table_model.h"
-#include "ui/session/job_tracker.h"
 #include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
@@ -64,63 +59,7 @@ bool LivePage::attachDirectly(int index) {
   }
   const auto ranks = m_prom->ranks();
   if (index < 0 || index >= int(ranks.size())) return false;
-  const live::PromRankInfo& info = ranks[std::size_t(index)];
-  const QString who = tr("rank %1").arg(info.rank >= 0 ? info.rank : index);
-  if (info.stats_endpoint.empty()) {
-    rankFailed(
-        tr("Cannot attach directly to %1: its agent publishes no stats_endpoint in oomscope_agent_info "
-           "(an agent without a stats socket, or one older than this debugger).")
-            .arg(who));
-    return false;
-  }
-  live::Endpoint ep;
-  try {
-    ep = live::parse_endpoint(info.stats_endpoint);
-  } catch (const Error& e) {
-    rankFailed(tr("Cannot attach directly to %1: %2").arg(who, safeText(e.what())));
-    return false;
-  }
-  m_status->setText(tr("Connecting to %1 at %2\u2026").arg(who, safeText(info.stats_endpoint)));
-  m_directJob->start<std::string>(
-      who,
-      [ep](ProgressSink&, std::stop_token stop) {
-        std::string error;  // a connection attempt of at most 3 s, off the UI thread
-        bool in_progress = false;
-        const int fd = live::start_connect(ep, in_progress, error);
-        if (fd >= 0 && in_progress) {
-          int ready = 0;
-          for (int waited = 0; ready == 0 && waited < 3000 && !stop.stop_requested(); waited += 100) {
-            pollfd p{fd, POLLOUT, 0};
-            ready = ::poll(&p, 1, 100);
-          }
-          if (ready <= 0)
-            error = "no answer within 3 s";
-          else
-            live::check_connected(fd, error);
-        }
-        if (fd >= 0) ::close(fd);
-        if (stop.stop_requested()) throw Cancelled();
-        return error;
-      },
-      [this, ep, who](const std::string& error) {
-        if (!error.empty()) {
-          rankFailed(tr("Cannot attach directly to %1 at %2: %3 (the agent's stats socket must be reachable "
-                        "from this machine; agents bind loopback unless started with --host and a token).")
-                         .arg(who, safeText(ep.to_string()), safeText(error)));
-          return;
-        }
-        auto* page = new LivePage(this);
-        page->setWindowFlag(Qt::Window);
-        page->setAttribute(Qt::WA_DeleteOnClose);
-        page->setWindowTitle(tr("%1 \u2014 direct attach to %2").arg(who, safeText(ep.to_string())));
-        page->setWindowSeconds(60);
-        page->attach({ep});
-        page->resize(1000, 640);
-        page->show();
-        m_notice = tr("attached directly to %1 at %2 in a new window").arg(who, safeText(ep.to_string()));
-        emit directAttached(page);
-      });
-  return true;
+  return m_direct->start(ranks[std::size_t(index)], index);
 }
 
 void LivePage::showRankMenu(const QPoint& at) {
