@@ -9,6 +9,7 @@
 #include <QTableView>
 
 #include "core/util/error.h"
+#include "ui/live/direct_attach.h"
 #include "ui/live/live_chart.h"
 #include "ui/live/live_page.h"
 #include "ui/live/rank_table_model.h"
