@@ -12,6 +12,7 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QtTest>
+#include <algorithm>
 
 #include "core/snapshot/snapshot_analysis.h"
 #include "tests/ui/screenshots.h"
@@ -217,6 +218,7 @@ class TestSnapshotPages : public QObject {
     MemoryTimelineWidget t;
     t.resize(1280, 600);
     t.setDocument(doc);
+    t.resetZoom();
     const double fullLo = t.rangeLo(), fullHi = t.rangeHi();
     QVERIFY(fullHi - fullLo > 1000);  // enough entries for six halvings above the 8-entry minimum
     QImage previous(t.size(), QImage::Format_ARGB32);
