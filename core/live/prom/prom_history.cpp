@@ -119,12 +119,12 @@ void PromReader::read_history(std::int64_t now) {
         }
       for (; ri < restarts.size() && restarts[ri].first <= t; ++ri) {
         if (st.restarts >= 0 && restarts[ri].second > st.restarts)
-          sink_.on_event(
-              rank, Event{x.t,
-                          "restart",
-                          std::string(kRestartsMetric.name) + " rose to " + std::to_string(as_bytes(restarts[ri].second)),
-                          {},
-                          {}});
+          sink_.on_event(rank, Event{x.t,
+                                     "restart",
+                                     std::string(kRestartsMetric.name) + " rose to " +
+                                         std::to_string(as_bytes(restarts[ri].second)),
+                                     {},
+                                     {}});
         st.restarts = restarts[ri].second;
       }
     }

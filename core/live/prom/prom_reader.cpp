@@ -185,11 +185,12 @@ void PromReader::poll(std::int64_t now) {
         sink_.on_shapes(r, Shapes{t * 1'000'000, as_bytes(v), {}, {}});
       } else if (m == kExtraRestarts) {
         if (st.restarts >= 0 && v > st.restarts)
-          sink_.on_event(r, Event{t * 1'000'000,
-                                  "restart",
-                                  std::string(kRestartsMetric.name) + " rose to " + std::to_string(as_bytes(v)),
-                                  {},
-                                  {}});
+          sink_.on_event(r,
+                         Event{t * 1'000'000,
+                               "restart",
+                               std::string(kRestartsMetric.name) + " rose to " + std::to_string(as_bytes(v)),
+                               {},
+                               {}});
         st.restarts = v;
       }
     }

@@ -223,8 +223,8 @@ PromRules prometheus_rules(const std::vector<AlertRule>& rules, const PromRulesO
       }
       case AlertRule::Kind::EventKind:
         name = "OomscopeEvent" + camel(r.event_kind);
-        p.expr = "increase(" +
-                 w.range(kEventsMetric.name, o.moves_window, "kind=" + quoted(r.event_kind)) + ") > 0";
+        p.expr = "increase(" + w.range(kEventsMetric.name, o.moves_window, "kind=" + quoted(r.event_kind)) +
+                 ") > 0";
         if (r.event_kind == "oom") p.severity = "critical";
         p.summary = std::string(kWho) + ": " + r.event_kind + " event";
         p.description = "{{ $value | humanize }} " + r.event_kind + " event(s) in the last " +
