@@ -43,6 +43,8 @@ step "checking the format"
 scripts/check-format.sh
 step "clang-tidy on the files changed since main"
 scripts/check-tidy.sh
+step "checking the Python files (flake8, black)"
+scripts/check-python.sh
 if [ "$SANITIZERS" != 0 ]; then
   run_preset dev-asan
   run_preset dev-tsan
