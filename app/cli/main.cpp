@@ -68,7 +68,8 @@ int show_help(const CLI::App& app, const std::vector<std::string>& topic) {
       std::cerr << "oomscope-cli help: unknown command '" << oomscope::terminal_safe(word) << "'\n";
       return kUsageExit;
     }
-    prev = prev.empty() ? at->get_name() : prev + " " + at->get_name();
+    if (!prev.empty()) prev += ' ';
+    prev += at->get_name();
     at = next;
   }
   std::cout << with_newline(at->help(prev));
