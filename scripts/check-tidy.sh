@@ -5,12 +5,12 @@
 #   no argument, on a branch: the .cpp files changed since its merge base with main, and untracked ones;
 #   no argument, on main itself (CI's clone, where that merge base is HEAD): the .cpp files changed by the last
 #     TIDY_COMMITS (default 10) commits of main's first-parent history, the most recently changed first,
-#     at most TIDY_MAX_FILES (default 40) of them not already in the cache; the rest wait for the next run;
+#     at most TIDY_MAX_FILES (default 16) of them not already in the cache; the rest wait for the next run;
 #   --all: every compiled .cpp file; FILE...: those. TIDY_BASE names another branch than main.
 # A file found clean is remembered in a cache of results keyed by the file, the headers of the tree it
 # includes, its compile command, .clang-tidy and the clang-tidy version (scripts/tidy_keys.py), stored outside
 # the tree in $TIDY_CACHE (default ~/.cache/oomscope/tidy; TIDY_CACHE=none: no cache); a file whose key is
-# there is not checked again. About 5 CPU-seconds a file (CONTRIBUTING.md, "Style checks", says how long a run
+# there is not checked again. 5 to 20 CPU-seconds a file (CONTRIBUTING.md, "Style checks", says how long a run
 # takes); TIDY_MAX_FILES=0: no limit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +33,7 @@ elif [ "$base" != "$(git rev-parse HEAD)" ]; then
   mapfile -t files < <( (git diff --name-only --diff-filter=d "$base" -- '*.cpp'; git ls-files --others --exclude-standard -- '*.cpp') | sort -u)
 else
   what="the files changed by the last $TIDY_COMMITS commits of main"
-  limit=${TIDY_MAX_FILES:-40}
+  limit=${TIDY_MAX_FILES:-16}
   # Newest first; a file changed by several of these commits counts once, at its latest change.
   mapfile -t files < <(git log --first-parent --diff-merges=first-parent -n "$TIDY_COMMITS" --name-only \
     --diff-filter=d --format= -- '*.cpp' | awk 'NF && !seen[$0]++' | while read -r f; do [ -f "$f" ] && echo "$f"; done)
