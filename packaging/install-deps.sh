@@ -17,6 +17,8 @@ PACKAGES=(
   nlohmann-json3-dev libcli11-dev libgtest-dev googletest
   # style checks in CI (scripts/check-format.sh, scripts/check-tidy.sh); clang for the fuzz preset
   clang clang-format clang-tidy
+  # Python lint and format check (scripts/check-python.sh: .flake8, pyproject.toml)
+  flake8 black
   # headless display for the GUI tests and screenshots; fonts so text renders
   xvfb xauth fonts-dejavu-core
   # LibTorch 1.13 (CPU) for core/train and oomscope-demo-trainer (optional at build time)

@@ -24,8 +24,10 @@ import sys
 def run(program, *args):
     done = subprocess.run([program, *args], capture_output=True, text=True, timeout=60)
     if done.returncode != 0 or not done.stdout.strip():
-        sys.exit(f"make_bash_completion: `{os.path.basename(program)} {' '.join(args)}` failed "
-                 f"(exit {done.returncode}): {done.stderr.strip()}")
+        sys.exit(
+            f"make_bash_completion: `{os.path.basename(program)} {' '.join(args)}` failed "
+            f"(exit {done.returncode}): {done.stderr.strip()}"
+        )
     return done.stdout
 
 
@@ -72,7 +74,9 @@ def case_arms(options, files, indent):
             parts.append('$(compgen -f -- "$cur")')
             out.append(f'{pad}  {name}) compopt -o filenames; COMPREPLY=( {" ".join(parts)} ); return ;;')
         else:
-            out.append(f'{pad}  {name}) COMPREPLY=({" " + " ".join(parts) + " " if parts else ""}); return ;;')
+            out.append(
+                f'{pad}  {name}) COMPREPLY=({" " + " ".join(parts) + " " if parts else ""}); return ;;'
+            )
     if out:
         out.append(f"{pad}esac")
     out.append(f'{pad}if [[ "$cur" == -* ]]; then')
@@ -117,10 +121,12 @@ def main():
         subs = command["subcommands"]
         if subs:
             sub_names = [s["name"] for s in subs]
-            lines += ['      if [ "$COMP_CWORD" -eq 2 ]; then',
-                      f'        COMPREPLY=( $(compgen -W "{" ".join(sub_names + ["--help"])}" -- "$cur") ); return',
-                      "      fi",
-                      '      case "${COMP_WORDS[2]}" in']
+            lines += [
+                '      if [ "$COMP_CWORD" -eq 2 ]; then',
+                f'        COMPREPLY=( $(compgen -W "{" ".join(sub_names + ["--help"])}" -- "$cur") ); return',
+                "      fi",
+                '      case "${COMP_WORDS[2]}" in',
+            ]
             for sub in subs:
                 lines.append(f"        {sub['name']})")
                 lines += case_arms(option_specs(sub), takes_files(sub), 10)

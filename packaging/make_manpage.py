@@ -19,11 +19,14 @@ import sys
 def run(program, name, *args):
     """The program's output, run under its installed name (Qt's help prints argv[0] in its usage line)."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", COLUMNS="100")
-    done = subprocess.run([name, *args], executable=program, capture_output=True, text=True, env=env,
-                          timeout=60)
+    done = subprocess.run(
+        [name, *args], executable=program, capture_output=True, text=True, env=env, timeout=60
+    )
     if done.returncode != 0:
-        sys.exit(f"make_manpage: `{os.path.basename(program)} {' '.join(args)}` exited with "
-                 f"{done.returncode}: {done.stderr.strip()}")
+        sys.exit(
+            f"make_manpage: `{os.path.basename(program)} {' '.join(args)}` exited with "
+            f"{done.returncode}: {done.stderr.strip()}"
+        )
     if not done.stdout.strip():
         sys.exit(f"make_manpage: `{os.path.basename(program)} {' '.join(args)}` printed nothing")
     return done.stdout
@@ -47,7 +50,7 @@ def summary(name, help_text):
     'Usage:' (Qt's QCommandLineParser, oomscope)."""
     lines = [line.strip() for line in help_text.split("\n")]
     if lines[0].startswith(name + ":"):
-        text = lines[0][len(name) + 1:].strip()
+        text = lines[0][len(name) + 1 :].strip()
     elif lines[0].startswith("Usage:") and len(lines) > 1 and lines[1]:
         text = lines[1]
     else:
@@ -86,17 +89,25 @@ def main():
     version_text = run(args.program, args.name, "--version")
     version = version_text.split("\n")[0].split()[-1]
 
-    page = [f'.TH {args.name.upper()} 1 "" "oomscope {version}" "User Commands"',
-            ".SH NAME", f"{args.name} \\- {escape(summary(args.name, help_text))}",
-            ".SH SYNOPSIS"]
+    page = [
+        f'.TH {args.name.upper()} 1 "" "oomscope {version}" "User Commands"',
+        ".SH NAME",
+        f"{args.name} \\- {escape(summary(args.name, help_text))}",
+        ".SH SYNOPSIS",
+    ]
     for usage in usage_lines(help_text):
         page += [escape(re.sub(r"(?i)^usage:\s*", "", usage)), ".br"]
-    page += [".SH DESCRIPTION", f"The output of \\fB{escape(args.name)} \\-\\-help\\fR:", ".PP"] + verbatim(help_text)
+    page += [".SH DESCRIPTION", f"The output of \\fB{escape(args.name)} \\-\\-help\\fR:", ".PP"] + verbatim(
+        help_text
+    )
     if args.subcommands:
         names = commands(help_text)
         if not names:
             sys.exit(f"make_manpage: no 'commands:' list in {args.name} --help")
-        page += [".SH COMMANDS", f"The output of \\fB{escape(args.name)} help\\fR \\fICOMMAND\\fR for each command."]
+        page += [
+            ".SH COMMANDS",
+            f"The output of \\fB{escape(args.name)} help\\fR \\fICOMMAND\\fR for each command.",
+        ]
         for name in names:
             page += [f".SS {escape(name)}"] + verbatim(run(args.program, args.name, "help", name))
     page += [".SH VERSION", f"The output of \\fB{escape(args.name)} \\-\\-version\\fR for this build:", ".PP"]

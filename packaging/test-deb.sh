@@ -3,7 +3,7 @@
 # builds the release preset and its Debian packages, `apt-get install`s them, checks the installed programs,
 # man pages, completion, desktop file, MIME types and file association, then `apt-get purge`s them and checks
 # that every file the packages installed is gone. Packages are purged on failure too.
-# Usage: packaging/test-deb.sh          (builds the release preset, as the README tells users to)
+# Usage: packaging/test-deb.sh          (builds the release preset, as docs/install.md tells users to)
 #        OOMSCOPE_DEB_PRESET=ci packaging/test-deb.sh
 #                                       (.ci/run: packages the ci build that scripts/test.sh just built and
 #                                        tested, the same install rules and stripped binaries, instead of

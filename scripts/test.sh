@@ -5,7 +5,8 @@
 # Usage: scripts/test.sh                 (preset "ci": optimised, warnings as errors; then the checks below)
 #        PRESET=dev-asan scripts/test.sh (one preset only, no extra suites)
 #        SANITIZERS=0 scripts/test.sh    (skips the sanitizer suites: a quicker local run; CI runs them)
-# After the ci suite: scripts/check-format.sh, scripts/check-tidy.sh (files changed since main), the dev-asan
+# After the ci suite: scripts/check-format.sh, scripts/check-tidy.sh (files changed since main; on main, by its
+# last commits), scripts/check-python.sh (flake8, black), the dev-asan
 # suite (ASan + UBSan: core tests and golden CLI cases) and the dev-tsan suite (ThreadSanitizer: the tests
 # labelled "threads"). Their build presets build only the targets those suites need. Each step line says
 # how long the step before it took; the last line gives the total (CONTRIBUTING.md: the CI time budget).
@@ -41,8 +42,10 @@ start=$(date +%s)
 run_preset ci
 step "checking the format"
 scripts/check-format.sh
-step "clang-tidy on the files changed since main"
+step "clang-tidy on the files changed since main (on main: by its last commits)"
 scripts/check-tidy.sh
+step "checking the Python files (flake8, black)"
+scripts/check-python.sh
 if [ "$SANITIZERS" != 0 ]; then
   run_preset dev-asan
   run_preset dev-tsan

@@ -29,9 +29,9 @@
 #include "app/cli/bench.h"
 #include "app/cli/bench_support.h"
 #include "app/cli/live_format.h"
-#include "core/live/prom/prom_source.h"
 #include "core/live/client/session.h"
 #include "core/live/client/store.h"
+#include "core/live/prom/prom_source.h"
 #include "core/util/error.h"
 
 namespace oomscope::cli {
@@ -126,7 +126,7 @@ void write_openmetrics(const fs::path& path, int ranks, std::int64_t start_s, st
             break;
         }
         std::fprintf(f, "%s{%s} %lld %lld\n", families[k].sample, l.c_str(), static_cast<long long>(v),
-                     static_cast<long long>(start_s + i));
+                     static_cast<long long>(start_s) + static_cast<long long>(i));
       }
     }
   }
@@ -136,7 +136,8 @@ void write_openmetrics(const fs::path& path, int ranks, std::int64_t start_s, st
       std::fprintf(f,
                    "oomscope_agent_info{%s,agent=\"python\",version=\"bench\",backend=\"cuda\",stats_"
                    "endpoint=\"node%02d:%d\"} 1 %lld\n",
-                   labels(r).c_str(), r / 8, 7070 + r % 8, static_cast<long long>(start_s + i));
+                   labels(r).c_str(), r / 8, 7070 + r % 8,
+                   static_cast<long long>(start_s) + static_cast<long long>(i));
   std::fprintf(f, "# EOF\n");
   if (std::fclose(f) != 0) throw Error(ErrorKind::Io, path.string(), "cannot write the OpenMetrics file");
 }

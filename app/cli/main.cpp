@@ -1,7 +1,7 @@
 // oomscope-cli: the headless front end. Links core only (no Qt, no torch). Every command's options are
 // defined with CLI11 (app/cli/command.h); this file builds the command tree, parses, and maps errors to the
 // documented exit codes: 0 success, 1 bad input or I/O, 2 bad arguments, 3 internal error, 130 cancelled
-// (others per command: report 5, simulate 4 and 6; README "CLI").
+// (others per command: report 5, simulate 4 and 6; docs/cli.md).
 
 #include <CLI/CLI.hpp>  // the whole library once: CLI11 defines its formatter and config readers here
 #include <cstdio>
@@ -69,7 +69,8 @@ int show_help(const CLI::App& app, const std::vector<std::string>& topic) {
       std::cerr << "oomscope-cli help: unknown command '" << oomscope::terminal_safe(word) << "'\n";
       return kUsageExit;
     }
-    prev = prev.empty() ? at->get_name() : prev + " " + at->get_name();
+    if (!prev.empty()) prev += ' ';
+    prev += at->get_name();
     at = next;
   }
   std::cout << with_newline(at->help(prev));

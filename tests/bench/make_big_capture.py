@@ -27,9 +27,12 @@ MAX_MESSAGE = 2**31 - 1
 
 def load_schema():
     out = tempfile.mkdtemp(prefix="oomscope_xplane_py_")
-    subprocess.run(["protoc", "-I", os.path.join(ROOT, "core/proto"), "--python_out", out, "xplane.proto"], check=True)
+    subprocess.run(
+        ["protoc", "-I", os.path.join(ROOT, "core/proto"), "--python_out", out, "xplane.proto"], check=True
+    )
     sys.path.insert(0, out)
     import xplane_pb2  # noqa: E402
+
     return xplane_pb2
 
 
@@ -58,7 +61,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("output")
     ap.add_argument("--size", default="100M", help="target size (e.g. 100M, 1G)")
-    ap.add_argument("--source", default=os.path.join(ROOT, "tests/data/tf2_gpu_v100x8_bert_multiworker.xplane.pb"))
+    ap.add_argument(
+        "--source", default=os.path.join(ROOT, "tests/data/tf2_gpu_v100x8_bert_multiworker.xplane.pb")
+    )
     args = ap.parse_args()
     target = parse_size(args.size)
     if target >= MAX_MESSAGE:
@@ -143,6 +148,7 @@ def main():
     tail.CopyFrom(space)
     tail.ClearField("planes")
     tail_bytes = tail.SerializeToString()
+
     def events_bytes(chunks, k):
         out = []
         for chunk in chunks:
@@ -203,9 +209,12 @@ def main():
                     total += len(head) + len(ev)
         out.write(tail_bytes)
         total += len(tail_bytes)
-    events = sum(len(l.events) for p in space.planes for l in p.lines) * copies
-    print(f"{args.output}: {total:,} bytes, {copies} copies of {os.path.basename(args.source)}, {events:,} events"
-          f" (correlation ids {id_base:,} + copy x {id_stride:,} + the source's)")
+    events = sum(len(line.events) for p in space.planes for line in p.lines) * copies
+    print(
+        f"{args.output}: {total:,} bytes, {copies} copies of {os.path.basename(args.source)},"
+        f" {events:,} events"
+        f" (correlation ids {id_base:,} + copy x {id_stride:,} + the source's)"
+    )
 
 
 if __name__ == "__main__":

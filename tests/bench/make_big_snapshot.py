@@ -45,7 +45,8 @@ class Writer:
         self.buf.write(b)
 
     def memoize(self, key=None):
-        """key: remember the index for later references (strings, shared source objects); None: never referenced."""
+        """key: remember the index for later references (strings, shared source objects); None: never
+        referenced."""
         if key is not None:
             self.memo[key] = self.count
         self.count += 1
@@ -55,7 +56,8 @@ class Writer:
         self.w(b"h" + bytes([idx]) if idx < 256 else b"j" + struct.pack("<I", idx))
 
     def obj(self, v, share=None):
-        """share: a key under which a container is memoized and reused (shared frames lists and frame dicts)."""
+        """share: a key under which a container is memoized and reused (shared frames lists and frame
+        dicts)."""
         if v is None:
             self.w(b"N")
         elif v is True:
@@ -105,7 +107,7 @@ class Writer:
             pairs = list(v.items())
             for i in range(0, len(pairs), 1000):
                 self.w(b"(")
-                for k, x in pairs[i:i + 1000]:
+                for k, x in pairs[i : i + 1000]:
                     self.obj(k)
                     self.value(k, x)
                 self.w(b"u")
@@ -121,15 +123,17 @@ class Writer:
 
     def items(self, seq, frames=False):
         """frames: the items are the source's frame dicts, shared by identity like CPython does."""
+
         def one(x):
             self.obj(x, share=("src", id(x)) if frames and isinstance(x, dict) else None)
+
         if len(seq) == 1:
             one(seq[0])
             self.w(b"a")
             return
         for i in range(0, len(seq), 1000):
             self.w(b"(")
-            for x in seq[i:i + 1000]:
+            for x in seq[i : i + 1000]:
                 one(x)
             self.w(b"e")
 
@@ -165,6 +169,7 @@ class Writer:
 def main() -> int:
     src, out_path, target = sys.argv[1], sys.argv[2], int(float(sys.argv[3]))
     import os
+
     with open(src, "rb") as f:
         snap = DataOnly(f).load()
     src_size = os.path.getsize(src)

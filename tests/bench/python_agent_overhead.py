@@ -25,8 +25,13 @@ from torch.utils.data import DataLoader, TensorDataset  # noqa: E402
 def make_loop():
     torch.manual_seed(0)
     torch.set_num_threads(1)
-    model = torch.nn.Sequential(torch.nn.Linear(256, 512), torch.nn.ReLU(), torch.nn.Linear(512, 256),
-                                torch.nn.ReLU(), torch.nn.Linear(256, 1))
+    model = torch.nn.Sequential(
+        torch.nn.Linear(256, 512),
+        torch.nn.ReLU(),
+        torch.nn.Linear(512, 256),
+        torch.nn.ReLU(),
+        torch.nn.Linear(256, 1),
+    )
     opt = torch.optim.SGD(model.parameters(), lr=0.001)
     data = TensorDataset(torch.randn(4096, 256), torch.randn(4096, 1))
     loader = DataLoader(data, batch_size=64, shuffle=True)
@@ -61,6 +66,7 @@ def main():
 
     import oomscope_agent
     from oomscope_agent import hooks
+
     agent = oomscope_agent.start(port=0)
     watch = subprocess.Popen([cli, "watch", agent.endpoint, "--json"], stdout=subprocess.DEVNULL)
     time.sleep(1.0)
@@ -89,16 +95,26 @@ def main():
     mean_base = statistics.mean(base)
     mean_with = statistics.mean(withagent)
     per_step_cpu = cpu / len(withagent)
-    print("steps: %d without, %d with the agent (10 Hz, one client attached, %d samples sent)"
-          % (len(base), len(withagent), samples))
-    print("mean step: %.3f ms without, %.3f ms with (A/B difference %+.2f%%, noise included)"
-          % (mean_base * 1e3, mean_with * 1e3, 100 * (mean_with / mean_base - 1)))
-    print("agent thread CPU: %.1f ms over %.1f s = %.3f ms per step = %.3f%% of the step time"
-          % (cpu * 1e3, wall, per_step_cpu * 1e3, 100 * per_step_cpu / mean_with))
-    print("hooks in the trainer's thread: %.2f us per step = %.3f%% of the step time"
-          % (hook_s * 1e6, 100 * hook_s / mean_with))
-    print("overhead (agent thread + hooks): %.3f%% of the step time"
-          % (100 * (per_step_cpu + hook_s) / mean_with))
+    print(
+        "steps: %d without, %d with the agent (10 Hz, one client attached, %d samples sent)"
+        % (len(base), len(withagent), samples)
+    )
+    print(
+        "mean step: %.3f ms without, %.3f ms with (A/B difference %+.2f%%, noise included)"
+        % (mean_base * 1e3, mean_with * 1e3, 100 * (mean_with / mean_base - 1))
+    )
+    print(
+        "agent thread CPU: %.1f ms over %.1f s = %.3f ms per step = %.3f%% of the step time"
+        % (cpu * 1e3, wall, per_step_cpu * 1e3, 100 * per_step_cpu / mean_with)
+    )
+    print(
+        "hooks in the trainer's thread: %.2f us per step = %.3f%% of the step time"
+        % (hook_s * 1e6, 100 * hook_s / mean_with)
+    )
+    print(
+        "overhead (agent thread + hooks): %.3f%% of the step time"
+        % (100 * (per_step_cpu + hook_s) / mean_with)
+    )
 
 
 if __name__ == "__main__":

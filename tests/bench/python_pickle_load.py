@@ -25,7 +25,9 @@ def main() -> int:
     seconds = time.perf_counter() - t0
     segs = snap["segments"] if isinstance(snap, dict) else snap
     traces = snap.get("device_traces", []) if isinstance(snap, dict) else []
-    print(json.dumps({"seconds": seconds, "segments": len(segs), "trace_entries": sum(len(t) for t in traces)}))
+    print(
+        json.dumps({"seconds": seconds, "segments": len(segs), "trace_entries": sum(len(t) for t in traces)})
+    )
     return 0
 
 

@@ -18,7 +18,6 @@ Needs protoc (to compile core/proto/xplane.proto; not timed).
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -30,8 +29,10 @@ def load_schema():
     out = tempfile.mkdtemp(prefix="oomscope_pyreader_")
     sys.path.insert(0, os.path.join(ROOT, "tests", "data", "tools"))
     from compile_protos import compile_protos  # noqa: E402
+
     compile_protos(out, ("xplane.proto",))
     import xplane_pb2  # noqa: E402
+
     return xplane_pb2
 
 
@@ -75,12 +76,23 @@ def main():
                 if name == "MemoryAllocation" or name == "MemoryDeallocation":
                     st = {stat_names.get(s.metadata_id, ""): stat_value(plane, s) for s in e.stats}
                     key = st.get("allocator_name") or str(st.get("index_on_host", "?"))
-                    a = allocators.setdefault(key, {"allocations": 0, "deallocations": 0, "max_in_use": 0,
-                                                    "capacity": 0, "unmatched_frees": 0, "live": {}})
+                    a = allocators.setdefault(
+                        key,
+                        {
+                            "allocations": 0,
+                            "deallocations": 0,
+                            "max_in_use": 0,
+                            "capacity": 0,
+                            "unmatched_frees": 0,
+                            "live": {},
+                        },
+                    )
                     in_use = int(st.get("bytes_allocated") or 0)
                     a["max_in_use"] = max(a["max_in_use"], in_use)
-                    a["capacity"] = max(a["capacity"], in_use + int(st.get("bytes_available") or 0)
-                                        + int(st.get("bytes_reserved") or 0))
+                    a["capacity"] = max(
+                        a["capacity"],
+                        in_use + int(st.get("bytes_available") or 0) + int(st.get("bytes_reserved") or 0),
+                    )
                     addr = st.get("addr")
                     if name == "MemoryAllocation":
                         a["allocations"] += 1
@@ -92,7 +104,11 @@ def main():
                 elif name == "AllocatorRetry::AllocateRaw":
                     retries["count"] += 1
                     retries["longest_ps"] = max(retries["longest_ps"], e.duration_ps)
-                elif name.endswith(":XLA GPU module") or name.endswith("ExecuteHelper") or name.startswith("PjitFunction("):
+                elif (
+                    name.endswith(":XLA GPU module")
+                    or name.endswith("ExecuteHelper")
+                    or name.startswith("PjitFunction(")
+                ):
                     executions += 1
                 elif device:
                     for s in e.stats:
@@ -100,10 +116,19 @@ def main():
                             device_program_events += 1
                             break
     seconds = time.perf_counter() - start
-    out = {"file": sys.argv[1], "seconds": seconds, "events": events, "executions": executions,
-           "device_program_events": device_program_events, "hlo_bytes": hlo_bytes, "retries": retries,
-           "allocators": {k: {kk: (len(vv) if kk == "live" else vv) for kk, vv in v.items()}
-                          for k, v in sorted(allocators.items())}}
+    out = {
+        "file": sys.argv[1],
+        "seconds": seconds,
+        "events": events,
+        "executions": executions,
+        "device_program_events": device_program_events,
+        "hlo_bytes": hlo_bytes,
+        "retries": retries,
+        "allocators": {
+            k: {kk: (len(vv) if kk == "live" else vv) for kk, vv in v.items()}
+            for k, v in sorted(allocators.items())
+        },
+    }
     print(json.dumps(out))
 
 

@@ -29,8 +29,8 @@ def run(cli, *args):
     """Runs the CLI; returns (exit code, stdout bytes, stderr text, max RSS in MiB)."""
     p = subprocess.Popen([cli, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out, err = p.communicate(timeout=300)
-    # communicate() reaped the child; its rusage is in RUSAGE_CHILDREN only cumulatively, so measure with wait4
-    # in run_rss() where it matters.
+    # communicate() reaped the child; its rusage is in RUSAGE_CHILDREN only cumulatively, so measure with
+    # wait4 in run_rss() where it matters.
     return p.returncode, out, err.decode("utf-8", "replace")
 
 
@@ -71,7 +71,10 @@ def main():
         code, out, err = run(cli, "info", bad, "--json")
         check(code == 0 and "internal error" not in err, f"info --json on invalid UTF-8: exit {code} {err}")
         doc = json.loads(out.decode("utf-8"))  # strict: must be valid UTF-8
-        check(any("\ufffd" in m["name"] for m in doc["modules"]), "info --json replaces invalid bytes with U+FFFD")
+        check(
+            any("\ufffd" in m["name"] for m in doc["modules"]),
+            "info --json replaces invalid bytes with U+FFFD",
+        )
         code, out, err = run(cli, "info", bad)
         check(code == 0 and b"\\xff\\xfe\\xc0_" in out, "info text escapes invalid bytes")
         outdir = os.path.join(out_root, "out")  # not below any capture's folder
@@ -87,8 +90,10 @@ def main():
         check(code == 2 and "--json needs a file name" in err, f"--json '': exit {code} {err}")
         missing = os.path.join(out_root, "no", "such", "r.json")
         code, out, err = run(cli, "report", gemm, "--json", missing)
-        check(code == 1 and missing in err and "No such file or directory" in err and "internal" not in err,
-              f"--json into a missing folder: exit {code} {err}")
+        check(
+            code == 1 and missing in err and "No such file or directory" in err and "internal" not in err,
+            f"--json into a missing folder: exit {code} {err}",
+        )
         code, out, err = run(cli, "report", gemm, "--json", report_json)
         check(code == 0 and "replaced the existing" in err, f"replacing says so: {err}")
         capdir = os.path.join(out_root, "caps")
@@ -97,8 +102,10 @@ def main():
         shutil.copy(gemm, cap)
         os.symlink(os.path.join(capdir, "later.json"), os.path.join(outdir, "dangling.json"))
         code, out, err = run(cli, "report", cap, "--json", os.path.join(outdir, "dangling.json"))
-        check(code == 1 and "will not write into the capture's folder" in err,
-              f"a dangling link into the capture's folder is refused: exit {code} {err}")
+        check(
+            code == 1 and "will not write into the capture's folder" in err,
+            f"a dangling link into the capture's folder is refused: exit {code} {err}",
+        )
         check(not os.path.exists(os.path.join(capdir, "later.json")), "nothing was written through the link")
         os.link(cap, os.path.join(outdir, "hard.json"))
         before = open(cap, "rb").read()
@@ -114,16 +121,22 @@ def main():
         text = out.decode()
         check(code == 5, f"a folder with one damaged file: exit {code}, expected 5")
         check("== " + os.path.join(folder, "a.xplane.pb") in text, "the good file is reported")
-        check("not reported: the capture is damaged at byte" in text,
-              "the damaged file is named in the report")
+        check(
+            "not reported: the capture is damaged at byte" in text, "the damaged file is named in the report"
+        )
         check("b.xplane.pb" in err, "and on stderr")
         code, out, err = run(cli, "report", gemm, os.path.join(folder, "a.xplane.pb"))
         text = out.decode()
-        check(code == 0 and "multi-host: this is one of" not in text and "one host:" in text, "two files of one host: not multi-host")
+        check(
+            code == 0 and "multi-host: this is one of" not in text and "one host:" in text,
+            "two files of one host: not multi-host",
+        )
         code, out, err = run(cli, "report", gemm, gemm)
         text = out.decode()
-        check(code == 0 and text.count("== ") == 1 and "the same file was given again" in text,
-              "the same file twice is reported once, and said")
+        check(
+            code == 0 and text.count("== ") == 1 and "the same file was given again" in text,
+            "the same file twice is reported once, and said",
+        )
 
         # --- truthful classification ------------------------------------------------------------------
         zeros = os.path.join(tmp, "zeros.xplane.pb")
@@ -146,32 +159,61 @@ def main():
         check(code == 0 and b"appears 4 times with identical bytes" in out, "a joined capture is detected")
         errs = make("empty-errors", os.path.join(tmp, "errs.xplane.pb"), size=8 << 20)
         code, out, err = run(cli, "report", errs)
-        check(code == 0 and len(out) < 200_000 and b"is listed 4,194,304 times" in out,
-              f"4 M empty errors: exit {code}, {len(out)} bytes of output")
+        check(
+            code == 0 and len(out) < 200_000 and b"is listed 4,194,304 times" in out,
+            f"4 M empty errors: exit {code}, {len(out)} bytes of output",
+        )
         size = 32 << 20
-        limit_mib = (8 * size + (64 << 20)) / (1 << 20) + 64  # the budget + the program itself and its mapping
-        for kind in ("empty-events", "tiny-events", "empty-lines", "hostnames", "empty-hostnames", "metadata",
-                     "planes", "empty-errors"):
+        limit_mib = (8 * size + (64 << 20)) / (
+            1 << 20
+        ) + 64  # the budget + the program itself and its mapping
+        for kind in (
+            "empty-events",
+            "tiny-events",
+            "empty-lines",
+            "hostnames",
+            "empty-hostnames",
+            "metadata",
+            "planes",
+            "empty-errors",
+        ):
             path = make(kind, os.path.join(tmp, kind + ".xplane.pb"), size=size)
             code, rss = run_rss(cli, "info", path)
-            check(code in (0, 1) and rss < limit_mib, f"{kind}: exit {code}, max RSS {rss:.0f} MiB (limit {limit_mib:.0f})")
+            check(
+                code in (0, 1) and rss < limit_mib,
+                f"{kind}: exit {code}, max RSS {rss:.0f} MiB (limit {limit_mib:.0f})",
+            )
             code, out, err = run(cli, "info", path)
             check("internal error" not in err and (code == 0 or path in err), f"{kind}: {err.strip()}")
             os.remove(path)
 
         # --- HloProtos that would amplify in memory: refused before parsing, the other modules read -------
         code, out, err = run(cli, "info", gemm)
-        modules = [l for l in out.decode().splitlines() if l.startswith("modules (")]
-        for kind in ("hlo-instructions", "hlo-computations", "hlo-metadata", "hlo-tuple-shapes",
-                     "hlo-dimensions", "hlo-unknown", "hlo-buffers"):
+        modules = [line for line in out.decode().splitlines() if line.startswith("modules (")]
+        for kind in (
+            "hlo-instructions",
+            "hlo-computations",
+            "hlo-metadata",
+            "hlo-tuple-shapes",
+            "hlo-dimensions",
+            "hlo-unknown",
+            "hlo-buffers",
+        ):
             path = make(kind, os.path.join(tmp, kind + ".xplane.pb"), size=size, source=gemm)
             code, rss = run_rss(cli, "info", path)
-            check(code == 0 and rss < limit_mib, f"{kind}: exit {code}, max RSS {rss:.0f} MiB (limit {limit_mib:.0f})")
+            check(
+                code == 0 and rss < limit_mib,
+                f"{kind}: exit {code}, max RSS {rss:.0f} MiB (limit {limit_mib:.0f})",
+            )
             code, out, err = run(cli, "info", path)
             text = out.decode()
-            check(code == 0 and "problem: jit_crafted(424242): its HloProto (" in text and
-                  "was skipped: parsing it would take more than" in text and kind + ".xplane.pb" in text,
-                  f"{kind}: the crafted module is named as skipped: {text[-400:]} {err}")
+            check(
+                code == 0
+                and "problem: jit_crafted(424242): its HloProto (" in text
+                and "was skipped: parsing it would take more than" in text
+                and kind + ".xplane.pb" in text,
+                f"{kind}: the crafted module is named as skipped: {text[-400:]} {err}",
+            )
             check(modules and modules[0] in text, f"{kind}: the source's modules are still read")
             os.remove(path)
         side = make("hlo-sidecar", os.path.join(tmp, "crafted(1).hlo_proto.pb"), size=size)
@@ -195,7 +237,9 @@ def main():
         code2, unz, err = run(cli, "info", gz, "--json")
         a, b = json.loads(plain), json.loads(unz)
         a.pop("file"), b.pop("file")
-        check(b.pop("decompressed") is True and a.pop("decompressed") is False, "a .gz says it was decompressed")
+        check(
+            b.pop("decompressed") is True and a.pop("decompressed") is False, "a .gz says it was decompressed"
+        )
         check(code2 == 0 and a == b, f"a .xplane.pb.gz reads like the .xplane.pb: {err}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -23,10 +23,18 @@ def main() -> int:
         for name, expect in cases:
             path = os.path.join(tmp, name + ".pickle")
             proc = subprocess.run([cli, "info", path], capture_output=True, text=True, timeout=60, cwd=tmp)
-            ok = proc.returncode == 1 and expect in proc.stderr and path in proc.stderr and "pwned" not in proc.stdout
+            ok = (
+                proc.returncode == 1
+                and expect in proc.stderr
+                and path in proc.stderr
+                and "pwned" not in proc.stdout
+            )
             if not ok:
                 failures += 1
-                print(f"FAIL {name}: exit {proc.returncode}, expected '{expect}'\n  stderr: {proc.stderr.strip()}")
+                print(
+                    f"FAIL {name}: exit {proc.returncode}, expected '{expect}'\n"
+                    f"  stderr: {proc.stderr.strip()}"
+                )
         if os.path.exists(os.path.join(tmp, "pwned")):
             failures += 1
             print("FAIL: code ran")

@@ -35,22 +35,41 @@ def main() -> int:
         for plane in doc["planes"]:
             check(set(plane) >= {"name", "lines", "events"}, f"{name}: plane keys")
         for m in doc["modules"]:
-            for key in ("name", "program_id", "parameters_bytes", "donated_bytes", "outputs_bytes", "temp_bytes",
-                        "total_allocation_bytes"):
+            for key in (
+                "name",
+                "program_id",
+                "parameters_bytes",
+                "donated_bytes",
+                "outputs_bytes",
+                "temp_bytes",
+                "total_allocation_bytes",
+            ):
                 check(key in m, f"{name}: module key {key}")
-            check(isinstance(m["program_id"], int) and 0 <= m["program_id"] < 2**64, f"{name}: program_id type")
+            check(
+                isinstance(m["program_id"], int) and 0 <= m["program_id"] < 2**64,
+                f"{name}: program_id type",
+            )
         ids = [m["program_id"] for m in doc["modules"]]
         check(ids == sorted(ids), f"{name}: modules sorted by program id")
         for a in doc["allocators"]:
-            for key in ("name", "allocations", "deallocations", "max_bytes_in_use", "peak_bytes_in_use",
-                        "capacity_bytes"):
+            for key in (
+                "name",
+                "allocations",
+                "deallocations",
+                "max_bytes_in_use",
+                "peak_bytes_in_use",
+                "capacity_bytes",
+            ):
                 check(isinstance(a.get(key), (int, str)), f"{name}: allocator key {key}")
             check(a["max_bytes_in_use"] <= a["capacity_bytes"], f"{name}: {a['name']} in use above capacity")
 
     corrupt = os.path.join(data, "CORRUPT_utf8_mangled_jax_tpu_v6e_inference.xplane.pb")
     p = run(cli, corrupt)
     check(p.returncode == 1, f"corrupt: exit {p.returncode}")
-    check(corrupt in p.stderr and "damaged" in p.stderr and "EF BF BD" in p.stderr, f"corrupt: stderr {p.stderr!r}")
+    check(
+        corrupt in p.stderr and "damaged" in p.stderr and "EF BF BD" in p.stderr,
+        f"corrupt: stderr {p.stderr!r}",
+    )
     check(p.stdout == "", "corrupt: stdout not empty")
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -65,8 +65,10 @@ def main() -> int:
                 got_json = run(cli, "report", path, "--json", "-")
                 check(got_json.returncode == 0, f"{path}: --json exit {got_json.returncode}")
                 if got_json.returncode == 0:
-                    check(strip_encoding(got_json.stdout) == strip_encoding(want_json.stdout),
-                          f"{path}: report --json differs from the pickle's")
+                    check(
+                        strip_encoding(got_json.stdout) == strip_encoding(want_json.stdout),
+                        f"{path}: report --json differs from the pickle's",
+                    )
                     proto = json.loads(got_json.stdout).get("snapshot", {}).get("pickle_protocol", "absent")
                     if ".json" in path:
                         check(proto is None, f"{path}: pickle_protocol {proto!r} for a JSON snapshot")

@@ -19,21 +19,40 @@ TOOL = os.path.join(HERE, "..", "data", "tools", "plan_phases.py")
 def main():
     cli, data = sys.argv[1:3]
     failures = []
-    for capture, module in (("jax0.8_te2.8_rocm_gfx950_fused_attn.xplane.pb", "jit_loss_fn(17)"),
-                            ("jax0.8_rocm_mi300x_conv3d_8gpu.xplane.pb", "jit_forward_3d_conv(15)")):
+    for capture, module in (
+        ("jax0.8_te2.8_rocm_gfx950_fused_attn.xplane.pb", "jit_loss_fn(17)"),
+        ("jax0.8_rocm_mi300x_conv3d_8gpu.xplane.pb", "jit_forward_3d_conv(15)"),
+    ):
         path = os.path.join(data, capture)
-        ours = json.loads(subprocess.run([cli, "report", path, "--module", module, "--top", "1000", "--json", "-"],
-                                         check=True, capture_output=True, text=True).stdout)
+        ours = json.loads(
+            subprocess.run(
+                [cli, "report", path, "--module", module, "--top", "1000", "--json", "-"],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+        )
         plan = ours["hosts"][0]["plan"]
-        theirs = json.loads(subprocess.run(["/usr/bin/python3", TOOL, path, "--module", module, "--json"],
-                                           check=True, capture_output=True, text=True).stdout.splitlines()[0])
+        theirs = json.loads(
+            subprocess.run(
+                ["/usr/bin/python3", TOOL, path, "--module", module, "--json"],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.splitlines()[0]
+        )
+
         def check(what, a, b):
             if a != b:
                 failures.append("%s %s: oomscope %r, plan_phases.py %r" % (capture, what, a, b))
+
         check("backward start", plan["backward_start_event"], theirs["backward_start"])
         check("peak phase", plan["peak_phase"], theirs["peak_phase"])
-        check("phase heap peaks", {p["phase"]: (p["temp_heap_bytes"], p["instruction"]) for p in plan["phase_peaks"]},
-              {p: (v["heap"], v["instruction"]) for p, v in theirs["phase_heap_peaks"].items()})
+        check(
+            "phase heap peaks",
+            {p["phase"]: (p["temp_heap_bytes"], p["instruction"]) for p in plan["phase_peaks"]},
+            {p: (v["heap"], v["instruction"]) for p, v in theirs["phase_heap_peaks"].items()},
+        )
         roles = {str(b["logical_buffer_id"]): b["role"] for b in plan["live_at_peak"] if not b["indefinite"]}
         # Workspace (s8 custom-call outputs) is a role the script does not derive; compare the others.
         roles = {k: v for k, v in roles.items() if v != "workspace"}

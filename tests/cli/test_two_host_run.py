@@ -31,8 +31,11 @@ def main():
     cli, data = sys.argv[1:3]
     run = os.path.join(data, "two_host")
     failures = []
-    check = subprocess.run(["/usr/bin/python3", os.path.join(TOOLS, "make_two_host_run.py"), "--check", run],
-                           capture_output=True, text=True)
+    check = subprocess.run(
+        ["/usr/bin/python3", os.path.join(TOOLS, "make_two_host_run.py"), "--check", run],
+        capture_output=True,
+        text=True,
+    )
     if check.returncode != 0:
         failures.append("the committed files are not what make_two_host_run.py writes:\n" + check.stderr)
     expected = {

@@ -28,7 +28,8 @@ kinds:
                    ESC ']0;' BEL (same lengths, so the protobuf stays valid)
   bad-utf8-names   the source with every 'jit_' replaced by the invalid UTF-8 bytes FF FE C0 and '_'
   hlo-instructions the source with one more /host:metadata module whose HloProto is one computation of
-                   SIZE bytes of empty instructions (2 bytes each on the wire, a message object each in memory)
+                   SIZE bytes of empty instructions (2 bytes each on the wire, a message object each in
+                   memory)
   hlo-computations the same with SIZE bytes of empty computations
   hlo-metadata     the same with instructions that hold only an empty OpMetadata (4 bytes each)
   hlo-tuple-shapes the same with one instruction whose shape holds SIZE bytes of empty tuple shapes
@@ -94,8 +95,15 @@ def stat_str(sid, text):
 
 
 def frees_only():
-    names = [b"allocator_name", b"bytes_allocated", b"addr", b"requested_bytes", b"allocation_bytes",
-             b"bytes_available", b"peak_bytes_in_use"]
+    names = [
+        b"allocator_name",
+        b"bytes_allocated",
+        b"addr",
+        b"requested_bytes",
+        b"allocation_bytes",
+        b"bytes_available",
+        b"peak_bytes_in_use",
+    ]
     body = b"".join(stat_md(i + 1, n) for i, n in enumerate(names))
     body += event_md(1, b"MemoryAllocation") + event_md(2, b"MemoryDeallocation")
     events = b""
@@ -103,20 +111,44 @@ def frees_only():
     # 1 MiB at addresses never allocated in the capture, the first of which reports 3 MiB in use (the events
     # say 0).
     mib = 1 << 20
-    alloc = (field_varint(1, 1) + field_varint(2, 1000) + stat_str(1, b"GPU_0_bfc") + stat_int(2, mib) +
-             stat_int(3, 0x1000) + stat_int(4, mib) + stat_int(5, mib) + stat_int(6, 10 * mib) + stat_int(7, 5 * mib))
+    alloc = (
+        field_varint(1, 1)
+        + field_varint(2, 1000)
+        + stat_str(1, b"GPU_0_bfc")
+        + stat_int(2, mib)
+        + stat_int(3, 0x1000)
+        + stat_int(4, mib)
+        + stat_int(5, mib)
+        + stat_int(6, 10 * mib)
+        + stat_int(7, 5 * mib)
+    )
     events += field_len(4, alloc)
     for i in range(3):
-        free = (field_varint(1, 2) + field_varint(2, 2000 + i * 1000) + stat_str(1, b"GPU_0_bfc") +
-                stat_int(2, (3 - i) * mib) + stat_int(3, 0x9000 + i * 0x1000) + stat_int(4, mib) +
-                stat_int(5, mib) + stat_int(6, 10 * mib) + stat_int(7, 5 * mib))
+        free = (
+            field_varint(1, 2)
+            + field_varint(2, 2000 + i * 1000)
+            + stat_str(1, b"GPU_0_bfc")
+            + stat_int(2, (3 - i) * mib)
+            + stat_int(3, 0x9000 + i * 0x1000)
+            + stat_int(4, mib)
+            + stat_int(5, mib)
+            + stat_int(6, 10 * mib)
+            + stat_int(7, 5 * mib)
+        )
         events += field_len(4, free)
     line = field_len(3, field_varint(1, 1) + field_len(2, b"Memory") + field_varint(3, 0) + events)
     return plane(b"/host:CPU", body + line) + field_len(4, b"crafted-host")
 
 
-HLO_KINDS = ("hlo-instructions", "hlo-computations", "hlo-metadata", "hlo-tuple-shapes", "hlo-dimensions",
-             "hlo-unknown", "hlo-buffers")
+HLO_KINDS = (
+    "hlo-instructions",
+    "hlo-computations",
+    "hlo-metadata",
+    "hlo-tuple-shapes",
+    "hlo-dimensions",
+    "hlo-unknown",
+    "hlo-buffers",
+)
 
 
 def crafted_hlo(kind, size):
@@ -149,8 +181,11 @@ def with_hlo_module(source, hlo):
     """The source capture with one more /host:metadata entry (merged with the source's by name) holding a
     module "jit_crafted(424242)" whose HloProto is `hlo`."""
     stat = field_len(5, field_varint(1, 1) + field_len(6, hlo))
-    md = field_len(4, field_varint(1, 424242) + field_len(2, field_varint(1, 424242) +
-                                                        field_len(2, b"jit_crafted(424242)") + stat))
+    md = field_len(
+        4,
+        field_varint(1, 424242)
+        + field_len(2, field_varint(1, 424242) + field_len(2, b"jit_crafted(424242)") + stat),
+    )
     return source + plane(b"/host:metadata", stat_md(1, b"Hlo Proto") + md, plane_id=424242)
 
 
@@ -177,7 +212,7 @@ def top_level_fields(data):
             shift += 7
             if b < 0x80:
                 break
-        out.append((number, data[i:i + length]))
+        out.append((number, data[i : i + length]))
         i += length
     return out
 
@@ -201,7 +236,7 @@ def main():
         chunk = bytes(1 << 20)
         left = size
         while left > 0:
-            out.write(chunk[:min(left, len(chunk))])
+            out.write(chunk[: min(left, len(chunk))])
             left -= len(chunk)
     elif kind == "random":
         rng = random.Random(1)
@@ -259,14 +294,14 @@ def main():
                     payload = payload + field_varint(1, 1000 + copy)  # the last plane id on the wire wins
                 out.write(field_len(number, payload))
     elif kind == "truncated":
-        out.write(source[:a.offset])
+        out.write(source[: a.offset])
     elif kind == "damaged":
         # A field number 0 (invalid) where the second top-level field would begin: a valid start, then
         # damage at a known byte.
         first = top_level_fields(source)[0][1]
         header = len(field_len(1, first)) - len(first)
         at = header + len(first)
-        out.write(source[:at] + b"\x00\x00" + source[at + 2:])
+        out.write(source[:at] + b"\x00\x00" + source[at + 2 :])
     elif kind == "escape-names":
         data = source.replace(b"jit_", b"\x1b[2J")
         host = b"\x22\x05tw003"

@@ -17,6 +17,7 @@ def main():
     held = b"\x01" * (a.mib * 1024 * 1024)  # written, so the pages count in RSS
     try:
         import oomscope_agent as oa
+
         oa.step(a.step)
     except ImportError:
         pass

@@ -8,8 +8,8 @@ import oomscope_agent as oa
 
 a = oa.start(port=0)
 print(a.endpoint, flush=True)
-oa.observe_batch(object())           # nothing shaped: ignored
-oa.observe_batch([1, "x"])           # not a shape: ignored
+oa.observe_batch(object())  # nothing shaped: ignored
+oa.observe_batch([1, "x"])  # not a shape: ignored
 oa.event("note", object(), bad=object())  # unserialisable fields: sent as text, never raised
 for step in range(1, 100000):
     oa.step(step, micro=step * 4)

@@ -12,7 +12,15 @@ import sys
 import threading
 import time
 
-HELLO = {"type": "hello", "protocol": 1, "pid": 1, "host": "fake", "rank": 0, "world_size": 1, "backend": "cpu"}
+HELLO = {
+    "type": "hello",
+    "protocol": 1,
+    "pid": 1,
+    "host": "fake",
+    "rank": 0,
+    "world_size": 1,
+    "backend": "cpu",
+}
 
 
 def line(obj):
@@ -26,7 +34,13 @@ def sample(i):
 def garbage(c):
     c.sendall(line(HELLO))
     for i in range(1000):
-        c.sendall(sample(i) + b"\x00\xff{{{not json\n" + b"[1,2]\n" + b'{"type":7}\n' + b'{"type":"from_the_future"}\n')
+        c.sendall(
+            sample(i)
+            + b"\x00\xff{{{not json\n"
+            + b"[1,2]\n"
+            + b'{"type":7}\n'
+            + b'{"type":"from_the_future"}\n'
+        )
         time.sleep(0.1)
 
 
@@ -97,6 +111,7 @@ def main():
     with open(sys.argv[1] + ".tmp", "w") as f:
         json.dump(ports, f)
     import os
+
     os.replace(sys.argv[1] + ".tmp", sys.argv[1])
     time.sleep(3600)
 

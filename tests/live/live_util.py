@@ -15,7 +15,11 @@ SKIP = 77  # ctest SKIP_RETURN_CODE
 def torch_python():
     """An interpreter that imports torch (the test's own, else Debian's), or None."""
     for exe in (sys.executable, "/usr/bin/python3"):
-        if exe and os.path.exists(exe) and subprocess.run([exe, "-c", "import torch"], capture_output=True).returncode == 0:
+        if (
+            exe
+            and os.path.exists(exe)
+            and subprocess.run([exe, "-c", "import torch"], capture_output=True).returncode == 0
+        ):
             return exe
     return None
 
@@ -27,8 +31,23 @@ def start_agent(python, tmp, name, port=0, extra=(), script_args=("--steps", "10
         os.unlink(ep_file)
     env = dict(os.environ, PYTHONPATH=AGENT_PATH)
     err = open(os.path.join(tmp, name + ".stderr"), "ab")
-    proc = subprocess.Popen([python, "-m", "oomscope_agent", "--port", str(port), "--endpoint-file", ep_file,
-                             *extra, TRAIN, *script_args], env=env, stderr=err, stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            python,
+            "-m",
+            "oomscope_agent",
+            "--port",
+            str(port),
+            "--endpoint-file",
+            ep_file,
+            *extra,
+            TRAIN,
+            *script_args,
+        ],
+        env=env,
+        stderr=err,
+        stdout=subprocess.DEVNULL,
+    )
     deadline = time.time() + 60
     while not os.path.exists(ep_file):
         if proc.poll() is not None or time.time() > deadline:
@@ -59,8 +78,12 @@ def wait_until_stepping(cli, endpoint, timeout=120):
     loaded machine torch's import alone takes seconds, during which the agent thread barely runs."""
     deadline = time.time() + timeout
     while time.time() < deadline:
-        out = subprocess.run([cli, "watch", endpoint, "--json", "--duration", "1.5"], capture_output=True,
-                             text=True, timeout=60).stdout
+        out = subprocess.run(
+            [cli, "watch", endpoint, "--json", "--duration", "1.5"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        ).stdout
         for line in out.splitlines():
             if '"sample"' in line and '"step"' in line:
                 return

@@ -35,9 +35,12 @@ def start(kind, cli, tmp, metrics):
         cmd += ["--metrics-port", "0"] if metrics else []
         cmd += [pu.ALLOC_TINY, "--sleep", "1", "--mib", "1"]  # an idle trainer: the agent's cost shows
     else:
-        cmd = [cli, "serve", "--port", "0", "--endpoint-file", ep_file] + (["--metrics-port", "0"] if metrics else [])
-    proc = subprocess.Popen(cmd, env=dict(os.environ, PYTHONPATH=AGENT_PATH), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+        cmd = [cli, "serve", "--port", "0", "--endpoint-file", ep_file] + (
+            ["--metrics-port", "0"] if metrics else []
+        )
+    proc = subprocess.Popen(
+        cmd, env=dict(os.environ, PYTHONPATH=AGENT_PATH), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     while not os.path.exists(ep_file):
         time.sleep(0.05)
     time.sleep(0.5)
@@ -65,8 +68,10 @@ def main():
         proc, eps = start(kind, a.cli, tmp, True)
         ms = sorted(scrape_times(eps[1], a.requests))
         size = len(urllib.request.urlopen("http://%s/metrics" % eps[1]).read())
-        print("%-6s one scrape: median %.2f ms, p95 %.2f ms over %d requests (%d bytes)" %
-              (kind, statistics.median(ms), ms[int(len(ms) * 0.95)], len(ms), size))
+        print(
+            "%-6s one scrape: median %.2f ms, p95 %.2f ms over %d requests (%d bytes)"
+            % (kind, statistics.median(ms), ms[int(len(ms) * 0.95)], len(ms), size)
+        )
         proc.kill()
         proc.wait()
         for metrics in (False, True):
@@ -77,9 +82,16 @@ def main():
                     urllib.request.urlopen("http://%s/metrics" % eps[1], timeout=10).read()
                 time.sleep(1.0)
             used = cpu_seconds(proc.pid) - c0
-            print("%-6s %s: %.3f CPU s in %.0f s = %.2f%% of one core" %
-                  (kind, "with /metrics scraped every 1 s" if metrics else "without /metrics             ", used,
-                   time.time() - t0, 100 * used / (time.time() - t0)))
+            print(
+                "%-6s %s: %.3f CPU s in %.0f s = %.2f%% of one core"
+                % (
+                    kind,
+                    "with /metrics scraped every 1 s" if metrics else "without /metrics             ",
+                    used,
+                    time.time() - t0,
+                    100 * used / (time.time() - t0),
+                )
+            )
             proc.kill()
             proc.wait()
     return 0

@@ -32,7 +32,12 @@ def standin_text():
 
     def put(name, rank, value, extra=""):
         labels = 'job="%s",rank="%d",local_rank="%d",host="gpu-node-a",device="cuda:%d"%s' % (
-            JOB, rank, rank - 10, rank - 10, extra)
+            JOB,
+            rank,
+            rank - 10,
+            rank - 10,
+            extra,
+        )
         lines.append("%s{%s} %d" % (name, labels, value))
 
     for rank, used in ((10, 50 * GIB), (11, 78 * GIB), (12, None)):
@@ -43,10 +48,19 @@ def standin_text():
         if used is not None:
             put("oomscope_device_used_bytes", rank, used)
     # rank 10 names a stats socket nobody listens on; rank 11 publishes no agent_info at all
-    put("oomscope_agent_info", 10, 1, ',agent="standin",version="0",backend="cuda",stats_endpoint="127.0.0.1:1"')
+    put(
+        "oomscope_agent_info",
+        10,
+        1,
+        ',agent="standin",version="0",backend="cuda",stats_endpoint="127.0.0.1:1"',
+    )
     put("oomscope_agent_info", 12, 1, ',agent="standin",version="0",backend="cuda",stats_endpoint=""')
-    lines.append('DCGM_FI_DEV_FB_USED{gpu="2",UUID="GPU-standin-2",modelName="stand-in",Hostname="gpu-node-a"} 70000')
-    lines.append('DCGM_FI_DEV_FB_USED{gpu="3",UUID="GPU-standin-3",modelName="stand-in",Hostname="gpu-node-a"} 1000')
+    lines.append(
+        'DCGM_FI_DEV_FB_USED{gpu="2",UUID="GPU-standin-2",modelName="stand-in",Hostname="gpu-node-a"} 70000'
+    )
+    lines.append(
+        'DCGM_FI_DEV_FB_USED{gpu="3",UUID="GPU-standin-3",modelName="stand-in",Hostname="gpu-node-a"} 1000'
+    )
     return ("\n".join(lines) + "\n").encode()
 
 
@@ -75,15 +89,32 @@ def main():
         standin_ep = "127.0.0.1:%d" % standin.server_address[1]
         try:
             agents = tw.start_static_agents(n, tmp, job=JOB)
-            prom = pu.start_prometheus(tmp, [a.metrics for a in agents] + [standin_ep], job=JOB, interval="1s")
+            prom = pu.start_prometheus(
+                tmp, [a.metrics for a in agents] + [standin_ep], job=JOB, interval="1s"
+            )
             pu.wait_targets_up(prom, n + 1)
             deadline = time.time() + 30
-            while time.time() < deadline and len(pu.query(prom, 'oomscope_allocated_bytes{job="%s"}' % JOB) +
-                                                 pu.query(prom, 'oomscope_rss_bytes{job="%s"}' % JOB)) < n + 3:
+            while (
+                time.time() < deadline
+                and len(
+                    pu.query(prom, 'oomscope_allocated_bytes{job="%s"}' % JOB)
+                    + pu.query(prom, 'oomscope_rss_bytes{job="%s"}' % JOB)
+                )
+                < n + 3
+            ):
                 time.sleep(0.3)
             time.sleep(1.5)
-            print(json.dumps({"url": prom.url, "job": JOB, "standin": standin_ep,
-                              "agents": [{"rank": i, "stats": a.stats} for i, a in enumerate(agents)]}), flush=True)
+            print(
+                json.dumps(
+                    {
+                        "url": prom.url,
+                        "job": JOB,
+                        "standin": standin_ep,
+                        "agents": [{"rank": i, "stats": a.stats} for i, a in enumerate(agents)],
+                    }
+                ),
+                flush=True,
+            )
             for line in sys.stdin:
                 if line.strip() == "quit":
                     break

@@ -43,8 +43,17 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start_python_agents(n, tmp, job=None, script=ALLOC_TINY, script_args=("--sleep", "0.05"), extra=(),
-                        python=sys.executable, rank_env=True, timeout=60):
+def start_python_agents(
+    n,
+    tmp,
+    job=None,
+    script=ALLOC_TINY,
+    script_args=("--sleep", "0.05"),
+    extra=(),
+    python=sys.executable,
+    rank_env=True,
+    timeout=60,
+):
     """Starts n `python -m oomscope_agent --port 0 --metrics-port 0` processes wrapping `script`
     (default: the torch-free alloc_tiny.py). With rank_env, process i gets RANK=i, LOCAL_RANK=i%8 and
     WORLD_SIZE=n. Returns [Agent(proc, stats endpoint, metrics endpoint, name)] once all serve."""
@@ -57,7 +66,17 @@ def start_python_agents(n, tmp, job=None, script=ALLOC_TINY, script_args=("--sle
         env = dict(os.environ, PYTHONPATH=AGENT_PATH)
         if rank_env:
             env.update(RANK=str(i), LOCAL_RANK=str(i % 8), WORLD_SIZE=str(n))
-        cmd = [python, "-m", "oomscope_agent", "--port", "0", "--metrics-port", "0", "--endpoint-file", ep_file]
+        cmd = [
+            python,
+            "-m",
+            "oomscope_agent",
+            "--port",
+            "0",
+            "--metrics-port",
+            "0",
+            "--endpoint-file",
+            ep_file,
+        ]
         if job:
             cmd += ["--job", job]
         cmd += list(extra) + [script] + list(script_args)
@@ -166,19 +185,35 @@ def start_prometheus(tmp, targets, job="oomscope", interval="1s", rule_files=(),
     os.makedirs(os.path.join(folder, "data"))
     port = free_port()
     rules = "".join("  - %s\n" % json.dumps(os.path.abspath(r)) for r in rule_files)
-    config = ("global:\n  scrape_interval: %s\n  evaluation_interval: %s\n  scrape_timeout: %s\n"
-              "%s"
-              "scrape_configs:\n  - job_name: %s\n    honor_labels: true\n    static_configs:\n"
-              "      - targets: %s\n") % (interval, interval, interval,
-                                          ("rule_files:\n" + rules) if rules else "", json.dumps(job),
-                                          json.dumps(list(targets)))
+    config = (
+        "global:\n  scrape_interval: %s\n  evaluation_interval: %s\n  scrape_timeout: %s\n"
+        "%s"
+        "scrape_configs:\n  - job_name: %s\n    honor_labels: true\n    static_configs:\n"
+        "      - targets: %s\n"
+    ) % (
+        interval,
+        interval,
+        interval,
+        ("rule_files:\n" + rules) if rules else "",
+        json.dumps(job),
+        json.dumps(list(targets)),
+    )
     cfg = os.path.join(folder, "prometheus.yml")
     with open(cfg, "w") as f:
         f.write(config)
     log = open(os.path.join(folder, "prometheus.log"), "ab")
-    proc = subprocess.Popen([PROMETHEUS, "--config.file=" + cfg, "--storage.tsdb.path=" + os.path.join(folder, "data"),
-                             "--web.listen-address=127.0.0.1:%d" % port, "--log.level=warn", *extra_flags],
-                            stdout=log, stderr=log)
+    proc = subprocess.Popen(
+        [
+            PROMETHEUS,
+            "--config.file=" + cfg,
+            "--storage.tsdb.path=" + os.path.join(folder, "data"),
+            "--web.listen-address=127.0.0.1:%d" % port,
+            "--log.level=warn",
+            *extra_flags,
+        ],
+        stdout=log,
+        stderr=log,
+    )
     prom = Prometheus(proc, "http://127.0.0.1:%d" % port, folder)
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -225,8 +260,9 @@ def wait_targets_up(prom, n, timeout=60):
         if sum(1 for _, h in got if h == "up") >= n:
             return got
         time.sleep(0.3)
-    raise SystemExit("FAILED: %d of %d targets up after %d s: %s" % (sum(1 for _, h in got if h == "up"), n,
-                                                                     timeout, got))
+    raise SystemExit(
+        "FAILED: %d of %d targets up after %d s: %s" % (sum(1 for _, h in got if h == "up"), n, timeout, got)
+    )
 
 
 def read_stats(endpoint, seconds=1.0, token=None):

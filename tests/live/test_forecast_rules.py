@@ -85,9 +85,13 @@ ALERT = """          - exp_labels:
 
 
 def description(template, value):
-    return template.replace("{{ $value | humanize }}", value).replace(
-        "{{ $labels.job }}", "train").replace("{{ $labels.rank }}", "%s").replace(
-        "{{ $labels.host }}", "node1").replace("{{ $labels.device }}", "cpu")
+    return (
+        template.replace("{{ $value | humanize }}", value)
+        .replace("{{ $labels.job }}", "train")
+        .replace("{{ $labels.rank }}", "%s")
+        .replace("{{ $labels.host }}", "node1")
+        .replace("{{ $labels.device }}", "cpu")
+    )
 
 
 def main():
@@ -97,9 +101,15 @@ def main():
         return SKIP
     tmp = tempfile.mkdtemp(prefix="oomscope-forecast-rules-")
     out = os.path.join(tmp, "forecast.yml")
-    r = subprocess.run([cli, "alerts", "--prometheus-rules", out, "--alert", "forecast:500", "--window", "10m"],
-                       capture_output=True, text=True, timeout=60)
-    check(r.returncode == 0 and "wrote 1 alerting rule" in r.stderr, "forecast:500 written: " + r.stderr.strip())
+    r = subprocess.run(
+        [cli, "alerts", "--prometheus-rules", out, "--alert", "forecast:500", "--window", "10m"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    check(
+        r.returncode == 0 and "wrote 1 alerting rule" in r.stderr, "forecast:500 written: " + r.stderr.strip()
+    )
     yml = open(out).read()
     check("deriv(" in yml and "oomscope_optimizer_step[10m]" in yml, "the rule uses deriv over the step")
     rc, text = pu.promtool("check", "rules", out)
@@ -119,9 +129,11 @@ def main():
     with open(unit, "w") as f:
         f.write(text_unit)
     rc, text = pu.promtool("test", "rules", unit)
-    check(rc == 0 and "SUCCESS" in text,
-          "promtool test rules: forecast:500 fires for the leaking rank 0 (at 30m) and the MPS rank 3 (from "
-          "17m), never for the flat rank 1 or the paused rank 2:\n" + text.strip())
+    check(
+        rc == 0 and "SUCCESS" in text,
+        "promtool test rules: forecast:500 fires for the leaking rank 0 (at 30m) and the MPS rank 3 (from "
+        "17m), never for the flat rank 1 or the paused rank 2:\n" + text.strip(),
+    )
     return 0
 
 

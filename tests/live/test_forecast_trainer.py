@@ -36,14 +36,31 @@ def watch_run(cli, trainer, tmp, name, trainer_args, stop_after_oom):
         # The trainer first, the watch once its socket is there: the watch then connects at its first try
         # (its retries back off to 2 s, which would lose the run's first steps; an agent sends no history).
         log = open(os.path.join(tmp, name + ".log"), "w")
-        proc = subprocess.Popen([trainer, "--sizes", sizes, "--batch", "1", "--epochs", "200", "--budget", BUDGET,
-                                 "--quiet", "--serve", "unix:" + sock, *trainer_args],
-                                stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [
+                trainer,
+                "--sizes",
+                sizes,
+                "--batch",
+                "1",
+                "--epochs",
+                "200",
+                "--budget",
+                BUDGET,
+                "--quiet",
+                "--serve",
+                "unix:" + sock,
+                *trainer_args,
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         wait_until = time.time() + 30
         while not os.path.exists(sock) and proc.poll() is None and time.time() < wait_until:
             time.sleep(0.01)
-        watch = subprocess.Popen([cli, "watch", "unix:" + sock, "--json", "--interval", "10", "--record", rec],
-                                 stdout=f)
+        watch = subprocess.Popen(
+            [cli, "watch", "unix:" + sock, "--json", "--interval", "10", "--record", rec], stdout=f
+        )
         deadline = time.time() + 120
         oom_seen = None
         while proc.poll() is None and time.time() < deadline:
@@ -68,7 +85,9 @@ def forecasts(got):
 
 
 def within(f, step):
-    return f["state"] == "oom" and f["oom_at_step"] is not None and abs(f["oom_at_step"] - step) <= 0.15 * step
+    return (
+        f["state"] == "oom" and f["oom_at_step"] is not None and abs(f["oom_at_step"] - step) <= 0.15 * step
+    )
 
 
 def main():
@@ -92,33 +111,69 @@ def main():
         at = [f for f in fc if f["at_step"] is not None and f["at_step"] >= frac * real]
         check(at, "a forecast at %s of the run" % label)
         f = at[0]
-        print("at step %d (%s): %s, step %s (range %s), driver: %s" %
-              (f["at_step"], label, f["state"], f["oom_at_step"], f.get("range", {}).get("steps"), f["driver"]))
-        check(within(f, real), "the forecast at %s of the run (step %d) names step %s, within 15 %% of the real "
-              "OOM at step %d" % (label, f["at_step"], f["oom_at_step"], real))
-        check(f["tag"] == "derived" and f["limit"]["figure"] == "allocated" and f["limit"]["name"] == "capacity",
-              "tagged derived, allocated vs the capacity (the budget)")
+        print(
+            "at step %d (%s): %s, step %s (range %s), driver: %s"
+            % (
+                f["at_step"],
+                label,
+                f["state"],
+                f["oom_at_step"],
+                f.get("range", {}).get("steps"),
+                f["driver"],
+            )
+        )
+        check(
+            within(f, real),
+            "the forecast at %s of the run (step %d) names step %s, within 15 %% of the real "
+            "OOM at step %d" % (label, f["at_step"], f["oom_at_step"], real),
+        )
+        check(
+            f["tag"] == "derived"
+            and f["limit"]["figure"] == "allocated"
+            and f["limit"]["name"] == "capacity",
+            "tagged derived, allocated vs the capacity (the budget)",
+        )
     before = [f for f in fc if f["at_step"] is not None and f["at_step"] < real]
     first = next((f for f in before if within(f, real)), None)
     check(first is not None, "some forecast named the step")
     stayed = all(within(f, real) for f in before if f["at_step"] >= first["at_step"])
-    print("FIGURE: the forecast first named step %d (within 15 %% of the real OOM at step %d) at step %d, "
-          "%d steps before it; it %s within 15 %% until the OOM" %
-          (first["oom_at_step"], real, first["at_step"], real - first["at_step"], "stayed" if stayed else "did not stay"))
+    print(
+        "FIGURE: the forecast first named step %d (within 15 %% of the real OOM at step %d) at step %d, "
+        "%d steps before it; it %s within 15 %% until the OOM"
+        % (
+            first["oom_at_step"],
+            real,
+            first["at_step"],
+            real - first["at_step"],
+            "stayed" if stayed else "did not stay",
+        )
+    )
     rep = subprocess.run([cli, "replay", rec], capture_output=True, text=True, timeout=120)
     want = "first named within 15 % at step " + str(first["at_step"])
-    check(rep.returncode == 0 and want in rep.stdout,
-          "the replay gives the same lead (%s):\n%s" % (want, rep.stdout[-1500:]))
+    check(
+        rep.returncode == 0 and want in rep.stdout,
+        "the replay gives the same lead (%s):\n%s" % (want, rep.stdout[-1500:]),
+    )
 
     # 2. No leak: the same run, no OOM forecast at any point.
     got, _ = watch_run(cli, trainer, tmp, "noleak", ["--steps", "120"], False)
-    check(not [x for x in got if x["type"] == "event" and x["kind"] == "oom"], "the run without a leak never ran out")
+    check(
+        not [x for x in got if x["type"] == "event" and x["kind"] == "oom"],
+        "the run without a leak never ran out",
+    )
     fc = forecasts(got)
-    check(fc and fc[-1]["state"] == "no_oom", "the last forecast is 'no OOM in sight': %s" %
-          (fc[-1]["driver"] if fc else "none"))
+    check(
+        fc and fc[-1]["state"] == "no_oom",
+        "the last forecast is 'no OOM in sight': %s" % (fc[-1]["driver"] if fc else "none"),
+    )
     wolf = [f for f in fc if f["state"] == "oom"]
-    print("FIGURE: without a leak, %d of %d forecasts named an OOM (last: %s)" % (len(wolf), len(fc), fc[-1]["driver"]))
-    check(not wolf, "no forecast cried wolf on the run that never ran out: %s" % [f["driver"] for f in wolf[:3]])
+    print(
+        "FIGURE: without a leak, %d of %d forecasts named an OOM (last: %s)"
+        % (len(wolf), len(fc), fc[-1]["driver"])
+    )
+    check(
+        not wolf, "no forecast cried wolf on the run that never ran out: %s" % [f["driver"] for f in wolf[:3]]
+    )
     print("took %.1f s" % (time.time() - started))
     return 0
 

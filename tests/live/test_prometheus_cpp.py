@@ -55,8 +55,24 @@ def main():
         print("SKIP: prometheus/promtool not installed (packaging/install-deps.sh installs them)")
         return SKIP
     tmp = tempfile.mkdtemp(prefix="oomscope-promcpp-")
-    serve, stats, metrics = start_cpp([cli, "serve", "--port", "0", "--metrics-port", "0", "--job", "train",
-                                       "--rank", "3", "--interval", "100"], tmp, "serve")
+    serve, stats, metrics = start_cpp(
+        [
+            cli,
+            "serve",
+            "--port",
+            "0",
+            "--metrics-port",
+            "0",
+            "--job",
+            "train",
+            "--rank",
+            "3",
+            "--interval",
+            "100",
+        ],
+        tmp,
+        "serve",
+    )
     agents, prom = [], None
     try:
         box = {}
@@ -68,27 +84,50 @@ def main():
         t1 = time.time()
         reader.join()
         hello, samples, _ = box["s"]
-        check(status == 200 and ctype.startswith("text/plain; version=0.0.4"), "serve /metrics: 200, " + ctype)
+        check(
+            status == 200 and ctype.startswith("text/plain; version=0.0.4"), "serve /metrics: 200, " + ctype
+        )
         ok, out = pu.check_metrics_text(text)
         check(ok, "promtool check metrics passes" + (": " + out if out else ""))
         m = pu.parse_metrics(text)
         labels = m["oomscope_rss_bytes"][0][0]
-        check(labels.get("rank") == "3" and labels.get("local_rank") == "3" and labels.get("job") == "train" and
-              labels.get("host") and labels.get("device") in ("cpu", "cuda:0"), "labels: %s" % labels)
+        check(
+            labels.get("rank") == "3"
+            and labels.get("local_rank") == "3"
+            and labels.get("job") == "train"
+            and labels.get("host")
+            and labels.get("device") in ("cpu", "cuda:0"),
+            "labels: %s" % labels,
+        )
         info = m["oomscope_agent_info"][0][0]
-        check(info["agent"] == "cpp" and info["stats_endpoint"] == stats and info["backend"] == hello["backend"],
-              "agent_info: cpp, its stats socket, the hello's backend (%s)" % info)
+        check(
+            info["agent"] == "cpp"
+            and info["stats_endpoint"] == stats
+            and info["backend"] == hello["backend"],
+            "agent_info: cpp, its stats socket, the hello's backend (%s)" % info,
+        )
         near = [s for s in samples if t0 - 0.35 <= s["_recv"] <= t1 + 0.25]
         value = m["oomscope_rss_bytes"][0][1]
-        check(any(s.get("rss") == value for s in near), "rss %d equals a stats-socket sample within one sample "
-              "(%s)" % (value, [s.get("rss") for s in near]))
+        check(
+            any(s.get("rss") == value for s in near),
+            "rss %d equals a stats-socket sample within one sample "
+            "(%s)" % (value, [s.get("rss") for s in near]),
+        )
         present = {f for s in samples for f in s if f not in ("type", "t", "_recv")}
-        for metric, field in (("oomscope_allocated_bytes", "allocated"), ("oomscope_device_used_bytes", "device_used"),
-                              ("oomscope_optimizer_step", "step"), ("oomscope_ooms_total", "ooms")):
-            check((metric in m) == (field in present), "%s served exactly when the stats socket has %s (%s)" %
-                  (metric, field, field in present))
-        check(("oomscope_device_capacity_bytes" in m) == (hello["total_bytes"] > 0),
-              "device capacity served exactly when the hello knows it (%d)" % hello["total_bytes"])
+        for metric, field in (
+            ("oomscope_allocated_bytes", "allocated"),
+            ("oomscope_device_used_bytes", "device_used"),
+            ("oomscope_optimizer_step", "step"),
+            ("oomscope_ooms_total", "ooms"),
+        ):
+            check(
+                (metric in m) == (field in present),
+                "%s served exactly when the stats socket has %s (%s)" % (metric, field, field in present),
+            )
+        check(
+            ("oomscope_device_capacity_bytes" in m) == (hello["total_bytes"] > 0),
+            "device capacity served exactly when the hello knows it (%d)" % hello["total_bytes"],
+        )
         check("oomscope_distinct_input_shapes" not in m, "no shapes posted: distinct shapes absent")
 
         # prometheus scraping the C++ agent and a Python agent.
@@ -97,8 +136,11 @@ def main():
         pu.wait_targets_up(prom, 2)
         time.sleep(1.5)
         got = pu.query(prom, 'oomscope_rss_bytes{job="train"}')
-        check(sorted(x[0]["rank"] for x in got) == ["0", "3"] and all(x[1] > 1e6 for x in got),
-              "prometheus answers rss for both agents (ranks 0 and 3): %s" % [(x[0]["rank"], x[1]) for x in got])
+        check(
+            sorted(x[0]["rank"] for x in got) == ["0", "3"] and all(x[1] > 1e6 for x in got),
+            "prometheus answers rss for both agents (ranks 0 and 3): %s"
+            % [(x[0]["rank"], x[1]) for x in got],
+        )
         kinds = sorted(x[0]["agent"] for x in pu.query(prom, "oomscope_agent_info"))
         check(kinds == ["cpp", "python"], "agent_info from both agents: %s" % kinds)
     finally:
@@ -110,8 +152,11 @@ def main():
 
     if trainer:
         err = open(os.path.join(tmp, "trainer.stderr"), "ab")
-        proc = subprocess.Popen([trainer, "--steps", "100000", "--metrics-port", "0", "--job", "demo", "--quiet"],
-                                stdout=subprocess.DEVNULL, stderr=err)
+        proc = subprocess.Popen(
+            [trainer, "--steps", "100000", "--metrics-port", "0", "--job", "demo", "--quiet"],
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+        )
         try:
             ep = wait_for_metrics_file(proc, tmp, "trainer")
             text = ""
@@ -122,8 +167,14 @@ def main():
             ok, out = pu.check_metrics_text(text)
             check(ok, "the demo trainer's /metrics passes promtool" + (": " + out if out else ""))
             m = pu.parse_metrics(text)
-            for name in ("oomscope_allocated_bytes", "oomscope_peak_allocated_bytes", "oomscope_ooms_total",
-                         "oomscope_optimizer_step", "oomscope_device_capacity_bytes", "oomscope_distinct_input_shapes"):
+            for name in (
+                "oomscope_allocated_bytes",
+                "oomscope_peak_allocated_bytes",
+                "oomscope_ooms_total",
+                "oomscope_optimizer_step",
+                "oomscope_device_capacity_bytes",
+                "oomscope_distinct_input_shapes",
+            ):
                 check(name in m, "the demo trainer serves %s" % name)
             check(m["oomscope_rss_bytes"][0][0]["job"] == "demo", "with its --job label")
         finally:

@@ -68,16 +68,22 @@ def main():
     with open(unit, "w") as f:
         f.write(UNIT_TEST % os.path.basename(out))
     rc, text = pu.promtool("test", "rules", unit)
-    check(rc == 0 and "SUCCESS" in text, "promtool test rules: driver>22000MB fires after 1m for rank 3 only:\n" +
-          text.strip())
+    check(
+        rc == 0 and "SUCCESS" in text,
+        "promtool test rules: driver>22000MB fires after 1m for rank 3 only:\n" + text.strip(),
+    )
 
     # 2. A rules file as the Live page's Alerts field takes it, with one rule PromQL cannot express.
     rules = os.path.join(tmp, "rules.txt")
     with open(rules, "w") as f:
-        f.write("# team rules\ndriver>22000MB, moves:ooms; gap>4GB\n  growth:driver>500MB/1000steps\n"
-                "shapes-rising:20 event:oom  # the agent's own oom events\nmicro>8\nmoves:alloc_retries\n")
+        f.write(
+            "# team rules\ndriver>22000MB, moves:ooms; gap>4GB\n  growth:driver>500MB/1000steps\n"
+            "shapes-rising:20 event:oom  # the agent's own oom events\nmicro>8\nmoves:alloc_retries\n"
+        )
     out2 = os.path.join(tmp, "team.yml")
-    rc, _, err = run(cli, "--prometheus-rules", out2, "--rules", rules, "--selector", 'job="train"', "--for", "30s")
+    rc, _, err = run(
+        cli, "--prometheus-rules", out2, "--rules", rules, "--selector", 'job="train"', "--for", "30s"
+    )
     check(rc == 0 and "wrote 7 alerting rules" in err, "7 of 8 rules written: " + err.strip())
     check("'micro>8' is not expressible in PromQL" in err, "the micro rule is named on stderr")
     yml = open(out2).read()
@@ -92,11 +98,15 @@ def main():
         f.write("driver>22000MB\ndriver>lots\n")
     out3 = os.path.join(tmp, "never.yml")
     rc, _, err = run(cli, "--prometheus-rules", out3, "--rules", bad)
-    check(rc == 2 and bad in err and "driver>lots" in err and not os.path.exists(out3),
-          "a bad rule names the file and the rule: " + err.strip().splitlines()[0])
+    check(
+        rc == 2 and bad in err and "driver>lots" in err and not os.path.exists(out3),
+        "a bad rule names the file and the rule: " + err.strip().splitlines()[0],
+    )
     rc, _, err = run(cli, "--prometheus-rules", out3, "--rules", os.path.join(tmp, "missing.txt"))
-    check(rc != 0 and "missing.txt" in err and not os.path.exists(out3), "a missing rules file is named: " +
-          err.strip().splitlines()[0])
+    check(
+        rc != 0 and "missing.txt" in err and not os.path.exists(out3),
+        "a missing rules file is named: " + err.strip().splitlines()[0],
+    )
     rc, _, err = run(cli, "--prometheus-rules", out3, "--for", "soon")
     check(rc == 2 and "'soon' is not a Prometheus duration" in err, "a bad duration is refused")
     rc, _, err = run(cli, "--prometheus-rules", out3, "--selector", "{job='x'}")
@@ -104,8 +114,19 @@ def main():
 
     # 4. A real prometheus evaluating a generated rule over a live agent.
     out4 = os.path.join(tmp, "live.yml")
-    rc, _, err = run(cli, "--prometheus-rules", out4, "--alert", "rss>1MB", "--alert", "moves:ooms", "--for", "0s",
-                     "--selector", 'job="ruletest"')
+    rc, _, err = run(
+        cli,
+        "--prometheus-rules",
+        out4,
+        "--alert",
+        "rss>1MB",
+        "--alert",
+        "moves:ooms",
+        "--for",
+        "0s",
+        "--selector",
+        'job="ruletest"',
+    )
     check(rc == 0, "rules for the live check written")
     agents = pu.start_python_agents(1, tmp, job="ruletest")
     prom = None
@@ -118,7 +139,10 @@ def main():
             time.sleep(0.5)
             firing = [a for a in pu.api(prom, "alerts")["alerts"] if a["state"] == "firing"]
         names = sorted(a["labels"]["alertname"] for a in firing)
-        check(names == ["OomscopeRssHigh"], "prometheus fires rss>1MB over the agent, and not moves:ooms: %s" % names)
+        check(
+            names == ["OomscopeRssHigh"],
+            "prometheus fires rss>1MB over the agent, and not moves:ooms: %s" % names,
+        )
         summary = firing[0]["annotations"]["summary"]
         check(summary.startswith("rank 0 on "), "the alert names the rank: " + summary)
     finally:

@@ -25,8 +25,12 @@ STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "alloc_static.
 
 
 def watch(cli, prom, *args, timeout=120):
-    r = subprocess.run([cli, "watch", "prometheus:" + prom.url, *args, "--json", "--table"], capture_output=True, text=True,
-                       timeout=timeout)
+    r = subprocess.run(
+        [cli, "watch", "prometheus:" + prom.url, *args, "--json", "--table"],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     lines = [json.loads(x) for x in r.stdout.splitlines() if x.strip()]
     tables = [x for x in lines if x.get("type") == "table"]
     return r.returncode, r.stderr, lines, (tables[-1]["ranks"] if tables else [])
@@ -38,10 +42,30 @@ def start_static_agents(n, tmp, timeout=150, job="train"):
     for i in range(n):
         ep_file = os.path.join(tmp, "r%d.endpoints" % i)
         env = dict(os.environ, PYTHONPATH=AGENT_PATH, RANK=str(i), LOCAL_RANK=str(i % 8), WORLD_SIZE=str(n))
-        cmd = [sys.executable, "-m", "oomscope_agent", "--port", "0", "--metrics-port", "0", "--interval", "500",
-               "--endpoint-file", ep_file, "--job", job, STATIC, "--step", str(1000 + i), "--mib", str(i % 8 + 1)]
+        cmd = [
+            sys.executable,
+            "-m",
+            "oomscope_agent",
+            "--port",
+            "0",
+            "--metrics-port",
+            "0",
+            "--interval",
+            "500",
+            "--endpoint-file",
+            ep_file,
+            "--job",
+            job,
+            STATIC,
+            "--step",
+            str(1000 + i),
+            "--mib",
+            str(i % 8 + 1),
+        ]
         err = open(os.path.join(tmp, "r%d.stderr" % i), "ab")
-        procs.append((subprocess.Popen(cmd, env=env, stderr=err, stdout=subprocess.DEVNULL), ep_file, "r%d" % i))
+        procs.append(
+            (subprocess.Popen(cmd, env=env, stderr=err, stdout=subprocess.DEVNULL), ep_file, "r%d" % i)
+        )
     agents = []
     deadline = time.time() + timeout
     for proc, ep_file, name in procs:
@@ -70,7 +94,11 @@ def served(agents):
 
 def main():
     cli = sys.argv[1]
-    n = int(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2].isdigit() else int(os.environ.get("RANKS", "64"))
+    n = (
+        int(sys.argv[2])
+        if len(sys.argv) > 2 and sys.argv[2].isdigit()
+        else int(os.environ.get("RANKS", "64"))
+    )
     if not pu.have_prometheus():
         print("skipped: prometheus/promtool not installed")
         return SKIP
@@ -83,18 +111,25 @@ def main():
             prom = pu.start_prometheus(tmp, [a.metrics for a in agents], job="train", interval="1s")
             pu.wait_targets_up(prom, n, timeout=60)
             time.sleep(2.5)  # every target scraped at least twice
-            print("setup: %d agents in %.1f s, prometheus up after %.1f s" % (n, t_agents - t_start,
-                                                                               time.time() - t_agents))
+            print(
+                "setup: %d agents in %.1f s, prometheus up after %.1f s"
+                % (n, t_agents - t_start, time.time() - t_agents)
+            )
 
             before = served(agents)
-            rc, err, lines, table = watch(cli, prom, "--selector", 'job="train"', "--since", "1m", "--duration", "3")
+            rc, err, lines, table = watch(
+                cli, prom, "--selector", 'job="train"', "--since", "1m", "--duration", "3"
+            )
             after = served(agents)
             check(rc == 0, "watch through Prometheus exits 0 (stderr: %s)" % err.strip()[:300])
             check(len(table) == n, "the table lists all %d ranks (got %d)" % (n, len(table)))
             by_rank = {row.get("rank"): row for row in table}
             check(sorted(by_rank) == list(range(n)), "ranks 0..%d, each once" % (n - 1))
-            check(all(row["status"] == "up" for row in table), "all ranks are up: %s" %
-                  [(r["rank"], r["status"], r["reason"]) for r in table if r["status"] != "up"][:5])
+            check(
+                all(row["status"] == "up" for row in table),
+                "all ranks are up: %s"
+                % [(r["rank"], r["status"], r["reason"]) for r in table if r["status"] != "up"][:5],
+            )
             samples = [x for x in lines if x.get("type") == "sample"]
             check(len(samples) >= 2 * n, "history and follow-up samples were printed (%d)" % len(samples))
             bad = []
@@ -111,32 +146,52 @@ def main():
                     bad.append("rank %d rss %s, agent served %s" % (r, rss, sorted(seen)))
             check(not bad, "every rank's step and RSS match its agent's /metrics: %s" % bad[:5])
             mib = {r: by_rank[r]["last"]["rss"] for r in range(n)}
-            check(all(mib[r + 1] > mib[r] for r in range(min(n, 8) - 1)),
-                  "RSS grows with the MiB each rank holds (ranks are not mixed up)")
+            check(
+                all(mib[r + 1] > mib[r] for r in range(min(n, 8) - 1)),
+                "RSS grows with the MiB each rank holds (ranks are not mixed up)",
+            )
 
             rc, err, _, _ = watch(cli, prom, "--selector", 'job="train', "--duration", "2")
-            check(rc != 0 and "unclosed quote" in err,
-                  "an unclosed quote in the selector is refused naming the problem: %s" % err.strip().splitlines()[0])
+            check(
+                rc != 0 and "unclosed quote" in err,
+                "an unclosed quote in the selector is refused naming the problem: %s"
+                % err.strip().splitlines()[0],
+            )
             rc, err, _, _ = watch(cli, prom, "--selector", 'job=~"(("', "--duration", "5")
-            check(rc != 0 and prom.url in err and "Prometheus refused the query" in err,
-                  "a selector Prometheus rejects gets its error text and the server: %s" % err.strip()[:200])
+            check(
+                rc != 0 and prom.url in err and "Prometheus refused the query" in err,
+                "a selector Prometheus rejects gets its error text and the server: %s" % err.strip()[:200],
+            )
             dead = "http://127.0.0.1:%d" % pu.free_port()
-            r = subprocess.run([cli, "watch", "prometheus:" + dead, "--json", "--duration", "5"], capture_output=True,
-                               text=True, timeout=60)
-            check(r.returncode != 0 and dead in r.stderr and "cannot reach" in r.stderr,
-                  "an unreachable server is named: %s" % r.stderr.strip())
+            r = subprocess.run(
+                [cli, "watch", "prometheus:" + dead, "--json", "--duration", "5"],
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            check(
+                r.returncode != 0 and dead in r.stderr and "cannot reach" in r.stderr,
+                "an unreachable server is named: %s" % r.stderr.strip(),
+            )
 
             victim = n // 2 + 1 if n > 2 else 0
             agents[victim].proc.kill()
             agents[victim].proc.wait()
             time.sleep(2.5)  # the next scrape fails: up = 0
-            rc, err, _, table = watch(cli, prom, "--selector", 'job="train"', "--since", "30s", "--duration", "2.5")
+            rc, err, _, table = watch(
+                cli, prom, "--selector", 'job="train"', "--since", "30s", "--duration", "2.5"
+            )
             by_rank = {row.get("rank"): row for row in table}
             check(rc == 0 and len(table) == n, "watch still lists all %d ranks after one died" % n)
-            check(by_rank[victim]["status"] == "down" and "up is 0" in by_rank[victim]["reason"],
-                  "the killed rank %d is shown down: %s" % (victim, by_rank[victim]["reason"]))
+            check(
+                by_rank[victim]["status"] == "down" and "up is 0" in by_rank[victim]["reason"],
+                "the killed rank %d is shown down: %s" % (victim, by_rank[victim]["reason"]),
+            )
             others = [r for r in by_rank.values() if r["rank"] != victim and r["status"] != "up"]
-            check(not others, "every other rank is still up: %s" % [(r["rank"], r["reason"]) for r in others][:5])
+            check(
+                not others,
+                "every other rank is still up: %s" % [(r["rank"], r["reason"]) for r in others][:5],
+            )
         finally:
             if prom:
                 prom.stop()

@@ -15,8 +15,9 @@ import sys
 
 def run(program, name, *args):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    return subprocess.run([name, *args], executable=program, capture_output=True, text=True, env=env,
-                          timeout=60, check=True).stdout
+    return subprocess.run(
+        [name, *args], executable=program, capture_output=True, text=True, env=env, timeout=60, check=True
+    ).stdout
 
 
 def normal(text):
@@ -34,11 +35,19 @@ def main():
         return 77
     with gzip.open(page, "rt") as f:
         roff = f.read()
-    rendered = subprocess.run(["groff", "-man", "-Tutf8", "-P-cbou", "-rLL=250n"], input=roff,
-                              capture_output=True, text=True, check=True).stdout
+    rendered = subprocess.run(
+        ["groff", "-man", "-Tutf8", "-P-cbou", "-rLL=250n"],
+        input=roff,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     page_text = normal(rendered)
 
-    texts = {f"{name} --help": run(program, name, "--help"), f"{name} --version": run(program, name, "--version")}
+    texts = {
+        f"{name} --help": run(program, name, "--help"),
+        f"{name} --version": run(program, name, "--version"),
+    }
     if subcommands:
         listing = texts[f"{name} --help"].split("\ncommands:\n", 1)[-1].split("\n\n", 1)[0]
         commands = re.findall(r"^  (\S+)(?:\t|  )", listing, re.M)

@@ -70,8 +70,13 @@ int NavigatorModel::hostOf(const QModelIndex& index) {
 
 QVariant NavigatorModel::data(const QModelIndex& index, int role) const {
   const QVariant value = QStandardItemModel::data(index, role);
-  if (role == Qt::ToolTipRole && value.isValid()) return plainToolTip(value.toString());
-  return value;
+  if (role != Qt::ToolTipRole) return value;
+  QString tip = value.toString();
+  if (index.column() == 0) {  // the name may be cut on screen (NavigatorView): the tooltip has it whole
+    const QString name = QStandardItemModel::data(index, Qt::DisplayRole).toString();
+    if (!tip.contains(name)) tip = tip.isEmpty() ? name : name + QLatin1Char('\n') + tip;
+  }
+  return tip.isEmpty() ? QVariant() : QVariant(plainToolTip(tip));
 }
 
 void NavigatorModel::setHosts(const std::vector<HostEntry>& hosts) {

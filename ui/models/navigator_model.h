@@ -1,8 +1,8 @@
 #pragma once
-// The navigator's tree (the left dock; README.md, "Navigator"): open files, each file's host, then the host's
-// modules sorted by planned peak (the default module in bold, with why it is the default in its tooltip) and
-// its allocators. Two columns: the name and its size. Items carry their kind, host and program id in roles so
-// the window can act on a selection and find the item for a module chosen elsewhere.
+// The navigator's tree (the left dock; docs/gui.md, "Navigator"): open files, each file's host, then the
+// host's modules sorted by planned peak (the default module in bold, with why it is the default in its
+// tooltip) and its allocators. Two columns: the name and its size. Items carry their kind, host and program
+// id in roles so the window can act on a selection and find the item for a module chosen elsewhere.
 
 #include <QStandardItemModel>
 #include <optional>
@@ -65,7 +65,7 @@ class NavigatorModel : public QStandardItemModel {
   static int sourceOf(const QModelIndex& index);
   static int entryOf(const QModelIndex& index);
 
-  // Tooltips name files, hosts, modules and allocators: they are made plain text (plainToolTip).
+  // Every row's tooltip holds its whole name (the view may cut it), as plain text (plainToolTip).
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
 
   static Kind kindOf(const QModelIndex& index);

@@ -10,19 +10,20 @@
 #include <QToolBar>
 #include <QTreeView>
 
-#include "ui/models/capture_rows.h"
-#include "ui/models/capture_table_models.h"
-#include "ui/models/navigator_model.h"
-#include "ui/models/table_filter_proxy.h"
 #include "ui/analysis/analysis_pages.h"
 #include "ui/analysis/analysis_result.h"
 #include "ui/analysis/diagnosis_page.h"
 #include "ui/analysis/hosts_page.h"
-#include "ui/shell/main_window.h"
 #include "ui/analysis/overview_page.h"
 #include "ui/analysis/table_page.h"
+#include "ui/models/capture_rows.h"
+#include "ui/models/capture_table_models.h"
+#include "ui/models/navigator_model.h"
+#include "ui/models/table_filter_proxy.h"
 #include "ui/session/navigator_source.h"
 #include "ui/session/safe_text_qt.h"
+#include "ui/shell/main_window.h"
+#include "ui/shell/navigator_view.h"
 
 namespace oomscope::ui {
 
@@ -38,13 +39,6 @@ QString hostLabel(const LoadedCapture& host) {
   return QStringLiteral("%1 (%2)").arg(safeName(QString::fromStdString(names.front())), file);
 }
 
-// The dock takes its first width from the tree's size hint: wide enough for module names and sizes.
-class NavigatorView : public QTreeView {
- public:
-  using QTreeView::QTreeView;
-  QSize sizeHint() const override { return {340, 400}; }
-};
-
 }  // namespace
 
 void MainWindow::createNavigator() {
@@ -54,7 +48,6 @@ void MainWindow::createNavigator() {
   m_navigatorView->setModel(m_navigator);
   m_navigatorView->setUniformRowHeights(true);
   m_navigatorView->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  m_navigatorView->setTextElideMode(Qt::ElideMiddle);
   m_navigatorView->header()->setStretchLastSection(false);
   m_navigatorView->header()->setSectionResizeMode(0, QHeaderView::Stretch);
   m_navigatorView->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);

@@ -19,8 +19,19 @@ _agent = None
 _tracker = hooks.ShapeTracker()
 
 
-def start(port=None, unix=None, host="127.0.0.1", token=None, interval_ms=100, command=None, hook_torch=True,
-          metrics_port=None, metrics_host="127.0.0.1", job=None, local_rank=None):
+def start(
+    port=None,
+    unix=None,
+    host="127.0.0.1",
+    token=None,
+    interval_ms=100,
+    command=None,
+    hook_torch=True,
+    metrics_port=None,
+    metrics_host="127.0.0.1",
+    job=None,
+    local_rank=None,
+):
     """Starts serving (once; later calls return the running agent). Errors binding are raised here, at
     start, never later. metrics_port: also serve Prometheus /metrics there (0 picks a free port; see
     agent().metrics.endpoint); metrics_host other than loopback needs the token. job: the `job` label
@@ -28,8 +39,18 @@ def start(port=None, unix=None, host="127.0.0.1", token=None, interval_ms=100, c
     global _agent
     if _agent is not None:
         return _agent
-    a = Agent(port=port, unix=unix, host=host, token=token, interval_ms=interval_ms, command=command,
-              metrics_port=metrics_port, metrics_host=metrics_host, job=job, local_rank=local_rank)
+    a = Agent(
+        port=port,
+        unix=unix,
+        host=host,
+        token=token,
+        interval_ms=interval_ms,
+        command=command,
+        metrics_port=metrics_port,
+        metrics_host=metrics_host,
+        job=job,
+        local_rank=local_rank,
+    )
     a._shapes = _tracker
     a.observe_batch = observe_batch
     a.start()

@@ -14,23 +14,39 @@ import time
 
 
 def _parse(argv):
-    p = argparse.ArgumentParser(prog="python3 -m oomscope_agent",
-                                description="Run a training script with the oomscope live agent serving.")
+    p = argparse.ArgumentParser(
+        prog="python3 -m oomscope_agent",
+        description="Run a training script with the oomscope live agent serving.",
+    )
     where = p.add_mutually_exclusive_group()
     where.add_argument("--port", type=int, default=None, help="TCP port (default 7070; 0 picks a free one)")
     where.add_argument("--unix", default=None, help="serve on a Unix socket (mode 0600) instead")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (not loopback: needs --token)")
     p.add_argument("--token", default=None, help="shared token clients must send (default $OOMSCOPE_TOKEN)")
     p.add_argument("--interval", type=int, default=100, help="sample interval in ms (default 100)")
-    p.add_argument("--metrics-port", type=int, default=None,
-                   help="also serve Prometheus /metrics on this port (0 picks a free one)")
-    p.add_argument("--metrics-host", default="127.0.0.1",
-                   help="address for /metrics (not loopback: needs --token, sent as a Bearer token)")
+    p.add_argument(
+        "--metrics-port",
+        type=int,
+        default=None,
+        help="also serve Prometheus /metrics on this port (0 picks a free one)",
+    )
+    p.add_argument(
+        "--metrics-host",
+        default="127.0.0.1",
+        help="address for /metrics (not loopback: needs --token, sent as a Bearer token)",
+    )
     p.add_argument("--job", default=None, help="the `job` label on /metrics (default $OOMSCOPE_JOB)")
-    p.add_argument("--endpoint-file", default=None, help="write the endpoint served (host:port) to this file; with --metrics-port, "
-                   "a second line is the /metrics endpoint")
-    p.add_argument("--history", action="store_true",
-                   help="turn on torch CUDA memory history recording, so an OOM writes a snapshot")
+    p.add_argument(
+        "--endpoint-file",
+        default=None,
+        help="write the endpoint served (host:port) to this file; with --metrics-port, "
+        "a second line is the /metrics endpoint",
+    )
+    p.add_argument(
+        "--history",
+        action="store_true",
+        help="turn on torch CUDA memory history recording, so an OOM writes a snapshot",
+    )
     p.add_argument("script", help="the training script")
     p.add_argument("args", nargs=argparse.REMAINDER, help="its arguments")
     return p.parse_args(argv)
@@ -63,16 +79,27 @@ def main(argv=None):
 
     port = opts.port if opts.port is not None else (None if opts.unix else 7070)
     try:
-        agent = oomscope_agent.start(port=port, unix=opts.unix, host=opts.host, token=opts.token,
-                                     interval_ms=opts.interval, command=[opts.script] + opts.args, hook_torch=True,
-                                     metrics_port=opts.metrics_port, metrics_host=opts.metrics_host, job=opts.job)
+        agent = oomscope_agent.start(
+            port=port,
+            unix=opts.unix,
+            host=opts.host,
+            token=opts.token,
+            interval_ms=opts.interval,
+            command=[opts.script] + opts.args,
+            hook_torch=True,
+            metrics_port=opts.metrics_port,
+            metrics_host=opts.metrics_host,
+            job=opts.job,
+        )
     except (OSError, ValueError) as e:
         sys.stderr.write("oomscope-agent: cannot serve: %s\n" % e)
         return 2
     sys.stderr.write("oomscope-agent: serving %s (pid %d)\n" % (agent.endpoint, os.getpid()))
     if agent.metrics is not None:
-        sys.stderr.write("oomscope-agent: Prometheus metrics at http://%s/metrics (%s renderer)\n"
-                         % (agent.metrics.endpoint, agent.metrics.renderer))
+        sys.stderr.write(
+            "oomscope-agent: Prometheus metrics at http://%s/metrics (%s renderer)\n"
+            % (agent.metrics.endpoint, agent.metrics.renderer)
+        )
     if opts.endpoint_file:
         with open(opts.endpoint_file + ".tmp", "w") as f:
             f.write(agent.endpoint + "\n")

@@ -118,6 +118,7 @@ def _install_step_hook(agent, torch):
                 except Exception:
                     pass
                 return result
+
             step._oomscope_wrapped = True
             step.__wrapped__ = orig
             return step
@@ -178,7 +179,9 @@ def write_snapshot(directory=None):
         traces = snap.get("device_traces") if isinstance(snap, dict) else None
         if not traces or not any(traces):
             return None  # history recording was off: nothing worth a file
-        path = os.path.join(directory or os.getcwd(), "oomscope-oom-%d-%d.pickle" % (os.getpid(), int(time.time())))
+        path = os.path.join(
+            directory or os.getcwd(), "oomscope-oom-%d-%d.pickle" % (os.getpid(), int(time.time()))
+        )
         with open(path, "wb") as f:
             pickle.dump(snap, f)
         return path
@@ -189,8 +192,12 @@ def write_snapshot(directory=None):
 def on_oom_counter(agent, ooms):
     """The allocator's num_ooms counter moved (the trainer caught the OOM, or is about to die of it)."""
     path = write_snapshot()
-    event = {"type": "event", "t": time.time_ns(), "kind": "oom",
-             "message": "CUDA out of memory (allocator OOM count now %d)" % ooms}
+    event = {
+        "type": "event",
+        "t": time.time_ns(),
+        "kind": "oom",
+        "message": "CUDA out of memory (allocator OOM count now %d)" % ooms,
+    }
     if agent.step_value is not None:
         event["step"] = agent.step_value
     if path:

@@ -26,16 +26,34 @@ SAMPLE_METRICS = (
     ("oomscope_allocated_bytes", "allocated", "gauge", "Bytes the framework's allocator has handed out."),
     ("oomscope_reserved_bytes", "reserved", "gauge", "Bytes the caching allocator holds from the device."),
     ("oomscope_active_bytes", "active", "gauge", "Bytes in active allocator blocks."),
-    ("oomscope_inactive_split_bytes", "inactive_split", "gauge", "Bytes in inactive split blocks (fragmentation)."),
+    (
+        "oomscope_inactive_split_bytes",
+        "inactive_split",
+        "gauge",
+        "Bytes in inactive split blocks (fragmentation).",
+    ),
     ("oomscope_peak_allocated_bytes", "peak_allocated", "gauge", "Peak of allocated bytes."),
-    ("oomscope_device_used_bytes", "device_used", "gauge",
-     "Device memory the driver reports in use for the process or device."),
+    (
+        "oomscope_device_used_bytes",
+        "device_used",
+        "gauge",
+        "Device memory the driver reports in use for the process or device.",
+    ),
     ("oomscope_driver_bytes", "driver", "gauge", "Bytes the MPS driver has allocated for the process."),
-    ("oomscope_recommended_max_bytes", "recommended_max", "gauge", "The MPS recommended maximum working set."),
+    (
+        "oomscope_recommended_max_bytes",
+        "recommended_max",
+        "gauge",
+        "The MPS recommended maximum working set.",
+    ),
     ("oomscope_rss_bytes", "rss", "gauge", "Resident set size of the process."),
     ("oomscope_ooms_total", "ooms", "counter", "Out-of-memory errors the allocator counted."),
-    ("oomscope_alloc_retries_total", "alloc_retries", "counter",
-     "Allocations retried after freeing cached blocks."),
+    (
+        "oomscope_alloc_retries_total",
+        "alloc_retries",
+        "counter",
+        "Allocations retried after freeing cached blocks.",
+    ),
     ("oomscope_optimizer_step", "step", "gauge", "The optimizer step the trainer reached."),
 )
 
@@ -62,22 +80,67 @@ def families(agent):
         if field in sample:
             out.append((name, kind, text, [((), sample[field])]))
         if name == "oomscope_rss_bytes" and snap["total_bytes"] > 0:
-            out.append(("oomscope_device_capacity_bytes", "gauge", "Device memory in total (the hello's total_bytes).",
-                        [((), snap["total_bytes"])]))
-    out.append(("oomscope_splits_total", "counter", "Split events the trainer posted.", [((), snap["splits"])]))
-    out.append(("oomscope_restarts_total", "counter", "Restart events the trainer posted.", [((), snap["restarts"])]))
-    out.append(("oomscope_dropped_samples_total", "counter",
-                "Lines the agent dropped because a client's queue was full.", [((), snap["dropped"])]))
+            out.append(
+                (
+                    "oomscope_device_capacity_bytes",
+                    "gauge",
+                    "Device memory in total (the hello's total_bytes).",
+                    [((), snap["total_bytes"])],
+                )
+            )
+    out.append(
+        ("oomscope_splits_total", "counter", "Split events the trainer posted.", [((), snap["splits"])])
+    )
+    out.append(
+        ("oomscope_restarts_total", "counter", "Restart events the trainer posted.", [((), snap["restarts"])])
+    )
+    out.append(
+        (
+            "oomscope_dropped_samples_total",
+            "counter",
+            "Lines the agent dropped because a client's queue was full.",
+            [((), snap["dropped"])],
+        )
+    )
     if snap["distinct_shapes"] is not None:
-        out.append(("oomscope_distinct_input_shapes", "gauge", "Distinct padded batch shapes seen so far.",
-                    [((), snap["distinct_shapes"])]))
-    events = dict.fromkeys(("oom", "split", "checkpoint", "restart"), 0)  # there from the start, for increase()
+        out.append(
+            (
+                "oomscope_distinct_input_shapes",
+                "gauge",
+                "Distinct padded batch shapes seen so far.",
+                [((), snap["distinct_shapes"])],
+            )
+        )
+    events = dict.fromkeys(
+        ("oom", "split", "checkpoint", "restart"), 0
+    )  # there from the start, for increase()
     events.update(snap["events"])
-    out.append(("oomscope_events_total", "counter", "Events the trainer posted, by kind.",
-                [((("kind", k),), v) for k, v in sorted(events.items())]))
-    out.append(("oomscope_agent_info", "gauge", "The agent serving these figures (value is always 1).",
-                [((("agent", "python"), ("version", VERSION), ("backend", snap["backend"]),
-                   ("stats_endpoint", snap["stats_endpoint"])), 1)]))
+    out.append(
+        (
+            "oomscope_events_total",
+            "counter",
+            "Events the trainer posted, by kind.",
+            [((("kind", k),), v) for k, v in sorted(events.items())],
+        )
+    )
+    out.append(
+        (
+            "oomscope_agent_info",
+            "gauge",
+            "The agent serving these figures (value is always 1).",
+            [
+                (
+                    (
+                        ("agent", "python"),
+                        ("version", VERSION),
+                        ("backend", snap["backend"]),
+                        ("stats_endpoint", snap["stats_endpoint"]),
+                    ),
+                    1,
+                )
+            ],
+        )
+    )
     return out
 
 
@@ -131,7 +194,9 @@ def _client_renderer(agent):
 class MetricsServer:
     def __init__(self, agent, port, host="127.0.0.1", token=None):
         if not _is_loopback(host) and not token:
-            raise ValueError("serving /metrics on %s (not loopback) needs a token (--token or OOMSCOPE_TOKEN)" % host)
+            raise ValueError(
+                "serving /metrics on %s (not loopback) needs a token (--token or OOMSCOPE_TOKEN)" % host
+            )
         render_fn = _client_renderer(agent) or (lambda: render(agent))
         self.renderer = "prometheus_client" if _client_renderer(agent) else "builtin"
         expected = ("Bearer " + token).encode() if token else None
@@ -143,7 +208,9 @@ class MetricsServer:
                 if expected is not None:
                     got = (self.headers.get("Authorization") or "").encode()
                     if not hmac.compare_digest(got, expected):
-                        return self._reply(401, b"unauthorized: send Authorization: Bearer TOKEN\n", "text/plain")
+                        return self._reply(
+                            401, b"unauthorized: send Authorization: Bearer TOKEN\n", "text/plain"
+                        )
                 path = self.path.split("?", 1)[0]
                 if path != "/metrics":
                     return self._reply(404, b"not found: the figures are at /metrics\n", "text/plain")
@@ -173,8 +240,12 @@ class MetricsServer:
         self._httpd = Server((host, int(port or 0)), Handler)
         self.port = self._httpd.server_address[1]
         self.endpoint = ("[%s]:%d" if family == socket.AF_INET6 else "%s:%d") % (host, self.port)
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.5},
-                                        name="oomscope-metrics", daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": 0.5},
+            name="oomscope-metrics",
+            daemon=True,
+        )
 
     def start(self):
         self._thread.start()

@@ -50,13 +50,27 @@ class _Client:
 
 
 class Agent:
-    def __init__(self, port=None, unix=None, host="127.0.0.1", token=None, interval_ms=100, command=None,
-                 rank=None, world_size=None, metrics_port=None, metrics_host="127.0.0.1", job=None,
-                 local_rank=None):
+    def __init__(
+        self,
+        port=None,
+        unix=None,
+        host="127.0.0.1",
+        token=None,
+        interval_ms=100,
+        command=None,
+        rank=None,
+        world_size=None,
+        metrics_port=None,
+        metrics_host="127.0.0.1",
+        job=None,
+        local_rank=None,
+    ):
         if token is None:
             token = os.environ.get("OOMSCOPE_TOKEN") or None
         if unix is None and not _is_loopback(host) and not token:
-            raise ValueError("listening on %s (not loopback) needs a token (--token or OOMSCOPE_TOKEN)" % host)
+            raise ValueError(
+                "listening on %s (not loopback) needs a token (--token or OOMSCOPE_TOKEN)" % host
+            )
         self.token = token
         self.interval = max(0.001, interval_ms / 1000.0)
         self.command = list(command if command is not None else sys.argv)
@@ -118,6 +132,7 @@ class Agent:
         self._own_next = 0.0  # with /metrics on, the agent samples every interval even without clients
         if metrics_port is not None:
             from .metrics import MetricsServer
+
             try:
                 self.metrics = MetricsServer(self, metrics_port, host=metrics_host, token=token)
             except BaseException:
@@ -140,10 +155,17 @@ class Agent:
         with self._lock:
             events = dict(self._events_by_kind)
         tracker = self._shapes
-        return {"sample": self.latest, "backend": info[0], "total_bytes": info[2], "dropped": self.dropped,
-                "splits": events.get("split", 0), "restarts": events.get("restart", 0), "events": events,
-                "distinct_shapes": tracker.distinct if tracker is not None and tracker.observed else None,
-                "stats_endpoint": self.endpoint}
+        return {
+            "sample": self.latest,
+            "backend": info[0],
+            "total_bytes": info[2],
+            "dropped": self.dropped,
+            "splits": events.get("split", 0),
+            "restarts": events.get("restart", 0),
+            "events": events,
+            "distinct_shapes": tracker.distinct if tracker is not None and tracker.observed else None,
+            "stats_endpoint": self.endpoint,
+        }
 
     def metric_labels(self):
         """The labels on every series: rank, local_rank (when known), host, device, job (when known)."""
@@ -190,9 +212,19 @@ class Agent:
     def _hello(self):
         backend, device, total, framework = sources.backend_info()
         self._hello_info = (backend, sources.device_label(backend), total)
-        return {"type": "hello", "protocol": 1, "pid": os.getpid(), "host": socket.gethostname(), "rank": self.rank,
-                "world_size": self.world_size, "backend": backend, "device": device, "total_bytes": total,
-                "framework": framework, "command": self.command}
+        return {
+            "type": "hello",
+            "protocol": 1,
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "rank": self.rank,
+            "world_size": self.world_size,
+            "backend": backend,
+            "device": device,
+            "total_bytes": total,
+            "framework": framework,
+            "command": self.command,
+        }
 
     def _sample(self):
         s = {"type": "sample", "t": time.time_ns()}
@@ -205,6 +237,7 @@ class Agent:
         if ooms is not None:
             if self._oom_seen is not None and ooms > self._oom_seen:
                 from . import hooks
+
                 hooks.on_oom_counter(self, ooms)
             self._oom_seen = ooms
         self.samples += 1
@@ -252,7 +285,12 @@ class Agent:
             tracker = self._shapes
             if tracker is not None and tracker.distinct != self._shapes_sent:
                 self._shapes_sent = tracker.distinct
-                msg = {"type": "shapes", "t": time.time_ns(), "distinct": tracker.distinct, "last": tracker.last}
+                msg = {
+                    "type": "shapes",
+                    "t": time.time_ns(),
+                    "distinct": tracker.distinct,
+                    "last": tracker.last,
+                }
                 fresh = tracker.take_fresh()
                 if fresh:
                     msg["new"] = fresh
@@ -328,8 +366,13 @@ class Agent:
         if tracker is not None and tracker.distinct:
             try:
                 seen = list(tracker.seen)[:4096]
-                msg = {"type": "shapes", "t": time.time_ns(), "distinct": tracker.distinct, "last": tracker.last,
-                       "new": [list(s) for s in seen]}
+                msg = {
+                    "type": "shapes",
+                    "t": time.time_ns(),
+                    "distinct": tracker.distinct,
+                    "last": tracker.last,
+                    "new": [list(s) for s in seen],
+                }
                 c.out += (json.dumps(msg, separators=(",", ":")) + "\n").encode()
             except Exception:
                 pass
@@ -364,12 +407,22 @@ class Agent:
             except ValueError:
                 msg = None
             if not c.authed:
-                ok = isinstance(msg, dict) and msg.get("type") == "auth" and isinstance(msg.get("token"), str) \
+                ok = (
+                    isinstance(msg, dict)
+                    and msg.get("type") == "auth"
+                    and isinstance(msg.get("token"), str)
                     and hmac.compare_digest(msg["token"].encode(), self.token.encode())
+                )
                 if not ok:
                     self.auth_failures += 1
-                    _log("closed a connection: %s" % ("wrong token" if isinstance(msg, dict) and
-                                                       msg.get("type") == "auth" else "its first line was not an auth"))
+                    _log(
+                        "closed a connection: %s"
+                        % (
+                            "wrong token"
+                            if isinstance(msg, dict) and msg.get("type") == "auth"
+                            else "its first line was not an auth"
+                        )
+                    )
                     self._close(sel, clients, c)
                     return
                 c.authed = True

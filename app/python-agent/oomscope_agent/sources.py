@@ -83,8 +83,12 @@ def backend_info():
         try:
             dev = jax.local_devices()[0]
             stats = dev.memory_stats() or {}
-            return ("jax-" + dev.platform, getattr(dev, "device_kind", ""), int(stats.get("bytes_limit", 0)),
-                    "jax " + str(getattr(jax, "__version__", "?")))
+            return (
+                "jax-" + dev.platform,
+                getattr(dev, "device_kind", ""),
+                int(stats.get("bytes_limit", 0)),
+                "jax " + str(getattr(jax, "__version__", "?")),
+            )
         except Exception:
             return "jax", "", 0, "jax " + str(getattr(jax, "__version__", "?"))
     return "cpu", "", 0, "python " + sys.version.split()[0]
@@ -126,10 +130,15 @@ def _fill_cuda(torch, sample):
         s = torch.cuda.memory_stats()
     except Exception:
         return
-    for field, key in (("allocated", "allocated_bytes.all.current"), ("reserved", "reserved_bytes.all.current"),
-                       ("active", "active_bytes.all.current"), ("peak_allocated", "allocated_bytes.all.peak"),
-                       ("inactive_split", "inactive_split_bytes.all.current"), ("alloc_retries", "num_alloc_retries"),
-                       ("ooms", "num_ooms")):
+    for field, key in (
+        ("allocated", "allocated_bytes.all.current"),
+        ("reserved", "reserved_bytes.all.current"),
+        ("active", "active_bytes.all.current"),
+        ("peak_allocated", "allocated_bytes.all.peak"),
+        ("inactive_split", "inactive_split_bytes.all.current"),
+        ("alloc_retries", "num_alloc_retries"),
+        ("ooms", "num_ooms"),
+    ):
         if key in s:
             sample[field] = int(s[key])
     try:
@@ -141,8 +150,11 @@ def _fill_cuda(torch, sample):
 
 def _fill_mps(torch, sample):
     mps = torch.mps
-    for field, name in (("allocated", "current_allocated_memory"), ("driver", "driver_allocated_memory"),
-                        ("recommended_max", "recommended_max_memory")):
+    for field, name in (
+        ("allocated", "current_allocated_memory"),
+        ("driver", "driver_allocated_memory"),
+        ("recommended_max", "recommended_max_memory"),
+    ):
         fn = getattr(mps, name, None)
         if fn is None:
             continue
@@ -159,8 +171,12 @@ def _fill_jax(jax, sample):
         return
     if not stats:
         return
-    for field, key in (("allocated", "bytes_in_use"), ("peak_allocated", "peak_bytes_in_use"),
-                       ("reserved", "bytes_reserved"), ("ooms", "num_ooms")):
+    for field, key in (
+        ("allocated", "bytes_in_use"),
+        ("peak_allocated", "peak_bytes_in_use"),
+        ("reserved", "bytes_reserved"),
+        ("ooms", "num_ooms"),
+    ):
         if key in stats:
             sample[field] = int(stats[key])
     if "pool_bytes" in stats and "reserved" not in sample:

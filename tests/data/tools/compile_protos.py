@@ -18,9 +18,11 @@ def compile_protos(out_dir, names=("xplane.proto", "hlo.proto")):
     for name in names:
         with open(os.path.join(PROTO_DIR, name), encoding="utf-8") as f:
             text = f.read()
-        text = re.sub(r"\b(repeated )?bytes (\w+) =",
-                      lambda m: m.group(0) if m.group(2) in KEEP_BYTES else f"{m.group(1) or ''}string {m.group(2)} =",
-                      text)
+        text = re.sub(
+            r"\b(repeated )?bytes (\w+) =",
+            lambda m: m.group(0) if m.group(2) in KEEP_BYTES else f"{m.group(1) or ''}string {m.group(2)} =",
+            text,
+        )
         with open(os.path.join(out_dir, name), "w", encoding="utf-8") as f:
             f.write(text)
     subprocess.run(["protoc", "-I", out_dir, "--python_out", out_dir, *names], check=True, cwd=out_dir)

@@ -61,8 +61,9 @@ def main():
                 if plane.name.startswith("/device:"):
                     if stats.get("correlation_id"):
                         pid = stats.get("program_id")
-                        device_events.append((plane.name, int(stats["correlation_id"]),
-                                              int(pid) % (1 << 64) if pid else None))
+                        device_events.append(
+                            (plane.name, int(stats["correlation_id"]), int(pid) % (1 << 64) if pid else None)
+                        )
                 elif plane.name == "/host:CPU":
                     if name.endswith("LoadedExecutable::ExecuteHelper") or name == "LocalExecutable::Execute":
                         helpers.append((t, t + e.duration_ps, line.id))
@@ -70,8 +71,14 @@ def main():
                         allocations.append((t, line.id, stats.get("allocator_name") or ""))
                     elif (name.startswith("hip") or name.startswith("cu")) and stats.get("correlation_id"):
                         pid = stats.get("program_id")
-                        launches.append((t, int(stats["correlation_id"]), stats.get("device_id"),
-                                         int(pid) % (1 << 64) if pid else None))
+                        launches.append(
+                            (
+                                t,
+                                int(stats["correlation_id"]),
+                                stats.get("device_id"),
+                                int(pid) % (1 << 64) if pid else None,
+                            )
+                        )
     planes_of_correlation = collections.defaultdict(set)
     program_of = {}
     for plane, corr, pid in device_events:
@@ -91,8 +98,9 @@ def main():
         if votes[dev]:
             plane_of_device[dev] = votes[dev].most_common(1)[0][0]
         else:
-            plane_of_device[dev] = next((p for p in plane_names
-                                         if p.startswith("/device:") and p.split(":")[-1] == str(dev)), None)
+            plane_of_device[dev] = next(
+                (p for p in plane_names if p.startswith("/device:") and p.split(":")[-1] == str(dev)), None
+            )
 
     def own_plane(start, end, thread):
         for t, line_id, allocator in allocations:
@@ -101,8 +109,16 @@ def main():
                 if not digits or "host" in allocator:
                     return None
                 kind = allocator[:3]
-                return next((p for p in plane_names if p.startswith("/device:") and p.split(":")[-1] == digits.group()
-                             and (kind not in ("GPU", "TPU") or p.split(":")[1] == kind)), None)
+                return next(
+                    (
+                        p
+                        for p in plane_names
+                        if p.startswith("/device:")
+                        and p.split(":")[-1] == digits.group()
+                        and (kind not in ("GPU", "TPU") or p.split(":")[1] == kind)
+                    ),
+                    None,
+                )
         return None
 
     modules = set()
@@ -137,8 +153,12 @@ def main():
         elif programs:
             ambiguous += 1
     if a.json:
-        print(json.dumps({"programs": {str(k): v for k, v in sorted(counts.items())}, "ambiguous": ambiguous},
-                         sort_keys=True))
+        print(
+            json.dumps(
+                {"programs": {str(k): v for k, v in sorted(counts.items())}, "ambiguous": ambiguous},
+                sort_keys=True,
+            )
+        )
     else:
         for k, v in sorted(counts.items()):
             print("program %d: %d executions" % (k, v))

@@ -42,9 +42,19 @@ class HandCapture:
         self.allocators[name] = Allocator(name, capacity, len(self.allocators))
 
     def _memory_event(self, kind, line, t, a, addr, requested, chunk):
-        self.host.event(line, kind, t, allocator_name=a.name, bytes_allocated=a.in_use,
-                        bytes_available=a.capacity - a.in_use, bytes_reserved=0, peak_bytes_in_use=a.peak,
-                        requested_bytes=requested, allocation_bytes=chunk, addr=addr)
+        self.host.event(
+            line,
+            kind,
+            t,
+            allocator_name=a.name,
+            bytes_allocated=a.in_use,
+            bytes_available=a.capacity - a.in_use,
+            bytes_reserved=0,
+            peak_bytes_in_use=a.peak,
+            requested_bytes=requested,
+            allocation_bytes=chunk,
+            addr=addr,
+        )
 
     def malloc(self, line, t, allocator, requested, chunk=None):
         a = self.allocators[allocator]
@@ -66,15 +76,22 @@ class HandCapture:
     def launch(self, t, program_id, device=0, kernel="fusion", module=""):
         """A hipModuleLaunchKernel on the callback thread and the kernel it started on the device."""
         self.correlation += 1
-        self.host.event(LAUNCH_LINE, "hipModuleLaunchKernel", t, 2, correlation_id=self.correlation,
-                        device_id=self.device_id_base + device)
+        self.host.event(
+            LAUNCH_LINE,
+            "hipModuleLaunchKernel",
+            t,
+            2,
+            correlation_id=self.correlation,
+            device_id=self.device_id_base + device,
+        )
         stats = {"program_id": program_id, "correlation_id": self.correlation}
         if module:
             stats["hlo_module"] = module
         self.devices[device].event(1, kernel, t + 5, 20, **stats)
 
-    def execute(self, line, t, dur, module, program_id, kernels=1, device=0, module_span=True, pjit=None,
-                body=None):
+    def execute(
+        self, line, t, dur, module, program_id, kernels=1, device=0, module_span=True, pjit=None, body=None
+    ):
         """One ExecuteHelper span [t, t+dur]; body(t) adds the allocations it makes before the module span;
         then the "<module>:XLA GPU module" span with `kernels` launches inside it."""
         if pjit:

@@ -20,40 +20,88 @@ from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
 F = descriptor_pb2.FieldDescriptorProto
 OPT, REP = F.LABEL_OPTIONAL, F.LABEL_REPEATED
-I64, U64, DBL, BYT, BOOL, MSG = F.TYPE_INT64, F.TYPE_UINT64, F.TYPE_DOUBLE, F.TYPE_BYTES, F.TYPE_BOOL, F.TYPE_MESSAGE
+I64, U64, DBL, BYT, BOOL, MSG = (
+    F.TYPE_INT64,
+    F.TYPE_UINT64,
+    F.TYPE_DOUBLE,
+    F.TYPE_BYTES,
+    F.TYPE_BOOL,
+    F.TYPE_MESSAGE,
+)
 
 # message -> [(name, number, label, type, message type)]; strings are read as bytes so that invalid UTF-8
 # never stops the reading.
 SCHEMA = {
     "XSpace": [("planes", 1, REP, MSG, "XPlane"), ("hostnames", 4, REP, BYT, None)],
-    "XPlane": [("id", 1, OPT, I64, None), ("name", 2, OPT, BYT, None), ("lines", 3, REP, MSG, "XLine"),
-               ("event_metadata", 4, REP, MSG, "EventMdEntry"), ("stat_metadata", 5, REP, MSG, "StatMdEntry"),
-               ("stats", 6, REP, MSG, "XStat")],
+    "XPlane": [
+        ("id", 1, OPT, I64, None),
+        ("name", 2, OPT, BYT, None),
+        ("lines", 3, REP, MSG, "XLine"),
+        ("event_metadata", 4, REP, MSG, "EventMdEntry"),
+        ("stat_metadata", 5, REP, MSG, "StatMdEntry"),
+        ("stats", 6, REP, MSG, "XStat"),
+    ],
     "EventMdEntry": [("key", 1, OPT, I64, None), ("value", 2, OPT, MSG, "XEventMetadata")],
     "StatMdEntry": [("key", 1, OPT, I64, None), ("value", 2, OPT, MSG, "XStatMetadata")],
-    "XLine": [("id", 1, OPT, I64, None), ("timestamp_ns", 3, OPT, I64, None), ("events", 4, REP, MSG, "XEvent")],
-    "XEvent": [("metadata_id", 1, OPT, I64, None), ("offset_ps", 2, OPT, I64, None),
-               ("duration_ps", 3, OPT, I64, None), ("stats", 4, REP, MSG, "XStat")],
-    "XStat": [("metadata_id", 1, OPT, I64, None), ("double_value", 2, OPT, DBL, None),
-              ("uint64_value", 3, OPT, U64, None), ("int64_value", 4, OPT, I64, None),
-              ("str_value", 5, OPT, BYT, None), ("bytes_value", 6, OPT, BYT, None), ("ref_value", 7, OPT, U64, None)],
-    "XEventMetadata": [("id", 1, OPT, I64, None), ("name", 2, OPT, BYT, None), ("stats", 5, REP, MSG, "XStat")],
+    "XLine": [
+        ("id", 1, OPT, I64, None),
+        ("timestamp_ns", 3, OPT, I64, None),
+        ("events", 4, REP, MSG, "XEvent"),
+    ],
+    "XEvent": [
+        ("metadata_id", 1, OPT, I64, None),
+        ("offset_ps", 2, OPT, I64, None),
+        ("duration_ps", 3, OPT, I64, None),
+        ("stats", 4, REP, MSG, "XStat"),
+    ],
+    "XStat": [
+        ("metadata_id", 1, OPT, I64, None),
+        ("double_value", 2, OPT, DBL, None),
+        ("uint64_value", 3, OPT, U64, None),
+        ("int64_value", 4, OPT, I64, None),
+        ("str_value", 5, OPT, BYT, None),
+        ("bytes_value", 6, OPT, BYT, None),
+        ("ref_value", 7, OPT, U64, None),
+    ],
+    "XEventMetadata": [
+        ("id", 1, OPT, I64, None),
+        ("name", 2, OPT, BYT, None),
+        ("stats", 5, REP, MSG, "XStat"),
+    ],
     "XStatMetadata": [("id", 1, OPT, I64, None), ("name", 2, OPT, BYT, None)],
-    "HloProto": [("hlo_module", 1, OPT, MSG, "HloModule"), ("buffer_assignment", 3, OPT, MSG, "BufferAssignment")],
-    "HloModule": [("name", 1, OPT, BYT, None), ("id", 5, OPT, I64, None), ("input_output_alias", 8, OPT, MSG, "IoAlias")],
+    "HloProto": [
+        ("hlo_module", 1, OPT, MSG, "HloModule"),
+        ("buffer_assignment", 3, OPT, MSG, "BufferAssignment"),
+    ],
+    "HloModule": [
+        ("name", 1, OPT, BYT, None),
+        ("id", 5, OPT, I64, None),
+        ("input_output_alias", 8, OPT, MSG, "IoAlias"),
+    ],
     "IoAlias": [("entries", 1, REP, MSG, "AliasEntry")],
     "AliasEntry": [("parameter_number", 2, OPT, I64, None), ("parameter_shape_index", 3, REP, I64, None)],
-    "BufferAssignment": [("buffer_allocations", 3, REP, MSG, "Allocation"), ("heap_simulator_traces", 4, REP, BYT, None)],
-    "Allocation": [("size", 2, OPT, I64, None), ("is_thread_local", 3, OPT, BOOL, None),
-                   ("is_entry_computation_parameter", 5, OPT, BOOL, None), ("parameter_number", 6, OPT, I64, None),
-                   ("maybe_live_out", 7, OPT, BOOL, None), ("color", 8, OPT, I64, None),
-                   ("parameter_shape_index", 10, REP, I64, None), ("is_constant", 12, OPT, BOOL, None),
-                   ("is_parameter_aliased_with_output", 13, OPT, BOOL, None)],
+    "BufferAssignment": [
+        ("buffer_allocations", 3, REP, MSG, "Allocation"),
+        ("heap_simulator_traces", 4, REP, BYT, None),
+    ],
+    "Allocation": [
+        ("size", 2, OPT, I64, None),
+        ("is_thread_local", 3, OPT, BOOL, None),
+        ("is_entry_computation_parameter", 5, OPT, BOOL, None),
+        ("parameter_number", 6, OPT, I64, None),
+        ("maybe_live_out", 7, OPT, BOOL, None),
+        ("color", 8, OPT, I64, None),
+        ("parameter_shape_index", 10, REP, I64, None),
+        ("is_constant", 12, OPT, BOOL, None),
+        ("is_parameter_aliased_with_output", 13, OPT, BOOL, None),
+    ],
 }
 
 
 def build_classes():
-    fd = descriptor_pb2.FileDescriptorProto(name="independent_figures.proto", package="indep", syntax="proto2")
+    fd = descriptor_pb2.FileDescriptorProto(
+        name="independent_figures.proto", package="indep", syntax="proto2"
+    )
     for msg, fields in SCHEMA.items():
         m = fd.message_type.add(name=msg)
         for name, number, label, typ, ref in fields:
@@ -85,9 +133,21 @@ def stat_value(stat, names):
 def plan_totals(hlo_bytes):
     hlo = CLS["HloProto"]()
     hlo.ParseFromString(hlo_bytes)
-    declared = {(e.parameter_number, tuple(e.parameter_shape_index)) for e in hlo.hlo_module.input_output_alias.entries}
-    t = dict(parameters=0, donated=0, outputs=0, temp=0, constants=0, thread_local=0, total=0, allocations=0,
-             heap_traces=len(hlo.buffer_assignment.heap_simulator_traces))
+    declared = {
+        (e.parameter_number, tuple(e.parameter_shape_index))
+        for e in hlo.hlo_module.input_output_alias.entries
+    }
+    t = dict(
+        parameters=0,
+        donated=0,
+        outputs=0,
+        temp=0,
+        constants=0,
+        thread_local=0,
+        total=0,
+        allocations=0,
+        heap_traces=len(hlo.buffer_assignment.heap_simulator_traces),
+    )
     for a in hlo.buffer_assignment.buffer_allocations:
         if a.color != 0:
             continue
@@ -95,8 +155,11 @@ def plan_totals(hlo_bytes):
         t["total"] += a.size
         if a.is_entry_computation_parameter:
             t["parameters"] += a.size
-            if a.maybe_live_out or a.is_parameter_aliased_with_output or \
-                    (a.parameter_number, tuple(a.parameter_shape_index)) in declared:
+            if (
+                a.maybe_live_out
+                or a.is_parameter_aliased_with_output
+                or (a.parameter_number, tuple(a.parameter_shape_index)) in declared
+            ):
                 t["donated"] += a.size
         elif a.maybe_live_out:
             t["outputs"] += a.size
@@ -152,14 +215,17 @@ def figures(path):
                 alloc = s.get("allocator_name")
                 if not alloc:
                     idx = s.get("device_ordinal", s.get("index_on_host"))
-                    alloc = ("TPU_%d" if tpu else "device_%d") % idx if idx is not None else "unnamed allocator"
+                    alloc = (
+                        ("TPU_%d" if tpu else "device_%d") % idx if idx is not None else "unnamed allocator"
+                    )
                 t = line.timestamp_ns * 1000 + ev.offset_ps
                 mem.append((t, en == "MemoryAllocation", alloc, s))
     mem.sort(key=lambda m: m[0])  # stable: file order among equal times
     allocators = {}
     for t, is_alloc, alloc, s in mem:
-        a = allocators.setdefault(alloc, dict(allocations=0, deallocations=0, max_in_use=None, peak=0, capacity=0,
-                                              largest=0))
+        a = allocators.setdefault(
+            alloc, dict(allocations=0, deallocations=0, max_in_use=None, peak=0, capacity=0, largest=0)
+        )
         in_use = int(s.get("bytes_allocated", 0))
         if is_alloc:
             a["allocations"] += 1
@@ -183,13 +249,34 @@ def figures(path):
 def cpp_rows(fig):
     out = ['{"%s", %d, %d, {' % (fig["file"], fig["allocator_retries"], sum(p[2] for p in fig["planes"]))]
     for pid, name, t in fig["modules"]:
-        out.append('   M{"%s", %duLL, %d, %d, %d, %d, %d, %d, %d},' % (
-            name, pid, t["parameters"], t["donated"], t["outputs"], t["temp"], t["constants"], t["total"],
-            t["allocations"]))
+        out.append(
+            '   M{"%s", %duLL, %d, %d, %d, %d, %d, %d, %d},'
+            % (
+                name,
+                pid,
+                t["parameters"],
+                t["donated"],
+                t["outputs"],
+                t["temp"],
+                t["constants"],
+                t["total"],
+                t["allocations"],
+            )
+        )
     out.append("  }, {")
     for name, a in fig["allocators"]:
-        out.append('   A{"%s", %d, %d, %d, %d, %d, %d},' % (name, a["allocations"], a["deallocations"],
-                                                             a["max_in_use"], a["peak"], a["capacity"], a["largest"]))
+        out.append(
+            '   A{"%s", %d, %d, %d, %d, %d, %d},'
+            % (
+                name,
+                a["allocations"],
+                a["deallocations"],
+                a["max_in_use"],
+                a["peak"],
+                a["capacity"],
+                a["largest"],
+            )
+        )
     out.append("  }},")
     return "\n".join(out)
 

@@ -47,13 +47,19 @@ def elementwise(hlo, name, pid, dims, op, element_type=F32, line=10, param_type=
 
 
 def output_bytes(m):
-    return sum(a.size for a in m.proto.buffer_assignment.buffer_allocations
-               if a.maybe_live_out and not a.is_entry_computation_parameter and a.color == 0)
+    return sum(
+        a.size
+        for a in m.proto.buffer_assignment.buffer_allocations
+        if a.maybe_live_out and not a.is_entry_computation_parameter and a.color == 0
+    )
 
 
 def temp_bytes(m):
-    return sum(a.size for a in m.proto.buffer_assignment.buffer_allocations
-               if not (a.maybe_live_out or a.is_entry_computation_parameter) and a.color == 0)
+    return sum(
+        a.size
+        for a in m.proto.buffer_assignment.buffer_allocations
+        if not (a.maybe_live_out or a.is_entry_computation_parameter) and a.color == 0
+    )
 
 
 def run_step(c, line, t, m, allocator, live_outputs, free_outputs=True, kernels=3, pjit=None):
@@ -84,13 +90,18 @@ def same_name_interleaved(hlo, xp):
     """Eager-style: two programs named jit_add (different shapes) and a jit_mul, executions interleaved."""
     c = HandCapture(xp, "hand-same-name")
     c.allocator("GPU_0_bfc", 12 * GiB)
-    mods = {11: elementwise(hlo, "jit_add", 11, [1024, 1024], "add"),
-            12: elementwise(hlo, "jit_add", 12, [4096, 4096], "add"),
-            13: elementwise(hlo, "jit_mul", 13, [2048, 2048], "mul")}
+    mods = {
+        11: elementwise(hlo, "jit_add", 11, [1024, 1024], "add"),
+        12: elementwise(hlo, "jit_add", 12, [4096, 4096], "add"),
+        13: elementwise(hlo, "jit_mul", 13, [2048, 2048], "mul"),
+    }
     for m in mods.values():
         c.module(m)
-    x = [put(c, 1, 100, "GPU_0_bfc", 4 * MiB), put(c, 1, 110, "GPU_0_bfc", 64 * MiB),
-         put(c, 1, 120, "GPU_0_bfc", 16 * MiB)]
+    x = [
+        put(c, 1, 100, "GPU_0_bfc", 4 * MiB),
+        put(c, 1, 110, "GPU_0_bfc", 64 * MiB),
+        put(c, 1, 120, "GPU_0_bfc", 16 * MiB),
+    ]
     del x
     outputs = []
     for k, pid in enumerate([11, 12, 11, 13, 12, 11, 12]):
@@ -105,14 +116,39 @@ def step_module(hlo, kept, partials, reduced, grad1, grad2):
     m = ModuleWriter(hlo, "jit_step", 42)
     m.instruction(1, "p0", "parameter", F32, [1024, 1024], parameter_number=0)
     m.instruction(2, "fusion.x", "fusion", F32, [kept * MiB // 4], "jit(step)/jvp(mlp)/tanh", 12, [1])
-    m.instruction(3, "gemm_fusion_dot.3", "fusion", F32, [2, partials * MiB // 8],
-                  "jit(step)/jvp(mlp)/dot_general", 13, [2])
-    m.instruction(4, "loop_reduce_fusion", "fusion", F32, [reduced * MiB // 4],
-                  "jit(step)/jvp(mlp)/dot_general", 13, [3])
-    m.instruction(5, "gemm_fusion_dot.6", "fusion", F32, [grad1 * MiB // 4],
-                  "jit(step)/transpose(jvp(mlp))/dot_general", 13, [4])
-    m.instruction(6, "fusion.g2", "fusion", F32, [grad2 * MiB // 4], "jit(step)/transpose(jvp(mlp))/mul", 12,
-                  [5, 2])
+    m.instruction(
+        3,
+        "gemm_fusion_dot.3",
+        "fusion",
+        F32,
+        [2, partials * MiB // 8],
+        "jit(step)/jvp(mlp)/dot_general",
+        13,
+        [2],
+    )
+    m.instruction(
+        4,
+        "loop_reduce_fusion",
+        "fusion",
+        F32,
+        [reduced * MiB // 4],
+        "jit(step)/jvp(mlp)/dot_general",
+        13,
+        [3],
+    )
+    m.instruction(
+        5,
+        "gemm_fusion_dot.6",
+        "fusion",
+        F32,
+        [grad1 * MiB // 4],
+        "jit(step)/transpose(jvp(mlp))/dot_general",
+        13,
+        [4],
+    )
+    m.instruction(
+        6, "fusion.g2", "fusion", F32, [grad2 * MiB // 4], "jit(step)/transpose(jvp(mlp))/mul", 12, [5, 2]
+    )
     m.instruction(7, "sgd_update", "fusion", F32, [1024, 1024], "jit(step)/sub", 15, [1, 6])
     m.allocation(["p0"], parameter=0)
     m.allocation(["sgd_update"], live_out=True)
@@ -251,11 +287,14 @@ def eager_chunks(hlo, xp):
     mm.allocation(["workspace"])
     mm.alloc("workspace", "gemm")
     mm.free("workspace", "gemm")
-    mods = [mm, elementwise(hlo, "jit_add", 2, [1024, 1024], "add", line=6),
-            elementwise(hlo, "jit_tanh", 3, [1024, 1024], "tanh", line=7),
-            elementwise(hlo, "jit_exp", 4, [1024, 1024], "exp", line=8),
-            elementwise(hlo, "jit_convert_element_type", 5, [1024, 1024], "convert_element_type", BF16, 9),
-            elementwise(hlo, "jit_broadcast_in_dim", 6, [1024, 1024], "broadcast_in_dim", line=10)]
+    mods = [
+        mm,
+        elementwise(hlo, "jit_add", 2, [1024, 1024], "add", line=6),
+        elementwise(hlo, "jit_tanh", 3, [1024, 1024], "tanh", line=7),
+        elementwise(hlo, "jit_exp", 4, [1024, 1024], "exp", line=8),
+        elementwise(hlo, "jit_convert_element_type", 5, [1024, 1024], "convert_element_type", BF16, 9),
+        elementwise(hlo, "jit_broadcast_in_dim", 6, [1024, 1024], "broadcast_in_dim", line=10),
+    ]
     for m in mods:
         c.module(m)
     # An earlier 240 MiB array was freed; its chunk is reused whole for the 128 MiB matmul output.
@@ -352,8 +391,12 @@ def main():
         return 0
     with tempfile.TemporaryDirectory() as fresh:
         build_all(fresh)
-        bad = [n for n in CASES if open(os.path.join(fresh, n + ".xplane.pb"), "rb").read()
-               != open(os.path.join(a.dir, n + ".xplane.pb"), "rb").read()]
+        bad = [
+            n
+            for n in CASES
+            if open(os.path.join(fresh, n + ".xplane.pb"), "rb").read()
+            != open(os.path.join(a.dir, n + ".xplane.pb"), "rb").read()
+        ]
     for n in bad:
         print("%s.xplane.pb differs from what make_hand_captures.py writes" % n)
     return 1 if bad else 0

@@ -46,13 +46,19 @@ def main() -> int:
     add("ext4", p4 + b"\x84\x01\x00\x00\x00.", "refused opcode EXT4")
     add("next_buffer", b"\x80\x05\x97.", "refused opcode NEXT_BUFFER")
     add("readonly_buffer", b"\x80\x05]\x98.", "refused opcode READONLY_BUFFER")
-    add("global_after_data", p4 + b"}\x94(\x8c\x08segments\x94]\x94u" + b"\x8c\x02os\x8c\x06system\x93.", "refused opcode STACK_GLOBAL")
+    add(
+        "global_after_data",
+        p4 + b"}\x94(\x8c\x08segments\x94]\x94u" + b"\x8c\x02os\x8c\x06system\x93.",
+        "refused opcode STACK_GLOBAL",
+    )
     # Deep nesting and huge lengths.
     add("deep_marks", p4 + b"(" * 100000 + b".", "nested MARKs")
     add("deep_lists", p4 + b"]" * 200000 + b"a" * 199999 + b".", "malformed")
     add("huge_binunicode", p4 + b"X" + struct.pack("<I", 0xFFFFFFFF) + b"abc", "truncated")
     add("huge_binunicode8", p4 + b"\x8d" + struct.pack("<Q", 1 << 62) + b"abc", "longer than 4 GiB")
-    add("huge_long4", p4 + b"\x8b" + struct.pack("<i", 0x7FFFFFFF) + b"\x00", "larger than any snapshot value")
+    add(
+        "huge_long4", p4 + b"\x8b" + struct.pack("<i", 0x7FFFFFFF) + b"\x00", "larger than any snapshot value"
+    )
     add("huge_frame", p4 + b"\x95" + struct.pack("<Q", 1 << 40) + b"}.", "a FRAME of")
     add("huge_binbytes8", p4 + b"\x8e" + struct.pack("<Q", (1 << 64) - 1) + b".", "longer than 4 GiB")
     add("long1_10_bytes", p4 + b"\x8a\x0a" + b"\x01" * 10 + b".", "larger than any snapshot value")

@@ -49,12 +49,13 @@ def stat_value(plane, name):
 
 
 def add_wait(plane, at_ns):
-    """One AllocatorRetry wait of 2 ms on the thread that allocates (the line with MemoryAllocation events)."""
+    """One AllocatorRetry wait of 2 ms on the thread that allocates (the line with MemoryAllocation
+    events)."""
     md_id = max(plane.event_metadata.keys()) + 1
     plane.event_metadata[md_id].id = md_id
     plane.event_metadata[md_id].name = RETRY
     alloc_ids = {k for k, m in plane.event_metadata.items() if m.name == "MemoryAllocation"}
-    line = next(l for l in plane.lines if any(e.metadata_id in alloc_ids for e in l.events))
+    line = next(x for x in plane.lines if any(e.metadata_id in alloc_ids for e in x.events))
     events = list(line.events)
     wait = type(events[0])()
     wait.metadata_id = md_id
@@ -97,13 +98,16 @@ def make(xplane_pb2, out_dir):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("dir")
     parser.add_argument("--check", action="store_true", help="compare with the files in DIR, write nothing")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         compile_protos(tmp, names=("xplane.proto",))
         import xplane_pb2  # noqa: E402
+
         written = make(xplane_pb2, None if args.check else args.dir)
     if args.check:
         stale = []

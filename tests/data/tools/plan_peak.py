@@ -18,7 +18,6 @@ import importlib
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
@@ -26,15 +25,49 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..")
 PROTO_DIR = os.path.join(REPO, "core", "proto")
 
 ALLOC, FREE, SHARE_WITH = 0, 1, 2
-TYPE_NAMES = ["invalid", "pred", "s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64", "f16", "f32", "f64",
-              "tuple", "opaque", "c64", "bf16", "token", "c128", "f8e5m2", "f8e4m3fn", "s4", "u4",
-              "f8e4m3b11fnuz", "f8e5m2fnuz", "f8e4m3fnuz", "s2", "u2", "f8e4m3", "f8e3m4", "s1", "u1",
-              "f4e2m1fn", "f8e8m0fnu", "buffer"]
+TYPE_NAMES = [
+    "invalid",
+    "pred",
+    "s8",
+    "s16",
+    "s32",
+    "s64",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "f16",
+    "f32",
+    "f64",
+    "tuple",
+    "opaque",
+    "c64",
+    "bf16",
+    "token",
+    "c128",
+    "f8e5m2",
+    "f8e4m3fn",
+    "s4",
+    "u4",
+    "f8e4m3b11fnuz",
+    "f8e5m2fnuz",
+    "f8e4m3fnuz",
+    "s2",
+    "u2",
+    "f8e4m3",
+    "f8e3m4",
+    "s1",
+    "u1",
+    "f4e2m1fn",
+    "f8e8m0fnu",
+    "buffer",
+]
 
 
 def load_protos(tmp):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from compile_protos import compile_protos
+
     compile_protos(tmp, ("hlo.proto", "xplane.proto"))
     return importlib.import_module("hlo_pb2"), importlib.import_module("xplane_pb2")
 
@@ -170,12 +203,23 @@ def analyse(proto, color=0):
     for r, display in sorted(live.items(), key=lambda kv: kv[0]):
         lb = lbs[display]
         ins = instructions.get(lb.defined_at.instruction_id)
-        rows.append({"id": display, "root": r, "size": size_of[r],
-                     "instruction": ins.name if ins else lb.defined_at.instruction_name,
-                     "shape": shape_text(ins.shape, list(lb.defined_at.shape_index)) if ins else ""})
-    result.update(heap_peak=peak, peak_index=peak_index,
-                  peak_instruction=events[peak_index].instruction_name if peak_index >= 0 else "",
-                  peak=peak + indefinite_bytes, events=len(events), live=rows)
+        rows.append(
+            {
+                "id": display,
+                "root": r,
+                "size": size_of[r],
+                "instruction": ins.name if ins else lb.defined_at.instruction_name,
+                "shape": shape_text(ins.shape, list(lb.defined_at.shape_index)) if ins else "",
+            }
+        )
+    result.update(
+        heap_peak=peak,
+        peak_index=peak_index,
+        peak_instruction=events[peak_index].instruction_name if peak_index >= 0 else "",
+        peak=peak + indefinite_bytes,
+        events=len(events),
+        live=rows,
+    )
     return result
 
 
@@ -200,12 +244,26 @@ def main():
                 if args.json:
                     print(json.dumps(r, sort_keys=True))
                     continue
-                print("%s %s(%d): trace %d, heap peak %d at event %d (%s), indefinite %d, peak %d, %d live"
-                      % (r["file"], name, program_id, r["trace"], r["heap_peak"], r["peak_index"],
-                         r["peak_instruction"], r["indefinite_bytes"], r["peak"], len(r["live"])))
+                print(
+                    "%s %s(%d): trace %d, heap peak %d at event %d (%s), indefinite %d, peak %d, %d live"
+                    % (
+                        r["file"],
+                        name,
+                        program_id,
+                        r["trace"],
+                        r["heap_peak"],
+                        r["peak_index"],
+                        r["peak_instruction"],
+                        r["indefinite_bytes"],
+                        r["peak"],
+                        len(r["live"]),
+                    )
+                )
                 for row in r["live"]:
-                    print("    buffer %d (root %d) %d bytes %s %s" % (row["id"], row["root"], row["size"],
-                                                                  row["instruction"], row["shape"]))
+                    print(
+                        "    buffer %d (root %d) %d bytes %s %s"
+                        % (row["id"], row["root"], row["size"], row["instruction"], row["shape"])
+                    )
         sys.exit(1 if failed else 0)
 
 

@@ -30,8 +30,11 @@ def phases(proto):
     if r["trace"] < 0:
         return None
     events = ba.heap_simulator_traces[r["trace"]].events
-    backward = [k for k, e in enumerate(events)
-                if e.instruction_name in ins and "transpose(" in ins[e.instruction_name].metadata.op_name]
+    backward = [
+        k
+        for k, e in enumerate(events)
+        if e.instruction_name in ins and "transpose(" in ins[e.instruction_name].metadata.op_name
+    ]
     start, end = (backward[0], backward[-1]) if backward else (-1, -1)
 
     def phase(k):
@@ -47,6 +50,7 @@ def phases(proto):
         while b in parent:
             b = parent[b]
         return b
+
     for k, e in enumerate(events):
         b = e.buffer_id
         if b in size and e.kind == plan_peak.ALLOC:
@@ -85,10 +89,14 @@ def phases(proto):
         else:
             role = "other"
         roles[row["id"]] = role
-    return {"backward_start": start, "backward_end": end, "peak_index": peak_k,
-            "peak_phase": phase(peak_k) if peak_k >= 0 else "",
-            "phase_heap_peaks": {p: {"heap": v[0], "event": v[1], "instruction": v[2]} for p, v in best.items()},
-            "roles": roles}
+    return {
+        "backward_start": start,
+        "backward_end": end,
+        "peak_index": peak_k,
+        "peak_phase": phase(peak_k) if peak_k >= 0 else "",
+        "phase_heap_peaks": {p: {"heap": v[0], "event": v[1], "instruction": v[2]} for p, v in best.items()},
+        "roles": roles,
+    }
 
 
 def main():
@@ -109,8 +117,10 @@ def main():
             if a.json:
                 print(json.dumps(r, sort_keys=True))
                 continue
-            print("%s: backward %d..%d, peak at %d in the %s" % (r["module"], r["backward_start"], r["backward_end"],
-                                                                r["peak_index"], r["peak_phase"]))
+            print(
+                "%s: backward %d..%d, peak at %d in the %s"
+                % (r["module"], r["backward_start"], r["backward_end"], r["peak_index"], r["peak_phase"])
+            )
             for p, v in sorted(r["phase_heap_peaks"].items()):
                 print("    %s heap peak %d at event %d (%s)" % (p, v["heap"], v["event"], v["instruction"]))
             for b, role in sorted(r["roles"].items()):

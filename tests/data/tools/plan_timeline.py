@@ -4,13 +4,16 @@
 For every host execution (an ExecuteHelper span on /host:CPU) of the program given, finds the kernels it
 launched: the driver-API launches (host events named hip*/cu* with a correlation_id, on any thread) that
 start inside the span, joined by correlation_id to device events of the device plane given (the device of
-the allocator, GPU_<n>_bfc -> /device:GPU:<n>) whose program_id is the program. Only executions whose first allocation inside the span, on the span's thread, comes from the
-allocator given are listed (the report's "executions on GPU_0_bfc"). Prints per execution its start, its end (the later of the span's end and its last kernel's end),
-the first kernel start of each HLO instruction asked for (stat hlo_op), the allocator's bytes in use just
-before the start and the highest bytes_allocated of the allocator's events inside [start, end].
+the allocator, GPU_<n>_bfc -> /device:GPU:<n>) whose program_id is the program. Only executions whose
+first allocation inside the span, on the span's thread, comes from the allocator given are listed (the
+report's "executions on GPU_0_bfc"). Prints per execution its start, its end (the later of the span's end
+and its last kernel's end), the first kernel start of each HLO instruction asked for (stat hlo_op), the
+allocator's bytes in use just before the start and the highest bytes_allocated of the allocator's events
+inside [start, end].
 The planned peak comes from plan_peak.py. Shares no code with oomscope's C++.
 
-    /usr/bin/python3 tests/data/tools/plan_timeline.py CAPTURE.xplane.pb PROGRAM_ID ALLOCATOR PLANE [INSTR ...]
+    /usr/bin/python3 tests/data/tools/plan_timeline.py CAPTURE.xplane.pb PROGRAM_ID ALLOCATOR PLANE \
+        [INSTR ...]
 """
 
 import argparse
@@ -86,8 +89,10 @@ def main():
         inside = [b for (t, b, _) in memory if start <= t <= stop]
         at_start = before[-1] if before else memory[0][2]
         peak = max(([at_start] if at_start is not None else []) + inside, default=None)
-        print(f"execution line={tid} number={number[tid]} start={start} end={stop} kernels={len(kernels)} "
-              f"in_use_at_start={at_start} runtime_peak={peak}")
+        print(
+            f"execution line={tid} number={number[tid]} start={start} end={stop} kernels={len(kernels)} "
+            f"in_use_at_start={at_start} runtime_peak={peak}"
+        )
         for instr in a.instructions:
             times = [k[0] for k in kernels if k[2] == instr]
             print(f"  {instr} {min(times) if times else None}")

@@ -108,8 +108,19 @@ class ModuleWriter:
         self.next_allocation = 0
         self.trace = None
 
-    def instruction(self, iid, name, opcode, element_type, dims, op_name="", source_line=0, operands=(),
-                    parameter_number=None, color=0):
+    def instruction(
+        self,
+        iid,
+        name,
+        opcode,
+        element_type,
+        dims,
+        op_name="",
+        source_line=0,
+        operands=(),
+        parameter_number=None,
+        color=0,
+    ):
         i = self.entry.instructions.add()
         i.id = iid
         i.name = name
