@@ -55,8 +55,6 @@ inline constexpr EnumName<MessageKind> kMessageKindNames[] = {
 };
 static_assert(names_every_value(kMessageKindNames, MessageKind::Nccl));
 const char* to_string(MessageKind k) noexcept;
-// False only for BfcWarning (the allocator says itself that it is not a failure).
-bool is_out_of_memory(MessageKind k) noexcept;
 
 // One figure as the log printed it, in bytes (or a count). `key` is stable and documented in docs/logs.md
 // ("requested", "capacity", "free", "allocated", "reserved", "reserved_unallocated", ...).
@@ -100,7 +98,8 @@ struct Message {
   std::string device;     // "GPU 0", "hbm", "vmem", "GPU_0_bfc", "device ordinal 0", "" (not stated)
   std::int64_t line = 0;  // 1-based line of its first line
   std::int64_t end_line = 0;
-  std::uint64_t offset = 0;  // byte offset of its first line
+  std::uint64_t offset = 0;  // byte offset of the line that was recognised (its first line, but for a TPU
+                             // report whose rows before the trigger were taken in)
   std::string first_line;    // that line without the prefix, at most 400 bytes (raw bytes: make it safe)
   std::vector<Figure> figures;
   std::vector<PeakBuffer> buffers;
@@ -116,6 +115,10 @@ struct Message {
   const Figure* figure(std::string_view key) const noexcept;
 };
 
+// Whether the message reports a failed allocation: false for a BfcWarning (the allocator says itself that
+// it is not a failure) and for a memory_summary table whose "OOMs" count is 0.
+bool is_out_of_memory(const Message& m) noexcept;
+
 struct LogFile {
   std::string path;  // as given; "-" for standard input, "" for pasted text
   std::uint64_t bytes = 0;
@@ -129,7 +132,7 @@ struct LogFile {
 
   // The sources (ranks / processes) in the order of their first message; "" when a message had none.
   std::vector<std::string> sources() const;
-  // Index of the first out-of-memory message (BfcWarning skipped); nullopt when there is none.
+  // Index of the first message for which is_out_of_memory() holds; nullopt when there is none.
   std::optional<std::size_t> first_oom() const;
 };
 

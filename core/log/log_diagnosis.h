@@ -26,9 +26,11 @@ struct DeviceBar {
   std::int64_t framework_allocated = 0;  // allocated by the framework (read)
   std::int64_t reserved_unused = 0;      // reserved by the framework but unallocated (read or derived)
   std::int64_t process_other = 0;        // this process outside the framework (derived)
-  std::int64_t other_processes = 0;      // derived
-  std::int64_t free = 0;                 // read
-  std::int64_t request = 0;              // read
+  // Used outside the framework when the log does not split this process from other processes (derived).
+  std::int64_t outside_framework = 0;
+  std::int64_t other_processes = 0;  // derived
+  std::int64_t free = 0;             // read
+  std::int64_t request = 0;          // read
 };
 
 struct MessageDiagnosis {

@@ -170,11 +170,17 @@ FileKindInfo classify(std::string_view s, bool gz, bool complete) {
       return k;
     }
   }
-  bool text = true;
-  for (char c : s.substr(0, 256))
-    if (!std::isprint(static_cast<unsigned char>(c)) && !std::isspace(static_cast<unsigned char>(c)))
-      text = false;
-  if (text) {
+  // Text: printable ASCII, whitespace, UTF-8 (bytes >= 0x80), ESC of colour codes, and at most one stray
+  // control byte (a NUL) in 64 of the first 4 KiB. Text is a log candidate; the log reader decides.
+  std::size_t control = 0;
+  const std::string_view sample = s.substr(0, 4096);
+  for (char c : sample) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 && !std::isspace(u) && u != 0x1b) ++control;
+    if (u == 0x7f) ++control;
+  }
+  if (control * 64 <= sample.size()) {
+    k.kind = FileKind::Log;
     k.looks_like = "text starting '" + printable_start(s) + "'" + post;
     return k;
   }
