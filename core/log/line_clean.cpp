@@ -190,7 +190,7 @@ void clean_line(std::string_view raw, CleanLine& out) {
     const std::size_t ts = iso_timestamp(trim(rest));
     const std::size_t used = one_prefix(rest, after_timestamp, out);
     if (used == 0) break;
-    after_timestamp = ts != 0;
+    after_timestamp = ts != 0 || (after_timestamp && trim(rest).starts_with("|"));
     start += used;
   }
   if (start > 0) out.text.erase(0, start);
