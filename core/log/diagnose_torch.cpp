@@ -116,8 +116,10 @@ void diagnose_torch(const Message& m, MessageDiagnosis& d) {
     } else {
       auto l = line("device-full", Provenance::Derived,
                     dev + " is full: " + read(m, "free") + " free for a request of " + read(m, "requested") +
-                        ", and PyTorch's cache has only " + bytes(*U) + " unused, so live tensors (" +
-                        (A ? read(m, "allocated") + " allocated" : "the allocated memory") + ") fill it.");
+                        ", and PyTorch's cache has only " + bytes(*U) +
+                        " unused; the rest is held by live tensors (" +
+                        (A ? read(m, "allocated") + " allocated" : "the allocated memory") +
+                        ") and by memory outside PyTorch's allocator.");
       l.fixes.push_back(
           fix("Keep less alive in the failing step: a smaller batch, activation checkpointing "
               "(torch.utils.checkpoint), mixed precision (torch.autocast)",
@@ -184,8 +186,9 @@ void diagnose_mps(const Message& m, MessageDiagnosis& d) {
     auto l = line(
         "mps-limit", Provenance::Derived,
         read(m, "mps_allocated") + " allocated by PyTorch's MPS allocator + " + read(m, "other_allocations") +
-            " other allocations + the " + read(m, "requested") + " requested = " + bytes(*A + *O + *R) +
-            ", over the MPS limit of " + read(m, "max_allowed") + ".",
+            " other allocations + the " + read(m, "requested") + " requested add up to " +
+            bytes(*A + *O + *R) + " (from rounded figures); the allocator found that over its limit of " +
+            read(m, "max_allowed") + ".",
         "The limit is the high watermark (PYTORCH_MPS_HIGH_WATERMARK_RATIO times the GPU's recommended "
         "working set); it stops the process before the unified memory is exhausted.");
     l.fixes.push_back(

@@ -132,6 +132,10 @@ std::string describe(const LogFile& log, std::string_view head) {
     for (char ch : head.substr(0, 40)) start += (ch >= 0x20 && ch < 0x7f) ? ch : '.';
     what = "text starting '" + start + "'";
   }
+  if (log.long_lines > 0)
+    what += " (" + std::to_string(log.long_lines) + (log.long_lines == 1 ? " line" : " lines") +
+            " longer than " + std::to_string(kMaxLineBytes / 1024) + " KiB, read for the first " +
+            std::to_string(kMaxLineBytes / 1024) + " KiB only)";
   std::size_t warnings = 0;
   for (const Message& m : log.messages) warnings += m.kind == MessageKind::BfcWarning;
   if (warnings > 0)

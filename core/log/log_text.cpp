@@ -80,9 +80,10 @@ void write_line(std::ostream& o, const analysis::DiagnosisLine& l) {
 void write_log_text(std::ostream& o, const LogFile& log, const LogDiagnosis& d) {
   std::size_t ooms = 0;
   for (const Message& m : log.messages) ooms += is_out_of_memory(m);
-  o << "== " << (log.path.empty() ? std::string("(pasted text)") : log.path) << ": log of " << log.lines
-    << (log.lines == 1 ? " line" : " lines") << ", " << log.messages.size()
-    << (log.messages.size() == 1 ? " message" : " messages") << " (" << ooms << " out of memory)\n";
+  const std::string name = log.path.empty() ? "(pasted text)" : log.path == "-" ? "standard input" : log.path;
+  o << "== " << name << ": log of " << log.lines << (log.lines == 1 ? " line" : " lines") << ", "
+    << log.messages.size() << (log.messages.size() == 1 ? " message" : " messages") << " (" << ooms
+    << " out of memory)\n";
   if (log.long_lines > 0)
     o << "   " << log.long_lines << " line" << (log.long_lines == 1 ? " is" : "s are") << " longer than "
       << kMaxLineBytes / 1024 << " KiB; only their first " << kMaxLineBytes / 1024 << " KiB were read\n";

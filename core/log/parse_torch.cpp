@@ -131,8 +131,11 @@ bool Parser::start_torch(const Ctx& c) {
   }
   if (at == std::string_view::npos) return false;
   const std::string_view text = c.text.substr(at);
-  // Prose that only names the error ("if you see CUDA out of memory, ...") has no figure to read.
-  if (kind != MessageKind::PytorchMps && !contains(text, "Tried to allocate")) return false;
+  // Prose that only names the error ("if you see CUDA out of memory, ...") has no figure to read; a message
+  // wrapped right after "out of memory." continues on the next line with "Tried to allocate".
+  const bool cut_after_name = trim(text).ends_with("out of memory.");
+  if (kind != MessageKind::PytorchMps && !contains(text, "Tried to allocate") && !cut_after_name)
+    return false;
   Message& m = begin(kind, c);
   m.exception = exception_before(c.text, at);
   m.first_line = clip(trim(text), 400);
@@ -144,6 +147,7 @@ bool Parser::start_torch(const Ctx& c) {
     return true;
   }
   open(Block::TorchWrap);
+  wrap_needs_request_ = !contains(text, "Tried to allocate");
   return true;
 }
 
@@ -170,6 +174,8 @@ bool Parser::torch_wrap_line(const Ctx& c) {
                                                   "pool."};
   bool clause = false;
   for (std::string_view k : kClauses) clause = clause || contains(c.t, k);
+  if (wrap_needs_request_ && !contains(c.t, "Tried to allocate")) clause = false;
+  wrap_needs_request_ = false;
   if (!clause || wrap_lines_ >= 5) return false;
   wrap_text_ += ' ';
   wrap_text_ += c.t;

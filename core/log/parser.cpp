@@ -47,6 +47,16 @@ void Parser::fold_repeat() {
 }
 
 void Parser::end_block() {
+  if (block_ == Block::TorchWrap && !out_.empty() && !cur().figure("requested") &&
+      cur().kind != MessageKind::PytorchMps) {
+    // Only "CUDA out of memory." and no request after it: prose naming the error, not a message.
+    out_.pop_back();
+    block_ = Block::None;
+    wrap_text_.clear();
+    wrap_lines_ = 0;
+    wrap_needs_request_ = false;
+    return;
+  }
   if (block_ == Block::TorchWrap && !out_.empty()) {
     Message& m = cur();
     read_torch(m, wrap_text_);
@@ -64,6 +74,7 @@ void Parser::end_block() {
   in_buffer_ = false;
   wrap_text_.clear();
   wrap_lines_ = 0;
+  wrap_needs_request_ = false;
   tpu_section_.clear();
   if (had_block) fold_repeat();
 }

@@ -77,8 +77,9 @@ class Parser {
   int blank_run_ = 0;
   std::string wrap_text_;  // TorchWrap: the message's text so far, its lines joined by spaces
   int wrap_lines_ = 0;
-  bool in_buffer_ = false;            // XlaGpu / Tpu: the last buffer is still being read
-  std::string tpu_section_;           // Tpu: "total", "program", "allocations", "capacity", "persistent"
+  bool wrap_needs_request_ = false;  // TorchWrap: the first line ended at "out of memory."; the next must ask
+  bool in_buffer_ = false;           // XlaGpu / Tpu: the last buffer is still being read
+  std::string tpu_section_;          // Tpu: "total", "program", "allocations", "capacity", "persistent"
   std::vector<Figure> vllm_context_;  // vLLM figures printed before its failure
   std::string vllm_context_source_;
   std::int64_t vllm_context_line_ = 0;
