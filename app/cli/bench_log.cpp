@@ -90,12 +90,14 @@ int run_bench_log(const LogBenchOptions& o) {
       run_process({"/usr/bin/grep", "-c", "out of memory", o.path}, status, grep_rss, &grep_cpu);
   const double grep_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("log %s: %.1f MB\n", o.path.c_str(), mb);
-  std::printf("  oomscope read_log: %.3f s wall, %.3f s CPU, %.0f MB/s (wall), max RSS %.1f MiB; %s\n",
-              r.wall_s, r.cpu_s, mb / std::max(r.wall_s, 1e-9), static_cast<double>(r.max_rss_kib) / 1024.0,
-              r.message.c_str());
   std::printf(
-      "  grep -c 'out of memory': %.3f s wall, %.3f s CPU, %.0f MB/s (wall), max RSS %.1f MiB; count %s",
-      grep_wall, grep_cpu, mb / std::max(grep_wall, 1e-9), static_cast<double>(grep_rss) / 1024.0,
+      "  oomscope read_log: %.3f s wall, %.3f s CPU, %.0f MB/s (wall), %.0f MB/s (CPU), max RSS %.1f MiB; "
+      "%s\n",
+      r.wall_s, r.cpu_s, mb / std::max(r.wall_s, 1e-9), mb / std::max(r.cpu_s, 1e-9),
+      static_cast<double>(r.max_rss_kib) / 1024.0, r.message.c_str());
+  std::printf(
+      "  grep -c 'out of memory': %.3f s wall, %.3f s CPU, %.0f MB/s (wall), %.0f MB/s (CPU); count %s",
+      grep_wall, grep_cpu, mb / std::max(grep_wall, 1e-9), mb / std::max(grep_cpu, 1e-9),
       count.empty() ? "?\n" : count.c_str());
   return 0;
 }
