@@ -11,6 +11,8 @@
 #include <sstream>
 
 #include "app/cli/command.h"
+#include "app/cli/log_entries.h"
+#include "app/cli/log_json.h"
 #include "app/cli/other_formats.h"
 #include "core/analysis/report/report.h"
 #include "core/analysis/report/report_json.h"
@@ -61,6 +63,7 @@ bool within(const fs::path& inner, const fs::path& outer) {
 void refuse_capture_folder(const std::string& json_path, const std::vector<std::string>& captures) {
   const fs::path target = resolve_all_links(json_path).parent_path();
   for (const std::string& c : captures) {
+    if (c == "-") continue;  // standard input has no folder
     const fs::path folder = resolve_all_links(c).parent_path();
     if (within(target, folder))
       throw Error(ErrorKind::InvalidArgument, json_path,
@@ -95,10 +98,14 @@ int run_report(const ReportCommandOptions& o) {
   const analysis::ReportOptions& options = o.report;
   const std::vector<std::string>& inputs = o.inputs;
   const std::optional<std::string>& json_path = o.json_path;
-  const std::vector<std::string> files = expand_inputs(inputs);
+  std::vector<std::string> files = expand_inputs(inputs);
   if (json_path && *json_path != "-") refuse_capture_folder(*json_path, files);
+  // Logs beside captures are reported after them (one entry each); logs alone go with the other formats.
+  const std::vector<std::string> log_paths = take_logs_beside_captures(files);
   if (auto rc = report_other_formats(files, json_path, options.top))
-    return *rc;  // snapshots, traces, ... (by content)
+    return *rc;  // snapshots, traces, logs, ... (by content)
+  std::vector<LogEntry> logs;
+  for (const std::string& p : log_paths) logs.push_back(load_log_entry(p));
 
   std::vector<analysis::HostReport> reports;
   std::vector<Failure> failures;
@@ -138,6 +145,10 @@ int run_report(const ReportCommandOptions& o) {
     nlohmann::json j = analysis::report_to_json(reports, options);
     j["failed"] = nlohmann::json::array();
     for (const Failure& f : failures) j["failed"].push_back({{"file", f.file}, {"error", f.message}});
+    if (!logs.empty()) {
+      j["logs"] = nlohmann::json::array();
+      for (const LogEntry& e : logs) j["logs"].push_back(log_json(e.file, e.diagnosis));
+    }
     // Names in a capture are bytes, not always UTF-8: invalid bytes become U+FFFD instead of failing.
     return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   };
@@ -148,6 +159,10 @@ int run_report(const ReportCommandOptions& o) {
   std::ostringstream text;
   analysis::write_report_text(text, reports, options.top);
   for (const Failure& f : failures) text << "\n== " << f.file << "\nnot reported: " << f.message << "\n";
+  for (const LogEntry& e : logs) {
+    text << "\n";
+    log::write_log_text(text, e.file, e.diagnosis);
+  }
   std::cout << terminal_safe(text.str()) << std::flush;
   if (json_path) {
     const WriteResult written = write_file_atomically(*json_path, json_text());
@@ -165,14 +180,16 @@ Runner define_report(CLI::App& app) {
       "the\n"
       "runtime (allocators, executions, AllocatorRetry, growth per execution, what was live when the last\n"
       "execution started) and diagnosis lines with fixes, each figure labelled read, measured or derived.\n"
-      "PyTorch snapshots, Kineto traces and pprof files are recognised by content.\n"
+      "PyTorch snapshots, Kineto traces, pprof files and text logs of a failed run (every out-of-memory\n"
+      "message of PyTorch, XLA, TensorFlow, vLLM and NCCL; docs/logs.md) are recognised by content; '-'\n"
+      "reads a log from standard input, and a log beside captures is reported after them.\n"
       "\n"
       "Exit codes: 0 every capture reported; 1 none could be read (bad input); 2 bad arguments; 5 some\n"
       "captures were reported and others could not be read (each is named on stderr and in the report).");
   app.add_option("CAPTURE", o->inputs,
                  "a .xplane.pb or .xplane.pb.gz file, or a folder searched for them; several files of\n"
                  "one multi-host run are reported per host. A bare <module>(<id>).hlo_proto.pb gets\n"
-                 "the plan only")
+                 "the plan only. A text log (or '-' for standard input) gets its out-of-memory messages")
       ->required()
       ->type_name("FILE");
   app.add_option_function<std::string>(

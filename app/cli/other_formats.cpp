@@ -2,6 +2,7 @@
 
 #include "app/cli/other_formats.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -9,6 +10,8 @@
 #include <sstream>
 
 #include "app/cli/command.h"
+#include "app/cli/log_entries.h"
+#include "app/cli/log_json.h"
 #include "core/capture/input_checks.h"
 #include "core/snapshot/file_kind.h"
 #include "core/snapshot/snapshot_json.h"
@@ -33,6 +36,7 @@ struct OtherFile {
   std::shared_ptr<const KinetoTrace> kineto;
   std::shared_ptr<const HtaTimeline> hta;
   std::shared_ptr<const PprofProfile> pprof;
+  std::shared_ptr<const LogEntry> log;
 };
 
 OtherFile load(const std::string& path, const FileKindInfo& kind) {
@@ -53,6 +57,9 @@ OtherFile load(const std::string& path, const FileKindInfo& kind) {
     case FileKind::Pprof:
       f.pprof = read_pprof(path);
       break;
+    case FileKind::Log:
+      f.log = std::make_shared<const LogEntry>(load_log_entry(path));
+      break;
     case FileKind::Unknown:
       throw_unknown_kind(path, kind);
     case FileKind::XSpace:
@@ -71,6 +78,11 @@ void write_text(std::ostream& o, const OtherFile& f, std::size_t top, bool full)
     write_hta_text(o, *f.hta);
   } else if (f.pprof) {
     write_pprof_text(o, *f.pprof, full ? top : 10);
+  } else if (f.log) {
+    if (full)
+      log::write_log_text(o, f.log->file, f.log->diagnosis);
+    else
+      log::write_log_info(o, f.log->file);
   }
 }
 
@@ -86,12 +98,14 @@ nlohmann::json to_json(const OtherFile& f, std::size_t top, bool full) {
   if (f.kineto) return kineto_json(*f.kineto);
   if (f.hta) return hta_json(*f.hta);
   if (f.pprof) return pprof_json(*f.pprof, top);
+  if (f.log) return log_json(f.log->file, f.log->diagnosis);
   return nullptr;
 }
 
 // The capture reader's file: an XSpace, or a file of unknown kind that starts like one (a damaged or cut
 // capture) or with zero bytes; the reader then says precisely what is wrong and where.
 FileKindInfo detect(const std::string& path) {
+  if (path == "-") return FileKindInfo{FileKind::Log, false, "standard input"};  // a log piped in
   FileKindInfo kind = detect_file_kind(path);
   if (kind.kind != FileKind::Unknown) return kind;
   std::ifstream in(path, std::ios::binary);
@@ -101,6 +115,15 @@ FileKindInfo detect(const std::string& path) {
   if (!head.empty() && (head[0] == '\0' || !capture::xspace_start_problem(head)))
     kind.kind = FileKind::XSpace;
   return kind;
+}
+
+// 1 with a line on stderr when a log's messages are none of them an out-of-memory error (BFC warnings only).
+int complain_without_oom(const OtherFile& f) {
+  if (!f.log) return 0;
+  const std::string why = no_oom_complaint(*f.log);
+  if (why.empty()) return 0;
+  std::cerr << "oomscope-cli: " << terminal_safe(why) << "\n";
+  return 1;
 }
 
 }  // namespace
@@ -117,7 +140,7 @@ std::optional<int> info_other_format(const std::string& path, bool json) {
     write_text(text, f, 10, false);
     std::cout << terminal_safe(text.str());
   }
-  return 0;
+  return complain_without_oom(f);
 }
 
 std::optional<int> report_other_formats(const std::vector<std::string>& files,
@@ -140,9 +163,11 @@ std::optional<int> report_other_formats(const std::vector<std::string>& files,
     return (doc.size() == 1 ? doc[0] : doc).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
            "\n";
   };
+  int code = 0;
+  for (const OtherFile& f : loaded) code = std::max(code, complain_without_oom(f));
   if (json_path && *json_path == "-") {
     std::cout << json_text();
-    return 0;
+    return code;
   }
   std::ostringstream text;
   for (std::size_t i = 0; i < loaded.size(); ++i) {
@@ -156,7 +181,7 @@ std::optional<int> report_other_formats(const std::vector<std::string>& files,
     if (written.replaced)
       std::cerr << "oomscope-cli: replaced the existing " << terminal_safe(*json_path) << "\n";
   }
-  return 0;
+  return code;
 }
 
 }  // namespace oomscope::cli

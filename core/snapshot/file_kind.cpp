@@ -80,6 +80,23 @@ bool hta_raw_rows(std::string_view s, std::size_t p) {
   return commas == 3;
 }
 
+// "[[", "[{", "[\"", "[]" or "[-1.5," start a JSON list; "[rank3]:" or "[2024-01-01 10:00:00]" start a log
+// line.
+bool json_list_start(std::string_view s, std::size_t p) {
+  const std::size_t q = skip_ws(s, p + 1);
+  if (q >= s.size()) return true;
+  const char c = s[q];
+  if (c == '[' || c == '{' || c == '"' || c == ']') return true;
+  if (!std::isdigit(static_cast<unsigned char>(c)) && c != '-') return false;
+  std::size_t e = q;
+  while (e < s.size() && e < q + 64 &&
+         (std::isdigit(static_cast<unsigned char>(s[e])) || s[e] == '.' || s[e] == 'e' || s[e] == 'E' ||
+          s[e] == '+' || s[e] == '-'))
+    ++e;
+  const std::size_t after = skip_ws(s, e);
+  return after < s.size() && (s[after] == ',' || s[after] == ']');
+}
+
 std::string printable_start(std::string_view s) {
   std::string out;
   for (char c : s.substr(0, 40)) out += std::isprint(static_cast<unsigned char>(c)) ? c : '.';
@@ -130,7 +147,7 @@ FileKindInfo classify(std::string_view s, bool gz, bool complete) {
         post;
     return k;
   }
-  if (p < s.size() && (s[p] == '{' || s[p] == '[')) {
+  if (p < s.size() && (s[p] == '{' || (s[p] == '[' && json_list_start(s, p)))) {
     if (s.find("\"traceEvents\"") != std::string_view::npos ||
         (s[p] == '[' && s.find("\"ph\"") != std::string_view::npos &&
          s.find("\"ts\"") != std::string_view::npos)) {
@@ -170,11 +187,17 @@ FileKindInfo classify(std::string_view s, bool gz, bool complete) {
       return k;
     }
   }
-  bool text = true;
-  for (char c : s.substr(0, 256))
-    if (!std::isprint(static_cast<unsigned char>(c)) && !std::isspace(static_cast<unsigned char>(c)))
-      text = false;
-  if (text) {
+  // Text: printable ASCII, whitespace, UTF-8 (bytes >= 0x80), ESC of colour codes, and at most one stray
+  // control byte (a NUL) in 64 of the first 4 KiB. Text is a log candidate; the log reader decides.
+  std::size_t control = 0;
+  const std::string_view sample = s.substr(0, 4096);
+  for (char c : sample) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 && !std::isspace(u) && u != 0x1b) ++control;
+    if (u == 0x7f) ++control;
+  }
+  if (control * 64 <= sample.size()) {
+    k.kind = FileKind::Log;
     k.looks_like = "text starting '" + printable_start(s) + "'" + post;
     return k;
   }

@@ -2,7 +2,8 @@
 // The one place that recognises every input format by its CONTENT (not its extension): XSpace captures
 // (plain or gzip'd: the capture reader opens both), PyTorch allocator snapshots (pickle), Chrome trace
 // JSON (Kineto, gzip'd or not), the torch.profiler raw memory timeline, and pprof profiles (JAX device
-// memory profiles). For anything else `looks_like` says what the bytes resemble.
+// memory profiles), and text, which is a log candidate (core/log reads it and says whether it holds an
+// out-of-memory message). For anything else `looks_like` says what the bytes resemble.
 
 #include <string>
 #include <string_view>
@@ -11,12 +12,13 @@
 
 namespace oomscope::snapshot {
 
-enum class FileKind { XSpace, TorchSnapshot, ChromeTrace, HtaRawTimeline, Pprof, Unknown };
+enum class FileKind { XSpace, TorchSnapshot, ChromeTrace, HtaRawTimeline, Pprof, Log, Unknown };
 inline constexpr EnumName<FileKind> kFileKindNames[] = {{FileKind::XSpace, "xspace"},
                                                         {FileKind::TorchSnapshot, "torch-snapshot"},
                                                         {FileKind::ChromeTrace, "chrome-trace"},
                                                         {FileKind::HtaRawTimeline, "memory-timeline-raw"},
                                                         {FileKind::Pprof, "pprof"},
+                                                        {FileKind::Log, "log"},
                                                         {FileKind::Unknown, "unknown"}};
 static_assert(names_every_value(kFileKindNames, FileKind::Unknown));
 const char* to_string(FileKind k) noexcept;
@@ -29,7 +31,8 @@ struct FileKindInfo {
 
 // Reads the first 256 KiB. An unreadable or empty file, and binary data that is no known format, are
 // reported as XSpace so that the capture reader's own wording ("no such file", "empty", "damaged at byte
-// N", "truncated") reaches the user; text, ZIP, HTML and other JSON are Unknown.
+// N", "truncated") reaches the user; text (ASCII or UTF-8, with tabs, escape codes and a few stray control
+// bytes) is Log; ZIP, HTML and other JSON are Unknown.
 FileKindInfo detect_file_kind(const std::string& path);
 // complete: `bytes` is the whole file.
 FileKindInfo detect_kind_of_bytes(std::string_view bytes, bool complete);

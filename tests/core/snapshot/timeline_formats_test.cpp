@@ -183,6 +183,11 @@ TEST(FileKind, EveryFormatByContent) {
   EXPECT_NE(detect_kind_of_bytes("<!DOCTYPE html><html>", true).looks_like.find("HTML"), std::string::npos);
   EXPECT_NE(detect_kind_of_bytes("hello world, plain text", true).looks_like.find("text starting 'hello"),
             std::string::npos);
+  EXPECT_EQ(detect_kind_of_bytes("hello world, plain text", true).kind, FileKind::Log);  // a log candidate
+  EXPECT_EQ(detect_kind_of_bytes("[rank1]: Traceback (most recent call last):\n", true).kind, FileKind::Log);
+  EXPECT_EQ(detect_kind_of_bytes("[2024-01-01 10:00:00] INFO start\n", true).kind, FileKind::Log);
+  EXPECT_EQ(detect_kind_of_bytes("\x1b[31mRuntimeError\x1b[0m: CUDA out of memory.\n", true).kind,
+            FileKind::Log);
   EXPECT_NE(
       detect_kind_of_bytes("{\"memoryProfilePerAllocator\": {}}", true).looks_like.find("memory_profile"),
       std::string::npos);
