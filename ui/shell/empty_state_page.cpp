@@ -79,9 +79,21 @@ EmptyStatePage::EmptyStatePage(QWidget* parent) : QWidget(parent) {
   connect(open, &QPushButton::clicked, this, &EmptyStatePage::openRequested);
   connect(m_example, &QPushButton::clicked, this, &EmptyStatePage::openExampleRequested);
 
+  auto* logHint =
+      paragraph(tr("Only have the log of the failed run? Paste it with <b>Edit \u25b8 Paste Log</b> "
+                   "(Ctrl+Shift+V) or open the log file: oomscope reads the out-of-memory messages "
+                   "of PyTorch (CUDA, ROCm, MPS), XLA (GPU and TPU), TensorFlow's allocator, vLLM "
+                   "and NCCL, and says what they mean."),
+                card);
+  logHint->setObjectName(QStringLiteral("logHint"));
+  auto* paste = new QPushButton(tr("Paste a Log"), card);
+  paste->setObjectName(QStringLiteral("pasteLogButton"));
+  connect(paste, &QPushButton::clicked, this, &EmptyStatePage::pasteLogRequested);
+
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(open);
   buttons->addWidget(m_example);
+  buttons->addWidget(paste);
   buttons->addStretch(1);
 
   auto* cardLayout = new QVBoxLayout(card);
@@ -94,6 +106,7 @@ EmptyStatePage::EmptyStatePage(QWidget* parent) : QWidget(parent) {
   cardLayout->addWidget(code);
   cardLayout->addWidget(step2);
   cardLayout->addWidget(step3);
+  cardLayout->addWidget(logHint);
   cardLayout->addSpacing(8);
   cardLayout->addLayout(buttons);
 

@@ -19,6 +19,7 @@ class EmptyStatePage : public QWidget {
  signals:
   void openRequested();
   void openExampleRequested();
+  void pasteLogRequested();
 
  private:
   QPushButton* m_example = nullptr;

@@ -84,6 +84,7 @@ MainWindow::MainWindow(CaptureSession* session, QWidget* parent) : QMainWindow(p
   m_empty->hide();
   connect(m_empty, &EmptyStatePage::openRequested, this, [this] { chooseFile(); });
   connect(m_empty, &EmptyStatePage::openExampleRequested, this, [this] { openFile(m_examplePath); });
+  connect(m_empty, &EmptyStatePage::pasteLogRequested, this, &MainWindow::pasteLog);
 
   m_overview = new OverviewPage(this);
   m_overview->hide();
@@ -225,6 +226,13 @@ void MainWindow::createActions() {
   quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));  // QKeySequence::Quit is empty on some platforms
   quit->setMenuRole(QAction::QuitRole);
 
+  auto* edit = menuBar()->addMenu(tr("&Edit"));
+  auto* paste = edit->addAction(tr("&Paste Log"), this, &MainWindow::pasteLog);
+  paste->setObjectName(QStringLiteral("pasteLogAction"));
+  paste->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V));
+  paste->setToolTip(
+      tr("Read the log of a failed run from the clipboard: its out-of-memory messages and what they say"));
+
   auto* view = menuBar()->addMenu(tr("&View"));
   view->addAction(m_navigatorDock->toggleViewAction());
   m_filterAction = view->addAction(tr("&Filter Modules"), this, &MainWindow::focusFilter);
@@ -292,7 +300,7 @@ void MainWindow::openFile(const QString& path) {
   }
   // PyTorch snapshots, Kineto traces, ... (by content) open in a window of their own; a file XProf writes
   // beside a capture (<host>.trace.json.gz) goes to the capture reader, whose error names the capture.
-  if (!capture::capture_beside(path.toStdString()) && SnapshotWindow::openIfNotCapture(path)) return;
+  if (openInOwnWindow(path)) return;
   m_session->open(path);
 }
 

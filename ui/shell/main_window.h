@@ -84,6 +84,8 @@ class MainWindow : public QMainWindow {
   // Capture files among paths open together as one multi-host run (one file per host); other kinds of files
   // (PyTorch snapshots, traces) each open in a window of their own.
   void openFiles(const QStringList& paths);
+  // Edit > Paste Log: opens the text on the clipboard in a Log window (a status message when it holds none).
+  void pasteLog();
   void closeCapture();
   void reload();
   // Opens a file from the recent list; one that no longer exists is dropped from the list, with a message.
@@ -161,6 +163,8 @@ class MainWindow : public QMainWindow {
   void runLoadErrorAction(LoadErrorAction action, const JobError& error, bool onPage);
   // Hands path to the page that opens files of its kind, showing that page; false when no page takes it.
   bool openOnPage(const QString& path);
+  // A file that is not a capture (a log, a PyTorch snapshot, a Kineto trace, ...) opens in a window of its own.
+  bool openInOwnWindow(const QString& path);
   void addPageFileOpener(PageFileOpener* opener, QWidget* page);
   void onLoadCancelled(const QString& path);
   void onClosed();

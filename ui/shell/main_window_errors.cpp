@@ -6,9 +6,9 @@
 #include <QLabel>
 #include <QStatusBar>
 
-#include "ui/shell/main_window.h"
 #include "ui/session/safe_text_qt.h"
 #include "ui/session/settings_store.h"
+#include "ui/shell/main_window.h"
 
 namespace oomscope::ui {
 

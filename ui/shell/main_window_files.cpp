@@ -1,10 +1,13 @@
 // MainWindow: choosing files (dialog, a recent file from recent_files_menu.h, drag and drop, several at
 // once), and the files a page opens itself (PageFileOpener: the Live page's recordings).
 #include <QChartView>
+#include <QClipboard>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLabel>
+#include <QGuiApplication>
 #include <QMenu>
 #include <QMimeData>
 #include <QTableView>
@@ -12,14 +15,16 @@
 #include <vector>
 
 #include "core/capture/companion.h"
+#include "core/snapshot/file_kind.h"
 #include "ui/analysis/analysis_pages.h"
-#include "ui/shell/exporter.h"
 #include "ui/analysis/hosts_page.h"
-#include "ui/shell/main_window.h"
 #include "ui/analysis/overview_page.h"
 #include "ui/analysis/table_page.h"
+#include "ui/log/log_window.h"
 #include "ui/session/page_file_opener.h"
 #include "ui/session/settings_store.h"
+#include "ui/shell/exporter.h"
+#include "ui/shell/main_window.h"
 #include "ui/snapshot/snapshot_window.h"
 
 namespace oomscope::ui {
@@ -73,15 +78,36 @@ void MainWindow::openFiles(const QStringList& paths) {
   for (const QString& path : paths) {
     if (path.isEmpty()) continue;
     if (openOnPage(path)) continue;  // a live recording: on the Live page
-    if (!QFileInfo(path).isDir() && !capture::capture_beside(path.toStdString()) &&
-        SnapshotWindow::openIfNotCapture(path))
-      continue;  // its own window
+    if (openInOwnWindow(path)) continue;
     captures << path;
   }
   if (captures.size() == 1)
     openFile(captures.first());
   else if (!captures.isEmpty())
     m_session->openRun(captures);
+}
+
+bool MainWindow::openInOwnWindow(const QString& path) {
+  if (QFileInfo(path).isDir() || capture::capture_beside(path.toStdString())) return false;
+  const snapshot::FileKind kind = snapshot::detect_file_kind(path.toStdString()).kind;
+  if (kind == snapshot::FileKind::XSpace) return false;
+  if (kind != snapshot::FileKind::Log) {
+    SnapshotWindow::openFile(path);
+    return true;
+  }
+  LogWindow* window = LogWindow::openFile(path);
+  connect(window, &LogWindow::loaded, this,
+          [path] { SettingsStore::instance().addRecent(QFileInfo(path).absoluteFilePath()); });
+  return true;
+}
+
+void MainWindow::pasteLog() {
+  const QString text = QGuiApplication::clipboard()->text();
+  if (text.trimmed().isEmpty()) {
+    m_status->setText(tr("The clipboard holds no text to read as a log."));
+    return;
+  }
+  LogWindow::openText(text);
 }
 
 void MainWindow::addPageFileOpener(PageFileOpener* opener, QWidget* page) {

@@ -4,14 +4,14 @@
 // back.
 #include <QLocale>
 
+#include "ui/analysis/analysis_pages.h"
+#include "ui/analysis/analysis_result.h"
+#include "ui/analysis/range_banner.h"
+#include "ui/analysis/table_page.h"
 #include "ui/charts/timeline_chart.h"
 #include "ui/models/capture_rows.h"
 #include "ui/models/capture_table_models.h"
-#include "ui/analysis/analysis_pages.h"
-#include "ui/analysis/analysis_result.h"
 #include "ui/shell/main_window.h"
-#include "ui/analysis/range_banner.h"
-#include "ui/analysis/table_page.h"
 
 namespace oomscope::ui {
 

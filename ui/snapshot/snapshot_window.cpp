@@ -114,10 +114,15 @@ QList<SnapshotWindow*> SnapshotWindow::openWindows() {
 bool SnapshotWindow::openIfNotCapture(const QString& path) {
   const auto kind = snapshot::detect_file_kind(path.toStdString());
   if (kind.kind == snapshot::FileKind::XSpace) return false;
+  openFile(path);
+  return true;
+}
+
+SnapshotWindow* SnapshotWindow::openFile(const QString& path) {
   auto* window = new SnapshotWindow;
   window->show();
   window->load(path);
-  return true;
+  return window;
 }
 
 void SnapshotWindow::load(const QString& path) {

@@ -40,6 +40,8 @@ class SnapshotWindow : public QMainWindow {
 
   // When `path` is not an XSpace capture (by content), opens it in a new SnapshotWindow and returns true.
   static bool openIfNotCapture(const QString& path);
+  // A new window (deleted when closed) that loads `path`.
+  static SnapshotWindow* openFile(const QString& path);
   // Every open window (for the Diff page's list).
   static QList<SnapshotWindow*> openWindows();
 

@@ -1,0 +1,40 @@
+#include "ui/log/log_document.h"
+
+#include <sstream>
+#include <utility>
+
+namespace oomscope::ui {
+
+namespace {
+
+std::shared_ptr<const LogDocument> finish(log::LogFile file) {
+  auto doc = std::make_shared<LogDocument>();
+  doc->file = std::move(file);
+  doc->diagnosis = log::diagnose_log(doc->file);
+  if (!doc->empty()) {
+    std::ostringstream text;
+    log::write_log_text(text, doc->file, doc->diagnosis);
+    doc->report = text.str();
+  }
+  return doc;
+}
+
+}  // namespace
+
+std::string LogDocument::noMessageText() const {
+  const std::string name = file.path.empty() ? std::string("the pasted text") : file.path;
+  std::string text = "no out-of-memory message found in " + name;
+  if (!file.looks_like.empty()) text += "; it looks like " + file.looks_like;
+  return text;
+}
+
+std::shared_ptr<const LogDocument> loadLogDocument(const std::string& path, ProgressSink& progress,
+                                                   std::stop_token stop) {
+  return finish(log::read_log(path, progress, std::move(stop)));
+}
+
+std::shared_ptr<const LogDocument> logDocumentFromText(std::string_view text, const std::string& name) {
+  return finish(log::read_log_text(text, name));
+}
+
+}  // namespace oomscope::ui
