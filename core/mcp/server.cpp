@@ -3,6 +3,7 @@
 #include "core/mcp/server.h"
 
 #include <new>
+#include <utility>
 
 #include "core/mcp/call_progress.h"
 #include "core/mcp/schema_check.h"
@@ -190,7 +191,7 @@ void Server::call_tool(const Incoming& in) {
       calls_.start(id_key(id), [this, tool, id, arguments = std::move(arguments), token](
                                    std::stop_token stop, const std::function<bool()>& cancelled) {
         CallProgress progress(out_, token);
-        ToolContext context{progress, stop};
+        ToolContext context{progress, std::move(stop)};
         Json result = run_tool(*tool, arguments, context);
         if (cancelled()) return std::function<void()>();  // a cancelled call is not answered
         return std::function<void()>(

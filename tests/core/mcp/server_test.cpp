@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -27,9 +28,9 @@ std::vector<Tool> test_tools() {
   slow.name = "slow";
   slow.input_schema = Json{{"type", "object"}};
   slow.run = [](const Json&, ToolContext& ctx) -> ToolResult {
-    for (int i = 0; i < 1000; ++i) {
+    for (int i = 0; i < 4000; ++i) {  // 20 s unless stopped; one percent a step for the first 100
       if (ctx.stop.stop_requested()) throw Cancelled();
-      ctx.progress.report(i / 1000.0, "waiting");
+      ctx.progress.report(std::min(i, 100) / 100.0, "waiting");
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     return ToolResult{"done", Json{{"done", true}}, false};
@@ -117,7 +118,10 @@ TEST_F(ServerTest, CancelledCallSendsNothingAndFreesItsSlot) {
   init("2025-11-25");
   server_->handle_line(R"({"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"slow",
                           "_meta":{"progressToken":"p"}}})");
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  for (int seen = 0; seen < 2;) {  // running: its progress arrives
+    other_.push_back(next());
+    seen += other_.back().value("method", "") == "notifications/progress";
+  }
   // The only slot is taken: busy.
   EXPECT_EQ(request(11, "tools/call", {{"name", "echo"}, {"arguments", {{"n", 1}}}})["result"]["isError"],
             true);
