@@ -126,8 +126,8 @@ mcp::Tool mcp_live_tool() {
       "returns the rank table the live commands end with (`oomscope-cli watch ... --json --table`, `replay "
       "FILE --json --table`): per rank its status, last sample (allocated, reserved, driver/device used, "
       "RSS, OOMs, retries: measured by the agent) and its headroom (capacity minus device used, derived), "
-      "least headroom first. The text is the per-rank summary (peaks, events, gaps, alerts). It gives no "
-      "forecast of when a rank runs out: oomscope does not compute one yet.";
+      "least headroom first. The text is the per-rank summary (peaks, events, gaps, alerts). It does not "
+      "include the OOM forecast lines of `watch --json`.";
   t.input_schema = input_schema();
   t.output_schema = output_schema();
   t.annotations = Json{{"readOnlyHint", true}, {"destructiveHint", false}, {"openWorldHint", true}};
