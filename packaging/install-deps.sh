@@ -35,6 +35,27 @@ PACKAGES=(
 
 log() { printf '[install-deps] %s\n' "$*"; }
 
+# The MCP test's client (tests/mcp: the official MCP TypeScript SDK, pinned by its package-lock.json),
+# installed with the machine's Node.js and npm into tests/mcp/node_modules (git-ignored); without npm the
+# test skips and says why.
+mcp_test_deps() {
+  local dir
+  dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tests/mcp"
+  if ! command -v npm >/dev/null 2>&1; then
+    log "npm not found: the MCP client test (tests/mcp) will skip"
+    return 0
+  fi
+  if [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then
+    log "tests/mcp: node modules already installed"
+    return 0
+  fi
+  if (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/tmp/oomscope-npm-ci.log 2>&1); then
+    log "tests/mcp: installed the MCP SDK client (npm ci)"
+  else
+    log "WARNING: npm ci in tests/mcp failed (see /tmp/oomscope-npm-ci.log); the MCP client test will skip"
+  fi
+}
+
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then
   if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
@@ -50,6 +71,7 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   log "all ${#PACKAGES[@]} packages already installed; nothing to do."
+  mcp_test_deps
   exit 0
 fi
 
@@ -69,3 +91,4 @@ if ! $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}" >/tmp/o
   exit 1
 fi
 log "done; installed: ${missing[*]}"
+mcp_test_deps

@@ -5,24 +5,12 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/command.h"
-#include "core/snapshot/file_kind.h"
-#include "core/snapshot/snapshot_diff.h"
-#include "core/snapshot/snapshot_reader.h"
+#include "app/cli/command_documents.h"
 #include "core/util/error.h"
 
 namespace oomscope::cli {
 
 namespace {
-
-std::shared_ptr<const snapshot::Snapshot> load(const std::string& path) {
-  const snapshot::FileKindInfo kind = snapshot::detect_file_kind(path);
-  if (kind.kind != snapshot::FileKind::TorchSnapshot) {
-    if (kind.kind == snapshot::FileKind::Unknown) snapshot::throw_unknown_kind(path, kind);
-    throw Error(ErrorKind::NotACapture, path,
-                "diff compares PyTorch memory snapshots (.pickle); this looks like " + kind.looks_like);
-  }
-  return snapshot::read_snapshot(path);
-}
 
 struct DiffOptions {
   std::vector<std::string> files = std::vector<std::string>(2);
@@ -31,23 +19,18 @@ struct DiffOptions {
 };
 
 int run_diff(const DiffOptions& o) {
-  const std::vector<std::string>& files = o.files;
   const std::optional<std::string>& json_path = o.json_path;
-  const std::size_t top = o.top;
-  const auto a = load(files[0]);
-  const auto b = load(files[1]);
-  const auto ra = snapshot::analyse_snapshot(*a, top);
-  const auto rb = snapshot::analyse_snapshot(*b, top);
-  const snapshot::SnapshotDiff d = snapshot::diff_snapshots(*a, ra, *b, rb, top);
+  NullProgress none;
+  const Rendered d = diff_document(o.files[0], o.files[1], o.top, none, {});
   if (json_path && *json_path == "-") {
-    std::cout << snapshot::diff_json(d).dump(2) << "\n";
+    std::cout << d.json.dump(2) << "\n";
     return 0;
   }
-  snapshot::write_diff_text(std::cout, d);
+  std::cout << d.text;
   if (json_path) {
     std::ofstream out(*json_path, std::ios::binary | std::ios::trunc);
     if (!out) throw Error(ErrorKind::Io, *json_path, "cannot open the JSON file for writing");
-    out << snapshot::diff_json(d).dump(2) << "\n";
+    out << d.json.dump(2) << "\n";
     if (!out.flush()) throw Error(ErrorKind::Io, *json_path, "cannot write the JSON file");
   }
   return 0;

@@ -8,10 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/command.h"
-#include "app/cli/info_format.h"
-#include "app/cli/other_formats.h"
+#include "app/cli/command_documents.h"
 #include "core/capture/reader.h"
-#include "core/util/safe_text.h"
 
 namespace oomscope::cli {
 
@@ -39,26 +37,26 @@ struct InfoOptions {
 };
 
 int run_info(const InfoOptions& o) {
-  const std::string& path = o.path;
-  const bool json = o.json;
-  if (auto rc = info_other_format(path, json))
-    return *rc;  // snapshots, Kineto traces, pprof, ... (by content)
-
-  std::shared_ptr<const capture::Capture> cap;
-  if (::isatty(STDERR_FILENO)) {
-    TerminalProgress progress;
-    cap = capture::read_capture(path, progress);
-  } else {
-    cap = capture::read_capture(path);
+  NullProgress none;
+  std::optional<Rendered> out = info_other_format(o.path, none, {});  // snapshots, Kineto traces, pprof, ...
+  if (!out) {
+    std::shared_ptr<const capture::Capture> cap;
+    if (::isatty(STDERR_FILENO)) {
+      TerminalProgress progress;
+      cap = capture::read_capture(o.path, progress);
+    } else {
+      cap = capture::read_capture(o.path);
+    }
+    out = info_rendered(*cap);
   }
-  // Names in a capture are bytes: invalid UTF-8 becomes U+FFFD in JSON; in text, control characters and
-  // invalid bytes are shown as escapes so that a crafted name cannot drive the terminal.
-  if (json)
-    std::cout << info_json(*cap).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
-              << "\n";
+  // Invalid UTF-8 in names becomes U+FFFD in JSON; the text has control characters escaped already.
+  if (o.json)
+    std::cout << out->json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
   else
-    std::cout << terminal_safe(info_text(*cap));
-  return 0;
+    std::cout << out->text;
+  if (out->complaint.empty()) return 0;
+  std::cerr << "oomscope-cli: " << terminal_safe(out->complaint) << "\n";
+  return 1;
 }
 
 Runner define_info(CLI::App& app) {

@@ -1,6 +1,7 @@
 // `oomscope-cli replay FILE [--json] [--alert RULE]...`: opens a live recording (made by `watch --record`
 // or the GUI's Live page) and prints its summary, or every recorded line as JSON lines.
 
+#include <cstdio>
 #include <iostream>
 
 #include "app/cli/command.h"
@@ -18,6 +19,7 @@ namespace {
 struct ReplayOptions {
   std::string path;
   bool json = false;
+  bool table = false;
   std::vector<live::AlertRule> rules;
 };
 
@@ -34,6 +36,11 @@ int run_replay(const ReplayOptions& o) {
     session.set_forecast_callback([&](int rank, const live::Forecast& f) { printer.forecast(rank, f); });
     TeeSink tee(session, printer);
     info = live::replay_recording(path, tee);
+    if (o.table)
+      std::fputs(
+          session.read([](const live::Store& s, const live::AlertEngine&) { return live_table_json(s); })
+              .c_str(),
+          stdout);
   } else {
     info = live::replay_recording(path, session);
     std::cout << path << ": " << info.samples << " samples, " << info.records << " records, "
@@ -62,6 +69,9 @@ Runner define_replay(CLI::App& app) {
       ->type_name("FILE");
   app.add_flag("--json", o->json,
                "every recorded line as JSON (the same lines `watch --json` prints, forecasts included)");
+  app.add_flag("--table", o->table,
+               "with --json: end with one {\"type\":\"table\",\"ranks\":[...]} line, the rank table at the "
+               "end");
   add_alert_option(app, o->rules);
   return [o] { return run_replay(*o); };
 }

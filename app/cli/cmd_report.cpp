@@ -1,8 +1,6 @@
 // `oomscope-cli report CAPTURE...`: explain the peak. Plan, runtime and diagnosis of each capture file (one
 // host per file), as text for people and optionally as JSON (docs/report-json.md).
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -11,13 +9,8 @@
 #include <sstream>
 
 #include "app/cli/command.h"
-#include "app/cli/log_entries.h"
-#include "app/cli/log_json.h"
-#include "app/cli/other_formats.h"
+#include "app/cli/command_documents.h"
 #include "core/analysis/report/report.h"
-#include "core/analysis/report/report_json.h"
-#include "core/analysis/report/report_text.h"
-#include "core/capture/reader.h"
 #include "core/util/atomic_file.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
@@ -28,29 +21,6 @@ namespace oomscope::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-// Files named on the command line, folders expanded to the .xplane.pb files under them (sorted).
-std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
-  std::vector<std::string> files;
-  for (const std::string& in : inputs) {
-    std::error_code ec;
-    if (!fs::is_directory(in, ec)) {
-      files.push_back(in);
-      continue;
-    }
-    std::vector<std::string> found;
-    for (auto it = fs::recursive_directory_iterator(in, fs::directory_options::skip_permission_denied, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-      if (const std::string name = it->path().filename().string();
-          it->is_regular_file(ec) && (name.ends_with(".xplane.pb") || name.ends_with(".xplane.pb.gz")))
-        found.push_back(it->path().string());
-    if (found.empty())
-      throw Error(ErrorKind::NotFound, in, "the folder holds no .xplane.pb or .xplane.pb.gz capture");
-    std::sort(found.begin(), found.end());
-    files.insert(files.end(), found.begin(), found.end());
-  }
-  return files;
-}
 
 // True when `inner` is `outer` or lies below it.
 bool within(const fs::path& inner, const fs::path& outer) {
@@ -71,23 +41,6 @@ void refuse_capture_folder(const std::string& json_path, const std::vector<std::
   }
 }
 
-struct Failure {
-  std::string file;
-  std::string message;
-};
-
-// One report per input; a file that cannot be read is a Failure and the others are still reported.
-analysis::HostReport report_one(const std::string& f, const analysis::ReportOptions& options) {
-  if (f.ends_with(".hlo_proto.pb")) {
-    const capture::Module module = capture::read_hlo_proto_file(f);
-    std::error_code ec;
-    const auto size = fs::file_size(f, ec);
-    return analysis::build_plan_report(module, f, ec ? 0 : size, options);
-  }
-  auto capture = capture::read_capture(f);
-  return analysis::build_host_report(*capture, options);
-}
-
 struct ReportCommandOptions {
   analysis::ReportOptions report;
   std::vector<std::string> inputs;
@@ -100,76 +53,32 @@ int run_report(const ReportCommandOptions& o) {
   const std::optional<std::string>& json_path = o.json_path;
   std::vector<std::string> files = expand_inputs(inputs);
   if (json_path && *json_path != "-") refuse_capture_folder(*json_path, files);
-  // Logs beside captures are reported after them (one entry each); logs alone go with the other formats.
-  const std::vector<std::string> log_paths = take_logs_beside_captures(files);
-  if (auto rc = report_other_formats(files, json_path, options.top))
-    return *rc;  // snapshots, traces, logs, ... (by content)
-  std::vector<LogEntry> logs;
-  for (const std::string& p : log_paths) logs.push_back(load_log_entry(p));
-
-  std::vector<analysis::HostReport> reports;
-  std::vector<Failure> failures;
-  std::vector<std::pair<dev_t, ino_t>> seen;  // the same file given twice (or through a link) is read once
-  for (const std::string& f : files) {
-    struct stat st {};
-    if (::stat(f.c_str(), &st) == 0) {
-      const auto key = std::pair(st.st_dev, st.st_ino);
-      const auto it = std::find(seen.begin(), seen.end(), key);
-      if (it != seen.end()) {
-        const auto first = static_cast<std::size_t>(it - seen.begin());
-        for (analysis::HostReport& r : reports)
-          if (r.path == files[first])
-            r.problems.push_back("the same file was given again as " + f + "; it is reported once");
-        seen.emplace_back(0, 0);
-        continue;
-      }
-      seen.push_back(key);
-    } else {
-      seen.emplace_back(0, 0);
-    }
-    try {
-      reports.push_back(report_one(f, options));
-    } catch (const Cancelled&) {
-      throw;
-    } catch (const Error& e) {
-      if (files.size() == 1) throw;
-      failures.push_back({f, e.message()});
-      std::cerr << "oomscope-cli: error: " << terminal_safe(e.what()) << "\n";
-    }
-  }
-  if (reports.empty()) return 1;  // every file failed; each was named on stderr
-  analysis::add_multi_host_limits(reports);
-  const int code = failures.empty() ? 0 : 5;
-
+  NullProgress none;
+  const ReportDocument doc = report_document(files, options, none, {}, [](const Error& e) {
+    std::cerr << "oomscope-cli: error: " << terminal_safe(e.what()) << "\n";
+  });
+  if (!doc.reported) return doc.exit_code;  // every file failed; each was named on stderr
+  // Names in a capture are bytes, not always UTF-8: invalid bytes become U+FFFD instead of failing.
   const auto json_text = [&] {
-    nlohmann::json j = analysis::report_to_json(reports, options);
-    j["failed"] = nlohmann::json::array();
-    for (const Failure& f : failures) j["failed"].push_back({{"file", f.file}, {"error", f.message}});
-    if (!logs.empty()) {
-      j["logs"] = nlohmann::json::array();
-      for (const LogEntry& e : logs) j["logs"].push_back(log_json(e.file, e.diagnosis));
-    }
-    // Names in a capture are bytes, not always UTF-8: invalid bytes become U+FFFD instead of failing.
-    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return doc.out.json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  };
+  const auto complain = [&] {
+    if (!doc.out.complaint.empty()) std::cerr << "oomscope-cli: " << terminal_safe(doc.out.complaint) << "\n";
   };
   if (json_path && *json_path == "-") {
     std::cout << json_text();
-    return code;
+    complain();
+    return doc.exit_code;
   }
-  std::ostringstream text;
-  analysis::write_report_text(text, reports, options.top);
-  for (const Failure& f : failures) text << "\n== " << f.file << "\nnot reported: " << f.message << "\n";
-  for (const LogEntry& e : logs) {
-    text << "\n";
-    log::write_log_text(text, e.file, e.diagnosis);
-  }
-  std::cout << terminal_safe(text.str()) << std::flush;
+  std::cout << doc.out.text << std::flush;
   if (json_path) {
+    // Written whole to a temporary file in the target's folder, then renamed over it (atomic_file.h).
     const WriteResult written = write_file_atomically(*json_path, json_text());
     if (written.replaced)
       std::cerr << "oomscope-cli: replaced the existing " << terminal_safe(*json_path) << "\n";
   }
-  return code;
+  complain();
+  return doc.exit_code;
 }
 
 Runner define_report(CLI::App& app) {
@@ -200,13 +109,7 @@ Runner define_report(CLI::App& app) {
   add_count(app, "--top", o->report.top, "rows per list (default 25)");
   app.add_option_function<std::string>(
          "--capacity",
-         [o](const std::string& text) {
-           const ParsedBytes parsed = parse_byte_size(text);
-           if (!parsed) throw CLI::ValidationError("--capacity", parsed.error);
-           if (parsed.bytes < 1)
-             throw CLI::ValidationError("--capacity", "'" + text + "' is not a pool; give at least one byte");
-           o->report.capacity = parsed.bytes;
-         },
+         [o](const std::string& text) { o->report.capacity = parse_capacity("--capacity", text); },
          "check the plan against a pool of this size (integer bytes, or with a unit: 2.79GiB,\n"
          "512MiB, 16GB; docs/byte-sizes.md)")
       ->type_name("BYTES");

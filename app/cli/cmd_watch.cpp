@@ -19,6 +19,7 @@
 #include "app/cli/forecast_format.h"
 #include "app/cli/live_format.h"
 #include "app/cli/live_options.h"
+#include "app/cli/watch_sources.h"
 #include "core/live/client/client.h"
 #include "core/live/client/session.h"
 #include "core/live/prom/prom_source.h"
@@ -31,74 +32,24 @@ namespace {
 std::atomic<bool> g_interrupted{false};
 void on_signal(int) { g_interrupted.store(true); }
 
-double parse_number(const std::string& option, const std::string& value) {
-  char* end = nullptr;
-  const double v = std::strtod(value.c_str(), &end);
-  if (value.empty() || *end != '\0' || v < 0)
-    throw UsageError{option + " needs a non-negative number, not '" + value + "'"};
-  return v;
-}
-
-// "90s", "10m", "1h", "2d" or a number of seconds.
-std::int64_t parse_duration_s(const std::string& option, const std::string& value) {
-  char* end = nullptr;
-  const double v = std::strtod(value.c_str(), &end);
-  const std::string unit = end ? end : "";
-  const double scale = unit.empty() || unit == "s" ? 1
-                       : unit == "m"               ? 60
-                       : unit == "h"               ? 3600
-                       : unit == "d"               ? 86400
-                                                   : -1;
-  if (value.empty() || end == value.c_str() || scale < 0 || v < 0)
-    throw UsageError{option + " needs a duration like 90s, 10m, 1h or 2d, not '" + value + "'"};
-  return static_cast<std::int64_t>(v * scale);
-}
-
 struct WatchOptions {
-  std::vector<std::string> sources;
+  WatchSourceOptions source;
   std::string record;
   std::vector<live::AlertRule> rules;
-  std::string duration, token, interval, stall, selector, since, poll;
   bool json = false;
   bool table = false;
 };
 
 int run_watch(const WatchOptions& o) {
-  std::vector<live::Endpoint> endpoints;
-  std::string prometheus;
-  live::PromOptions prom;
+  const WatchSources src = parse_watch_sources(o.source);
+  const std::vector<live::Endpoint>& endpoints = src.endpoints;
+  const std::string& prometheus = src.prometheus;
+  const live::PromOptions& prom = src.prom;
   const std::string& record = o.record;
   const std::vector<live::AlertRule>& rules = o.rules;
-  double duration = 0;
+  const double duration = src.duration_s;
   const bool json = o.json || !::isatty(STDOUT_FILENO);
-  live::ClientOptions options;
-  if (const char* t = std::getenv("OOMSCOPE_TOKEN")) options.token = t;
-  try {
-    if (!o.duration.empty()) duration = parse_number("--duration", o.duration);
-    if (!o.token.empty()) options.token = o.token;
-    if (!o.stall.empty())
-      options.stall_timeout_ms = std::max(100, static_cast<int>(parse_number("--stall", o.stall) * 1000));
-    if (!o.interval.empty()) options.interval_ms = static_cast<int>(parse_number("--interval", o.interval));
-    if (!o.selector.empty()) prom.selector = live::normalise_selector(o.selector);
-    if (!o.since.empty()) prom.since_s = parse_duration_s("--since", o.since);
-    if (!o.poll.empty())
-      prom.poll_ms = std::max(100, static_cast<int>(parse_number("--poll", o.poll) * 1000));
-    for (const std::string& a : o.sources) {
-      if (live::is_prometheus_source(a)) {
-        if (!prometheus.empty()) throw UsageError{"give one Prometheus server, not several"};
-        prometheus = live::parse_prometheus_source(a);
-      } else {
-        endpoints.push_back(live::parse_endpoint(a));
-      }
-    }
-  } catch (const Error& e) {
-    throw UsageError{e.message()};
-  }
-  if (!prometheus.empty() && !endpoints.empty())
-    throw UsageError{"give either a Prometheus server or agent endpoints, not both"};
-  if (endpoints.empty() && prometheus.empty())
-    throw UsageError{"give at least one endpoint (HOST:PORT or unix:PATH) or prometheus:http://HOST:9090"};
-
+  const live::ClientOptions& options = src.client;
   live::LiveSession session;
   for (auto& r : rules) session.add_rule(r);
   JsonLinePrinter printer(stdout);
@@ -186,7 +137,7 @@ Runner define_watch(CLI::App& app) {
       "crosses\n"
       "its limit, with a range and its driver, or why none. JSON lines carry it as {\"type\":\"forecast\"}\n"
       "lines, at most one a second per rank, and in the --table line.");
-  app.add_option("ENDPOINT", o->sources,
+  app.add_option("ENDPOINT", o->source.sources,
                  "HOST:PORT or unix:PATH, one per rank; or one prometheus:http://HOST:9090")
       ->required();
   app.add_option("--record", o->record,
@@ -194,21 +145,22 @@ Runner define_watch(CLI::App& app) {
                  "`oomscope-cli replay FILE` or `oomscope FILE`")
       ->type_name("FILE");
   add_alert_option(app, o->rules);
-  app.add_option("--duration", o->duration, "stop after S seconds (default: until interrupted)")
+  app.add_option("--duration", o->source.duration, "stop after S seconds (default: until interrupted)")
       ->type_name("S");
-  app.add_option("--token", o->token, "the agent's token (default: $OOMSCOPE_TOKEN)")->type_name("TOKEN");
-  app.add_option("--interval", o->interval, "ask the agents for a sample every MS milliseconds")
+  app.add_option("--token", o->source.token, "the agent's token (default: $OOMSCOPE_TOKEN)")
+      ->type_name("TOKEN");
+  app.add_option("--interval", o->source.interval, "ask the agents for a sample every MS milliseconds")
       ->type_name("MS");
-  app.add_option("--stall", o->stall, "drop and retry a connection silent for S seconds (default 10)")
+  app.add_option("--stall", o->source.stall, "drop and retry a connection silent for S seconds (default 10)")
       ->type_name("S");
-  app.add_option("--selector", o->selector,
+  app.add_option("--selector", o->source.selector,
                  "Prometheus: label matchers, e.g. 'job=\"train\"' or '{job=\"train\",host=\"node7\"}'")
       ->type_name("SEL");
-  app.add_option("--since", o->since,
+  app.add_option("--since", o->source.since,
                  "Prometheus: history to read first: 90s, 10m, 1h, 2d or seconds (default 10m; 0 for\n"
                  "none)")
       ->type_name("D");
-  app.add_option("--poll", o->poll,
+  app.add_option("--poll", o->source.poll,
                  "Prometheus: seconds between polls (default 1; match the scrape interval)")
       ->type_name("S");
   app.add_flag("--json", o->json, "JSON lines even on a terminal");

@@ -41,6 +41,10 @@ CLI::Option* add_byte_size(CLI::App& app, const std::string& name, std::int64_t&
                            const std::string& help, std::int64_t min = 0);
 // A positive integer (1 or more).
 CLI::Option* add_count(CLI::App& app, const std::string& name, std::size_t& into, const std::string& help);
+// The checks behind add_count and report's --capacity, for callers without a command line (the MCP
+// tools): they throw CLI::ValidationError(name, why) in the same words.
+std::size_t parse_count(const std::string& name, const std::string& text);
+std::int64_t parse_capacity(const std::string& name, const std::string& text);
 
 }  // namespace oomscope::cli
 

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -18,7 +17,6 @@
 #include "core/snapshot/snapshot_reader.h"
 #include "core/snapshot/snapshot_text.h"
 #include "core/snapshot/timeline_reports.h"
-#include "core/util/atomic_file.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
 #include "core/util/safe_text.h"
@@ -39,16 +37,16 @@ struct OtherFile {
   std::shared_ptr<const LogEntry> log;
 };
 
-OtherFile load(const std::string& path, const FileKindInfo& kind) {
+OtherFile load(const std::string& path, const FileKindInfo& kind, ProgressSink& progress,
+               const std::stop_token& stop) {
   OtherFile f;
   f.kind = kind;
-  NullProgress none;
   switch (kind.kind) {
     case FileKind::TorchSnapshot:
-      f.snap = read_snapshot(path, none);
+      f.snap = read_snapshot(path, progress, stop);
       break;
     case FileKind::ChromeTrace:
-      f.kineto = read_kineto_trace(path, none);
+      f.kineto = read_kineto_trace(path, progress, stop);
       require_memory_events(*f.kineto);
       break;
     case FileKind::HtaRawTimeline:
@@ -117,34 +115,25 @@ FileKindInfo detect(const std::string& path) {
   return kind;
 }
 
-// 1 with a line on stderr when a log's messages are none of them an out-of-memory error (BFC warnings only).
-int complain_without_oom(const OtherFile& f) {
-  if (!f.log) return 0;
-  const std::string why = no_oom_complaint(*f.log);
-  if (why.empty()) return 0;
-  std::cerr << "oomscope-cli: " << terminal_safe(why) << "\n";
-  return 1;
-}
+// What the command says on stderr (and exits 1 for) when a log's messages are none of them an out-of-memory
+// error (BFC warnings only); "" otherwise.
+std::string oom_complaint(const OtherFile& f) { return f.log ? no_oom_complaint(*f.log) : std::string(); }
 
 }  // namespace
 
-std::optional<int> info_other_format(const std::string& path, bool json) {
+std::optional<Rendered> info_other_format(const std::string& path, ProgressSink& progress,
+                                          const std::stop_token& stop) {
   const FileKindInfo kind = detect(path);
   if (kind.kind == FileKind::XSpace) return std::nullopt;
-  const OtherFile f = load(path, kind);
+  const OtherFile f = load(path, kind, progress, stop);
   // As for captures: invalid UTF-8 becomes U+FFFD in JSON; text shows control characters as escapes.
-  if (json) {
-    std::cout << to_json(f, 10, false).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  } else {
-    std::ostringstream text;
-    write_text(text, f, 10, false);
-    std::cout << terminal_safe(text.str());
-  }
-  return complain_without_oom(f);
+  std::ostringstream text;
+  write_text(text, f, 10, false);
+  return Rendered{terminal_safe(text.str()), nlohmann::ordered_json(to_json(f, 10, false)), oom_complaint(f)};
 }
 
-std::optional<int> report_other_formats(const std::vector<std::string>& files,
-                                        const std::optional<std::string>& json_path, std::size_t top) {
+std::optional<Rendered> report_other_formats(const std::vector<std::string>& files, std::size_t top,
+                                             ProgressSink& progress, const std::stop_token& stop) {
   std::vector<FileKindInfo> kinds;
   std::size_t xspace = 0;
   for (const std::string& f : files) {
@@ -155,33 +144,18 @@ std::optional<int> report_other_formats(const std::vector<std::string>& files,
   if (xspace > 0)
     throw UsageError{"report XLA captures (.xplane.pb) and PyTorch/JAX profile files in separate runs"};
   std::vector<OtherFile> loaded;
-  for (std::size_t i = 0; i < files.size(); ++i) loaded.push_back(load(files[i], kinds[i]));
+  for (std::size_t i = 0; i < files.size(); ++i) loaded.push_back(load(files[i], kinds[i], progress, stop));
   nlohmann::json doc = nlohmann::json::array();
-  if (json_path)
-    for (const OtherFile& f : loaded) doc.push_back(to_json(f, top, true));
-  const auto json_text = [&] {
-    return (doc.size() == 1 ? doc[0] : doc).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
-           "\n";
-  };
-  int code = 0;
-  for (const OtherFile& f : loaded) code = std::max(code, complain_without_oom(f));
-  if (json_path && *json_path == "-") {
-    std::cout << json_text();
-    return code;
-  }
+  for (const OtherFile& f : loaded) doc.push_back(to_json(f, top, true));
   std::ostringstream text;
   for (std::size_t i = 0; i < loaded.size(); ++i) {
     if (i) text << "\n";
     write_text(text, loaded[i], top, true);
   }
-  std::cout << terminal_safe(text.str()) << std::flush;
-  if (json_path) {
-    // Written whole to a temporary file in the target's folder, then renamed over it (atomic_file.h).
-    const WriteResult written = write_file_atomically(*json_path, json_text());
-    if (written.replaced)
-      std::cerr << "oomscope-cli: replaced the existing " << terminal_safe(*json_path) << "\n";
-  }
-  return code;
+  Rendered out{terminal_safe(text.str()), nlohmann::ordered_json(doc.size() == 1 ? doc[0] : doc), {}};
+  for (const OtherFile& f : loaded)
+    if (out.complaint.empty()) out.complaint = oom_complaint(f);
+  return out;
 }
 
 }  // namespace oomscope::cli

@@ -54,18 +54,26 @@ CLI::Option* add_byte_size(CLI::App& app, const std::string& name, std::int64_t&
       ->type_name("BYTES");
 }
 
+std::size_t parse_count(const std::string& name, const std::string& v) {
+  std::size_t n = 0;
+  const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc() || ptr != v.data() + v.size() || n == 0)
+    throw CLI::ValidationError(name, "'" + v + "' is not a positive number");
+  return n;
+}
+
+std::int64_t parse_capacity(const std::string& name, const std::string& text) {
+  const ParsedBytes parsed = parse_byte_size(text);
+  if (!parsed) throw CLI::ValidationError(name, parsed.error);
+  if (parsed.bytes < 1)
+    throw CLI::ValidationError(name, "'" + text + "' is not a pool; give at least one byte");
+  return parsed.bytes;
+}
+
 CLI::Option* add_count(CLI::App& app, const std::string& name, std::size_t& into, const std::string& help) {
   return app
       .add_option_function<std::string>(
-          name,
-          [&into, name](const std::string& v) {
-            std::size_t n = 0;
-            const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-            if (ec != std::errc() || ptr != v.data() + v.size() || n == 0)
-              throw CLI::ValidationError(name, "'" + v + "' is not a positive number");
-            into = n;
-          },
-          help)
+          name, [&into, name](const std::string& v) { into = parse_count(name, v); }, help)
       ->type_name("N");
 }
 

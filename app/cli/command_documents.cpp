@@ -1,0 +1,171 @@
+// The documents of info, report and diff (command_documents.h).
+
+#include "app/cli/command_documents.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+#include "app/cli/info_format.h"
+#include "app/cli/log_entries.h"
+#include "app/cli/log_json.h"
+#include "core/analysis/report/report_json.h"
+#include "core/analysis/report/report_text.h"
+#include "core/capture/reader.h"
+#include "core/snapshot/file_kind.h"
+#include "core/snapshot/snapshot_diff.h"
+#include "core/snapshot/snapshot_reader.h"
+#include "core/util/safe_text.h"
+
+namespace oomscope::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// One report per input; a file that cannot be read throws and the caller decides.
+analysis::HostReport report_one(const std::string& f, const analysis::ReportOptions& options,
+                                ProgressSink& progress, const std::stop_token& stop) {
+  if (f.ends_with(".hlo_proto.pb")) {
+    const capture::Module module = capture::read_hlo_proto_file(f);
+    std::error_code ec;
+    const auto size = fs::file_size(f, ec);
+    return analysis::build_plan_report(module, f, ec ? 0 : size, options);
+  }
+  auto capture = capture::read_capture(f, progress, stop);
+  return analysis::build_host_report(*capture, options, stop);
+}
+
+std::shared_ptr<const snapshot::Snapshot> load_snapshot(const std::string& path, ProgressSink& progress,
+                                                        const std::stop_token& stop) {
+  const snapshot::FileKindInfo kind = snapshot::detect_file_kind(path);
+  if (kind.kind != snapshot::FileKind::TorchSnapshot) {
+    if (kind.kind == snapshot::FileKind::Unknown) snapshot::throw_unknown_kind(path, kind);
+    throw Error(ErrorKind::NotACapture, path,
+                "diff compares PyTorch memory snapshots (.pickle); this looks like " + kind.looks_like);
+  }
+  return snapshot::read_snapshot(path, progress, stop);
+}
+
+}  // namespace
+
+Rendered info_rendered(const capture::Capture& capture) {
+  // Names in a capture are bytes: invalid UTF-8 becomes U+FFFD when the JSON is written; in text, control
+  // characters and invalid bytes are shown as escapes so that a crafted name cannot drive the terminal.
+  return Rendered{terminal_safe(info_text(capture)), info_json(capture)};
+}
+
+Rendered info_document(const std::string& path, ProgressSink& progress, const std::stop_token& stop) {
+  if (std::optional<Rendered> other = info_other_format(path, progress, stop)) return std::move(*other);
+  return info_rendered(*capture::read_capture(path, progress, stop));
+}
+
+std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
+  std::vector<std::string> files;
+  for (const std::string& in : inputs) {
+    std::error_code ec;
+    if (!fs::is_directory(in, ec)) {
+      files.push_back(in);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (auto it = fs::recursive_directory_iterator(in, fs::directory_options::skip_permission_denied, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+      if (const std::string name = it->path().filename().string();
+          it->is_regular_file(ec) && (name.ends_with(".xplane.pb") || name.ends_with(".xplane.pb.gz")))
+        found.push_back(it->path().string());
+    if (found.empty())
+      throw Error(ErrorKind::NotFound, in, "the folder holds no .xplane.pb or .xplane.pb.gz capture");
+    std::sort(found.begin(), found.end());
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  return files;
+}
+
+ReportDocument report_document(const std::vector<std::string>& inputs, const analysis::ReportOptions& options,
+                               ProgressSink& progress, const std::stop_token& stop,
+                               const std::function<void(const Error&)>& on_failure) {
+  ReportDocument doc;
+  std::vector<std::string> files = inputs;
+  // Logs beside captures are reported after them (one entry each); logs alone go with the other formats.
+  const std::vector<std::string> log_paths = take_logs_beside_captures(files);
+  if (std::optional<Rendered> other = report_other_formats(files, options.top, progress, stop)) {
+    doc.out = std::move(*other);  // snapshots, traces, logs, ... (by content)
+    doc.reported = true;
+    if (!doc.out.complaint.empty()) doc.exit_code = 1;
+    return doc;
+  }
+  std::vector<LogEntry> logs;
+  for (const std::string& p : log_paths) logs.push_back(load_log_entry(p));
+  std::vector<analysis::HostReport> reports;
+  std::vector<std::pair<std::string, std::string>> failed;  // file, message
+  std::vector<std::pair<dev_t, ino_t>> seen;  // the same file given twice (or through a link) is read once
+  for (const std::string& f : files) {
+    struct stat st {};
+    if (::stat(f.c_str(), &st) == 0) {
+      const auto key = std::pair(st.st_dev, st.st_ino);
+      const auto it = std::find(seen.begin(), seen.end(), key);
+      if (it != seen.end()) {
+        const auto first = static_cast<std::size_t>(it - seen.begin());
+        for (analysis::HostReport& r : reports)
+          if (r.path == files[first])
+            r.problems.push_back("the same file was given again as " + f + "; it is reported once");
+        seen.emplace_back(0, 0);
+        continue;
+      }
+      seen.push_back(key);
+    } else {
+      seen.emplace_back(0, 0);
+    }
+    try {
+      reports.push_back(report_one(f, options, progress, stop));
+    } catch (const Cancelled&) {
+      throw;
+    } catch (const Error& e) {
+      if (files.size() == 1) throw;
+      failed.emplace_back(f, e.message());
+      doc.failures.push_back(e.what());
+      on_failure(e);
+    }
+  }
+  if (reports.empty()) {
+    doc.exit_code = 1;  // every file failed; each was passed to on_failure
+    return doc;
+  }
+  analysis::add_multi_host_limits(reports);
+  doc.reported = true;
+  doc.exit_code = failed.empty() ? 0 : 5;
+  nlohmann::json j = analysis::report_to_json(reports, options);
+  j["failed"] = nlohmann::json::array();
+  for (const auto& [file, message] : failed) j["failed"].push_back({{"file", file}, {"error", message}});
+  if (!logs.empty()) {
+    j["logs"] = nlohmann::json::array();
+    for (const LogEntry& e : logs) j["logs"].push_back(log_json(e.file, e.diagnosis));
+  }
+  doc.out.json = nlohmann::ordered_json(j);
+  std::ostringstream text;
+  analysis::write_report_text(text, reports, options.top);
+  for (const auto& [file, message] : failed) text << "\n== " << file << "\nnot reported: " << message << "\n";
+  for (const LogEntry& e : logs) {
+    text << "\n";
+    log::write_log_text(text, e.file, e.diagnosis);
+  }
+  doc.out.text = terminal_safe(text.str());
+  return doc;
+}
+
+Rendered diff_document(const std::string& a, const std::string& b, std::size_t top, ProgressSink& progress,
+                       const std::stop_token& stop) {
+  const auto sa = load_snapshot(a, progress, stop);
+  const auto sb = load_snapshot(b, progress, stop);
+  const auto ra = snapshot::analyse_snapshot(*sa, top);
+  const auto rb = snapshot::analyse_snapshot(*sb, top);
+  const snapshot::SnapshotDiff d = snapshot::diff_snapshots(*sa, ra, *sb, rb, top);
+  std::ostringstream text;
+  snapshot::write_diff_text(text, d);
+  return Rendered{text.str(), nlohmann::ordered_json(snapshot::diff_json(d))};
+}
+
+}  // namespace oomscope::cli

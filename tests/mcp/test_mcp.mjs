@@ -1,0 +1,233 @@
+// `oomscope-cli mcp` driven by the official MCP TypeScript SDK client (@modelcontextprotocol/sdk, pinned in
+// package-lock.json): lists the tools, calls each on real files from tests/data and checks that its
+// structured result (validated by the SDK against the tool's output schema) equals `oomscope-cli CMD --json`
+// for the same arguments, and its text the command's text. Then hostile input, through the SDK and raw.
+// Run by run_node_test.py (ctest -L mcp).
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLI, cli, cliJson, data, fakeAgent } from './helpers.mjs';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'oomscope-mcp-'));
+let client;
+let agent;
+let connectStart;
+let firstReportMs;
+
+before(async () => {
+  agent = await fakeAgent();
+  connectStart = performance.now();
+  client = new Client({ name: 'oomscope-mcp-test', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: CLI, args: ['mcp'], stderr: 'pipe' }));
+});
+
+after(async () => {
+  await client?.close();
+  agent?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+// Calls a tool and checks it against the CLI: structured result == `--json` document, text == text output.
+async function same(name, args, jsonArgs, textArgs, { codes = [0], lastLine = false } = {}) {
+  const r = await client.callTool({ name, arguments: args });
+  assert.equal(r.isError, false, `${name} ${JSON.stringify(args)}: ${r.content?.[0]?.text}`);
+  assert.deepEqual(r.structuredContent, await cliJson(jsonArgs, { codes, lastLine }));
+  if (textArgs) {
+    const t = await cli(textArgs);
+    assert.ok(codes.includes(t.status), t.stderr);
+    assert.equal(r.content[0].type, 'text');
+    assert.equal(r.content[0].text, t.stdout);
+  }
+  return r;
+}
+
+test('initialize negotiates the newest revision and lists every tool with both schemas', async () => {
+  assert.equal(client.getServerVersion().name, 'oomscope');
+  assert.ok(client.getServerCapabilities().tools);
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name), ['info', 'report', 'diff', 'simulate', 'live']);
+  for (const t of tools) {
+    assert.equal(t.inputSchema.type, 'object', t.name);
+    assert.equal(t.outputSchema.type, 'object', t.name);
+    assert.ok(t.description.length > 100, t.name);
+    assert.match(t.description, /read|measured|derived/, t.name);
+  }
+});
+
+test('report of a real capture, first call after initialize', async () => {
+  const gemm = data('jax0.8_rocm_mi300x_gemm.xplane.pb');
+  await same('report', { path: gemm, top: 5, capacity: '300MiB' },
+    ['report', gemm, '--top', '5', '--capacity', '300MiB', '--json', '-'],
+    ['report', gemm, '--top', '5', '--capacity', '300MiB']);
+  firstReportMs = performance.now() - connectStart;
+  console.log(`# measured: client start + initialize + first report (gemm capture) ${firstReportMs.toFixed(1)} ms`);
+});
+
+test('info on every kind of file equals `info --json`', async () => {
+  for (const f of ['jax_tpu_v6e_inference.xplane.pb', 'torch_snapshot_segments_only_diffusion_vit.pickle',
+    'jax_device_memory_profile_cuda_microjax.prof', 'kineto_resnet50_v100_profile_memory_2021.pt.trace.json.gz',
+    'torch_memory_timeline_raw_hta.raw.gz', 'tf2_gpu_v100x8_bert_multiworker.xplane.pb']) {
+    await same('info', { path: data(f) }, ['info', data(f), '--json'], ['info', data(f)]);
+  }
+});
+
+test('report: several hosts, module choice, other kinds, several snapshots, a partial failure', async () => {
+  const a = data('jax0.8_rocm_mi300x_conv3d_8gpu.xplane.pb');
+  const b = data('jax_legacy_rocm_mi300x_conv3d_8gpu.xplane.pb');
+  await same('report', { paths: [a, b], top: 3 }, ['report', a, b, '--top', '3', '--json', '-'], ['report', a, b, '--top', '3']);
+  const gemm = data('jax0.8_rocm_mi300x_gemm.xplane.pb');
+  const info = await cliJson(['info', gemm, '--json']);
+  const id = info.modules[0].program_id;
+  await same('report', { path: gemm, module: id }, ['report', gemm, '--module', String(id), '--json', '-'], null);
+  const k = data('kineto_resnet50_v100_profile_memory_2021.pt.trace.json.gz');
+  await same('report', { path: k }, ['report', k, '--json', '-'], ['report', k]);
+  const s1 = data('torch_snapshot_cs336_fp32_ctx128.pickle');
+  const s2 = data('torch_snapshot_cs336_bf16_ctx128.pickle');
+  const r = await client.callTool({ name: 'report', arguments: { paths: [s1, s2], top: 4 } });
+  assert.equal(r.isError, false);
+  assert.deepEqual(r.structuredContent, { documents: await cliJson(['report', s1, s2, '--top', '4', '--json', '-']) });
+  const missing = path.join(tmp, 'no_such.xplane.pb');
+  const p = await same('report', { paths: [gemm, missing] }, ['report', gemm, missing, '--json', '-'],
+    ['report', gemm, missing], { codes: [5] });
+  assert.equal(p.structuredContent.failed.length, 1);
+});
+
+test('diff and simulate equal their commands', async () => {
+  const s1 = data('torch_snapshot_cs336_fp32_ctx128.pickle');
+  const s2 = data('torch_snapshot_cs336_bf16_ctx128.pickle');
+  await same('diff', { base: s1, other: s2, top: 5 }, ['diff', s1, s2, '--top', '5', '--json', '-'], ['diff', s1, s2, '--top', '5']);
+  const sizes = data('sim/scene_sizes.csv');
+  const opts = ['--dist', sizes, '--batch', '6', '--budget', '3.5GiB', '--grad', 'accumulate', '--split', 'median'];
+  await same('simulate', { dist: sizes, batch: 6, budget: '3.5GiB', grad: 'accumulate', split: 'median' },
+    ['simulate', ...opts, '--json'], ['simulate', ...opts]);
+  const crash = ['--preset', 'corrected', '--scenes', '16', '--seed', '3', '--bug-scene', '5'];
+  const c = await client.callTool({ name: 'simulate', arguments: { preset: 'corrected', scenes: 16, seed: 3, bug_scene: 5 } });
+  assert.equal(c.isError, false);
+  const want = await cli(['simulate', ...crash, '--json']);
+  assert.equal(want.status, 4);
+  assert.deepEqual(c.structuredContent, JSON.parse(want.stdout));
+  assert.ok(c.content[0].text.includes(want.stderr.replace('oomscope-cli simulate: ', '')));
+});
+
+test('live: a recording equals `replay --json --table`; an attach returns the same table shape as `watch`', async () => {
+  const rec = path.join(tmp, 'session.oomrec');
+  const w = await cli(['watch', agent.endpoint, '--duration', '1.5', '--record', rec, '--json', '--table']);
+  assert.equal(w.status, 0, w.stderr);
+  await same('live', { recording: rec }, ['replay', rec, '--json', '--table'], ['replay', rec], { lastLine: true });
+  const live = await client.callTool({ name: 'live', arguments: { endpoints: [agent.endpoint], seconds: 1 } });
+  assert.equal(live.isError, false, live.content[0].text);
+  const watched = JSON.parse(w.stdout.trimEnd().split('\n').pop());
+  assert.deepEqual(Object.keys(live.structuredContent).sort(), Object.keys(watched).sort());
+  const [got] = live.structuredContent.ranks;
+  const [want] = watched.ranks;
+  for (const key of ['index', 'label', 'endpoint', 'status', 'rank', 'host', 'capacity']) assert.deepEqual(got[key], want[key], key);
+  assert.ok(got.samples >= 5, `samples: ${got.samples}`);
+  assert.equal(got.headroom, got.capacity - got.last.device_used);
+});
+
+test('progress notifications while attached, and a call answered during a long call', async () => {
+  const progress = [];
+  let longDone = false;
+  const long = client.callTool({ name: 'live', arguments: { endpoints: [agent.endpoint], seconds: 2 } }, undefined,
+    { onprogress: (p) => progress.push(p) }).then((r) => ((longDone = true), r));
+  const quick = await client.callTool({ name: 'info', arguments: { path: data('jax0.8_rocm_mi300x_gemm.xplane.pb') } });
+  assert.equal(quick.isError, false);
+  assert.equal(longDone, false, 'the quick call waited for the long one');
+  await client.ping();
+  const r = await long;
+  assert.equal(r.isError, false);
+  assert.ok(progress.length >= 3, `progress notifications: ${progress.length}`);
+  for (let i = 1; i < progress.length; ++i) assert.ok(progress[i].progress > progress[i - 1].progress);
+  assert.ok(progress.every((p) => p.total === 100));
+});
+
+test('a cancelled call stops, and the server keeps serving', async () => {
+  const ac = new AbortController();
+  const t0 = performance.now();
+  const call = client.callTool({ name: 'live', arguments: { endpoints: [agent.endpoint], seconds: 30 } }, undefined,
+    { signal: ac.signal });
+  setTimeout(() => ac.abort('the test cancels'), 300);
+  await assert.rejects(call);
+  assert.ok(performance.now() - t0 < 5000);
+  const r = await client.callTool({ name: 'info', arguments: { path: data('jax_tpu_v6e_inference.xplane.pb') } });
+  assert.equal(r.isError, false);
+});
+
+test('bad arguments and hostile files are tool errors in the CLI\'s words', async () => {
+  const gemm = data('jax0.8_rocm_mi300x_gemm.xplane.pb');
+  const calls = [
+    [{ name: 'info', arguments: { path: 5 } }, /path: expected string, got an integer/],
+    [{ name: 'info', arguments: {} }, /"path" is required/],
+    [{ name: 'report', arguments: { path: gemm, top: 'x' } }, /top: expected integer/],
+    [{ name: 'report', arguments: { path: gemm, top: 0 } }, /top/],
+    [{ name: 'report', arguments: { path: gemm, verbose: true } }, /unknown argument "verbose"/],
+    [{ name: 'report', arguments: { path: gemm, capacity: 1e300 } }, /--capacity/],
+    [{ name: 'simulate', arguments: { catch: 'sometimes' } }, /expected one of/],
+    [{ name: 'simulate', arguments: { budget: '-4GiB' } }, /--budget/],
+    [{ name: 'live', arguments: { endpoints: ['localhost:0'], seconds: 120 } }, /seconds: 120 is above the most allowed, 60/],
+    [{ name: 'live', arguments: { endpoints: ['nonsense:port:x'] } }, /./],
+  ];
+  for (const [params, pattern] of calls) {
+    const r = await client.callTool(params);
+    assert.equal(r.isError, true, JSON.stringify(params));
+    assert.match(r.content[0].text, pattern, JSON.stringify(params));
+  }
+  // The CLI's own message, word for word.
+  const zero = await client.callTool({ name: 'report', arguments: { path: gemm, capacity: '0' } });
+  assert.equal(zero.isError, true);
+  assert.ok((await cli(['report', gemm, '--capacity', '0'])).stderr.includes(zero.content[0].text));
+  for (const f of [data('CORRUPT_utf8_mangled_jax_tpu_v6e_inference.xplane.pb'), path.join(tmp, 'missing.pickle'), tmp]) {
+    for (const name of ['info', 'report']) {
+      const r = await client.callTool({ name, arguments: { path: f } });
+      const c = await cli([name, f]);
+      assert.equal(r.isError, true, f);
+      assert.notEqual(c.status, 0);
+      assert.equal(`oomscope-cli: error: ${r.content[0].text}\n`, c.stderr);
+    }
+  }
+  await assert.rejects(client.callTool({ name: 'nope', arguments: {} }), /Unknown tool/);
+});
+
+test('hostile captures: names are made safe exactly as in the CLI', async () => {
+  const maker = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'hostile', 'make_hostile.py');
+  const gemm = data('jax0.8_rocm_mi300x_gemm.xplane.pb');
+  for (const kind of ['escape-names', 'bad-utf8-names', 'truncated']) {
+    const f = path.join(tmp, `${kind}.xplane.pb`);
+    execFileSync('python3', [maker, kind, f, '--source', gemm, '--offset', '5000']);
+    const r = await client.callTool({ name: 'report', arguments: { path: f } });
+    const c = await cli(['report', f]);
+    if (c.status !== 0) {
+      assert.equal(r.isError, true, kind);
+      assert.equal(`oomscope-cli: error: ${r.content[0].text}\n`, c.stderr, kind);
+      continue;
+    }
+    assert.equal(r.isError, false, kind);
+    assert.equal(r.content[0].text, c.stdout, kind);
+    assert.ok(!r.content[0].text.includes('\x1b'), kind);
+    assert.deepEqual(r.structuredContent, await cliJson(['report', f, '--json', '-']), kind);
+  }
+});
+
+test('measured: per-call overhead of a tool call against the CLI', async () => {
+  const f = data('jax0.8_rocm_mi300x_gemm.xplane.pb');
+  const n = 20;
+  let t0 = performance.now();
+  for (let i = 0; i < n; ++i) await client.callTool({ name: 'info', arguments: { path: f } });
+  const mcpMs = (performance.now() - t0) / n;
+  t0 = performance.now();
+  for (let i = 0; i < n; ++i) await cli(['info', f, '--json']);
+  const cliMs = (performance.now() - t0) / n;
+  t0 = performance.now();
+  for (let i = 0; i < n; ++i) await client.ping();
+  const pingMs = (performance.now() - t0) / n;
+  console.log(`# measured: info on the gemm capture, mean of ${n}: MCP tool call ${mcpMs.toFixed(2)} ms, ` +
+    `CLI process ${cliMs.toFixed(2)} ms, MCP ping ${pingMs.toFixed(3)} ms`);
+  assert.ok(mcpMs > 0 && cliMs > 0);
+});
