@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "app/cli/capture_inputs.h"
 #include "app/cli/command.h"
 #include "app/cli/other_formats.h"
 #include "core/analysis/report/report.h"
@@ -26,29 +27,6 @@ namespace oomscope::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-// Files named on the command line, folders expanded to the .xplane.pb files under them (sorted).
-std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
-  std::vector<std::string> files;
-  for (const std::string& in : inputs) {
-    std::error_code ec;
-    if (!fs::is_directory(in, ec)) {
-      files.push_back(in);
-      continue;
-    }
-    std::vector<std::string> found;
-    for (auto it = fs::recursive_directory_iterator(in, fs::directory_options::skip_permission_denied, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-      if (const std::string name = it->path().filename().string();
-          it->is_regular_file(ec) && (name.ends_with(".xplane.pb") || name.ends_with(".xplane.pb.gz")))
-        found.push_back(it->path().string());
-    if (found.empty())
-      throw Error(ErrorKind::NotFound, in, "the folder holds no .xplane.pb or .xplane.pb.gz capture");
-    std::sort(found.begin(), found.end());
-    files.insert(files.end(), found.begin(), found.end());
-  }
-  return files;
-}
 
 // True when `inner` is `outer` or lies below it.
 bool within(const fs::path& inner, const fs::path& outer) {
@@ -95,7 +73,7 @@ int run_report(const ReportCommandOptions& o) {
   const analysis::ReportOptions& options = o.report;
   const std::vector<std::string>& inputs = o.inputs;
   const std::optional<std::string>& json_path = o.json_path;
-  const std::vector<std::string> files = expand_inputs(inputs);
+  const std::vector<std::string> files = expand_capture_inputs(inputs);
   if (json_path && *json_path != "-") refuse_capture_folder(*json_path, files);
   if (auto rc = report_other_formats(files, json_path, options.top))
     return *rc;  // snapshots, traces, ... (by content)
