@@ -54,7 +54,7 @@ void write_runtime_peak(std::ostream& o, const HostReport& r, std::size_t top) {
       << secs(x.end_ps) << ") [measured]\n";
     write_reconciliation(o, r);
   } else {
-    o << "outside every execution (allocated by the host, not by a running module) [measured]\n";
+    o << "outside the host span of every execution [measured]\n";
   }
   o << "  live at the runtime peak: " << allocations(p.live_allocations)
     << ", by the execution or host event that produced them [measured]:\n";
