@@ -4,12 +4,16 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "app/cli/capture_inputs.h"
 #include "app/cli/command.h"
 #include "app/cli/command_documents.h"
+#include "app/cli/info_format.h"
 #include "core/capture/reader.h"
+#include "core/util/safe_text.h"
 
 namespace oomscope::cli {
 
@@ -36,21 +40,21 @@ struct InfoOptions {
   bool json = false;
 };
 
-int run_info(const InfoOptions& o) {
+int run_info_file(const std::string& path, bool json) {
   NullProgress none;
-  std::optional<Rendered> out = info_other_format(o.path, none, {});  // snapshots, Kineto traces, pprof, ...
+  std::optional<Rendered> out = info_other_format(path, none, {});  // snapshots, Kineto traces, pprof, ...
   if (!out) {
     std::shared_ptr<const capture::Capture> cap;
     if (::isatty(STDERR_FILENO)) {
       TerminalProgress progress;
-      cap = capture::read_capture(o.path, progress);
+      cap = capture::read_capture(path, progress);
     } else {
-      cap = capture::read_capture(o.path);
+      cap = capture::read_capture(path);
     }
     out = info_rendered(*cap);
   }
   // Invalid UTF-8 in names becomes U+FFFD in JSON; the text has control characters escaped already.
-  if (o.json)
+  if (json)
     std::cout << out->json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
   else
     std::cout << out->text;
@@ -59,13 +63,34 @@ int run_info(const InfoOptions& o) {
   return 1;
 }
 
+// A folder is read as `report` reads it: every .xplane.pb(.gz) under it, one summary each (with --json, an
+// array of them).
+int run_info(const InfoOptions& o) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(o.path, ec)) return run_info_file(o.path, o.json);
+  const std::vector<std::string> files = expand_capture_inputs({o.path});
+  if (o.json) {  // one JSON document: an array of the files' summaries
+    nlohmann::ordered_json all = nlohmann::ordered_json::array();
+    for (const std::string& f : files) all.push_back(info_json(*capture::read_capture(f)));
+    std::cout << all.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+    return 0;
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (i) std::cout << "\n";
+    if (const int rc = run_info_file(files[i], o.json)) return rc;
+  }
+  return 0;
+}
+
 Runner define_info(CLI::App& app) {
   auto o = std::make_shared<InfoOptions>();
   app.footer(
       "Summarises a profiler capture (.xplane.pb): hosts, planes, the memory plan of every XLA module\n"
       "(parameters, donated, outputs, temp, total allocation), allocator figures, AllocatorRetry waits and\n"
       "execution spans. PyTorch snapshots, Kineto traces and pprof files are recognised by content.");
-  app.add_option("CAPTURE", o->path, "the capture file")->required()->type_name("FILE");
+  app.add_option("CAPTURE", o->path, "the capture file, or a folder: each capture under it in turn")
+      ->required()
+      ->type_name("FILE");
   app.add_flag("--json", o->json,
                "print JSON instead of text (the fields are documented in docs/cli-json.md)");
   return [o] { return run_info(*o); };

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "app/cli/capture_inputs.h"
 #include "app/cli/command.h"
 #include "app/cli/command_documents.h"
 #include "core/analysis/report/report.h"
@@ -51,7 +52,7 @@ int run_report(const ReportCommandOptions& o) {
   const analysis::ReportOptions& options = o.report;
   const std::vector<std::string>& inputs = o.inputs;
   const std::optional<std::string>& json_path = o.json_path;
-  std::vector<std::string> files = expand_inputs(inputs);
+  std::vector<std::string> files = expand_capture_inputs(inputs);
   if (json_path && *json_path != "-") refuse_capture_folder(*json_path, files);
   NullProgress none;
   const ReportDocument doc = report_document(files, options, none, {}, [](const Error& e) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/capture_inputs.h"
 #include "app/cli/other_formats.h"
 #include "core/analysis/report/report.h"
 #include "core/capture/capture.h"
@@ -22,13 +23,10 @@ Rendered info_rendered(const capture::Capture& capture);
 // `info PATH`: any kind of file oomscope reads (by content). Throws oomscope::Error naming the file.
 Rendered info_document(const std::string& path, ProgressSink& progress, const std::stop_token& stop);
 
-// Files named on the command line, folders expanded to the .xplane.pb files under them (sorted).
-std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs);
-
 struct ReportDocument {
   Rendered out;
-  int exit_code = 0;  // 0 every file reported, 5 some failed, 1 none could be read (out is empty then) or
-                      // a log holds no out-of-memory error (out.complaint says so)
+  int exit_code = 0;      // 0 every file reported, 5 some failed, 1 none could be read (out is empty then) or
+                          // a log holds no out-of-memory error (out.complaint says so)
   bool reported = false;  // false: every file failed
   std::vector<std::string> failures;  // "FILE: message" lines in the order met, also in out.json["failed"]
 };

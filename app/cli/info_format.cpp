@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/analysis/runtime/runtime_executions.h"
 #include "core/util/bytes.h"
 
 namespace oomscope::cli {
@@ -45,6 +46,16 @@ std::size_t count_kind(const Capture& c, ExecutionKind kind) {
   return static_cast<std::size_t>(
       std::count_if(c.executions().begin(), c.executions().end(),
                     [&](const capture::ExecutionSpan& s) { return s.kind == kind; }));
+}
+
+// Executions as the report counts them (one per ExecuteHelper span, nested helpers once, or a module span
+// outside one; TPU: the device's module runs): the spans above are of several kinds per execution.
+std::size_t execution_count(const Capture& c) {
+  analysis::ExecutionInput in;
+  in.spans = c.executions();
+  in.memory = c.memory_events();
+  in.strings = c.strings();
+  return analysis::build_executions(in).size();
 }
 
 }  // namespace
@@ -93,8 +104,9 @@ std::string info_text(const Capture& c) {
   }
 
   out << "\nallocator retries: " << c.allocator_retries().size() << "\n";
-  out << "executions: " << c.executions().size() << " (" << count_kind(c, ExecutionKind::XlaModule)
-      << " XLA module spans, " << count_kind(c, ExecutionKind::ExecuteHelper) << " execute calls, "
+  out << "executions: " << execution_count(c) << " [measured]; execution spans: " << c.executions().size()
+      << " (" << count_kind(c, ExecutionKind::XlaModule) << " XLA module spans, "
+      << count_kind(c, ExecutionKind::ExecuteHelper) << " execute calls, "
       << count_kind(c, ExecutionKind::PjitFunction) << " pjit calls, "
       << count_kind(c, ExecutionKind::DeviceModule) << " device module spans)\n";
   out << "device events tagged with a program: " << c.device_program_events().size() << "\n";
@@ -159,7 +171,8 @@ nlohmann::ordered_json info_json(const Capture& c) {
                                {"first_time_ps", a.first_time_ps},
                                {"last_time_ps", a.last_time_ps}});
   j["allocator_retries"] = c.allocator_retries().size();
-  j["executions"] = {{"total", c.executions().size()},
+  j["executions"] = {{"count", execution_count(c)},
+                     {"total", c.executions().size()},
                      {"xla_module", count_kind(c, ExecutionKind::XlaModule)},
                      {"execute", count_kind(c, ExecutionKind::ExecuteHelper)},
                      {"pjit", count_kind(c, ExecutionKind::PjitFunction)},

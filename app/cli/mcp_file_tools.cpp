@@ -114,8 +114,8 @@ mcp::Tool mcp_report_tool() {
       if (args.contains("capacity"))
         options.capacity = parse_capacity("--capacity", mcp_arg_text(args["capacity"]));
       if (args.contains("top")) options.top = parse_count("--top", mcp_arg_text(args["top"]));
-      const ReportDocument doc =
-          report_document(expand_inputs(inputs), options, ctx.progress, ctx.stop, [](const Error&) {});
+      const ReportDocument doc = report_document(expand_capture_inputs(inputs), options, ctx.progress,
+                                                 ctx.stop, [](const Error&) {});
       if (!doc.reported) {  // as the CLI: every file failed (exit code 1), each named
         std::string all;
         for (const std::string& f : doc.failures) all += (all.empty() ? "" : "\n") + f;

@@ -64,6 +64,7 @@ bool CaptureBuilder::repeated_plane_entry(std::uint32_t plane, std::string_view 
       ++repeated_planes_[std::string(name)];
       return true;
     }
+  ++distinct_plane_entries_[std::string(name)];
   if (earlier.size() >= kCompare) return false;
   charge(sizeof(void*) + 64, "plane entries");
   earlier.push_back(bytes);
@@ -93,10 +94,32 @@ void CaptureBuilder::finish_notes() {
   repeats(errors_, "capture error", "capture errors");
   repeats(warnings_, "capture warning", "capture warnings");
   repeats(hostnames_, "hostname", "hostnames");
-  for (const auto& [name, copies] : repeated_planes_)
-    notes.push_back("the plane " + quoted(name) + " appears " + exact(copies + 1) +
+  // One line per number of copies, however many planes were copied (a joined file copies them all).
+  std::map<std::uint64_t, std::vector<std::string_view>> by_copies;
+  for (const auto& [name, copies] : repeated_planes_) by_copies[copies].push_back(name);
+  for (const auto& [copies, names] : by_copies) {
+    std::string which;
+    for (std::size_t i = 0; i < names.size() && i < 4; ++i) which += (i ? ", " : "") + quoted(names[i]);
+    if (names.size() > 4) which += ", ...";
+    notes.push_back((names.size() == 1 ? "the plane " + which
+                                       : "each of the " + exact(names.size()) + " planes " + which) +
+                    " appears " + exact(copies + 1) +
                     " times with identical bytes; the copies were ignored, so no figure counts them twice "
                     "(the file looks like one capture joined to itself)");
+  }
+  // Different captures concatenated: XSpace's repeated fields simply add up, so the file lists several
+  // hostnames and holds the same plane several times with different contents.
+  if (hostnames_.total > 1)
+    for (const char* plane : {"/host:metadata", "/host:CPU"})
+      if (auto it = distinct_plane_entries_.find(std::string_view(plane));
+          it != distinct_plane_entries_.end() && it->second > 1) {
+        notes.push_back("the file seems to hold " + exact(it->second) +
+                        " different captures joined together (the plane " + quoted(plane) + " appears in " +
+                        exact(it->second) + " entries that differ, and " + exact(hostnames_.total) +
+                        " hostnames are listed): they are read as one run, so their events, executions and "
+                        "figures mix; report each capture from its own file");
+        break;
+      }
   if (empty_events_ > 0)
     notes.push_back(exact(empty_events_) + " empty events (no metadata, no time, no stats) were skipped");
   if (empty_lines_ > 0)

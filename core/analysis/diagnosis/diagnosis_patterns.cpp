@@ -13,6 +13,7 @@ namespace oomscope::analysis {
 using detail::checked;
 using detail::mib;
 using detail::percent;
+using detail::unit_of;
 
 std::optional<DiagnosisLine> rule_peak_phase(const DiagnosisInput& in) {
   if (!in.has_heap_peak || in.peak_phase.empty()) return std::nullopt;
@@ -24,9 +25,10 @@ std::optional<DiagnosisLine> rule_peak_phase(const DiagnosisInput& in) {
                 mib(in.plan_peak_bytes) + ", at " + in.peak_instruction +
                 ") is in a program "
                 "without a backward pass (no transpose( in its name stacks)";
-    l.cause =
-        "inference or a forward-only step: there are no activations kept for a backward pass, so remat "
-        "does not apply";
+    l.cause = in.eager
+                  ? "a single op: there are no activations kept for a backward pass, so remat does not apply"
+                  : "inference or a forward-only step: there are no activations kept for a backward pass, "
+                    "so remat does not apply";
     return l;
   }
   l.finding = (in.peak_scope.empty() ? std::string("the peak") : in.peak_scope) + " (" +
@@ -94,6 +96,7 @@ std::optional<DiagnosisLine> rule_mostly_parameters(const DiagnosisInput& in) {
 
 std::vector<DiagnosisLine> rule_patterns(const DiagnosisInput& in) {
   std::vector<DiagnosisLine> out;
+  int split_k_lines = 0;
   for (const PatternInput& p : in.patterns) {
     DiagnosisLine l;
     l.provenance = Provenance::Derived;
@@ -105,14 +108,28 @@ std::vector<DiagnosisLine> rule_patterns(const DiagnosisInput& in) {
                   mib(p.other_bytes) + "), " + std::to_string(p.factor) + "x its result" + where;
       l.cause = "XLA split the dot's contraction dimension into " + std::to_string(p.factor) +
                 " parts and keeps every part's f32 result until the reduce; a transient of one op";
+      // A module-wide flag: the split-K GEMMs at the other phase's peak lose their partials too (counted
+      // once, on the first split-K line).
+      const std::int64_t other = split_k_lines++ == 0 ? in.other_phase_split_k_bytes : 0;
       Fix off{
-          "XLA_FLAGS=--xla_gpu_enable_split_k_autotuning=false (the GEMM then writes its result directly)",
+          "XLA_FLAGS=--xla_gpu_enable_split_k_autotuning=false (module-wide: every split-K GEMM then writes "
+          "its "
+          "result directly)",
           p.bytes,
-          "the partial-sum buffer at the peak",
-          "the GEMM may run slower (less parallelism over K)",
+          other > 0 ? "the partial-sum buffer at the peak; the flag also removes the " + mib(other) +
+                          " of split-K partials at the other phase's peak (" +
+                          in.other_phase_split_k_instruction + ")"
+                    : std::string("the partial-sum buffer at the peak"),
+          "the GEMM may run slower (less parallelism over K), and XLA may pick a library GEMM instead: plus "
+          "any "
+          "library workspace (" +
+              (in.gemm_workspace_bytes > 0
+                   ? "up to " + mib(in.gemm_workspace_bytes) + ", the largest in this module's plan"
+                   : std::string("none in this module's plan; the capture cannot tell how much")) +
+              ")",
           {},
           {}};
-      l.fixes.push_back(checked(std::move(off), in, in.plan_peak_bytes));
+      l.fixes.push_back(checked(std::move(off), in, in.plan_peak_bytes, other));
     } else if (p.kind == "conv-output-twice") {
       l.rule = "conv-output-twice";
       l.finding = "convolution output held twice: " + p.instruction + " writes " + p.shape + " (" +
@@ -130,6 +147,28 @@ std::vector<DiagnosisLine> rule_patterns(const DiagnosisInput& in) {
           "algorithm for that layout",
           {},
           {}};
+      if (in.platform.find("AMD") != std::string::npos) {
+        // On ROCm, XLA's layout assignment, not the program, picks the convolution's layout for MIOpen.
+        const std::string dtype = p.shape.substr(0, p.shape.find('['));
+        const auto rank =
+            std::count(p.shape.begin(), p.shape.end(), ',') + (p.shape.find("[]") == std::string::npos);
+        const bool half = dtype == "f16" || dtype == "bf16";
+        l.cause =
+            "XLA's ROCm layout assignment gives MIOpen convolutions a channels-first layout (NCHW, NCDHW) "
+            "unless told otherwise and adds the transposes around them; the program's own dimension_numbers "
+            "do not change that";
+        layout.action =
+            "XLA_FLAGS=--xla_gpu_force_conv_nhwc (module-wide: XLA then gives every convolution the "
+            "channels-last layout, so that no transposed copy is needed)";
+        layout.cost =
+            std::string("possibly a slower MIOpen algorithm; ") +
+            (half && rank == 4
+                 ? "recent XLA versions already pick channels-last for f16 on ROCm, older ones only "
+                   "with TF_USE_ROCM_NHWC=1 and a GPU with NHWC support"
+                 : "for a " + dtype + " " + std::to_string(rank - 2) +
+                       "-D convolution, whether MIOpen runs it channels-last (and how fast) depends "
+                       "on the XLA and MIOpen versions: the capture cannot tell, so confirm it");
+      }
       l.fixes.push_back(checked(std::move(layout), in, in.plan_peak_bytes));
     } else {
       l.rule = "host-prefetch";
@@ -186,8 +225,9 @@ std::optional<DiagnosisLine> rule_temp_unseen(const DiagnosisInput& in) {
   l.finding = "no allocator event of the capture allocates " + in.module + "'s " + mib(in.temp_bytes) +
               " temp block, although it ran " + std::to_string(in.executions) + " time(s)";
   l.cause = in.platform == "TPU"
-                ? "the TPU runtime reserves program scratch outside the allocator events the "
-                  "capture records, so the runtime figures do not include it"
+                ? "the capture cannot show where it came from: the TPU runtime may reserve program scratch "
+                  "outside the allocator events it records (then the runtime figures do not include it), or "
+                  "it was allocated before the capture started"
                 : "the temp block came from an allocator that records no events (or it was "
                   "allocated before the capture started)";
   return l;
@@ -238,12 +278,17 @@ std::optional<DiagnosisLine> rule_fix_sets(const DiagnosisInput& in,
     other -= candidates[*best].fix->other_phase_saving_bytes;
     need = best_need;
     names += (step ? " + " : "") + candidates[*best].rule;
-    fits = need <= *in.capacity_bytes;
+    fits = need + in.other_live_at_every_start <= *in.capacity_bytes;
     sets += (step ? "; " : "") + names + " -> needs " + mib(need) + (fits ? " (fits)" : "");
   }
   if (sets.empty()) return std::nullopt;
-  l.finding = fits ? "fixes that together make the step fit " + mib(*in.capacity_bytes) + ": " + sets
-                   : "no set of the fixes above makes the step fit " + mib(*in.capacity_bytes) + ": " + sets;
+  if (in.other_live_at_every_start > 0)
+    sets += "; besides the plan, " + mib(in.other_live_at_every_start) +
+            " of other arrays is live at every start of " + in.module + " (measured), counted in each fit";
+  l.finding =
+      fits ? "fixes that together make " + unit_of(in) + " fit " + mib(*in.capacity_bytes) + ": " + sets
+           : "no set of the fixes above makes " + unit_of(in) + " fit " + mib(*in.capacity_bytes) + ": " +
+                 sets;
   l.cause =
       "the best fix of each line, the one that lowers the need most first; savings are assumed to add up "
       "(fixes of the same "

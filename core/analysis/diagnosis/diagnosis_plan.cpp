@@ -11,6 +11,7 @@ namespace oomscope::analysis {
 using detail::checked;
 using detail::mib;
 using detail::percent;
+using detail::unit_of;
 
 const char* dominant_role(const DiagnosisInput& in) {
   // The largest share of the whole peak, parameters and outputs included.
@@ -85,21 +86,27 @@ std::vector<DiagnosisLine> rule_plan_vs_pool(const DiagnosisInput& in) {
                    percent(in.plan_peak_bytes, cap) + ")";
     line.cause =
         in.plan_peak_bytes * 10 > cap * 9
-            ? "a tight fit: bytes only, and the BFC allocator also needs contiguous blocks, so it can still "
-              "fail through fragmentation"
-            : "the step alone has room; an OOM would come from what else is live (see the runtime)";
+            ? in.platform == "TPU"
+                  ? "a tight fit: bytes only, and the allocator also needs room for each buffer where it is "
+                    "placed, so it can still fail"
+                  : "a tight fit: bytes only, and the BFC allocator also needs contiguous blocks, so it can "
+                    "still fail through fragmentation"
+        : in.eager ? "this op alone has room; an eager program runs out through what its ops leave live "
+                     "between them (see the runtime peak)"
+                   : "the step alone has room; an OOM would come from what else is live (see the runtime)";
     out.push_back(std::move(line));
     return out;
   }
   line.rule = "plan-exceeds-pool";
-  line.finding = "the step itself does not fit: " + in.module + needs + mib(in.plan_peak_bytes) + " > " +
-                 pool + " (" + mib(in.plan_peak_bytes - cap) + " over)";
+  line.finding = unit_of(in) + " itself does not fit: " + in.module + needs + mib(in.plan_peak_bytes) +
+                 " > " + pool + " (" + mib(in.plan_peak_bytes - cap) + " over)";
   line.cause = "the plan alone exceeds the pool; follow the role split at the peak below";
   Fix fraction;
   if (in.platform == "TPU") {
-    fraction.action =
-        "TPU: the pool is the chip's HBM; there is no memory fraction to raise. Shard the step over "
-        "more chips, or offload arrays to host memory (memory space 5)";
+    fraction.action = "TPU: the pool is the chip's HBM; there is no memory fraction to raise. Shard " +
+                      unit_of(in) +
+                      " over "
+                      "more chips, or offload arrays to host memory (memory space 5)";
     fraction.saving_note = "not estimated";
     fraction.cost = "more chips, or host-device transfers";
   } else if (in.capacity_from_user) {
@@ -291,17 +298,43 @@ std::optional<DiagnosisLine> rule_no_donation(const DiagnosisInput& in) {
                 " of parameters are donated; donating "
                 "the rest could save up to " +
                 mib(in.donatable_bytes);
+  const std::string calls = std::to_string(in.donation_calls) + (in.donation_calls == 1 ? " call" : " calls");
+  if (in.donation_fate == "live at later calls") {
+    // Donating would delete arrays that later calls still read: no fix.
+    l.rule = "donation-inputs-reused";
+    l.provenance = Provenance::Measured;
+    l.finding += "; but the runtime shows buffers of those sizes live at the start of " + in.module +
+                 "'s next call (" + std::to_string(in.donation_reused_calls) + " of the last " + calls +
+                 "), so the same arrays are passed again";
+    l.cause =
+        "a shape match is not a replacement: the outputs do not take the inputs' place, and donating the "
+        "inputs would delete arrays that later calls use";
+    return l;
+  }
   l.cause = in.eager ? "each eager op allocates a new output while its inputs stay alive"
                      : "old and new parameters/optimizer state live at the same time";
-  Fix f{in.eager
-            ? "eager ops cannot donate: wrap the update in jax.jit(..., donate_argnums=...) so that the new "
-              "arrays reuse the old ones' buffers"
-            : "donate_argnums on the arguments whose outputs replace them (parameters, optimizer state)",
-        in.donatable_bytes,
-        "parameters with an un-aliased output of the same shape and type that is not a gradient",
-        "the caller can no longer use the donated arrays after the call",
-        {},
-        {}};
+  const bool dead = in.donation_fate == "dead after the call";
+  if (dead)
+    l.cause += "; the runtime shows buffers of those sizes freed right after each of the last " + calls +
+               ", before anything else ran (measured)";
+  else
+    l.cause +=
+        in.donation_fate == "unknown"
+            ? "; the capture cannot tell whether the caller uses these arrays after the call (buffers of "
+              "those sizes are not freed right after every call)"
+            : "; without runtime events the capture cannot tell whether the caller uses these arrays "
+              "after the call";
+  const std::string hedge = dead ? "" : "if the caller does not use these arrays after the call: ";
+  Fix f{
+      hedge + (in.eager ? "eager ops cannot donate: wrap the ops that replace these arrays in jax.jit(..., "
+                          "donate_argnums=...) so that the new arrays reuse the old ones' buffers"
+                        : "donate_argnums on the arguments whose outputs replace them (parameters, optimizer "
+                          "state)"),
+      in.donatable_bytes,
+      "parameters with an un-aliased output of the same shape and type that is not a gradient",
+      "the caller can no longer use the donated arrays after the call",
+      {},
+      {}};
   l.fixes.push_back(checked(std::move(f), in, in.plan_peak_bytes, in.donatable_bytes));
   l.confirm = detail::kConfirm;
   return l;

@@ -12,6 +12,7 @@ namespace oomscope::analysis {
 
 using detail::checked;
 using detail::mib;
+using detail::unit_of;
 
 const char* to_string(Provenance p) noexcept { return enum_name(kProvenanceNames, p, "?"); }
 
@@ -51,8 +52,12 @@ std::optional<DiagnosisLine> rule_eager(const DiagnosisInput& in) {
   DiagnosisLine l;
   l.rule = "eager";
   l.provenance = Provenance::Derived;
-  l.finding = "an eager (op-by-op) program: many small modules ran and none is a step; " + in.module +
-              " is one op, so its plan is not the program's memory";
+  l.finding = "an eager (op-by-op) program: " + std::to_string(in.program_modules_executed) +
+              " modules ran (" + std::to_string(in.program_executions) + " executions, at most " +
+              std::to_string(in.program_most_executions) + " of one module) and none has a backward pass; " +
+              in.module + " is one of its ops, so its plan is not the program's memory";
+  if (!in.peak_shares.empty())
+    l.finding += "; at the runtime peak, the most is held by the executions of " + in.peak_shares;
   l.cause =
       "every jnp call outside jax.jit is its own module with its own outputs; what is live between the ops "
       "(the runtime section) explains an OOM, and the BFC allocator rounds each request up to a chunk";
@@ -85,8 +90,10 @@ std::optional<DiagnosisLine> rule_growth(const DiagnosisInput& in) {
   }
   const auto held = std::count_if(in.live_at_last_start.begin(), in.live_at_last_start.end(),
                                   [](const LiveHolder& h) { return h.outputs_of_module; });
-  l.cause = leak ? "the program keeps every step's outputs alive (a leak across steps)"
-                 : "something allocated in every step outlives it";
+  l.cause = in.eager ? (leak ? "the program keeps every call's outputs alive (a leak across calls)"
+                             : "something allocated in every call outlives it")
+            : leak   ? "the program keeps every step's outputs alive (a leak across steps)"
+                     : "something allocated in every step outlives it";
   if (held > 0)
     l.cause +=
         "; " + std::to_string(held) + " earlier executions' outputs are still live when the last one starts";
@@ -151,9 +158,10 @@ std::optional<DiagnosisLine> rule_other_live_arrays(const DiagnosisInput& in) {
   l.provenance = Provenance::Measured;
   l.finding = "other live arrays take the room: " + mib(in_use) +
               " in use when the last execution started leaves " + mib(std::max<std::int64_t>(room, 0)) +
-              ", the step allocates " + mib(needed) + " (temp + outputs); the largest came from " +
+              ", " + unit_of(in) + " allocates " + mib(needed) + " (temp + outputs); the largest came from " +
               largest->label + " (" + mib(largest->bytes) + ")";
-  l.cause = "arrays outside the step: a dataset or eval copy on the GPU, prefetch, other jit outputs";
+  l.cause =
+      "arrays outside " + unit_of(in) + ": a dataset or eval copy on the GPU, prefetch, other jit outputs";
   Fix f{largest->before_capture
             ? "profile earlier to name what was allocated before the capture started, then "
               "keep it on the host and stream it, free it, or shrink its dtype"

@@ -38,6 +38,8 @@ struct Fix {
   std::optional<std::int64_t> floor_bytes = {};
   // What the fix also removes from the other phase's peak (checked() records it for fix sets).
   std::int64_t other_phase_saving_bytes = 0;
+  // Arrays outside the plan live at every start of the module, added to the need when checking the fit.
+  std::int64_t other_live_bytes = 0;
 };
 
 struct DiagnosisLine {
@@ -97,6 +99,12 @@ struct DiagnosisInput {
   std::int64_t parameter_role_bytes = 0;  // parameters / outputs at the peak (indefinite roles)
   std::int64_t output_role_bytes = 0;
   std::int64_t gradient_matched_bytes = 0;  // parameters whose same-shaped output is their gradient
+  // What the runtime shows of the donatable parameters' buffers after the calls (measured): "no runtime",
+  // "unknown", "dead after the call", "live at later calls" (donation_liveness.h), and over how many calls.
+  std::string donation_fate = "no runtime";
+  std::int64_t donation_calls = 0;
+  std::int64_t donation_dead_calls = 0;
+  std::int64_t donation_reused_calls = 0;
   // Phases: where the peak is and the highest point outside that phase ("" / nullopt when unknown).
   std::string peak_phase;
   std::string peak_instruction;
@@ -104,6 +112,13 @@ struct DiagnosisInput {
   std::string other_phase_instruction;
   std::optional<std::int64_t> other_phase_peak_bytes;
   std::vector<PatternInput> patterns;
+  // Split-K partials live at the other phase's peak (derived, the same pattern found there): a module-wide
+  // flag removes them too.
+  std::int64_t other_phase_split_k_bytes = 0;
+  std::string other_phase_split_k_instruction;
+  // The largest s8 (library workspace) output of a custom call in the module's HLO (read): what a library
+  // GEMM may take when split-K is off. 0 when the module has none.
+  std::int64_t gemm_workspace_bytes = 0;
   // Host offload (memory space 5), read from the plan.
   std::int64_t host_parameters_bytes = 0;
   std::int64_t host_parameters_aliased_bytes = 0;
@@ -112,6 +127,11 @@ struct DiagnosisInput {
   std::int64_t host_temp_bytes = 0;
   std::string platform;  // "GPU (AMD)", "TPU", ...
   bool eager = false;    // many small modules and no step module (the runtime leads)
+  // The program, for the eager finding (measured): modules that ran, their executions, the most of one.
+  std::int64_t program_modules_executed = 0;
+  std::int64_t program_executions = 0;
+  std::int64_t program_most_executions = 0;
+  std::string peak_shares;  // "jit_matmul 244 MiB, jit_add 4.00 MiB" (modules by share of the runtime peak)
   // Runtime: whether an allocator event requested the temp block (nullopt when there is no runtime).
   std::optional<bool> temp_block_seen;
   std::vector<std::int64_t> growth_steps;
@@ -130,6 +150,9 @@ struct DiagnosisInput {
   std::optional<std::int64_t> growth_per_execution;
   bool growth_consistent = false;
   std::optional<std::int64_t> in_use_at_last_start;
+  // In use at the start of every execution of the module, less its own parameters (measured; the least
+  // over its executions): arrays outside the plan that any fix must also leave room for. 0 without runtime.
+  std::int64_t other_live_at_every_start = 0;
   std::int64_t retry_count = 0;
   std::int64_t retry_longest_ps = 0;
   std::int64_t never_launched = 0;

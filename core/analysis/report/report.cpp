@@ -6,9 +6,11 @@
 #include <string_view>
 #include <utility>
 
-#include "core/analysis/report/consistency_checks.h"
 #include "core/analysis/diagnosis/diagnosis_rules.h"
+#include "core/analysis/report/consistency_checks.h"
+#include "core/analysis/report/detail/report_detail.h"
 #include "core/analysis/runtime/runtime_analysis.h"
+#include "core/util/bytes.h"
 #include "core/util/error.h"
 
 namespace oomscope::analysis {
@@ -107,6 +109,9 @@ DiagnosisInput diagnosis_input(const HostReport& r, std::size_t top) {
         in.other_phase_peak_bytes = other->bytes;
       }
     }
+    in.other_phase_split_k_bytes = r.other_phase_split_k_bytes;
+    in.other_phase_split_k_instruction = r.other_phase_split_k_instruction;
+    in.gemm_workspace_bytes = r.gemm_workspace_bytes;
     for (const PlanPattern& pat : p.patterns)
       in.patterns.push_back({to_string(pat.kind), pat.instruction, pat.shape, pat.bytes,
                              pat.other_instruction, pat.other_shape, pat.other_bytes, pat.factor, pat.count,
@@ -132,13 +137,29 @@ DiagnosisInput diagnosis_input(const HostReport& r, std::size_t top) {
   }
   in.platform = r.platform;
   in.eager = r.eager;
+  in.donation_fate = enum_name(kArgumentFateNames, r.donation_liveness.fate);
+  in.donation_calls = r.donation_liveness.calls;
+  in.donation_dead_calls = r.donation_liveness.dead_calls;
+  in.donation_reused_calls = r.donation_liveness.reused_calls;
+  in.program_modules_executed = r.program.modules_executed;
+  in.program_executions = r.program.executions;
+  in.program_most_executions = r.program.most_executions;
+  if (r.runtime_peak)
+    for (std::size_t i = 0; i < r.runtime_peak->modules.size() && i < 3; ++i)
+      in.peak_shares += (i ? ", " : "") + r.runtime_peak->modules[i].module + " " +
+                        format_bytes(r.runtime_peak->modules[i].bytes);
   in.temp_block_seen = r.temp_block_seen;
   if (const auto& m = r.runtime.module) {
     in.growth_steps = m->growth_steps;
     in.executions = static_cast<int>(m->executions.size());
     in.growth_per_execution = m->growth_per_execution;
     in.growth_consistent = m->growth_consistent;
-    if (!m->executions.empty() && m->allocator) in.in_use_at_last_start = m->live_at_last_start_bytes;
+    if (!m->executions.empty() && m->allocator) {
+      in.in_use_at_last_start = m->live_at_last_start_bytes;
+      std::int64_t least = m->executions.front().bytes_in_use_at_start;
+      for (const RuntimeExecution& e : m->executions) least = std::min(least, e.bytes_in_use_at_start);
+      in.other_live_at_every_start = std::max<std::int64_t>(0, least - in.parameters_bytes);
+    }
     in.never_launched = m->never_launched;
     in.last_never_launched = m->last_never_launched;
     for (const NameCount& n : m->host_events_between)
@@ -156,10 +177,14 @@ void add_limits(HostReport& r, const capture::Capture& c) {
   r.limits.push_back(
       "HBM only: the plan's device figures cover memory space 0; host offload (memory space 5) is "
       "listed separately and not counted in them");
-  if (r.capacity_bytes && r.plan)
+  if (r.capacity_bytes && r.plan && r.platform != "TPU")
     r.limits.push_back(
         "contiguity: \"fits\" compares bytes; the BFC allocator also needs a contiguous block, so a "
         "tight fit can still fail through fragmentation");
+  if (r.capacity_bytes && r.plan && r.platform == "TPU")
+    r.limits.push_back(
+        "fits: compares bytes only; the capture does not show how the TPU runtime places buffers (it has "
+        "no BFC allocator), so a tight fit can still fail");
   if (r.platform == "TPU")
     r.limits.push_back(
         "TPU: host executions are matched to the device's module runs by count, not time, and "
@@ -188,44 +213,8 @@ ModuleRow module_row(const capture::Module& m, const PlanAnalysis& p) {
   row.parameters_bytes = p.parameters_bytes;
   row.donated_bytes = p.donation.donated_bytes;
   row.outputs_bytes = p.outputs_bytes;
+  row.has_backward = p.backward_start_event >= 0;
   return row;
-}
-
-// Eager (op-by-op) JAX: many small modules ran and none of them is a step (reference: "Eager programs
-// appear as many small modules"). Taken as: at least 3 executed modules among at least 5, and the
-// analysed (largest executed) module is a single op whose temp heap is under a quarter of its peak.
-bool is_eager(const HostReport& r) {
-  if (r.modules.size() < 5 || !r.plan) return false;
-  const auto executed =
-      std::count_if(r.modules.begin(), r.modules.end(), [](const ModuleRow& m) { return m.executions > 0; });
-  if (executed < 3) return false;
-  return r.plan->heap_peak_bytes * 4 < r.plan->peak_bytes && r.plan->backward_start_event < 0;
-}
-
-// The largest allocations live at the pool's peak in use, with the bytes requested and the chunk the
-// allocator handed out (BFC rounding and unsplit chunks show as slack).
-std::vector<ChunkRow> largest_live_chunks(const capture::Capture& c, const HostReport& r, std::size_t top) {
-  std::vector<ChunkRow> out;
-  std::optional<std::uint32_t> alloc;
-  if (r.runtime.module) alloc = r.runtime.module->allocator;
-  if (!alloc) return out;
-  std::int64_t peak_time = -1, peak = -1;
-  for (const capture::MemoryEvent& m : c.memory_events())
-    if (m.allocator == *alloc && m.bytes_in_use > peak) peak = m.bytes_in_use, peak_time = m.time_ps;
-  std::map<std::uint64_t, const capture::MemoryEvent*> live;
-  for (const capture::MemoryEvent& m : c.memory_events()) {
-    if (m.time_ps > peak_time) break;
-    if (m.allocator != *alloc) continue;
-    if (m.kind == capture::MemoryEventKind::Allocation)
-      live[m.addr] = &m;
-    else
-      live.erase(m.addr);
-  }
-  for (const auto& [addr, m] : live) out.push_back({m->requested_bytes, m->allocation_bytes, m->time_ps});
-  std::stable_sort(out.begin(), out.end(),
-                   [](const ChunkRow& a, const ChunkRow& b) { return a.chunk_bytes > b.chunk_bytes; });
-  if (out.size() > top) out.resize(top);
-  return out;
 }
 
 }  // namespace
@@ -284,10 +273,10 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
   for (std::size_t i = 0; i < refs.size() && i < r.runtime.executions_ambiguous.size(); ++i)
     r.modules[i].executions_ambiguous = r.runtime.executions_ambiguous[i];
   if (wanted.size() > 1 && r.runtime.module)
-    r.problems.push_back(std::to_string(wanted.size()) + " modules are named " + *options.module +
-                         "; analysing " + r.runtime.module->module + "(" +
-                         std::to_string(r.runtime.module->program_id.value_or(0)) +
-                         "), the most executed (then the largest); pass a program id to pick another");
+    r.module_note =
+        (std::to_string(wanted.size()) + " modules are named " + *options.module + "; analysing " +
+         r.runtime.module->module + "(" + std::to_string(r.runtime.module->program_id.value_or(0)) +
+         "), the most executed (then the largest); pass a program id to pick another");
   if (r.runtime.module) {
     for (std::size_t i = 0; i < refs.size(); ++i)
       if (refs[i].name == r.runtime.module->module && r.runtime.module->program_id == refs[i].program_id)
@@ -303,6 +292,7 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
     }
   }
 
+  if (r.module_index) detail::add_module_wide_facts(c.modules()[*r.module_index], r);
   if (options.capacity) {
     r.capacity_bytes = *options.capacity;
     r.capacity_source = CapacitySource::Given;
@@ -322,7 +312,8 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
       r.capacity_allocator = r.runtime.allocators[*alloc].name;
     }
   }
-  r.eager = is_eager(r);
+  r.program = decide_program_kind(r.modules);
+  r.eager = r.program.eager;
   if (r.plan && r.runtime.module && !r.runtime.module->executions.empty() && r.plan->temp_bytes > 0) {
     const std::int64_t temp = r.plan->temp_bytes;
     r.temp_block_seen =
@@ -331,7 +322,7 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
                  (m.requested_bytes == temp || m.allocation_bytes == temp);
         });
   }
-  if (r.eager) r.largest_chunks = largest_live_chunks(c, r, 5);
+  detail::add_runtime_facts(c, refs, options.top, r);
   {
     const DiagnosisInput in = diagnosis_input(r, options.top);
     r.diagnosis_pool_note = pool_fraction_note(in);

@@ -11,6 +11,9 @@
 
 #include "core/analysis/diagnosis/diagnosis_types.h"
 #include "core/analysis/plan/plan.h"
+#include "core/analysis/report/donation_liveness.h"
+#include "core/analysis/report/program_kind.h"
+#include "core/analysis/runtime/runtime_peak.h"
 #include "core/analysis/runtime/runtime_types.h"
 #include "core/capture/capture.h"
 #include "core/util/enum_names.h"
@@ -61,13 +64,7 @@ struct ModuleRow {
   std::int64_t executions = 0;                // host executions matched to it
   std::int64_t executions_by_program_id = 0;  // of those, matched by program id (the rest by name)
   std::int64_t executions_ambiguous = 0;      // of the rest, those whose launches named several programs
-};
-
-// One allocation live at the allocator's peak: what was asked for and the chunk that served it.
-struct ChunkRow {
-  std::int64_t requested_bytes = 0;
-  std::int64_t chunk_bytes = 0;
-  std::int64_t time_ps = 0;  // when it was allocated
+  bool has_backward = false;                  // its plan has a backward pass (a transpose( name stack)
 };
 
 struct HostReport {
@@ -84,12 +81,24 @@ struct HostReport {
   std::optional<std::int64_t> capacity_bytes;
   CapacitySource capacity_source = CapacitySource::None;
   std::string capacity_allocator;        // the allocator whose capacity it is (CapacitySource::Allocator)
-  bool eager = false;                    // an eager (op-by-op) program (derived)
+  ProgramKind program;                   // eager or a step, decided for the program (derived)
+  bool eager = false;                    // program.eager
   std::optional<bool> temp_block_seen;   // an allocator event requested the analysed module's temp block
-  std::vector<ChunkRow> largest_chunks;  // eager programs: largest live allocations at the pool's peak
+  // The peak of the analysed module's allocator (else the device allocator with the largest peak)
+  // explained: its execution, what was live by producer, requested -> chunk.
+  std::optional<RuntimePeak> runtime_peak;
+  std::optional<std::size_t> peak_module_index;  // the module of the peak's execution (index into modules)
+  // Module-wide facts (derived / read): split-K partials at the other phase's peak, the largest library
+  // workspace (s8 custom-call output) in the module.
+  std::int64_t other_phase_split_k_bytes = 0;
+  std::string other_phase_split_k_instruction;
+  std::int64_t gemm_workspace_bytes = 0;
+  // Whether the donatable parameters' buffers are dead after the analysed module's calls (measured).
+  DonationLiveness donation_liveness;
   std::string diagnosis_pool_note;       // the inferred memory fraction ("" when it cannot be inferred)
   std::vector<DiagnosisLine> diagnosis;
   std::vector<std::string> limits;    // the spec's known limits that apply to this capture
+  std::string module_note;            // several modules answer --module NAME: which one is analysed
   std::vector<std::string> problems;  // XSpace errors, module problems, selection notes
 };
 

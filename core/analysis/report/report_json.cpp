@@ -231,7 +231,8 @@ json diagnosis_json(const std::vector<DiagnosisLine>& lines) {
                        {"fits_after", opt(f.fits_after)},
                        {"needed_after_bytes", opt(f.needed_after_bytes)},
                        {"checked_against_device_bytes", opt(f.checked_against_device_bytes)},
-                       {"floor_bytes", opt(f.floor_bytes)}});
+                       {"floor_bytes", opt(f.floor_bytes)},
+                       {"other_live_bytes", f.other_live_bytes}});
     out.push_back({{"rule", l.rule},
                    {"provenance", to_string(l.provenance)},
                    {"depth", l.depth},
@@ -243,15 +244,81 @@ json diagnosis_json(const std::vector<DiagnosisLine>& lines) {
   return out;
 }
 
-// Eager programs: the largest allocations live at the pool's peak, requested bytes vs the allocator's chunk.
-json chunks_json(const std::vector<ChunkRow>& rows) {
-  json out = json::array();
-  for (const ChunkRow& c : rows)
-    out.push_back({{"requested_bytes", c.requested_bytes},
-                   {"chunk_bytes", c.chunk_bytes},
-                   {"slack_bytes", c.chunk_bytes - c.requested_bytes},
-                   {"time_ps", c.time_ps}});
-  return out;
+// The runtime peak explained (docs/report-json.md, "runtime_peak").
+json runtime_peak_json(const HostReport& r) {
+  if (!r.runtime_peak) return nullptr;
+  const RuntimePeak& p = *r.runtime_peak;
+  json chunks = json::array();
+  for (const PeakChunk& c : p.largest_chunks)
+    chunks.push_back({{"requested_bytes", c.requested_bytes},
+                      {"chunk_bytes", c.chunk_bytes},
+                      {"slack_bytes", c.chunk_bytes - c.requested_bytes},
+                      {"time_ps", c.time_ps},
+                      {"producer", c.producer}});
+  json groups = json::array();
+  for (const LiveGroup& g : p.live_by_producer)
+    groups.push_back({{"label", g.label},
+                      {"bytes", g.bytes},
+                      {"requested_bytes", g.requested_bytes},
+                      {"count", g.count},
+                      {"module", g.module.empty() ? json(nullptr) : json(g.module)},
+                      {"before_capture", g.before_capture}});
+  json modules = json::array();
+  for (const PeakModuleShare& m : p.modules)
+    modules.push_back({{"module", m.module},
+                       {"bytes", m.bytes},
+                       {"requested_bytes", m.requested_bytes},
+                       {"allocations", m.allocations},
+                       {"executions", m.executions}});
+  json j{
+      {"allocator", p.allocator < r.runtime.allocators.size() ? json(r.runtime.allocators[p.allocator].name)
+                                                              : json(nullptr)},
+      {"bytes", p.peak_bytes},
+      {"time_ps", p.time_ps},
+      {"execution", nullptr},
+      {"live_groups", groups},
+      {"live_groups_total", p.live_groups_total},
+      {"live_allocations", p.live_allocations},
+      {"modules", modules},
+      {"largest_chunks", chunks},
+      {"allocations", p.allocations_seen},
+      {"rounded_up_1mib", p.rounded_up_1mib},
+      {"rounded_up_1mib_bytes", p.rounded_up_1mib_bytes},
+      {"fragmentation_at_peak", p.fragmentation_at_peak},
+      {"largest_fragmentation", p.largest_fragmentation},
+      {"largest_fragmentation_time_ps", p.largest_fragmentation_time_ps},
+      {"bytes_reserved_at_peak", p.bytes_reserved_at_peak},
+      {"provenance",
+       {{"bytes", "read"},
+        {"in_use_at_start_bytes", "read"},
+        {"own_chunk_bytes", "measured"},
+        {"live_groups", "measured"},
+        {"largest_chunks", "read"},
+        {"rounded_up_1mib", "measured"}}}};
+  if (p.execution) {
+    const RuntimeExecution& x = *p.execution;
+    json plan = nullptr;
+    if (r.peak_module_index && *r.peak_module_index < r.modules.size()) {
+      const ModuleRow& m = r.modules[*r.peak_module_index];
+      plan = {{"temp_bytes", m.temp_bytes}, {"outputs_bytes", m.outputs_bytes}};
+    }
+    j["execution"] = {{"module", x.label},
+                      {"program_id", id(x.program_id)},
+                      {"number", x.number},
+                      {"start_ps", x.start_ps},
+                      {"end_ps", x.end_ps},
+                      {"in_use_at_start_bytes", p.in_use_at_start},
+                      {"own_chunk_bytes", p.own_chunk_bytes},
+                      {"own_requested_bytes", p.own_requested_bytes},
+                      {"own_allocations", p.own_allocations},
+                      {"other_chunk_bytes", p.other_chunk_bytes},
+                      {"other_allocations", p.other_allocations},
+                      {"freed_bytes", p.freed_bytes},
+                      {"freed_count", p.freed_count},
+                      {"unexplained_bytes", p.unexplained_bytes},
+                      {"plan", plan}};
+  }
+  return j;
 }
 
 }  // namespace
@@ -271,7 +338,8 @@ json report_to_json(std::span<const HostReport> reports, const ReportOptions& op
                          {"outputs_bytes", m.outputs_bytes},
                          {"executions", m.executions},
                          {"executions_by_program_id", m.executions_by_program_id},
-                         {"executions_ambiguous", m.executions_ambiguous}});
+                         {"executions_ambiguous", m.executions_ambiguous},
+                         {"has_backward", m.has_backward}});
     json h{{"file", r.path},
            {"file_size", r.file_size},
            {"hostnames", r.hostnames},
@@ -285,12 +353,26 @@ json report_to_json(std::span<const HostReport> reports, const ReportOptions& op
                             : r.capacity_source == CapacitySource::Given ? json("given")
                                                                          : json("read")}}},
            {"eager", r.eager},
+           {"program",
+            {{"modules_executed", r.program.modules_executed},
+             {"executions", r.program.executions},
+             {"most_executions", r.program.most_executions},
+             {"most_executed", r.program.most_executed},
+             {"steps_executed", r.program.steps_executed}}},
            {"temp_block_seen", opt(r.temp_block_seen)},
-           {"largest_chunks", chunks_json(r.largest_chunks)},
+           {"runtime_peak", runtime_peak_json(r)},
+           {"donation_liveness",
+            {{"fate", enum_name(kArgumentFateNames, r.donation_liveness.fate)},
+             {"calls", r.donation_liveness.calls},
+             {"dead_calls", r.donation_liveness.dead_calls},
+             {"reused_calls", r.donation_liveness.reused_calls},
+             {"sizes", r.donation_liveness.sizes},
+             {"parameter_sizes", r.donation_liveness.parameter_sizes}}},
            {"plan", r.plan ? plan_json(*r.plan, options.top) : json(nullptr)},
            {"runtime", r.plan_only ? json(nullptr) : runtime_json(r.runtime)},
            {"diagnosis", diagnosis_json(r.diagnosis)},
            {"limits", r.limits},
+           {"module_note", r.module_note},
            {"problems", r.problems}};
     hosts.push_back(std::move(h));
   }

@@ -10,7 +10,7 @@
 
 namespace oomscope::analysis {
 
-inline constexpr int kReportJsonVersion = 2;
+inline constexpr int kReportJsonVersion = 3;
 
 nlohmann::json report_to_json(std::span<const HostReport> reports, const ReportOptions& options);
 

@@ -7,24 +7,17 @@
 #include <tuple>
 
 #include "core/analysis/diagnosis/diagnosis_rules.h"
+#include "core/analysis/report/detail/report_text_detail.h"
 #include "core/util/bytes.h"
 
 namespace oomscope::analysis {
 
 namespace {
 
-std::string b(std::int64_t bytes) { return format_bytes(bytes); }
-
-std::string secs(std::int64_t ps) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.6f s", static_cast<double>(ps) / 1e12);
-  return buf;
-}
-
-std::string pad(std::string s, std::size_t w) {
-  if (s.size() < w) s.append(w - s.size(), ' ');
-  return s;
-}
+using detail::allocations;
+using detail::b;
+using detail::pad;
+using detail::secs;
 
 void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
   const PlanAnalysis& p = *r.plan;
@@ -89,7 +82,8 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
     std::stable_sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) {
       return std::get<0>(x.first) * x.second > std::get<0>(y.first) * y.second;
     });
-    o << "  live at the peak, largest first (" << p.live_at_peak.size() << " buffers) [derived]:\n";
+    o << "  live at the peak, largest first (" << p.live_at_peak.size()
+      << " buffers; a size is each buffer's, xN = N such buffers) [derived]:\n";
     for (std::size_t i = 0; i < rows.size() && i < top; ++i) {
       const auto& [key, n] = rows[i];
       const auto& [size, shape, role, source] = key;
@@ -247,22 +241,23 @@ void write_runtime(std::ostream& o, const HostReport& r, std::size_t top) {
         << secs(m.between_end_ps) << ", " << m.host_events_between_total << " events) [measured]:\n";
       for (const NameCount& nc : m.host_events_between)
         o << "    " << pad(std::to_string(nc.count), 6) << nc.name << "\n";
+      if (m.host_event_names_between > static_cast<std::int64_t>(m.host_events_between.size()))
+        o << "    ... "
+          << m.host_event_names_between - static_cast<std::int64_t>(m.host_events_between.size())
+          << " more names\n";
     }
     if (!m.live_at_last_start.empty() || m.live_at_last_start_bytes) {
       o << "  live at the start of the last execution: " << b(m.live_at_last_start_bytes)
         << " in use [read], by the host event that allocated it [measured]:\n";
       for (const LiveGroup& g : m.live_at_last_start)
-        o << "    " << pad(b(g.bytes), 10) << pad(g.count ? "x" + std::to_string(g.count) : "", 7) << g.label
-          << "\n";
+        o << "    " << pad(b(g.bytes), 10) << pad(g.count ? allocations(g.count) : "", 16) << g.label << "\n";
+      if (m.live_at_last_start_groups > static_cast<std::int64_t>(m.live_at_last_start.size()))
+        o << "    ... "
+          << m.live_at_last_start_groups - static_cast<std::int64_t>(m.live_at_last_start.size())
+          << " more\n";
     }
   }
-  if (!r.largest_chunks.empty()) {
-    o << "  largest allocations live at the pool's peak: requested -> allocator chunk [read], slack "
-         "[derived]:\n";
-    for (const ChunkRow& c : r.largest_chunks)
-      o << "    " << pad(b(c.requested_bytes), 11) << "-> " << pad(b(c.chunk_bytes), 11) << "slack "
-        << b(c.chunk_bytes - c.requested_bytes) << "  (allocated at " << secs(c.time_ps) << ")\n";
-  }
+  detail::write_runtime_peak(o, r, top);
   for (const std::string& note : rt.notes) o << "  note: " << note << "\n";
 }
 
@@ -293,6 +288,8 @@ void write_diagnosis(std::ostream& o, const HostReport& r) {
       if (f.needed_after_bytes && f.saving_bytes) {
         o << "; then needs " << b(*f.needed_after_bytes);
         if (f.floor_bytes) o << " (the other phase's peak stays)";
+        if (f.other_live_bytes > 0 && f.fits_after)
+          o << " + " << b(f.other_live_bytes) << " of other arrays live at every start [measured]";
         if (f.fits_after && r.capacity_bytes)
           o << ": " << (*f.fits_after ? "fits" : "still does not fit") << " in "
             << (f.checked_against_device_bytes ? "the device's " + b(*f.checked_against_device_bytes)
@@ -345,6 +342,7 @@ void write_report_text(std::ostream& o, const HostReport& r, std::size_t top) {
     o << "analysed module: " << r.runtime.module->module;
     if (r.runtime.module->program_id) o << "(" << *r.runtime.module->program_id << ")";
     o << ", " << to_string(r.runtime.choice) << "\n";
+    if (!r.module_note.empty()) o << "  note: " << r.module_note << "\n";
   }
   if (r.plan) write_plan(o, r, top);
   if (!r.plan_only) write_runtime(o, r, top);

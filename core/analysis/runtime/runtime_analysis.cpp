@@ -129,6 +129,7 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
     mod.between_end_ps = runs.back().start_ps;
     auto names =
         host_events_between(in.host, mod.between_start_ps, mod.between_end_ps, mod.host_events_between_total);
+    mod.host_event_names_between = static_cast<std::int64_t>(names.size());
     if (names.size() > options.top) names.resize(options.top);
     mod.host_events_between = std::move(names);
   }
@@ -138,6 +139,7 @@ RuntimeAnalysis analyze_runtime(const RuntimeInput& in, const RuntimeOptions& op
     mod.live_at_last_start_bytes = bytes_in_use_before(ex.memory, *mod.allocator, t);
     auto groups = group_live_by_host_event(ex.memory, live, all_executions, ex.host_plane, in.host,
                                            mod.live_at_last_start_bytes);
+    mod.live_at_last_start_groups = static_cast<std::int64_t>(groups.size());
     if (groups.size() > options.top) groups.resize(options.top);
     mod.live_at_last_start = std::move(groups);
   }
@@ -204,20 +206,7 @@ RuntimeAnalysis analyze_runtime(const capture::Capture& capture, std::span<const
         ex.memory.first(std::size_t(in.window_memory.data() + in.window_memory.size() - ex.memory.data()));
   }
   ex.modules = modules;
-  const auto& planes = capture.planes();
-  const capture::Plane* host = nullptr;
-  for (std::size_t i = 0; i < planes.size(); ++i)
-    if (planes[i].name == "/host:CPU") {
-      ex.host_plane = static_cast<std::uint32_t>(i);
-      host = &planes[i];
-      break;
-    }
-  if (host) {
-    for (const capture::Line& line : host->lines) in.host.lines.emplace_back(line.events);
-    in.host.name = [host](std::int64_t id) { return host->event_name(id); };
-  } else {
-    in.host.name = [](std::int64_t) { return std::string_view(); };
-  }
+  in.host = host_timeline(capture, ex.host_plane);
   return analyze_runtime(in, options);
 }
 

@@ -91,6 +91,21 @@ void enclosing_spans(std::uint32_t line, const HostTimeline& timeline,
 
 }  // namespace
 
+HostTimeline host_timeline(const capture::Capture& capture, std::uint32_t& host_plane) {
+  HostTimeline out;
+  const auto& planes = capture.planes();
+  for (std::size_t i = 0; i < planes.size(); ++i)
+    if (planes[i].name == "/host:CPU") {
+      host_plane = static_cast<std::uint32_t>(i);
+      const capture::Plane* host = &planes[i];
+      for (const capture::Line& line : host->lines) out.lines.emplace_back(line.events);
+      out.name = [host](std::int64_t id) { return host->event_name(id); };
+      return out;
+    }
+  out.name = [](std::int64_t) { return std::string_view(); };
+  return out;
+}
+
 std::vector<NameCount> host_events_between(const HostTimeline& timeline, std::int64_t t0, std::int64_t t1,
                                            std::int64_t& total) {
   total = 0;
@@ -122,6 +137,7 @@ std::vector<LiveGroup> group_live_by_host_event(std::span<const capture::MemoryE
   LiveLabelCache local;
   LiveLabelCache& c = cache ? *cache : local;
   std::vector<std::string> labels(live.size());
+  std::vector<std::string> modules(live.size());
   std::map<std::uint32_t, std::vector<std::pair<std::int64_t, std::size_t>>> pending;  // line -> queries
   if (!c.executions_known) {
     c.executions_known = true;
@@ -136,6 +152,7 @@ std::vector<LiveGroup> group_live_by_host_event(std::span<const capture::MemoryE
   for (std::size_t k = 0; k < live.size(); ++k) {
     if (auto known = c.labels.find(live[k]); known != c.labels.end()) {
       labels[k] = known->second;
+      if (auto mod = c.modules.find(live[k]); mod != c.modules.end()) modules[k] = mod->second;
       continue;
     }
     const capture::MemoryEvent& m = memory[live[k]];
@@ -148,7 +165,11 @@ std::vector<LiveGroup> group_live_by_host_event(std::span<const capture::MemoryE
     }
     if (inside) {
       labels[k] = "outputs of " + inside->label + " execution " + std::to_string(inside->number);
-      if (cache) c.labels.emplace(live[k], labels[k]);
+      modules[k] = inside->label;
+      if (cache) {
+        c.labels.emplace(live[k], labels[k]);
+        c.modules.emplace(live[k], modules[k]);
+      }
     } else {
       pending[m.line].push_back({m.time_ps, k});
     }
@@ -167,8 +188,10 @@ std::vector<LiveGroup> group_live_by_host_event(std::span<const capture::MemoryE
   for (std::size_t k = 0; k < live.size(); ++k) {
     LiveGroup& g = groups[labels[k]];
     g.label = labels[k];
+    g.module = modules[k];
     const std::int64_t b = memory[live[k]].allocation_bytes;
     g.bytes += b;
+    g.requested_bytes += memory[live[k]].requested_bytes;
     ++g.count;
     g.largest = std::max(g.largest, b);
     explained += b;

@@ -34,6 +34,10 @@ struct HostTimeline {
   mutable std::vector<LineFacts> facts;
 };
 
+// The /host:CPU plane of a capture as a HostTimeline (no copies: views of its lines); host_plane is set to
+// that plane's index. Without a /host:CPU plane, an empty timeline whose names are all "".
+HostTimeline host_timeline(const capture::Capture& capture, std::uint32_t& host_plane);
+
 // Counts of host event names whose start lies in [t0, t1), on every line, most frequent first (ties by
 // name). Allocator events are left out (the runtime section reports them). total = all events counted.
 std::vector<NameCount> host_events_between(const HostTimeline& timeline, std::int64_t t0, std::int64_t t1,
@@ -53,6 +57,7 @@ std::vector<NameCount> host_events_between(const HostTimeline& timeline, std::in
 // allocations made the naming a pass over the whole host line per execution).
 struct LiveLabelCache {
   std::unordered_map<std::size_t, std::string> labels;  // memory index -> group label
+  std::unordered_map<std::size_t, std::string> modules;  // memory index -> execution label (outputs only)
   std::map<std::uint32_t, std::vector<const RuntimeExecution*>> executions_on_line;  // sorted by start
   bool executions_known = false;
 };

@@ -85,6 +85,8 @@ struct LiveGroup {
   std::int64_t count = 0;    // allocations (0 for the before-capture residual)
   std::int64_t largest = 0;  // largest single allocation in the group
   bool before_capture = false;
+  std::int64_t requested_bytes = 0;  // what its allocations asked for (bytes is what the chunks hold)
+  std::string module = {};           // the execution's label when outputs of an execution, else ""
 };
 
 struct NameCount {
@@ -137,12 +139,14 @@ struct ModuleRuntime {
   std::int64_t launch_unknown = 0;         // executions with launched == nullopt
   bool last_never_launched = false;
   // Host events between the last two executions: [end of the one before last, start of the last).
-  std::vector<NameCount> host_events_between;
+  std::vector<NameCount> host_events_between;  // the most frequent names, `top` at most
   std::int64_t host_events_between_total = 0;
+  std::int64_t host_event_names_between = 0;  // distinct names, before `top` cut the list
   std::int64_t between_start_ps = 0;
   std::int64_t between_end_ps = 0;
   // What was live on the allocator at the start of the last execution, grouped, largest first.
-  std::vector<LiveGroup> live_at_last_start;
+  std::vector<LiveGroup> live_at_last_start;   // `top` at most
+  std::int64_t live_at_last_start_groups = 0;  // groups before `top` cut the list
   std::int64_t live_at_last_start_bytes = 0;  // bytes in use then (read)
 };
 

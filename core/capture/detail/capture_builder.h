@@ -281,6 +281,8 @@ class CaptureBuilder {
   std::unordered_map<EntryKey, std::vector<const std::uint8_t*>, EntryKeyHash> plane_entries_;
   std::map<std::string, std::uint64_t, std::less<>>
       repeated_planes_;  // plane name -> identical copies skipped
+  std::map<std::string, std::uint64_t, std::less<>>
+      distinct_plane_entries_;  // plane name -> entries that are not copies of an earlier one
 
   // Last, so that it stops before the tables it may be warming are freed.
   PageWarmer warmer_;

@@ -359,6 +359,76 @@ def two_devices(hlo, xp):
     return c
 
 
+def eager_big_temp(hlo, xp):
+    """Op-by-op JAX again, but the largest executed op (jit_matmul) has 128 of its 192 MiB as temp: the
+    program is still eager (six single-op modules, five of them run once each, none a step)."""
+    c = HandCapture(xp, "hand-eager-temp")
+    c.allocator("GPU_0_bfc", 12 * GiB)
+    mm = ModuleWriter(hlo, "jit_matmul", 1)
+    mm.instruction(1, "a", "parameter", F32, [2048, 2048], parameter_number=0)
+    mm.instruction(2, "b", "parameter", F32, [2048, 2048], parameter_number=1)
+    mm.instruction(3, "split_k", "fusion", F32, [8, 2048, 2048], "jit(matmul)/dot_general", 5, [1, 2])
+    mm.instruction(4, "gemm", "fusion", F32, [4096, 2048], "jit(matmul)/dot_general", 5, [3])
+    mm.allocation(["a"], parameter=0)
+    mm.allocation(["b"], parameter=1)
+    mm.allocation(["gemm"], live_out=True)
+    mm.allocation(["split_k"])
+    mm.alloc("split_k", "gemm")
+    mm.free("split_k", "gemm")
+    mods = [mm, elementwise(hlo, "jit_add", 2, [1024, 1024], "add", line=6),
+            elementwise(hlo, "jit_tanh", 3, [1024, 1024], "tanh", line=7),
+            elementwise(hlo, "jit_exp", 4, [1024, 1024], "exp", line=8),
+            elementwise(hlo, "jit_sin", 5, [1024, 1024], "sin", line=9),
+            elementwise(hlo, "jit_broadcast_in_dim", 6, [1024, 1024], "broadcast_in_dim", line=10)]
+    for m in mods:
+        c.module(m)
+    put(c, 1, 100, "GPU_0_bfc", 16 * MiB)
+    put(c, 1, 110, "GPU_0_bfc", 16 * MiB)
+    put(c, 1, 120, "GPU_0_bfc", 4 * MiB)
+    t = 1000
+    for m in mods[1:5]:
+        run_step(c, 1, t, m, "GPU_0_bfc", [], kernels=1)
+        t += 100
+    run_step(c, 1, t, mm, "GPU_0_bfc", [], kernels=2)
+    return c
+
+
+def donation_dead(hlo, xp):
+    """A jitted update w -> w - lr * g that does not donate w: the caller drops the old w right after each
+    call returns (freed before anything else runs), so donating it would be safe and saves 4 MiB a call."""
+    c = HandCapture(xp, "hand-donation-dead")
+    c.allocator("GPU_0_bfc", 12 * GiB)
+    m = ModuleWriter(hlo, "jit_update", 3)
+    m.instruction(1, "w", "parameter", F32, [1024, 1024], parameter_number=0)
+    m.instruction(2, "g", "parameter", F32, [256, 1024], parameter_number=1)
+    m.instruction(3, "scaled", "fusion", F32, [1024, 1024], "jit(update)/mul", 40, [2])
+    m.instruction(4, "new_w", "fusion", F32, [1024, 1024], "jit(update)/sub", 41, [1, 3])
+    m.allocation(["w"], parameter=0)
+    m.allocation(["g"], parameter=1)
+    m.allocation(["new_w"], live_out=True)
+    m.allocation(["scaled"])
+    m.alloc("scaled")
+    m.alloc("new_w")
+    m.free("scaled", "new_w")
+    c.module(m)
+    w = put(c, 1, 100, "GPU_0_bfc", 4 * MiB)
+    put(c, 1, 110, "GPU_0_bfc", 1 * MiB)
+    for k in range(3):
+        t = 1000 + 100 * k
+        out = {}
+
+        def body(t0):
+            out["w"] = c.malloc(1, t0, "GPU_0_bfc", 4 * MiB)
+            out["temp"] = c.malloc(1, t0 + 1, "GPU_0_bfc", 4 * MiB)
+            return t0 + 3
+
+        c.execute(1, t, 60, "jit_update", 3, kernels=2, pjit="update", body=body)
+        c.free(1, t + 58, "GPU_0_bfc", out["temp"])
+        c.free(1, t + 63, "GPU_0_bfc", w)  # w = update(w, g): the old w is dropped after the call returns
+        w = out["w"]
+    return c
+
+
 CASES = {
     "hand_same_name_interleaved": same_name_interleaved,
     "hand_forward_transient": forward_transient,
@@ -368,6 +438,8 @@ CASES = {
     "hand_host_offload": host_offload,
     "hand_eager_chunks": eager_chunks,
     "hand_two_devices": two_devices,
+    "hand_eager_big_temp": eager_big_temp,
+    "hand_donation_dead": donation_dead,
 }
 
 

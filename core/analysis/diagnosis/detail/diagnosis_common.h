@@ -35,10 +35,15 @@ inline Fix checked(Fix f, const DiagnosisInput& in, std::int64_t need, std::int6
       }
     }
     f.needed_after_bytes = after;
-    if (in.capacity_bytes) f.fits_after = after <= *in.capacity_bytes;
+    f.other_live_bytes = in.other_live_at_every_start;
+    if (in.capacity_bytes) f.fits_after = after + in.other_live_at_every_start <= *in.capacity_bytes;
   }
   return f;
 }
+
+// What the analysed module is to the program: "the step", or "this op" in an eager program (many single-op
+// modules, none a step), where step and optimizer wording would be untrue.
+inline std::string unit_of(const DiagnosisInput& in) { return in.eager ? "this op" : "the step"; }
 
 inline constexpr const char* kConfirm =
     "confirm on your side with jit(f).lower(...).compile().memory_analysis() after the change";

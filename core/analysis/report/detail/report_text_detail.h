@@ -1,0 +1,36 @@
+#pragma once
+// Helpers shared by the text report's writers (report_text.cpp, report_text_peak.cpp).
+
+#include <cstdint>
+#include <cstdio>
+#include <ostream>
+#include <string>
+
+#include "core/analysis/report/report.h"
+#include "core/util/bytes.h"
+
+namespace oomscope::analysis::detail {
+
+inline std::string b(std::int64_t bytes) { return format_bytes(bytes); }
+
+inline std::string secs(std::int64_t ps) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.6f s", static_cast<double>(ps) / 1e12);
+  return buf;
+}
+
+inline std::string pad(std::string s, std::size_t w) {
+  if (s.size() < w) s.append(w - s.size(), ' ');
+  return s;
+}
+
+// "1 allocation", "3 allocations".
+inline std::string allocations(std::int64_t n) {
+  return std::to_string(n) + (n == 1 ? " allocation" : " allocations");
+}
+
+// The runtime peak explained: its execution and the reconciliation, what was live by producer, the modules'
+// shares, requested -> chunk, and the allocations the allocator rounded up by 1 MiB or more.
+void write_runtime_peak(std::ostream& o, const HostReport& r, std::size_t top);
+
+}  // namespace oomscope::analysis::detail
