@@ -21,9 +21,9 @@
 
 #include "app/cli/bench.h"
 #include "app/cli/bench_support.h"
-#include "core/analysis/timeline/plan_timeline.h"
 #include "core/analysis/report/report.h"
 #include "core/analysis/report/report_text.h"
+#include "core/analysis/timeline/plan_timeline.h"
 #include "core/capture/reader.h"
 #include "core/util/error.h"
 

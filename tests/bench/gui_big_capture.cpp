@@ -28,12 +28,12 @@
 #include <string_view>
 #include <vector>
 
-#include "ui/charts/timeline_chart.h"
-#include "ui/charts/zoom_chart_view.h"
 #include "ui/analysis/analysis_pages.h"
 #include "ui/analysis/analysis_result.h"
-#include "ui/shell/main_window.h"
 #include "ui/analysis/timeline_page.h"
+#include "ui/charts/timeline_chart.h"
+#include "ui/charts/zoom_chart_view.h"
+#include "ui/shell/main_window.h"
 
 using namespace oomscope::ui;
 

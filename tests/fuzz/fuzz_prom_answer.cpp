@@ -1,7 +1,7 @@
-// libFuzzer target for the Prometheus HTTP API answer parser (core/live/prom/prom_api.cpp, parse_prom_answer):
-// the body of a query, query_range or series answer comes from a server over the network, so any bytes
-// must give series or an oomscope::Error that names the server and says something, never a crash, a hang
-// or another exception. The selector and source parsers (user text) get the same bytes.
+// libFuzzer target for the Prometheus HTTP API answer parser (core/live/prom/prom_api.cpp,
+// parse_prom_answer): the body of a query, query_range or series answer comes from a server over the network,
+// so any bytes must give series or an oomscope::Error that names the server and says something, never a
+// crash, a hang or another exception. The selector and source parsers (user text) get the same bytes.
 
 #include <cstddef>
 #include <cstdint>

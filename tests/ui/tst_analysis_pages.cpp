@@ -21,17 +21,17 @@
 #include "core/analysis/report/report_text.h"
 #include "core/capture/reader.h"
 #include "tests/ui/screenshots.h"
-#include "ui/charts/plan_charts.h"
-#include "ui/charts/timeline_chart.h"
-#include "ui/charts/zoom_chart_view.h"
-#include "ui/models/report_buffer_model.h"
-#include "ui/models/report_summary_models.h"
 #include "ui/analysis/analysis_pages.h"
 #include "ui/analysis/analysis_result.h"
 #include "ui/analysis/buffers_page.h"
 #include "ui/analysis/diagnosis_page.h"
 #include "ui/analysis/plan_page.h"
 #include "ui/analysis/timeline_page.h"
+#include "ui/charts/plan_charts.h"
+#include "ui/charts/timeline_chart.h"
+#include "ui/charts/zoom_chart_view.h"
+#include "ui/models/report_buffer_model.h"
+#include "ui/models/report_summary_models.h"
 
 using namespace oomscope;
 using namespace oomscope::ui;

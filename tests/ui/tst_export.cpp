@@ -19,15 +19,15 @@
 #include <QtTest>
 
 #include "tests/ui/temp_config_home.h"
+#include "ui/analysis/analysis_pages.h"
+#include "ui/analysis/buffers_page.h"
+#include "ui/analysis/plan_page.h"
+#include "ui/analysis/table_page.h"
 #include "ui/models/capture_table_models.h"
 #include "ui/models/record_table_model.h"
 #include "ui/models/table_filter_proxy.h"
-#include "ui/analysis/analysis_pages.h"
-#include "ui/analysis/buffers_page.h"
 #include "ui/shell/exporter.h"
 #include "ui/shell/main_window.h"
-#include "ui/analysis/plan_page.h"
-#include "ui/analysis/table_page.h"
 
 using namespace oomscope::ui;
 

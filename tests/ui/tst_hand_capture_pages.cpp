@@ -15,13 +15,13 @@
 #include "core/analysis/report/report_text.h"
 #include "core/capture/reader.h"
 #include "tests/ui/screenshots.h"
-#include "ui/charts/plan_charts.h"
-#include "ui/models/report_summary_models.h"
 #include "ui/analysis/analysis_pages.h"
 #include "ui/analysis/analysis_result.h"
 #include "ui/analysis/buffers_page.h"
 #include "ui/analysis/diagnosis_page.h"
 #include "ui/analysis/plan_page.h"
+#include "ui/charts/plan_charts.h"
+#include "ui/models/report_summary_models.h"
 
 using namespace oomscope;
 using namespace oomscope::ui;

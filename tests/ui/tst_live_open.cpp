@@ -23,8 +23,8 @@
 #include "tests/ui/temp_config_home.h"
 #include "ui/live/live_page.h"
 #include "ui/live/rank_table_model.h"
-#include "ui/shell/main_window.h"
 #include "ui/session/settings_store.h"
+#include "ui/shell/main_window.h"
 
 using namespace oomscope;
 using namespace oomscope::ui;

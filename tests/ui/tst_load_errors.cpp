@@ -16,8 +16,8 @@
 
 #include "core/capture/reader.h"
 #include "tests/ui/screenshots.h"
-#include "ui/shell/main_window.h"
 #include "ui/session/settings_store.h"
+#include "ui/shell/main_window.h"
 
 using namespace oomscope;
 using namespace oomscope::ui;

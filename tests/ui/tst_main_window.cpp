@@ -16,14 +16,14 @@
 #include <thread>
 
 #include "tests/ui/temp_config_home.h"
-#include "ui/models/capture_table_models.h"
-#include "ui/models/table_filter_proxy.h"
 #include "ui/analysis/analysis_pages.h"
-#include "ui/shell/app_icon.h"
-#include "ui/shell/main_window.h"
 #include "ui/analysis/overview_page.h"
 #include "ui/analysis/table_page.h"
+#include "ui/models/capture_table_models.h"
+#include "ui/models/table_filter_proxy.h"
 #include "ui/session/settings_store.h"
+#include "ui/shell/app_icon.h"
+#include "ui/shell/main_window.h"
 
 using namespace oomscope::ui;
 

@@ -19,14 +19,14 @@
 #include "core/capture/reader.h"
 #include "tests/ui/temp_config_home.h"
 #include "tests/ui/two_host_run.h"
-#include "ui/models/host_table_model.h"
-#include "ui/models/navigator_model.h"
 #include "ui/analysis/analysis_pages.h"
 #include "ui/analysis/analysis_result.h"
 #include "ui/analysis/hosts_page.h"
-#include "ui/shell/main_window.h"
 #include "ui/analysis/overview_page.h"
 #include "ui/analysis/table_page.h"
+#include "ui/models/host_table_model.h"
+#include "ui/models/navigator_model.h"
+#include "ui/shell/main_window.h"
 
 using namespace oomscope::ui;
 using oomscope::testing::HandBuiltHost;

@@ -16,12 +16,12 @@
 #include "core/live/agent/agent_server.h"
 #include "core/util/bytes.h"
 #include "tests/ui/screenshots.h"
+#include "ui/analysis/analysis_pages.h"
 #include "ui/live/live_page.h"
 #include "ui/live/rank_table_model.h"
 #include "ui/models/navigator_model.h"
-#include "ui/analysis/analysis_pages.h"
-#include "ui/shell/main_window.h"
 #include "ui/session/navigator_source.h"
+#include "ui/shell/main_window.h"
 #include "ui/sim/simulator_page.h"
 
 using namespace oomscope;

@@ -14,16 +14,16 @@
 
 #include "core/capture/capture.h"
 #include "tests/ui/screenshots.h"
-#include "ui/models/capture_table_models.h"
-#include "ui/models/report_buffer_model.h"
-#include "ui/models/table_filter_proxy.h"
 #include "ui/analysis/analysis_pages.h"
 #include "ui/analysis/analysis_result.h"
 #include "ui/analysis/buffers_page.h"
 #include "ui/analysis/diagnosis_page.h"
-#include "ui/shell/main_window.h"
 #include "ui/analysis/range_banner.h"
 #include "ui/analysis/table_page.h"
+#include "ui/models/capture_table_models.h"
+#include "ui/models/report_buffer_model.h"
+#include "ui/models/table_filter_proxy.h"
+#include "ui/shell/main_window.h"
 
 using namespace oomscope;
 using namespace oomscope::ui;

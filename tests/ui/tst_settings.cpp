@@ -11,8 +11,8 @@
 
 #include "tests/ui/temp_config_home.h"
 #include "ui/analysis/column_widths.h"
-#include "ui/shell/main_window.h"
 #include "ui/session/settings_store.h"
+#include "ui/shell/main_window.h"
 
 using namespace oomscope::ui;
 

@@ -14,15 +14,15 @@
 #include <QtTest>
 
 #include "tests/ui/screenshots.h"
-#include "ui/models/capture_table_models.h"
-#include "ui/models/host_table_model.h"
-#include "ui/models/table_filter_proxy.h"
 #include "ui/analysis/analysis_pages.h"
 #include "ui/analysis/analysis_result.h"
 #include "ui/analysis/hosts_page.h"
-#include "ui/shell/main_window.h"
 #include "ui/analysis/overview_page.h"
 #include "ui/analysis/table_page.h"
+#include "ui/models/capture_table_models.h"
+#include "ui/models/host_table_model.h"
+#include "ui/models/table_filter_proxy.h"
+#include "ui/shell/main_window.h"
 
 using namespace oomscope;
 using namespace oomscope::ui;

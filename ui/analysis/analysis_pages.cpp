@@ -4,14 +4,14 @@
 #include <ctime>
 
 #include "core/util/safe_text.h"
-#include "ui/charts/timeline_chart.h"
-#include "ui/models/report_format.h"
 #include "ui/analysis/analysis_result.h"
 #include "ui/analysis/buffers_page.h"
 #include "ui/analysis/diagnosis_page.h"
 #include "ui/analysis/plan_page.h"
 #include "ui/analysis/range_banner.h"
 #include "ui/analysis/timeline_page.h"
+#include "ui/charts/timeline_chart.h"
+#include "ui/models/report_format.h"
 #include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {

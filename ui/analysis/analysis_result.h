@@ -8,9 +8,9 @@
 #include <optional>
 #include <stop_token>
 
+#include "core/analysis/report/report.h"
 #include "core/analysis/timeline/plan_timeline.h"
 #include "core/analysis/timeline/plan_window.h"
-#include "core/analysis/report/report.h"
 #include "core/capture/capture.h"
 #include "ui/charts/chart_series.h"
 

@@ -5,10 +5,10 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "ui/models/report_format.h"
 #include "ui/analysis/analysis_result.h"
 #include "ui/analysis/analysis_widgets.h"
 #include "ui/analysis/diagnosis_page.h"
+#include "ui/models/report_format.h"
 #include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {

@@ -13,11 +13,11 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "ui/models/report_format.h"
-#include "ui/models/report_summary_models.h"
 #include "ui/analysis/analysis_result.h"
 #include "ui/analysis/analysis_widgets.h"
 #include "ui/analysis/range_banner.h"
+#include "ui/models/report_format.h"
+#include "ui/models/report_summary_models.h"
 #include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {

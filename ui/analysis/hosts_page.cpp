@@ -6,9 +6,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "ui/analysis/table_page.h"
 #include "ui/models/host_table_model.h"
 #include "ui/models/table_filter_proxy.h"
-#include "ui/analysis/table_page.h"
 #include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {

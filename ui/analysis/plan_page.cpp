@@ -7,12 +7,12 @@
 #include <QValueAxis>
 #include <cmath>
 
-#include "ui/charts/plan_charts.h"
-#include "ui/charts/zoom_chart_view.h"
-#include "ui/models/report_format.h"
 #include "ui/analysis/analysis_result.h"
 #include "ui/analysis/analysis_widgets.h"
 #include "ui/analysis/range_banner.h"
+#include "ui/charts/plan_charts.h"
+#include "ui/charts/zoom_chart_view.h"
+#include "ui/models/report_format.h"
 #include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {

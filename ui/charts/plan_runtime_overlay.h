@@ -14,8 +14,8 @@
 #include <memory>
 #include <optional>
 
-#include "core/analysis/timeline/plan_timeline.h"
 #include "core/analysis/report/report.h"
+#include "core/analysis/timeline/plan_timeline.h"
 #include "core/capture/capture.h"
 
 class QAreaSeries;

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "core/live/client/client.h"
-#include "core/live/prom/prom_source.h"
 #include "core/live/client/session.h"
+#include "core/live/prom/prom_source.h"
 
 class QComboBox;
 class QGridLayout;

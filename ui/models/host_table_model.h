@@ -1,7 +1,8 @@
 #pragma once
 // The per-host comparison of a multi-host run: one row per host (capture file), with its pool's peak in
 // use, capacity, executions, AllocatorRetry waits, the earliest sign of running out and the diagnosis
-// verdict; the host that ran out first is marked (core/analysis/report/host_comparison.h says how it is decided).
+// verdict; the host that ran out first is marked (core/analysis/report/host_comparison.h says how it is
+// decided).
 
 #include <QString>
 #include <optional>

@@ -20,8 +20,8 @@
 #include <functional>
 #include <vector>
 
-#include "ui/shell/load_error_box.h"
 #include "ui/session/capture_session.h"
+#include "ui/shell/load_error_box.h"
 
 class QAction;
 class QComboBox;
@@ -106,7 +106,8 @@ class MainWindow : public QMainWindow {
   // Says which range the Allocators table covers, with one click to clear it.
   RangeBanner* allocatorsRangeBanner() const { return m_allocatorsRange; }
   OverviewPage* overviewPage() const { return m_overview; }
-  // Diagnosis, Buffers, Plan, Timeline: built on a worker from the open capture (ui/analysis/analysis_pages.h).
+  // Diagnosis, Buffers, Plan, Timeline: built on a worker from the open capture
+  // (ui/analysis/analysis_pages.h).
   AnalysisPages* analysis() const { return m_analysis; }
   // The navigator (files, hosts, modules, allocators) and its dock.
   NavigatorModel* navigator() const { return m_navigator; }
@@ -163,7 +164,8 @@ class MainWindow : public QMainWindow {
   void runLoadErrorAction(LoadErrorAction action, const JobError& error, bool onPage);
   // Hands path to the page that opens files of its kind, showing that page; false when no page takes it.
   bool openOnPage(const QString& path);
-  // A file that is not a capture (a log, a PyTorch snapshot, a Kineto trace, ...) opens in a window of its own.
+  // A file that is not a capture (a log, a PyTorch snapshot, a Kineto trace, ...) opens in a window of its
+  // own.
   bool openInOwnWindow(const QString& path);
   void addPageFileOpener(PageFileOpener* opener, QWidget* page);
   void onLoadCancelled(const QString& path);

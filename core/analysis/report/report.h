@@ -80,10 +80,10 @@ struct HostReport {
   RuntimeAnalysis runtime;
   std::optional<std::int64_t> capacity_bytes;
   CapacitySource capacity_source = CapacitySource::None;
-  std::string capacity_allocator;        // the allocator whose capacity it is (CapacitySource::Allocator)
-  ProgramKind program;                   // eager or a step, decided for the program (derived)
-  bool eager = false;                    // program.eager
-  std::optional<bool> temp_block_seen;   // an allocator event requested the analysed module's temp block
+  std::string capacity_allocator;       // the allocator whose capacity it is (CapacitySource::Allocator)
+  ProgramKind program;                  // eager or a step, decided for the program (derived)
+  bool eager = false;                   // program.eager
+  std::optional<bool> temp_block_seen;  // an allocator event requested the analysed module's temp block
   // The peak of the analysed module's allocator (else the device allocator with the largest peak)
   // explained: its execution, what was live by producer, requested -> chunk.
   std::optional<RuntimePeak> runtime_peak;
@@ -95,7 +95,7 @@ struct HostReport {
   std::int64_t gemm_workspace_bytes = 0;
   // Whether the donatable parameters' buffers are dead after the analysed module's calls (measured).
   DonationLiveness donation_liveness;
-  std::string diagnosis_pool_note;       // the inferred memory fraction ("" when it cannot be inferred)
+  std::string diagnosis_pool_note;  // the inferred memory fraction ("" when it cannot be inferred)
   std::vector<DiagnosisLine> diagnosis;
   std::vector<std::string> limits;    // the spec's known limits that apply to this capture
   std::string module_note;            // several modules answer --module NAME: which one is analysed

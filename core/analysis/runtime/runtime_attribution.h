@@ -56,7 +56,7 @@ std::vector<NameCount> host_events_between(const HostTimeline& timeline, std::in
 // and timeline: each allocation is then named once, not once per execution it outlives (long-lived
 // allocations made the naming a pass over the whole host line per execution).
 struct LiveLabelCache {
-  std::unordered_map<std::size_t, std::string> labels;  // memory index -> group label
+  std::unordered_map<std::size_t, std::string> labels;   // memory index -> group label
   std::unordered_map<std::size_t, std::string> modules;  // memory index -> execution label (outputs only)
   std::map<std::uint32_t, std::vector<const RuntimeExecution*>> executions_on_line;  // sorted by start
   bool executions_known = false;

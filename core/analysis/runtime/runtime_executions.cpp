@@ -8,8 +8,8 @@
 #include <unordered_map>
 #include <utility>
 
-#include "core/analysis/runtime/runtime_allocators.h"
 #include "core/analysis/runtime/detail/runtime_launches.h"
+#include "core/analysis/runtime/runtime_allocators.h"
 
 namespace oomscope::analysis {
 

@@ -147,7 +147,7 @@ struct ModuleRuntime {
   // What was live on the allocator at the start of the last execution, grouped, largest first.
   std::vector<LiveGroup> live_at_last_start;   // `top` at most
   std::int64_t live_at_last_start_groups = 0;  // groups before `top` cut the list
-  std::int64_t live_at_last_start_bytes = 0;  // bytes in use then (read)
+  std::int64_t live_at_last_start_bytes = 0;   // bytes in use then (read)
 };
 
 struct RuntimeAnalysis {

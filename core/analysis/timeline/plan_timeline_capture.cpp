@@ -4,9 +4,9 @@
 #include <string>
 #include <utility>
 
-#include "core/analysis/timeline/plan_timeline.h"
 #include "core/analysis/report/report.h"
 #include "core/analysis/runtime/runtime_executions.h"
+#include "core/analysis/timeline/plan_timeline.h"
 
 namespace oomscope::analysis {
 

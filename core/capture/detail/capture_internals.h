@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "core/capture/capture.h"
-#include "core/capture/wire_reader.h"
 #include "core/capture/detail/xplane_fields.h"
+#include "core/capture/wire_reader.h"
 
 namespace oomscope::capture {
 

@@ -1,5 +1,6 @@
-// Peak markers for one frame of the timeline (analysis::peak_markers in core/analysis/timeline/plan_timeline.h):
-// every execution in view is represented, however many there are; where peaks share a column, the highest.
+// Peak markers for one frame of the timeline (analysis::peak_markers in
+// core/analysis/timeline/plan_timeline.h): every execution in view is represented, however many there are;
+// where peaks share a column, the highest.
 
 #include <gtest/gtest.h>
 
