@@ -91,13 +91,16 @@ CASES = [
         "hand_eager_chunks",
         [
             "128 MiB    -> 240 MiB    slack 112 MiB",
-            "an eager (op-by-op) program: 5 modules ran (5 executions, at most 1 of one module) and none has a "
+            "an eager (op-by-op) program: 5 modules ran (5 executions, at most 1 of one "
+            "module) and none has a "
             "backward pass; jit_matmul is one of its ops",
             # The runtime peak (358 MiB) reconciled: in use at jit_matmul's start + its own chunks as served.
             "the runtime peak: 358 MiB on GPU_0_bfc at 0.140200 s [read], inside jit_matmul execution 1",
-            "= in use at its start 114 MiB [read] + its own allocations still live 244 MiB in 2 allocations as "
+            "= in use at its start 114 MiB [read] + its own allocations still live 244 MiB "
+            "in 2 allocations as "
             "served (requested 132 MiB) [measured]",
-            "allocations rounded up by 1 MiB or more on GPU_0_bfc: 1 of 14, 112 MiB more than requested in all",
+            "allocations rounded up by 1 MiB or more on GPU_0_bfc: 1 of 14, 112 MiB more "
+            "than requested in all",
         ],
         ["the step alone has room"],
     ),

@@ -27,10 +27,14 @@ def main():
         return SKIP
     sdk = os.path.join(HERE, "node_modules", "@modelcontextprotocol", "sdk", "package.json")
     if not os.path.exists(sdk):
-        print("skipped: tests/mcp/node_modules lacks @modelcontextprotocol/sdk; run packaging/install-deps.sh "
-              "(or npm ci in tests/mcp)")
+        print(
+            "skipped: tests/mcp/node_modules lacks @modelcontextprotocol/sdk; run packaging/install-deps.sh "
+            "(or npm ci in tests/mcp)"
+        )
         return SKIP
-    tests = sorted(os.path.join(HERE, f) for f in os.listdir(HERE) if f.startswith("test_") and f.endswith(".mjs"))
+    tests = sorted(
+        os.path.join(HERE, f) for f in os.listdir(HERE) if f.startswith("test_") and f.endswith(".mjs")
+    )
     env = dict(os.environ, OOMSCOPE_CLI=os.path.abspath(cli), OOMSCOPE_TEST_DATA=os.path.abspath(test_data))
     env.pop("OOMSCOPE_TOKEN", None)
     return subprocess.run([node, "--test", "--test-reporter=spec", *tests], env=env, cwd=HERE).returncode

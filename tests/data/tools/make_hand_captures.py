@@ -375,11 +375,14 @@ def eager_big_temp(hlo, xp):
     mm.allocation(["split_k"])
     mm.alloc("split_k", "gemm")
     mm.free("split_k", "gemm")
-    mods = [mm, elementwise(hlo, "jit_add", 2, [1024, 1024], "add", line=6),
-            elementwise(hlo, "jit_tanh", 3, [1024, 1024], "tanh", line=7),
-            elementwise(hlo, "jit_exp", 4, [1024, 1024], "exp", line=8),
-            elementwise(hlo, "jit_sin", 5, [1024, 1024], "sin", line=9),
-            elementwise(hlo, "jit_broadcast_in_dim", 6, [1024, 1024], "broadcast_in_dim", line=10)]
+    mods = [
+        mm,
+        elementwise(hlo, "jit_add", 2, [1024, 1024], "add", line=6),
+        elementwise(hlo, "jit_tanh", 3, [1024, 1024], "tanh", line=7),
+        elementwise(hlo, "jit_exp", 4, [1024, 1024], "exp", line=8),
+        elementwise(hlo, "jit_sin", 5, [1024, 1024], "sin", line=9),
+        elementwise(hlo, "jit_broadcast_in_dim", 6, [1024, 1024], "broadcast_in_dim", line=10),
+    ]
     for m in mods:
         c.module(m)
     put(c, 1, 100, "GPU_0_bfc", 16 * MiB)

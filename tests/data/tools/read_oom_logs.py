@@ -5,7 +5,8 @@ usage: read_oom_logs.py LOG...        prints JSON: one object per file, {"file",
 
 Each message is {"kind", "line", "figures": {key: bytes or count}} with the kinds and figure keys of
 docs/logs.md. This is not oomscope's reader: it is a handful of regular expressions over each line (CR, NUL
-and ANSI colour codes removed first, also the "[2m" leftovers of codes whose ESC was lost), with sizes converted
+and ANSI colour codes removed first, also the "[2m" leftovers of codes whose ESC was lost), with
+sizes converted
 by the unit rules the frameworks use (all binary: B/bytes, K/KB/KiB = 2^10, M/MB/MiB = 2^20, G/GB/GiB = 2^30,
 T = 2^40; PyTorch's MPS allocator writes GB for 2^30, XLA writes G). A value is the printed number times its
 unit, rounded to a byte. Only the figures below are read; the product reads more.
@@ -14,8 +15,22 @@ import json
 import re
 import sys
 
-UNITS = {"B": 0, "bytes": 0, "K": 1, "KB": 1, "KiB": 1, "M": 2, "MB": 2, "MiB": 2, "G": 3, "GB": 3, "GiB": 3,
-         "T": 4, "TB": 4, "TiB": 4}
+UNITS = {
+    "B": 0,
+    "bytes": 0,
+    "K": 1,
+    "KB": 1,
+    "KiB": 1,
+    "M": 2,
+    "MB": 2,
+    "MiB": 2,
+    "G": 3,
+    "GB": 3,
+    "GiB": 3,
+    "T": 4,
+    "TB": 4,
+    "TiB": 4,
+}
 SIZE = r"(-?[\d,]+(?:\.\d+)?)\s?(bytes|[KMGT]iB|[KMGT]B|[KMGT]|B)\b"
 
 
@@ -63,7 +78,7 @@ def torch_message(kind, text, line):
 
 def read(path):
     with open(path, "rb") as fh:
-        lines = [clean(l) for l in fh.read().decode("utf-8", "replace").split("\n")]
+        lines = [clean(text) for text in fh.read().decode("utf-8", "replace").split("\n")]
     msgs = []
     i = 0
     while i < len(lines):
@@ -74,10 +89,10 @@ def read(path):
             text = t
             # A message wrapped by a terminal or a user: join the next lines until its end is there.
             j = i
-            while j + 1 < len(lines) and j < i + 4 and not re.search(r"\)|unallocated", text[m.start():]):
+            while j + 1 < len(lines) and j < i + 4 and not re.search(r"\)|unallocated", text[m.start() :]):
                 j += 1
                 text += " " + re.sub(r"^\s*#?\s*", "", lines[j])
-            msgs.append(torch_message("pytorch-" + m.group(1).lower(), text[m.start():], n))
+            msgs.append(torch_message("pytorch-" + m.group(1).lower(), text[m.start() :], n))
         elif "MPS backend out of memory" in t:
             f = {}
             size(r"Tried to allocate SIZE", t, "requested", f)
@@ -90,10 +105,14 @@ def read(path):
             integer(r"Out of memory while trying to allocate (\d+) bytes", t, "requested", f)
             k = i + 1
             while k < len(lines) and k < i + 12:
-                for label, key in (("parameter allocation", "parameters"), ("constant allocation", "constants"),
-                                   ("maybe_live_out allocation", "live_out"),
-                                   ("preallocated temp allocation", "temp"), ("total allocation", "total"),
-                                   ("total fragmentation", "fragmentation")):
+                for label, key in (
+                    ("parameter allocation", "parameters"),
+                    ("constant allocation", "constants"),
+                    ("maybe_live_out allocation", "live_out"),
+                    ("preallocated temp allocation", "temp"),
+                    ("total allocation", "total"),
+                    ("total fragmentation", "fragmentation"),
+                ):
                     size(r"^\s*" + label + r":\s*SIZE", lines[k], key, f)
                 k += 1
             msgs.append({"kind": "xla-gpu", "line": n, "figures": f})

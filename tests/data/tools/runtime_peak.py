@@ -63,10 +63,12 @@ def read(path):
 
 
 def donation(runs, sizes, parameter_sizes, executions, memory):
-    """Over the last 8 of a module's calls `runs`: for each parameter size, the allocations live at the call's start
+    """Over the last 8 of a module's calls `runs`: for each parameter size, the allocations live at
+    the call's start
     whose request has that size; a call is "dead" when every size has one freed after the call ended and
     before the next execution (of anything) started, "reused" when for some size as many of them as the
-    module has parameters of that size are still live at the module's next call. Every call dead: "dead after the call"; else any reused: "live at later
+    module has parameters of that size are still live at the module's next call. Every call dead:
+    "dead after the call"; else any reused: "live at later
     calls"; else "unknown"."""
     allocator = next((x["allocator"] for x in runs if x["allocator"]), None)
     mine = [m for m in memory if m[3] == allocator]
@@ -324,7 +326,8 @@ def main():
         x = r["execution"]
         if x:
             print(
-                "  inside %s execution %d: %d at start + %d own (%d requested) + %d other - %d freed, %d left over"
+                "  inside %s execution %d: %d at start + %d own (%d requested) + %d other - %d "
+                "freed, %d left over"
                 % (
                     x["module"],
                     x["number"],
