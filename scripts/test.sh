@@ -42,8 +42,12 @@ start=$(date +%s)
 run_preset ci
 step "checking the format"
 scripts/check-format.sh
-step "clang-tidy on the files changed since main (on main: by its last commits)"
-scripts/check-tidy.sh
+step "clang-tidy on the files changed since main (on main: by its last commit)"
+# On main, CI checks the .cpp files of the last commit (TIDY_COMMITS=1): the session that made the folder moves
+# merged eight branches in its last ten commits (about 120 files, ~10 min of clang-tidy cold), too many to check
+# within CI's budget before they are in the result cache. `scripts/check-tidy.sh --all` fills the cache once;
+# then TIDY_COMMITS can go back to its default (10).
+TIDY_COMMITS=${TIDY_COMMITS:-1} scripts/check-tidy.sh
 step "checking the Python files (flake8, black)"
 scripts/check-python.sh
 if [ "$SANITIZERS" != 0 ]; then

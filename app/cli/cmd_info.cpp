@@ -11,7 +11,6 @@
 #include "app/cli/capture_inputs.h"
 #include "app/cli/command.h"
 #include "app/cli/command_documents.h"
-#include "app/cli/info_format.h"
 #include "core/capture/reader.h"
 #include "core/util/safe_text.h"
 
@@ -64,21 +63,16 @@ int run_info_file(const std::string& path, bool json) {
 }
 
 // A folder is read as `report` reads it: every .xplane.pb(.gz) under it, one summary each (with --json, an
-// array of them).
+// array of them): info_document.
 int run_info(const InfoOptions& o) {
   std::error_code ec;
   if (!std::filesystem::is_directory(o.path, ec)) return run_info_file(o.path, o.json);
-  const std::vector<std::string> files = expand_capture_inputs({o.path});
-  if (o.json) {  // one JSON document: an array of the files' summaries
-    nlohmann::ordered_json all = nlohmann::ordered_json::array();
-    for (const std::string& f : files) all.push_back(info_json(*capture::read_capture(f)));
-    std::cout << all.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
-    return 0;
-  }
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    if (i) std::cout << "\n";
-    if (const int rc = run_info_file(files[i], o.json)) return rc;
-  }
+  NullProgress none;
+  const Rendered all = info_document(o.path, none, {});
+  if (o.json)
+    std::cout << all.json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+  else
+    std::cout << all.text;
   return 0;
 }
 

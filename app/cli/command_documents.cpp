@@ -58,6 +58,18 @@ Rendered info_rendered(const capture::Capture& capture) {
 }
 
 Rendered info_document(const std::string& path, ProgressSink& progress, const std::stop_token& stop) {
+  std::error_code ec;
+  if (fs::is_directory(path,
+                       ec)) {  // as `report DIR`: every capture under it, a summary each (JSON: an array)
+    Rendered all{{}, nlohmann::ordered_json::array(), {}};
+    const std::vector<std::string> files = expand_capture_inputs({path});
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      Rendered one = info_rendered(*capture::read_capture(files[i], progress, stop));
+      all.text += (i ? "\n" : "") + one.text;
+      all.json.push_back(std::move(one.json));
+    }
+    return all;
+  }
   if (std::optional<Rendered> other = info_other_format(path, progress, stop)) return std::move(*other);
   return info_rendered(*capture::read_capture(path, progress, stop));
 }

@@ -6,6 +6,7 @@
 #include <memory>
 #include <thread>
 
+#include "app/cli/forecast_format.h"
 #include "app/cli/live_format.h"
 #include "core/live/client/replay.h"
 #include "core/live/client/session.h"
@@ -19,7 +20,10 @@ Rendered session_document(const live::LiveSession& session, std::string text_hea
   const auto [table, summary] = session.read([](const live::Store& s, const live::AlertEngine& al) {
     return std::pair(live_table_json(s), live_summary(s, al));
   });
-  return Rendered{std::move(text_head) + summary, nlohmann::ordered_json::parse(table)};
+  // The text ends as `watch` and `replay` end theirs: the rank summary, then each rank's OOM forecast.
+  const std::string forecasts = session.read_forecasts(
+      [](const live::Store& s, const live::ForecastTracker& f) { return forecast_summary(s, f); });
+  return Rendered{std::move(text_head) + summary + forecasts, nlohmann::ordered_json::parse(table)};
 }
 
 }  // namespace

@@ -187,14 +187,30 @@ FileKindInfo classify(std::string_view s, bool gz, bool complete) {
       return k;
     }
   }
-  // Text: printable ASCII, whitespace, UTF-8 (bytes >= 0x80), ESC of colour codes, and at most one stray
-  // control byte (a NUL) in 64 of the first 4 KiB. Text is a log candidate; the log reader decides.
+  // Text: printable ASCII, whitespace, well-formed UTF-8, ESC of colour codes, and at most one stray byte (a
+  // NUL, another control, a byte of no UTF-8 sequence) in 64 of the first 4 KiB. Text is a log candidate; the
+  // log reader decides. Binary data with a little ASCII in it (a damaged capture) is not text.
   std::size_t control = 0;
   const std::string_view sample = s.substr(0, 4096);
-  for (char c : sample) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 && !std::isspace(u) && u != 0x1b) ++control;
-    if (u == 0x7f) ++control;
+  for (std::size_t i = 0; i < sample.size(); ++i) {
+    const auto u = static_cast<unsigned char>(sample[i]);
+    if (u < 0x80) {
+      if ((u < 0x20 && !std::isspace(u) && u != 0x1b) || u == 0x7f) ++control;
+      continue;
+    }
+    const std::size_t len = u >= 0xc2 && u <= 0xdf   ? 2
+                            : u >= 0xe0 && u <= 0xef ? 3
+                            : u >= 0xf0 && u <= 0xf4 ? 4
+                                                     : 0;
+    std::size_t n = 1;
+    while (len && n < len && i + n < sample.size() &&
+           (static_cast<unsigned char>(sample[i + n]) & 0xc0) == 0x80)
+      ++n;
+    if (len == 0 || (n < len && i + n < sample.size())) {
+      ++control;  // no UTF-8 sequence starts or continues here (a sequence cut by the sample's end is fine)
+      continue;
+    }
+    i += n - 1;
   }
   if (control * 64 <= sample.size()) {
     k.kind = FileKind::Log;

@@ -22,6 +22,7 @@
 #include <QTimer>
 #include <QValueAxis>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -99,7 +100,7 @@ bool waitForResult(AnalysisPages* pages, int timeoutMs) {
 double percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, std::size_t(p * double(v.size() - 1) + 0.5))];
+  return v[std::min(v.size() - 1, static_cast<std::size_t>(std::lround(p * double(v.size() - 1))))];
 }
 
 const char* verdict(bool ok) { return ok ? "PASS" : "FAIL"; }

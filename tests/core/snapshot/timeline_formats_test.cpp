@@ -188,6 +188,14 @@ TEST(FileKind, EveryFormatByContent) {
   EXPECT_EQ(detect_kind_of_bytes("[2024-01-01 10:00:00] INFO start\n", true).kind, FileKind::Log);
   EXPECT_EQ(detect_kind_of_bytes("\x1b[31mRuntimeError\x1b[0m: CUDA out of memory.\n", true).kind,
             FileKind::Log);
+  // UTF-8 text is text; bytes of no UTF-8 sequence are not (a damaged capture with a little ASCII in it goes
+  // to the capture reader, which says where it breaks), but one stray byte in a long log does not make it
+  // binary.
+  EXPECT_EQ(detect_kind_of_bytes("GPU 0 \xe2\x80\x94 7.79 GiB, \xc3\xa9t\xc3\xa9\n", true).kind,
+            FileKind::Log);
+  EXPECT_EQ(detect_kind_of_bytes("\xff\xff\xff\xff not a capture", true).kind, FileKind::XSpace);
+  EXPECT_EQ(detect_kind_of_bytes(std::string(200, 'a') + "\xff" + std::string(200, 'b'), true).kind,
+            FileKind::Log);
   EXPECT_NE(
       detect_kind_of_bytes("{\"memoryProfilePerAllocator\": {}}", true).looks_like.find("memory_profile"),
       std::string::npos);
