@@ -81,7 +81,9 @@ def main() -> int:
         p = run(cli, os.path.join(tmp, "missing.xplane.pb"))
         check(p.returncode == 1 and "missing.xplane.pb" in p.stderr, f"missing: {p.stderr!r}")
         p = run(cli, tmp)
-        check(p.returncode == 1 and "holds no .xplane.pb" in p.stderr, f"folder without captures: {p.stderr!r}")
+        check(
+            p.returncode == 1 and "holds no .xplane.pb" in p.stderr, f"folder without captures: {p.stderr!r}"
+        )
 
     p = run(cli)
     check(p.returncode == 2, f"no argument: exit {p.returncode}")
