@@ -111,8 +111,8 @@ class TestLoadErrors : public QObject {
     QVERIFY(QFile::copy(kBig, path));
     QFile(path).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     auto reads = std::make_shared<std::atomic<int>>(0);
-    auto* session =
-        new CaptureSession([reads](const std::string& file, ProgressSink& progress, std::stop_token stop) {
+    auto* session = new CaptureSession(
+        [reads](const std::string& file, ProgressSink& progress, const std::stop_token& stop) {
           if (reads->fetch_add(1) > 0) return capture::read_capture(file, progress, stop);
           CutOnce cut(progress, file);
           return capture::read_capture(file, cut, stop);
@@ -194,7 +194,7 @@ class TestLoadErrors : public QObject {
 
   void cancelShowsNoBoxAndInternalErrorOnlyCloses() {
     auto* session = new CaptureSession([](const std::string& file, ProgressSink&,
-                                          std::stop_token) -> std::shared_ptr<const capture::Capture> {
+                                          const std::stop_token&) -> std::shared_ptr<const capture::Capture> {
       if (file.find("stop") != std::string::npos) throw Cancelled(file);
       throw std::logic_error("a bug");
     });

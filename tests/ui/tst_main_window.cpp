@@ -195,9 +195,9 @@ class TestMainWindow : public QObject {
 
   void progressAndCancelDuringALoad() {
     // A scripted loader that reports half way and then waits to be stopped, like a slow read of a big file.
-    auto* session =
-        new CaptureSession([](const std::string& path, oomscope::ProgressSink& progress,
-                              std::stop_token stop) -> std::shared_ptr<const oomscope::capture::Capture> {
+    auto* session = new CaptureSession(
+        [](const std::string& path, oomscope::ProgressSink& progress,
+           const std::stop_token& stop) -> std::shared_ptr<const oomscope::capture::Capture> {
           progress.report(0.5, "reading planes");
           while (!stop.stop_requested()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
           throw oomscope::Cancelled(path);
