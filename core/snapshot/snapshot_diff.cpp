@@ -5,6 +5,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "core/snapshot/peak_sites.h"
 #include "core/snapshot/snapshot_json.h"
 #include "core/snapshot/snapshot_text.h"
 #include "core/util/bytes.h"
@@ -12,26 +13,6 @@
 namespace oomscope::snapshot {
 
 namespace {
-
-const DeviceAnalysis* main_device(const Snapshot& s, const SnapshotReport& r) {
-  const std::int64_t dev = default_device(s);
-  for (const DeviceAnalysis& d : r.devices)
-    if (d.device == dev) return &d;
-  return r.devices.empty() ? nullptr : &r.devices.front();
-}
-
-// Bytes live at the peak per allocation site (all live elements, not only the top rows).
-std::map<std::string, std::int64_t> sites_at_peak(const Snapshot& s, const DeviceAnalysis* d) {
-  std::map<std::string, std::int64_t> out;
-  if (!d) return out;
-  const Timeline& t = d->timeline;
-  for (const TimelineElement& e : t.elements)
-    if (e.live_at(t.peak_index)) {
-      std::string w = user_frame(s, e.frames);
-      out[w.empty() ? std::string("(no stack)") : w] += e.size;
-    }
-  return out;
-}
 
 std::string signed_bytes(std::int64_t v) {
   return (v > 0 ? "+" : v < 0 ? "-" : "") + format_bytes(v < 0 ? -v : v);
