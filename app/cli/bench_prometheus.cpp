@@ -23,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <thread>
 
@@ -32,6 +33,7 @@
 #include "core/live/client/session.h"
 #include "core/live/client/store.h"
 #include "core/live/prom/prom_source.h"
+#include "core/live/protocol/metric_names.h"
 #include "core/util/error.h"
 
 namespace oomscope::cli {
@@ -46,7 +48,8 @@ double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock:
 constexpr int kClosest = 17;  // the rank generated closest to OOM (the table must put it first)
 
 // One family at a time, every rank, every second, as `promtool tsdb create-blocks-from openmetrics` wants.
-void write_openmetrics(const fs::path& path, int ranks, std::int64_t start_s, std::int64_t seconds) {
+// Returns the number of metric families written.
+std::size_t write_openmetrics(const fs::path& path, int ranks, std::int64_t start_s, std::int64_t seconds) {
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) throw Error(ErrorKind::Io, path.string(), "cannot write the OpenMetrics file");
   const std::int64_t gib = 1ll << 30;
@@ -61,71 +64,67 @@ void write_openmetrics(const fs::path& path, int ranks, std::int64_t start_s, st
     const std::int64_t base = (r == kClosest ? 76 : 40 + (r * 7) % 30) * gib;
     return base + (i % 60) * (gib / 60) + r * 4096;
   };
+  // The families the agents write (core/live/protocol/metric_names.h), with a CUDA trainer's values; the
+  // MPS-only families (driver, recommended maximum) are left out as a CUDA agent leaves them out.
   struct Family {
-    const char* name;
-    const char* type;
-    const char* sample;  // sample name (counters: NAME_total)
+    std::string name;    // the OpenMetrics family (a counter's without _total)
+    std::string sample;  // the sample's name as the agents write it
+    std::string type;
+    std::function<std::int64_t(int, std::int64_t)> value;  // (rank, second)
   };
-  const Family families[] = {
-      {"oomscope_allocated_bytes", "gauge", "oomscope_allocated_bytes"},
-      {"oomscope_reserved_bytes", "gauge", "oomscope_reserved_bytes"},
-      {"oomscope_active_bytes", "gauge", "oomscope_active_bytes"},
-      {"oomscope_inactive_split_bytes", "gauge", "oomscope_inactive_split_bytes"},
-      {"oomscope_peak_allocated_bytes", "gauge", "oomscope_peak_allocated_bytes"},
-      {"oomscope_device_used_bytes", "gauge", "oomscope_device_used_bytes"},
-      {"oomscope_rss_bytes", "gauge", "oomscope_rss_bytes"},
-      {"oomscope_ooms", "counter", "oomscope_ooms_total"},
-      {"oomscope_alloc_retries", "counter", "oomscope_alloc_retries_total"},
-      {"oomscope_optimizer_step", "gauge", "oomscope_optimizer_step"},
-      {"oomscope_device_capacity_bytes", "gauge", "oomscope_device_capacity_bytes"},
-      {"oomscope_distinct_input_shapes", "gauge", "oomscope_distinct_input_shapes"},
+  auto family = [](const live::MetricFamily& m, std::function<std::int64_t(int, std::int64_t)> value) {
+    std::string name(m.name);
+    if (m.type == "counter" && name.ends_with("_total")) name.resize(name.size() - 6);
+    return Family{name, std::string(m.name), std::string(m.type), std::move(value)};
   };
-  for (std::size_t k = 0; k < std::size(families); ++k) {
-    std::fprintf(f, "# TYPE %s %s\n", families[k].name, families[k].type);
+  std::vector<Family> families;
+  for (const live::FieldMetric& fm : live::kFieldMetrics) {
+    std::function<std::int64_t(int, std::int64_t)> v;
+    switch (fm.field) {
+      case live::Field::Allocated:
+        v = [&](int r, std::int64_t i) { return used(r, i) - 3 * gib; };
+        break;
+      case live::Field::Reserved:
+        v = [&](int r, std::int64_t i) { return used(r, i) - gib; };
+        break;
+      case live::Field::Active:
+        v = [&](int r, std::int64_t i) { return used(r, i) - 3 * gib + 1'000'000; };
+        break;
+      case live::Field::InactiveSplit:
+        v = [](int, std::int64_t i) { return (i % 17) * (64 << 20); };
+        break;
+      case live::Field::PeakAllocated:
+        v = [&](int r, std::int64_t) { return used(r, 59) - 3 * gib; };
+        break;
+      case live::Field::DeviceUsed:
+        v = [&](int r, std::int64_t i) { return used(r, i); };
+        break;
+      case live::Field::Rss:
+        v = [](int r, std::int64_t) { return 6 * gib + r * (1 << 20); };
+        break;
+      case live::Field::Ooms:
+        v = [](int, std::int64_t) { return std::int64_t{0}; };
+        break;
+      case live::Field::AllocRetries:
+        v = [](int, std::int64_t i) { return i / 900; };
+        break;
+      case live::Field::Step:
+        v = [](int, std::int64_t i) { return i / 2; };
+        break;
+      default:  // Driver, RecommendedMax: MPS only
+        continue;
+    }
+    families.push_back(family(fm.family, std::move(v)));
+  }
+  families.push_back(family(live::kCapacityMetric, [&](int, std::int64_t) { return 80 * gib; }));
+  families.push_back(family(live::kShapesMetric, [](int, std::int64_t i) { return 40 + i / 600; }));
+  for (const Family& fam : families) {
+    std::fprintf(f, "# TYPE %s %s\n", fam.name.c_str(), fam.type.c_str());
     for (int r = 0; r < ranks; ++r) {
       const std::string l = labels(r);
       for (std::int64_t i = 0; i < seconds; ++i) {
-        const std::int64_t u = used(r, i);
-        std::int64_t v = 0;
-        switch (k) {
-          case 0:
-            v = u - 3 * gib;
-            break;
-          case 1:
-            v = u - gib;
-            break;
-          case 2:
-            v = u - 3 * gib + 1'000'000;
-            break;
-          case 3:
-            v = (i % 17) * (64 << 20);
-            break;
-          case 4:
-            v = used(r, 59) - 3 * gib;
-            break;
-          case 5:
-            v = u;
-            break;
-          case 6:
-            v = 6 * gib + r * (1 << 20);
-            break;
-          case 7:
-            v = 0;
-            break;
-          case 8:
-            v = i / 900;
-            break;
-          case 9:
-            v = i / 2;
-            break;
-          case 10:
-            v = 80 * gib;
-            break;
-          case 11:
-            v = 40 + i / 600;
-            break;
-        }
-        std::fprintf(f, "%s{%s} %lld %lld\n", families[k].sample, l.c_str(), static_cast<long long>(v),
+        std::fprintf(f, "%s{%s} %lld %lld\n", fam.sample.c_str(), l.c_str(),
+                     static_cast<long long>(fam.value(r, i)),
                      static_cast<long long>(start_s) + static_cast<long long>(i));
       }
     }
@@ -140,6 +139,7 @@ void write_openmetrics(const fs::path& path, int ranks, std::int64_t start_s, st
                    static_cast<long long>(start_s) + static_cast<long long>(i));
   std::fprintf(f, "# EOF\n");
   if (std::fclose(f) != 0) throw Error(ErrorKind::Io, path.string(), "cannot write the OpenMetrics file");
+  return families.size() + 1;  // and oomscope_agent_info
 }
 
 pid_t spawn_quiet(const std::vector<std::string>& argv, const fs::path& log) {
@@ -212,9 +212,9 @@ int run_bench_prometheus(int ranks_given, double hours_given) {
             .count() -
         30;
     auto t0 = Clock::now();
-    write_openmetrics(dir / "history.om", ranks, end_s - seconds, seconds);
-    std::printf("history: %d ranks x %.2f h at 1 s, 13 metrics: %.1f MB of OpenMetrics in %.1f s\n", ranks,
-                hours, static_cast<double>(fs::file_size(dir / "history.om")) / 1e6, since(t0));
+    const std::size_t metrics = write_openmetrics(dir / "history.om", ranks, end_s - seconds, seconds);
+    std::printf("history: %d ranks x %.2f h at 1 s, %zu metrics: %.1f MB of OpenMetrics in %.1f s\n", ranks,
+                hours, metrics, static_cast<double>(fs::file_size(dir / "history.om")) / 1e6, since(t0));
     t0 = Clock::now();
     int status = 0;
     long rss = 0;

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "core/sim/trace_io.h"
+#include "core/sim/trace_json.h"
 #include "core/util/bytes.h"
 
 namespace oomscope::cli {

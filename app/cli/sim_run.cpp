@@ -8,7 +8,8 @@
 
 #include "app/cli/command.h"
 #include "app/cli/sim_report.h"
-#include "core/sim/trace_io.h"
+#include "core/sim/trace_json.h"
+#include "core/sim/trace_writer.h"
 #include "core/util/error.h"
 
 namespace oomscope::cli {

@@ -161,13 +161,16 @@ struct CommandLine {
 
   CommandLine() {
     parser.setApplicationDescription(
-        QStringLiteral("Debugger for GPU out-of-memory failures: opens XProf captures (.xplane.pb)."));
+        QStringLiteral("Debugger for GPU out-of-memory failures: opens XProf captures (.xplane.pb), PyTorch "
+                       "allocator snapshots, "
+                       "Kineto traces, memory timelines, JAX memory profiles and logs of failed runs."));
     parser.addHelpOption();
     parser.addOption(version);
     parser.addPositionalArgument(
         QStringLiteral("file"),
         QStringLiteral(
-            "Captures to open: several files or a run folder open together as one run, one file per host."),
+            "Files to open: a snapshot, trace, memory profile or log opens in a window of its own; several "
+            "captures or a run folder open together as one run, one capture per host."),
         QStringLiteral("[file...]"));
     for (auto* option : {&screenshot, &page, &size}) {
       option->setFlags(QCommandLineOption::HiddenFromHelp);

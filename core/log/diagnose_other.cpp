@@ -16,6 +16,7 @@ void diagnose_bfc(const Message& m, MessageDiagnosis& d) {
   const auto limit = value(m, "limit"), in_use = value(m, "in_use");
   d.bar.request = R.value_or(0);
   d.bar.capacity = limit.value_or(0);
+  d.bar.capacity_name = "the allocator's Limit";
   d.bar.framework_allocated = in_use.value_or(0);
   if (limit && in_use) {
     const std::int64_t free = *limit - *in_use;

@@ -169,6 +169,7 @@ void diagnose_mps(const Message& m, MessageDiagnosis& d) {
   const auto R = value(m, "requested"), A = value(m, "mps_allocated"), O = value(m, "other_allocations"),
              M = value(m, "max_allowed");
   d.bar.capacity = M.value_or(0);
+  d.bar.capacity_name = "max allowed";
   d.bar.framework_allocated = A.value_or(0);
   d.bar.process_other = O.value_or(0);
   d.bar.request = R.value_or(0);

@@ -22,7 +22,9 @@ struct DerivedFigure {
 
 // The device as one bar, for the GUI: each part in bytes, 0 when the log does not give it.
 struct DeviceBar {
-  std::int64_t capacity = 0;             // read; 0 = not stated
+  std::int64_t capacity = 0;  // read; 0 = not stated
+  // What `capacity` is: the device's capacity, or a limit below it that the message states instead.
+  std::string capacity_name = "capacity";
   std::int64_t framework_allocated = 0;  // allocated by the framework (read)
   std::int64_t reserved_unused = 0;      // reserved by the framework but unallocated (read or derived)
   std::int64_t process_other = 0;        // this process outside the framework (derived)

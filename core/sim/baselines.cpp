@@ -1,3 +1,5 @@
+#include "core/sim/baselines.h"
+
 // The two usual alternatives to split-and-retry, priced by the same memory and time model on the same
 // scenes in the same epoch orders: a static batch small enough for the worst case ("lazy fix"), and fixed
 // micro-batches with gradient accumulation (the route docs/simulator-model.md cites: 16 x 4 = 64).

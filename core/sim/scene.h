@@ -45,12 +45,6 @@ inline constexpr std::int64_t kMaxScenePoints = 100'000'000;
 // read_scene_sizes). Deterministic from the seed.
 std::vector<std::int64_t> generate_scene_sizes(SizeDist dist, std::int64_t count, std::uint64_t seed);
 
-// A sizes file: one positive integer per line, or CSV whose header has a `size` (or `points`) column.
-// Blank lines and lines starting with '#' are skipped. Throws oomscope::Error naming the file and line.
-std::vector<std::int64_t> read_scene_sizes(const std::string& path);
-// The same, from text already in memory; `name` is used in errors.
-std::vector<std::int64_t> parse_scene_sizes(std::string_view text, const std::string& name);
-
 // The order scenes are drawn in for one epoch (a permutation of 0..count-1), deterministic from the seed.
 std::vector<std::int64_t> epoch_order(std::int64_t count, std::uint64_t seed, std::int64_t epoch);
 

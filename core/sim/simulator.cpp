@@ -6,6 +6,7 @@
 
 #include "core/sim/scene.h"
 #include "core/sim/simulator_impl.h"
+#include "core/sim/sizes_file.h"
 #include "core/util/error.h"
 
 namespace oomscope::sim {

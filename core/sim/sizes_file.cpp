@@ -1,3 +1,5 @@
+#include "core/sim/sizes_file.h"
+
 // Scene sizes from a file of real point counts: one integer per line, or CSV with a `size` column.
 
 #include <algorithm>

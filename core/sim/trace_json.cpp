@@ -1,7 +1,9 @@
 // JSON forms of the config, the totals and the baselines (trace header and totals lines, CLI --json).
 
+#include "core/sim/trace_json.h"
+
 #include "core/sim/json_fields.h"
-#include "core/sim/trace_io.h"
+#include "core/sim/trace.h"
 #include "core/util/error.h"
 
 namespace oomscope::sim {

@@ -1,5 +1,7 @@
 // Reading a JSON-lines trace (simulator or real trainer) with errors that name the file and the line.
 
+#include "core/sim/trace_reader.h"
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -7,7 +9,6 @@
 #include <limits>
 
 #include "core/sim/json_fields.h"
-#include "core/sim/trace_io.h"
 #include "core/util/error.h"
 #include "core/util/gzip.h"
 

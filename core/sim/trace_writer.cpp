@@ -2,12 +2,14 @@
 // file, and floats in their shortest round-trip form (std::to_chars) so that a trace is byte-identical for
 // the same seed and reads back to the same values.
 
+#include "core/sim/trace_writer.h"
+
 #include <charconv>
 #include <fstream>
 #include <ostream>
 #include <string>
 
-#include "core/sim/trace_io.h"
+#include "core/sim/trace_json.h"
 #include "core/util/error.h"
 
 namespace oomscope::sim {

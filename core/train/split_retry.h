@@ -23,7 +23,7 @@
 
 #include "core/sim/config.h"
 #include "core/sim/event.h"
-#include "core/sim/trace_io.h"
+#include "core/sim/trace_writer.h"
 #include "core/train/fragment.h"
 #include "core/train/train_observer.h"
 

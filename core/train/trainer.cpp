@@ -10,7 +10,9 @@
 #include <sstream>
 
 #include "core/sim/json_fields.h"
-#include "core/sim/trace_io.h"
+#include "core/sim/sizes_file.h"
+#include "core/sim/trace_json.h"
+#include "core/sim/trace_writer.h"
 #include "core/train/budget_allocator.h"
 #include "core/train/calibrate.h"
 #include "core/train/fragment.h"

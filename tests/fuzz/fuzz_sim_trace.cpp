@@ -8,7 +8,8 @@
 #include <sstream>
 #include <string>
 
-#include "core/sim/trace_io.h"
+#include "core/sim/trace_json.h"
+#include "core/sim/trace_reader.h"
 #include "core/util/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -13,6 +13,7 @@
 #include <QTableView>
 #include <QtTest>
 
+#include "core/log/log.h"
 #include "tests/ui/screenshots.h"
 #include "tests/ui/temp_config_home.h"
 #include "ui/log/device_bar_widget.h"
@@ -60,6 +61,8 @@ class TestLogWindow : public QObject {
   void torchCudaMessage();
   void xlaPeakBuffers();
   void ranksInOneLog();
+  void everyKind_data();
+  void everyKind();
   void modelsUnderTester();
   void noMessage();
   void hostileText();
@@ -166,6 +169,72 @@ void TestLogWindow::ranksInOneLog() {
   QCOMPARE(w.selectedMessage(), 1);
   QVERIFY(w.diagnosisText()->toPlainText().contains(QStringLiteral("226.00 MiB")));
   shoot(w, QStringLiteral("log_two_ranks.png"));
+}
+
+// One real (or, where no shared log has the kind, hand-made) log per message kind: the kind is listed, the
+// shown message is of that kind when chosen, the bar's parts never exceed its scale, every figure read is in
+// the figures table and the diagnosis names the message. A screenshot of each, to look at.
+void TestLogWindow::everyKind_data() {
+  QTest::addColumn<QString>("file");
+  QTest::addColumn<QString>("kind");
+  const struct {
+    const char* file;
+    const char* kind;
+  } rows[] = {
+      {"torch-cuda_pytorch_37250.log", "pytorch-cuda"},
+      {"torch-hip_TheRock_2118.log", "pytorch-hip"},
+      {"torch-mps_ComfyUI_7171.log", "pytorch-mps"},
+      {"handmade_memory_summary.log", "pytorch-memory-summary"},
+      {"xla-gpu_t5x_870.log", "xla-gpu"},
+      {"xla-tpu_EasyDeL_142.log", "xla-tpu"},
+      {"other_equinox_737.log", "xla-allocation"},
+      {"bfc_tensorflow_47820.log", "bfc"},
+      {"bfc_thera_10.log", "bfc-warning"},
+      {"handmade_xla_replica_and_bfc_stats.log", "stream-executor"},
+      {"other_vllm_10517.log", "vllm-kv-cache"},
+      {"other_nccl_1235.log", "nccl"},
+  };
+  for (const auto& r : rows)
+    QTest::newRow(r.kind) << QString::fromLatin1(r.file) << QString::fromLatin1(r.kind);
+}
+
+void TestLogWindow::everyKind() {
+  QFETCH(QString, file);
+  QFETCH(QString, kind);
+  LogWindow w;
+  w.resize(1100, 760);
+  w.show();
+  QVERIFY(loadAndWait(w, QStringLiteral(OOMSCOPE_TEST_DATA "/logs/") + file));
+  const auto& messages = w.document()->file.messages;
+  int index = -1;
+  for (std::size_t i = 0; i < messages.size() && index < 0; ++i)
+    if (QString::fromLatin1(log::to_string(messages[i].kind)) == kind) index = static_cast<int>(i);
+  QVERIFY2(index >= 0, qPrintable(file + QStringLiteral(" holds no ") + kind + QStringLiteral(" message")));
+  w.selectMessage(index);
+  QCOMPARE(w.selectedMessage(), index);
+  bool listed = false;
+  for (int row = 0; row < w.messageModel()->rowCount(); ++row) {
+    listed = listed || w.messageModel()->index(row, LogMessagesModel::Kind).data().toString() == kind;
+    // The line is shown without a table's box rule or runs of spaces.
+    const QString line = w.messageModel()->index(row, LogMessagesModel::FirstLine).data().toString();
+    QVERIFY2(!line.startsWith(u'|') && !line.contains(QStringLiteral("  ")), qPrintable(line));
+  }
+  QVERIFY(listed);
+  qint64 parts = 0;
+  for (const auto& p : w.deviceBar()->parts()) parts += p.bytes;
+  QVERIFY2(parts <= w.deviceBar()->scaleBytes() || !w.deviceBar()->capacityStated(),
+           qPrintable(QStringLiteral("%1 of %2").arg(parts).arg(w.deviceBar()->scaleBytes())));
+  QVERIFY(w.figuresModel()->rowCount() >= static_cast<int>(messages[std::size_t(index)].figures.size()));
+  QVERIFY(!w.diagnosisText()->toPlainText().isEmpty());
+  // The bar's scale is named for what the message states: the MPS allocator's max allowed and the BFC pool's
+  // Limit are limits below the device's capacity.
+  if (w.deviceBar()->capacityStated())
+    QCOMPARE(w.deviceBar()->capacityName(),
+             kind == QStringLiteral("pytorch-mps") ? QStringLiteral("max allowed")
+             : kind == QStringLiteral("bfc")       ? QStringLiteral("the allocator's Limit")
+                                                   : QStringLiteral("capacity"));
+  QCOMPARE(w.detailTabs()->isTabEnabled(1), !messages[std::size_t(index)].buffers.empty());
+  shoot(w, QStringLiteral("log_kind_%1.png").arg(kind));
 }
 
 void TestLogWindow::modelsUnderTester() {

@@ -20,7 +20,7 @@
 
 #include "core/live/client/recorder.h"
 #include "core/sim/simulator.h"
-#include "core/sim/trace_io.h"
+#include "core/sim/trace_writer.h"
 #include "tests/ui/screenshots.h"
 #include "ui/analysis/analysis_pages.h"
 #include "ui/analysis/table_page.h"

@@ -9,7 +9,7 @@
 #include <fstream>
 
 #include "core/sim/simulator.h"
-#include "core/sim/trace_io.h"
+#include "core/sim/trace_writer.h"
 #include "core/util/error.h"
 #include "ui/sim/event_table_model.h"
 #include "ui/sim/run_data.h"

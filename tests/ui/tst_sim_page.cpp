@@ -12,7 +12,7 @@
 #include <fstream>
 
 #include "core/sim/simulator.h"
-#include "core/sim/trace_io.h"
+#include "core/sim/trace_writer.h"
 #include "tests/ui/screenshots.h"
 #include "ui/sim/event_table_model.h"
 #include "ui/sim/memory_gauge.h"

@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "core/sim/simulator.h"
-#include "core/sim/trace_io.h"
+#include "core/sim/trace_json.h"
 #include "tests/ui/screenshots.h"
 #include "ui/sim/sim_controls.h"
 #include "ui/sim/simulator_page.h"

@@ -38,6 +38,7 @@ void DeviceBarWidget::setBar(const log::DeviceBar& bar) {
   add(tr("other processes"), bar.other_processes, QColor(0xc8, 0x5a, 0x4a), derived);
   add(tr("free"), bar.free, QColor(0xd8, 0xe8, 0xd0), read);
   m_capacity = bar.capacity;
+  m_capacityName = QString::fromStdString(bar.capacity_name);
   m_request = bar.request;
   m_free = bar.free;
   qint64 sum = 0;
@@ -105,8 +106,9 @@ void DeviceBarWidget::paintEvent(QPaintEvent*) {
                                           : tr("requested: %1, more than is free").arg(bytesText(m_request)));
   // The scale, last: the capacity the log states, or what the bar is drawn against when it states none.
   rows.emplace_back(QColor(Qt::transparent),
-                    m_capacity > 0 ? tr("the whole bar: capacity %1 (read)").arg(bytesText(m_capacity))
-                                   : tr("capacity not stated: the bar adds up what the log states"));
+                    m_capacity > 0
+                        ? tr("the whole bar: %1 %2 (read)").arg(m_capacityName, bytesText(m_capacity))
+                        : tr("capacity not stated: the bar adds up what the log states"));
   const double top = bar.bottom() + kGap + kRequestHeight + kGap;
   const double colWidth = bar.width() / 2;
   p.setPen(palette().color(QPalette::WindowText));

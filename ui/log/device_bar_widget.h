@@ -30,6 +30,7 @@ class DeviceBarWidget : public QWidget {
   qint64 scaleBytes() const { return m_scale; }
   qint64 requestBytes() const { return m_request; }
   bool capacityStated() const { return m_capacity > 0; }
+  const QString& capacityName() const { return m_capacityName; }
 
   QSize sizeHint() const override;
   QSize minimumSizeHint() const override;
@@ -45,6 +46,7 @@ class DeviceBarWidget : public QWidget {
 
   std::vector<Part> m_parts;
   qint64 m_capacity = 0;
+  QString m_capacityName;  // "capacity", or the limit the message states instead ("max allowed")
   qint64 m_request = 0;
   qint64 m_free = 0;
   qint64 m_scale = 0;

@@ -21,6 +21,15 @@ std::shared_ptr<const LogDocument> finish(log::LogFile file) {
 
 }  // namespace
 
+const log::MessageDiagnosis* LogDocument::diagnosisOf(std::size_t index) const {
+  // diagnose_log() keeps the messages' order, one diagnosis per message; the check keeps that promise honest.
+  if (index < diagnosis.messages.size() && diagnosis.messages[index].message == index)
+    return &diagnosis.messages[index];
+  for (const log::MessageDiagnosis& d : diagnosis.messages)
+    if (d.message == index) return &d;
+  return nullptr;
+}
+
 std::string LogDocument::noMessageText() const {
   const std::string name = file.path.empty() ? std::string("the pasted text") : file.path;
   std::string text = "no out-of-memory message found in " + name;

@@ -3,6 +3,7 @@
 // report text the CLI prints for it, built on a worker and immutable after that, so the window and its models
 // share it without locks.
 
+#include <cstddef>
 #include <memory>
 #include <stop_token>
 #include <string>
@@ -19,6 +20,8 @@ struct LogDocument {
   std::string report;  // write_log_text(): raw bytes from the log inside, shown through safeMultiline
 
   bool empty() const { return file.messages.empty(); }
+  // What oomscope derived for message `index` (in the log's order); nullptr for an index out of range.
+  const log::MessageDiagnosis* diagnosisOf(std::size_t index) const;
   // What the window says when the text holds no out-of-memory message (the CLI's sentence).
   std::string noMessageText() const;
 };

@@ -15,8 +15,7 @@ void LogFiguresModel::setMessage(std::shared_ptr<const LogDocument> doc, int mes
   if (m_doc && message >= 0 && static_cast<std::size_t>(message) < m_doc->file.messages.size()) {
     const auto i = static_cast<std::size_t>(message);
     m_read = &m_doc->file.messages[i];
-    for (const log::MessageDiagnosis& d : m_doc->diagnosis.messages)
-      if (d.message == i) m_derived = &d;
+    m_derived = m_doc->diagnosisOf(i);
   }
   endResetModel();
 }

@@ -3,6 +3,7 @@
 #include <QBrush>
 #include <QColor>
 
+#include "ui/log/log_texts.h"
 #include "ui/models/report_format.h"
 #include "ui/session/safe_text_qt.h"
 
@@ -49,7 +50,7 @@ QVariant LogMessagesModel::data(const QModelIndex& index, int role) const {
         if (m.kind == log::MessageKind::BfcWarning) return tr("no: a warning");
         return oom ? tr("yes") : tr("no");
       case FirstLine:
-        return safeText(m.first_line);
+        return shownFirstLine(m);
       default:
         return {};
     }

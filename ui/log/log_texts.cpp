@@ -12,13 +12,14 @@ namespace {
 
 QString tr(const char* text) { return QCoreApplication::translate("LogWindow", text); }
 
-const log::MessageDiagnosis* diagnosisOf(const LogDocument& doc, std::size_t message) {
-  for (const log::MessageDiagnosis& d : doc.diagnosis.messages)
-    if (d.message == message) return &d;
-  return nullptr;
-}
-
 }  // namespace
+
+QString shownFirstLine(const log::Message& m) {
+  QString line = safeText(m.first_line).simplified();
+  if (line.size() >= 2 && line.front() == u'|' && line.back() == u'|')
+    line = line.mid(1, line.size() - 2).trimmed();
+  return line;
+}
 
 QString logSummary(const LogDocument& doc) {
   if (doc.empty()) return safeText(doc.noMessageText());
@@ -65,8 +66,8 @@ QString messageDiagnosisText(const LogDocument& doc, int message) {
   if (message < 0 || static_cast<std::size_t>(message) >= doc.file.messages.size()) return {};
   QStringList out;
   const log::Message& m = doc.file.messages[static_cast<std::size_t>(message)];
-  out << safeText(m.first_line) << QString();
-  if (const log::MessageDiagnosis* d = diagnosisOf(doc, static_cast<std::size_t>(message))) {
+  out << shownFirstLine(m) << QString();
+  if (const log::MessageDiagnosis* d = doc.diagnosisOf(static_cast<std::size_t>(message))) {
     if (d->lines.empty()) out << tr("Nothing to add to what the message says.");
     for (const analysis::DiagnosisLine& line : d->lines) {
       const QString indent(2 * line.depth, QLatin1Char(' '));

@@ -13,6 +13,9 @@ namespace oomscope::ui {
 QString logSummary(const LogDocument& doc);
 // "Message 2 of 3: pytorch-cuda at lines 10-14, from rank 3, GPU 0 (torch >= 2.1 wording)".
 QString messageHeading(const LogDocument& doc, int message);
+// The message's recognised line as shown: made safe, runs of spaces collapsed, and a memory_summary table's
+// box rule ("|   PyTorch CUDA memory summary, device ID 0   |") taken off.
+QString shownFirstLine(const log::Message& m);
 // The message's diagnosis lines with their provenance, causes, fixes and savings, then what to run next.
 QString messageDiagnosisText(const LogDocument& doc, int message);
 

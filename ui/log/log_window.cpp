@@ -232,10 +232,8 @@ void LogWindow::selectMessage(int index) {
   m_selected = index;
   const auto i = static_cast<std::size_t>(index);
   m_heading->setText(messageHeading(*m_doc, index));
-  log::DeviceBar bar;
-  for (const log::MessageDiagnosis& d : m_doc->diagnosis.messages)
-    if (d.message == i) bar = d.bar;
-  m_bar->setBar(bar);
+  const log::MessageDiagnosis* derived = m_doc->diagnosisOf(i);
+  m_bar->setBar(derived ? derived->bar : log::DeviceBar{});
   m_bar->setVisible(!m_bar->parts().empty());  // a message that names only the request draws no device
   m_diagnosis->setPlainText(messageDiagnosisText(*m_doc, index));
   m_buffersModel->setMessage(m_doc, index);

@@ -5,7 +5,8 @@
 
 #include "core/sim/simulator.h"
 #include "core/sim/step_totals.h"
-#include "core/sim/trace_io.h"
+#include "core/sim/trace_json.h"
+#include "core/sim/trace_reader.h"
 #include "core/util/error.h"
 #include "ui/session/safe_text_qt.h"
 

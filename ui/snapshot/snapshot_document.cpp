@@ -2,7 +2,6 @@
 
 #include <sstream>
 
-#include "core/log/log_diagnosis.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/snapshot/snapshot_text.h"
 #include "core/snapshot/timeline_reports.h"
@@ -63,15 +62,10 @@ std::shared_ptr<const SnapshotDocument> loadSnapshotDocument(const QString& path
       doc->pprof = snapshot::read_pprof(p);
       snapshot::write_pprof_text(text, *doc->pprof, 50);
       break;
-    case snapshot::FileKind::Log: {
-      // A text log: its out-of-memory messages as the CLI's report text (a Log page of its own is to come).
-      const log::LogFile parsed = log::read_log(p, progress, stop);
-      if (parsed.messages.empty())
-        throw Error(ErrorKind::NotACapture, "",
-                    "no out-of-memory message found in " + p + "; it looks like " + parsed.looks_like);
-      log::write_log_text(text, parsed, log::diagnose_log(parsed));
-      break;
-    }
+    case snapshot::FileKind::Log:
+      throw Error(ErrorKind::InvalidArgument, p,
+                  "is a log of a failed run; open it from the main window, "
+                  "which shows it in a Log window");
     case snapshot::FileKind::Unknown:
       snapshot::throw_unknown_kind(p, kind);
     case snapshot::FileKind::XSpace:

@@ -111,13 +111,6 @@ QList<SnapshotWindow*> SnapshotWindow::openWindows() {
   return out;
 }
 
-bool SnapshotWindow::openIfNotCapture(const QString& path) {
-  const auto kind = snapshot::detect_file_kind(path.toStdString());
-  if (kind.kind == snapshot::FileKind::XSpace) return false;
-  openFile(path);
-  return true;
-}
-
 SnapshotWindow* SnapshotWindow::openFile(const QString& path) {
   auto* window = new SnapshotWindow;
   window->show();

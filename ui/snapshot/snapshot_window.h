@@ -1,10 +1,10 @@
 #pragma once
 // A window for one PyTorch allocator snapshot, Kineto trace, raw memory timeline or JAX memory profile
-// (the main window hands these over: openIfNotCapture). Loading runs on a worker thread with progress and
-// Cancel. Pages for a snapshot: Timeline (Active Memory Timeline; clicking selects an event), Allocator
-// State at the selected event, Top Allocations at the peak with their frames, Diagnosis (the report),
-// and Diff against another open snapshot. It opens on the OOM entry when the trace has one, else on the
-// peak. The other formats get a memory-over-time chart and their report.
+// (the main window hands these over: MainWindow::openInOwnWindow; logs go to LogWindow). Loading runs on a
+// worker thread with progress and Cancel. Pages for a snapshot: Timeline (Active Memory Timeline; clicking
+// selects an event), Allocator State at the selected event, Top Allocations at the peak with their frames,
+// Diagnosis (the report), and Diff against another open snapshot. It opens on the OOM entry when the trace
+// has one, else on the peak. The other formats get a memory-over-time chart and their report.
 
 #include <QMainWindow>
 #include <QPointer>
@@ -38,8 +38,6 @@ class SnapshotWindow : public QMainWindow {
   explicit SnapshotWindow(QWidget* parent = nullptr);
   ~SnapshotWindow() override;
 
-  // When `path` is not an XSpace capture (by content), opens it in a new SnapshotWindow and returns true.
-  static bool openIfNotCapture(const QString& path);
   // A new window (deleted when closed) that loads `path`.
   static SnapshotWindow* openFile(const QString& path);
   // Every open window (for the Diff page's list).

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "core/sim/scene.h"
+#include "core/sim/sizes_file.h"
 #include "core/util/error.h"
 #include "sim_test_helpers.h"
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/sim/simulator.h"
-#include "core/sim/trace_io.h"
+#include "core/sim/trace_writer.h"
 
 namespace oomscope::sim::testing {
 

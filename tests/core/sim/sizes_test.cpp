@@ -8,6 +8,7 @@
 
 #include "core/sim/scene.h"
 #include "core/sim/simulator.h"
+#include "core/sim/sizes_file.h"
 #include "core/util/error.h"
 
 namespace oomscope::sim {

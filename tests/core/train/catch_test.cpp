@@ -7,7 +7,8 @@
 #include <sstream>
 
 #include "core/sim/simulator.h"
-#include "core/sim/trace_io.h"
+#include "core/sim/trace_reader.h"
+#include "core/sim/trace_writer.h"
 #include "tests/core/train/train_test_helpers.h"
 
 namespace oomscope::train {

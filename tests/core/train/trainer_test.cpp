@@ -10,7 +10,8 @@
 #include <sstream>
 
 #include "core/sim/simulator.h"
-#include "core/sim/trace_io.h"
+#include "core/sim/trace_json.h"
+#include "core/sim/trace_reader.h"
 
 namespace oomscope::train {
 namespace {
