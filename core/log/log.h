@@ -5,11 +5,11 @@
 // figures in bytes. The kinds, their wordings and the unit rules of each framework: docs/logs.md.
 //
 // The reader streams the file in fixed-size chunks (bounded memory whatever the file's size), finds the
-// lines that can start a message with a few substring searches per chunk, and reads only those lines and
-// the blocks that follow them. Line prefixes (torchrun "[rank3]:", Ray "(pid=489)", absl "I0309 12:51:51
-// ...", Docker timestamps, copied line numbers), CRLF, leftovers of ANSI colour codes, NUL bytes and invalid
-// UTF-8 are tolerated; the text of a message is kept as bytes and made safe where it is shown
-// (core/util/safe_text.h).
+// lines that can start a message in one pass per chunk that looks for every anchor at once, and reads only
+// those lines and the blocks that follow them. Line prefixes (torchrun "[rank3]:", Ray "(pid=489)", absl
+// "I0309 12:51:51 ...", Docker timestamps, copied line numbers), CRLF, leftovers of ANSI colour codes, NUL
+// bytes and invalid UTF-8 are tolerated; the text of a message is kept as bytes and made safe where it is
+// shown (core/util/safe_text.h).
 
 #include <cstdint>
 #include <optional>

@@ -1,6 +1,7 @@
 // Streaming over a log: fixed-size chunks read from the file (or standard input), the lines that can start
-// a message found by a handful of substring searches per chunk, and only those lines (and the blocks that
-// follow them) cleaned and parsed. Memory stays at the chunk plus the messages, whatever the file's size.
+// a message found by one pass over each chunk that looks for all the anchors at once (anchor_scan.h), and
+// only those lines (and the blocks that follow them) cleaned and parsed. Memory stays at the chunk plus the
+// messages, whatever the file's size.
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/log/detail/anchor_scan.h"
 #include "core/log/detail/line_clean.h"
 #include "core/log/detail/parser.h"
 #include "core/log/detail/scan.h"
@@ -48,8 +50,12 @@ constexpr std::string_view kAnchors[] = {
     "max seq len",       // vLLM
     "CUDA calloc",       // NCCL
 };
-constexpr std::size_t kAnchorCount = std::size(kAnchors);
 constexpr std::size_t kUnknown = static_cast<std::size_t>(-1) - 1;
+
+const detail::AnchorScan& anchor_scan() {
+  static const detail::AnchorScan scan(kAnchors);
+  return scan;
+}
 
 class Input {
  public:
@@ -163,7 +169,7 @@ class Scanner {
       if (!log_.nul_bytes && std::memchr(buf_.data() + len_, '\0', got)) log_.nul_bytes = true;
       len_ += got;
       log_.bytes += got;
-      std::fill(std::begin(next_), std::end(next_), kUnknown);
+      next_ = kUnknown;
       process(eof);
       if (progress_ && total_ > 0)
         progress_->report(std::min(1.0, static_cast<double>(log_.bytes) / static_cast<double>(total_)),
@@ -184,19 +190,15 @@ class Scanner {
     base_ += keep_from;
   }
 
+  // The first anchor at or after pos_ in what the buffer holds (every anchor in one pass: anchor_scan.h).
   std::size_t next_anchor() {
-    std::size_t best = std::string_view::npos;
-    const std::string_view data(buf_.data(), len_);
-    for (std::size_t k = 0; k < kAnchorCount; ++k) {
-      if (next_[k] == kUnknown || (next_[k] != std::string_view::npos && next_[k] < pos_))
-        next_[k] = data.find(kAnchors[k], pos_);
-      best = std::min(best, next_[k]);
-    }
-    return best;
+    if (next_ == kUnknown || (next_ != std::string_view::npos && next_ < pos_))
+      next_ = scan_.find(std::string_view(buf_.data(), len_), pos_);
+    return next_;
   }
 
   void count_lines(std::size_t from, std::size_t to) {
-    log_.lines += std::count(buf_.data() + from, buf_.data() + to, '\n');
+    log_.lines += static_cast<std::int64_t>(detail::count_newlines(buf_.data() + from, buf_.data() + to));
   }
 
   void process(bool eof) {
@@ -289,7 +291,8 @@ class Scanner {
   std::size_t len_ = 0, pos_ = 0, current_ = 0;
   std::uint64_t base_ = 0;  // file offset of buf_[0]
   bool skipping_ = false;
-  std::size_t next_[kAnchorCount] = {};
+  const detail::AnchorScan& scan_ = anchor_scan();
+  std::size_t next_ = kUnknown;  // cached next_anchor(), until pos_ passes it or the buffer changes
   std::string head_;
   CleanLine clean_;
 };
