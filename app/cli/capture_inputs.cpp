@@ -9,6 +9,24 @@ namespace oomscope::cli {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// PyTorch snapshots under a folder, by name (.pickle, .pkl, .pickle.gz); their content is checked later, so
+// a file named like one that is none is named in an error, not skipped.
+std::vector<std::string> snapshots_under(const std::string& in) {
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(in, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+    if (const std::string name = it->path().filename().string();
+        it->is_regular_file(ec) &&
+        (name.ends_with(".pickle") || name.ends_with(".pkl") || name.ends_with(".pickle.gz")))
+      found.push_back(it->path().string());
+  return found;
+}
+
+}  // namespace
+
 std::vector<std::string> expand_capture_inputs(const std::vector<std::string>& inputs) {
   std::vector<std::string> files;
   for (const std::string& in : inputs) {
@@ -23,8 +41,10 @@ std::vector<std::string> expand_capture_inputs(const std::vector<std::string>& i
       if (const std::string name = it->path().filename().string();
           it->is_regular_file(ec) && (name.ends_with(".xplane.pb") || name.ends_with(".xplane.pb.gz")))
         found.push_back(it->path().string());
+    if (found.empty()) found = snapshots_under(in);  // the per-rank snapshots of a job
     if (found.empty())
-      throw Error(ErrorKind::NotFound, in, "the folder holds no .xplane.pb or .xplane.pb.gz capture");
+      throw Error(ErrorKind::NotFound, in,
+                  "the folder holds no .xplane.pb or .xplane.pb.gz capture and no .pickle snapshot");
     std::sort(found.begin(), found.end());
     files.insert(files.end(), found.begin(), found.end());
   }

@@ -92,7 +92,10 @@ Runner define_report(CLI::App& app) {
       "execution started) and diagnosis lines with fixes, each figure labelled read, measured or derived.\n"
       "PyTorch snapshots, Kineto traces, pprof files and text logs of a failed run (every out-of-memory\n"
       "message of PyTorch, XLA, TensorFlow, vLLM and NCCL; docs/logs.md) are recognised by content; '-'\n"
-      "reads a log from standard input, and a log beside captures is reported after them.\n"
+      "reads a log from standard input, and a log beside captures is reported after them. Several\n"
+      "snapshots that are the ranks of one job (rank numbers in their names, else one device each; a\n"
+      "folder with no capture gives its .pickle files) are compared as one job: ranks table, verdict,\n"
+      "imbalance (docs/cli.md).\n"
       "\n"
       "Exit codes: 0 every capture reported; 1 none could be read (bad input); 2 bad arguments; 5 some\n"
       "captures were reported and others could not be read (each is named on stderr and in the report).");

@@ -11,6 +11,7 @@
 #include "app/cli/info_format.h"
 #include "app/cli/log_entries.h"
 #include "app/cli/log_json.h"
+#include "app/cli/rank_job_documents.h"
 #include "core/analysis/report/report_json.h"
 #include "core/analysis/report/report_text.h"
 #include "core/capture/reader.h"
@@ -63,6 +64,19 @@ Rendered info_document(const std::string& path, ProgressSink& progress, const st
                        ec)) {  // as `report DIR`: every capture under it, a summary each (JSON: an array)
     Rendered all{{}, nlohmann::ordered_json::array(), {}};
     const std::vector<std::string> files = expand_capture_inputs({path});
+    // A folder of snapshots: the ranks of one job when they are (else one summary each, below).
+    if (std::optional<ReportDocument> job =
+            rank_job_document(files, 10, std::nullopt, false, progress, stop, [](const Error&) {}))
+      return std::move(job->out);
+    if (!files.empty() && snapshot::detect_file_kind(files.front()).kind != snapshot::FileKind::XSpace) {
+      for (std::size_t i = 0; i < files.size(); ++i) {
+        std::optional<Rendered> one = info_other_format(files[i], progress, stop);
+        if (!one) one = info_rendered(*capture::read_capture(files[i], progress, stop));
+        all.text += (i ? "\n" : "") + one->text;
+        all.json.push_back(std::move(one->json));
+      }
+      return all;
+    }
     for (std::size_t i = 0; i < files.size(); ++i) {
       Rendered one = info_rendered(*capture::read_capture(files[i], progress, stop));
       all.text += (i ? "\n" : "") + one.text;
@@ -77,6 +91,10 @@ Rendered info_document(const std::string& path, ProgressSink& progress, const st
 ReportDocument report_document(const std::vector<std::string>& inputs, const analysis::ReportOptions& options,
                                ProgressSink& progress, const std::stop_token& stop,
                                const std::function<void(const Error&)>& on_failure) {
+  // The per-rank snapshots of one job are compared (rank_job_documents.h); anything else as before.
+  if (std::optional<ReportDocument> job =
+          rank_job_document(inputs, options.top, options.capacity, true, progress, stop, on_failure))
+    return std::move(*job);
   ReportDocument doc;
   std::vector<std::string> files = inputs;
   // Logs beside captures are reported after them (one entry each); logs alone go with the other formats.

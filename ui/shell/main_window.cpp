@@ -37,6 +37,7 @@
 #include "ui/shell/empty_state_page.h"
 #include "ui/shell/exporter.h"
 #include "ui/shell/recent_files_menu.h"
+#include "ui/snapshot/ranks_window.h"
 #include "ui/snapshot/snapshot_window.h"
 
 namespace oomscope::ui {
@@ -295,6 +296,7 @@ void MainWindow::openFile(const QString& path) {
   if (path.isEmpty()) return;
   if (openOnPage(path)) return;
   if (QFileInfo(path).isDir()) {
+    if (RanksWindow::openIfSnapshotFolder(path)) return;  // a job's per-rank snapshots, no capture
     m_session->openRun({path});
     return;
   }

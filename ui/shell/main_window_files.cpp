@@ -25,6 +25,7 @@
 #include "ui/session/settings_store.h"
 #include "ui/shell/exporter.h"
 #include "ui/shell/main_window.h"
+#include "ui/snapshot/ranks_window.h"
 #include "ui/snapshot/snapshot_window.h"
 
 namespace oomscope::ui {
@@ -74,6 +75,7 @@ void MainWindow::chooseFolder() {
 }
 
 void MainWindow::openFiles(const QStringList& paths) {
+  if (RanksWindow::openIfSnapshots(paths)) return;  // several PyTorch snapshots: the ranks of one job?
   QStringList captures;
   for (const QString& path : paths) {
     if (path.isEmpty()) continue;

@@ -1,0 +1,119 @@
+// The text of a job's ranks (rank_comparison.h): the ranks table, the verdict and the imbalance.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/snapshot/rank_comparison.h"
+#include "core/util/bytes.h"
+
+namespace oomscope::snapshot {
+
+namespace {
+
+constexpr std::size_t kSitesPerRank = 5;  // per rank in the text; the JSON has --top
+
+std::string b(std::int64_t v) { return format_bytes(v); }
+std::string b(double v) { return format_bytes(static_cast<std::int64_t>(std::llround(v))); }
+
+std::string signed_bytes(double v) { return (v < 0 ? "-" : "+") + b(std::abs(v)); }
+
+std::string pad(std::string s, std::size_t w) {
+  if (s.size() < w) s.append(w - s.size(), ' ');
+  return s;
+}
+
+std::string seconds(std::int64_t us) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f s", static_cast<double>(us) / 1e6);
+  return buf;
+}
+
+std::string ratio(const Imbalance& im) {
+  if (!im.ratio) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2fx", *im.ratio);
+  return buf;
+}
+
+void imbalance_line(std::ostream& o, const Imbalance& im) {
+  o << "  " << pad(im.name, 18) << pad(ratio(im), 8) << "max " << b(im.max_bytes) << " (rank " << im.max_rank
+    << "), median " << b(im.median) << (im.ratio ? "" : ": no ratio, the median rank holds none") << "\n";
+}
+
+void difference_line(std::ostream& o, std::int64_t rank, const RankDifference& d) {
+  o << "      " << pad(signed_bytes(d.difference()), 12) << "(rank " << rank << " " << b(d.bytes)
+    << ", median " << b(d.median) << ")";
+  o << "  " << d.name << "\n";
+}
+
+}  // namespace
+
+void write_rank_comparison_text(std::ostream& o, const RankComparison& c, bool full) {
+  const RankGrouping& g = c.grouping;
+  o << "== job of " << c.ranks.size() << " ranks: PyTorch allocator snapshots read as one job\n";
+  o << "evidence:\n";
+  for (const std::string& e : g.evidence) o << "  " << e << "\n";
+  if (!g.excluded.empty()) {
+    o << "not of this job (left out):\n";
+    for (const ExcludedFile& x : g.excluded) o << "  " << x.path << ": " << x.reason << "\n";
+  }
+  std::int64_t t0 = -1;
+  for (const RankFigures& f : c.ranks)
+    if (f.first_time_us >= 0 && (t0 < 0 || f.first_time_us < t0)) t0 = f.first_time_us;
+  o << "\nRANKS (peaks [derived], OOM [read]; OOM time since the earliest trace entry of any rank)\n";
+  o << "  " << pad("rank", 6) << pad("device", 8) << pad("peak allocated", 16) << pad("peak reserved", 15)
+    << pad("capacity", 22) << pad("OOM", 46) << "file\n";
+  for (const RankFigures& f : c.ranks) {
+    std::string cap = "-";
+    if (f.capacity)
+      cap = b(*f.capacity) + (f.capacity_source == RankCapacitySource::Given ? " (given)" : " (at OOM)");
+    std::string oom = "none";
+    if (f.oom) {
+      oom = b(f.oom->requested) + " request, " + b(f.oom->device_free) + " free";
+      if (f.oom->time_us >= 0 && t0 >= 0) oom += ", at " + seconds(f.oom->time_us - t0);
+    }
+    o << "  " << pad(std::to_string(f.rank), 6) << pad(std::to_string(f.device), 8)
+      << pad(b(f.peak_allocated), 16) << pad(b(f.peak_reserved), 15) << pad(cap, 22) << pad(oom, 46) << f.path
+      << "\n";
+  }
+  if (c.ranks.size() > 0 && c.ranks.front().capacity_source != RankCapacitySource::Given &&
+      std::any_of(c.ranks.begin(), c.ranks.end(),
+                  [](const RankFigures& f) { return f.capacity.has_value(); }))
+    o << "  capacity (at OOM) = reserved at the OOM + free on the device [derived]: what this process could "
+         "have held; memory of other processes and the CUDA context is not in it\n";
+  if (full) {
+    for (const RankFigures& f : c.ranks) {
+      o << "\nRANK " << f.rank << " (" << f.named_by << ", device " << f.device << ")\n";
+      o << "  at the peak by category (guessed from stacks) [derived]:\n";
+      for (const CategoryTotal& t : f.categories)
+        o << "    " << pad(to_string(t.category), 16) << pad(b(t.bytes), 11) << "x" << t.count << "\n";
+      o << "  at the peak by allocation site (innermost user frame) [derived]:\n";
+      const std::size_t shown = std::min<std::size_t>(f.top_sites.size(), kSitesPerRank);
+      for (std::size_t i = 0; i < shown; ++i)
+        o << "    " << pad(b(f.top_sites[i].second), 11) << f.top_sites[i].first << "\n";
+      if (f.sites.size() > shown) o << "    ... " << f.sites.size() - shown << " more\n";
+    }
+  }
+  const RankVerdict& v = c.verdict;
+  o << "\nVERDICT (" << to_string(v.kind) << "): rank " << v.rank << "\n";
+  for (const std::string& s : v.sentences) o << "  " << s << "\n";
+  o << "  what rank " << v.rank << " holds beyond the median rank, bytes at each rank's peak [derived]:\n";
+  if (v.categories.empty() && v.sites.empty()) {
+    o << "    nothing: its categories and allocation sites match the median rank's\n";
+  } else {
+    o << "    by category (guessed from stacks):\n";
+    if (v.categories.empty()) o << "      none differs\n";
+    for (const RankDifference& d : v.categories) difference_line(o, v.rank, d);
+    o << "    by allocation site (innermost user frame), " << v.sites_total << " differ"
+      << (v.sites_total == 1 ? "s" : "") << ":\n";
+    for (const RankDifference& d : v.sites) difference_line(o, v.rank, d);
+    if (v.sites_total > v.sites.size()) o << "      ... " << v.sites_total - v.sites.size() << " more\n";
+  }
+  o << "\nIMBALANCE (max / median over the ranks, at each rank's peak) [derived]\n";
+  imbalance_line(o, c.peak_allocated);
+  imbalance_line(o, c.peak_reserved);
+  for (const Imbalance& im : c.categories) imbalance_line(o, im);
+}
+
+}  // namespace oomscope::snapshot
