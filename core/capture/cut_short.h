@@ -12,13 +12,20 @@
 namespace oomscope::capture {
 
 struct CutShort {
-  std::uint64_t data_bytes = 0;     // where the data ends (the file's size; the decompressed size of a .gz)
-  std::uint64_t field_offset = 0;   // where the top-level field that the cut falls in begins
-  std::uint32_t field_number = 0;   // XSpace's field: 1 plane, 2 error, 3 warning, 4 hostname; 0 = its tag is cut
-  std::string plane;                // the cut plane's name, when its bytes before the cut hold it whole
-  std::optional<std::uint64_t> declared_bytes;  // the cut field's length, when its header is whole
-  std::uint64_t present_bytes = 0;  // of its payload, the bytes before the cut
-  std::vector<std::string> planes_read;  // the planes read whole, in file order (each name once)
+  // Where the data ends (the file's size; the decompressed size of a .gz).
+  std::uint64_t data_bytes = 0;
+  // Where the top-level field that the cut falls in begins.
+  std::uint64_t field_offset = 0;
+  // XSpace's field: 1 plane, 2 error, 3 warning, 4 hostname; 0 when its tag is cut.
+  std::uint32_t field_number = 0;
+  // The cut plane's name, when the bytes before the cut hold it whole.
+  std::string plane;
+  // The cut field's length, when its header is whole.
+  std::optional<std::uint64_t> declared_bytes;
+  // Of its payload, the bytes before the cut.
+  std::uint64_t present_bytes = 0;
+  // The planes read whole, in file order (each name once).
+  std::vector<std::string> planes_read;
 
   // "the plane \"/host:CPU\"", "a hostname", ...: the field the cut falls in, for sentences.
   std::string field_text() const;

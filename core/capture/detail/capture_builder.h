@@ -260,8 +260,8 @@ class CaptureBuilder {
   std::vector<Pending> pending_;
   std::uint64_t events_seen_ = 0;
   std::uint64_t top_field_at_ = 0;  // file offset of the top-level field being read (cut_short.cpp)
-  std::uint64_t scan_offset_ = 0;  // file offset of the last event scanned, for progress
-  PassWindow window_;              // the part of the mapping the current walk over a plane keeps resident
+  std::uint64_t scan_offset_ = 0;   // file offset of the last event scanned, for progress
+  PassWindow window_;               // the part of the mapping the current walk over a plane keeps resident
 
   std::vector<PendingModule> pending_modules_;
   StringIndex string_index_;
