@@ -2,6 +2,7 @@
 // host per file), as text for people and optionally as JSON (docs/report-json.md).
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -111,6 +112,19 @@ Runner define_report(CLI::App& app) {
          "execution never started, else the largest executed module, else the largest)")
       ->type_name("NAME|ID");
   add_count(app, "--top", o->report.top, "rows per list (default 25)");
+  app.add_option_function<std::string>(
+         "--at",
+         [o](const std::string& text) {
+           std::int64_t at = -1;
+           const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), at);
+           if (ec != std::errc() || end != text.data() + text.size() || at < 0)
+             throw CLI::ValidationError("--at", "'" + text + "' is not a program position (0 or more)");
+           o->report.plan_range = std::pair(at, at);
+         },
+         "show the analysed module's plan at this program position instead of at its peak: the\n"
+         "index of an event of its heap-simulator trace, from 0, as XProf's memory viewer numbers\n"
+         "program order; what is live just after that event, its role split and its diagnosis")
+      ->type_name("POSITION");
   app.add_option_function<std::string>(
          "--capacity",
          [o](const std::string& text) { o->report.capacity = parse_capacity("--capacity", text); },

@@ -64,6 +64,10 @@ std::string info_text(const Capture& c) {
   std::ostringstream out;
   out << "file: " << c.path() << " (" << format_bytes(c.file_size())
       << (c.decompressed() ? " decompressed" : "") << ")\n";
+  if (const auto& cut = c.cut_short())
+    out << "cut short: the file ends inside " << cut->field_text()
+        << ", which is not read; every count below is of "
+        << "the " << cut->planes_read.size() << " planes read whole (see problems)\n";
   out << "hosts: ";
   if (c.hostnames().empty()) out << "(none recorded)";
   for (std::size_t i = 0; i < c.hostnames().size(); ++i) out << (i ? ", " : "") << c.hostnames()[i];
@@ -158,6 +162,18 @@ nlohmann::ordered_json info_json(const Capture& c) {
   j["module_problems"] = c.module_problems();
   j["capture_errors"] = c.errors();
   j["reader_notes"] = c.reader_notes();
+  if (const auto& cut = c.cut_short())
+    j["cut_short"] = {
+        {"data_bytes", cut->data_bytes},
+        {"field_offset", cut->field_offset},
+        {"field", cut->field_text()},
+        {"plane", cut->plane.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(cut->plane)},
+        {"declared_bytes", cut->declared_bytes ? nlohmann::ordered_json(*cut->declared_bytes)
+                                               : nlohmann::ordered_json(nullptr)},
+        {"present_bytes", cut->present_bytes},
+        {"planes_read", cut->planes_read}};
+  else
+    j["cut_short"] = nullptr;
 
   j["allocators"] = nlohmann::ordered_json::array();
   for (const auto& a : c.allocators())

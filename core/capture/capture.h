@@ -20,6 +20,8 @@
 #include <variant>
 #include <vector>
 
+#include "core/capture/cut_short.h"
+
 namespace xla {
 class HloProto;
 }
@@ -298,6 +300,8 @@ class Capture {
   // What the reader noticed and summarised instead of keeping: repeated errors or hostnames (with counts),
   // byte-identical copies of planes that were ignored (a capture joined to itself), empty events or lines.
   const std::vector<std::string>& reader_notes() const { return reader_notes_; }
+  // Set when the file ends inside a top-level field and what precedes the cut was kept (cut_short.h).
+  const std::optional<CutShort>& cut_short() const { return cut_short_; }
 
   // True when the file became shorter after it was read (while the capture is open): the events' stats
   // (event_stats) then read as zeros and cannot be trusted; reopen the file.
@@ -335,6 +339,7 @@ class Capture {
   std::vector<Module> modules_;
   std::vector<std::string> module_problems_;
   std::vector<std::string> reader_notes_;
+  std::optional<CutShort> cut_short_;
   std::vector<AllocatorSummary> allocators_;
   std::vector<MemoryEvent> memory_events_;
   std::vector<RetryEvent> retries_;

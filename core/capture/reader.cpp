@@ -204,7 +204,12 @@ CaptureBuilder::CaptureBuilder(std::shared_ptr<const MappedFile> file, std::stri
 
 std::shared_ptr<const Capture> CaptureBuilder::build() {
   progress_.report(0.0, "reading planes");
-  scan_space();
+  try {
+    scan_space();
+  } catch (wire::WireError& e) {
+    if (!e.truncated) throw;
+    accept_cut(e);  // keeps what was read whole, or throws e
+  }
   window_.flush();
   warmer_.wait();  // the tables may be reallocated from here on
   bool named = false;

@@ -118,6 +118,7 @@ void CaptureBuilder::scan_space() {
   WireReader r(file_->data(), file_->data(), file_->data() + file_->size(), /*outermost=*/true);
   while (!r.done()) {
     const std::uint64_t at = r.offset();
+    top_field_at_ = at;
     const Field f = r.field();
     // planes, errors, warnings and hostnames: the schema's fields, all length-delimited
     static_assert(xf::XSpace::kPlanesFieldNumber == 1 && xf::XSpace::kHostnamesFieldNumber == 4);

@@ -149,7 +149,9 @@ def main():
         rnd = make("random", os.path.join(tmp, "random.xplane.pb"), size=4096)
         code, out, err = run(cli, "info", rnd)
         check(code == 1 and "truncated" not in err and "internal" not in err, f"random bytes: {err}")
-        cut = make("truncated", os.path.join(tmp, "cut.xplane.pb"), offset=50000)
+        # Cut inside /host:metadata (bytes 4 .. 21,707): refused. A cut after the plan and the device
+        # planes is reported with the cut said (test_cut_capture.py).
+        cut = make("truncated", os.path.join(tmp, "cut.xplane.pb"), offset=10000)
         code, out, err = run(cli, "info", cut)
         check(code == 1 and "truncated" in err and "at byte" in err, f"cut file: {err}")
 

@@ -15,6 +15,15 @@ using detail::mib;
 using detail::percent;
 using detail::unit_of;
 
+namespace {
+
+// "at the peak", or where --at or a selection put the plan's point ("at program position 12").
+std::string at_peak(const DiagnosisInput& in) {
+  return in.peak_scope.empty() ? std::string("at the peak") : "at " + in.peak_scope;
+}
+
+}  // namespace
+
 std::optional<DiagnosisLine> rule_peak_phase(const DiagnosisInput& in) {
   if (!in.has_heap_peak || in.peak_phase.empty()) return std::nullopt;
   DiagnosisLine l;
@@ -116,10 +125,10 @@ std::vector<DiagnosisLine> rule_patterns(const DiagnosisInput& in) {
           "its "
           "result directly)",
           p.bytes,
-          other > 0 ? "the partial-sum buffer at the peak; the flag also removes the " + mib(other) +
+          other > 0 ? "the partial-sum buffer " + at_peak(in) + "; the flag also removes the " + mib(other) +
                           " of split-K partials at the other phase's peak (" +
                           in.other_phase_split_k_instruction + ")"
-                    : std::string("the partial-sum buffer at the peak"),
+                    : "the partial-sum buffer " + at_peak(in),
           "the GEMM may run slower (less parallelism over K), and XLA may pick a library GEMM instead: plus "
           "any "
           "library workspace (" +
@@ -173,7 +182,8 @@ std::vector<DiagnosisLine> rule_patterns(const DiagnosisInput& in) {
     } else {
       l.rule = "host-prefetch";
       l.finding = std::to_string(p.count) + " copy-start buffer(s) of " + p.shape + " (" + mib(p.bytes) +
-                  " in all) are live at the peak: asynchronous copies (host prefetch) of offloaded arrays";
+                  " in all) are live " + at_peak(in) +
+                  ": asynchronous copies (host prefetch) of offloaded arrays";
       l.cause =
           "arrays kept in host memory are copied into device memory ahead of use; all prefetches in flight "
           "at once sit on the device together";

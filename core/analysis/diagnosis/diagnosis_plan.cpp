@@ -13,6 +13,15 @@ using detail::mib;
 using detail::percent;
 using detail::unit_of;
 
+namespace {
+
+// "at the peak", or where --at or a selection put the plan's point ("at program position 12").
+std::string at_peak(const DiagnosisInput& in) {
+  return in.peak_scope.empty() ? std::string("at the peak") : "at " + in.peak_scope;
+}
+
+}  // namespace
+
 const char* dominant_role(const DiagnosisInput& in) {
   // The largest share of the whole peak, parameters and outputs included.
   const std::int64_t best =
@@ -100,7 +109,7 @@ std::vector<DiagnosisLine> rule_plan_vs_pool(const DiagnosisInput& in) {
   line.rule = "plan-exceeds-pool";
   line.finding = unit_of(in) + " itself does not fit: " + in.module + needs + mib(in.plan_peak_bytes) +
                  " > " + pool + " (" + mib(in.plan_peak_bytes - cap) + " over)";
-  line.cause = "the plan alone exceeds the pool; follow the role split at the peak below";
+  line.cause = "the plan alone exceeds the pool; follow the role split " + at_peak(in) + " below";
   Fix fraction;
   if (in.platform == "TPU") {
     fraction.action = "TPU: the pool is the chip's HBM; there is no memory fraction to raise. Shard " +
@@ -201,13 +210,13 @@ std::optional<DiagnosisLine> rule_mostly_forward(const DiagnosisInput& in) {
   l.fixes.push_back(checked(std::move(micro), in, need));
   int scores = 0;
   const std::int64_t ss = attention_score_bytes(in, &scores);
-  Fix seq{
-      "halve the sequence length",
-      ss * 3 / 4 + (fwd - ss) / 2,
-      "S*S buffers shrink 4x when S halves (" + mib(ss) + " of them at the peak), the other activations 2x",
-      "a modelling change: shorter context",
-      {},
-      {}};
+  Fix seq{"halve the sequence length",
+          ss * 3 / 4 + (fwd - ss) / 2,
+          "S*S buffers shrink 4x when S halves (" + mib(ss) + " of them " + at_peak(in) +
+              "), the other activations 2x",
+          "a modelling change: shorter context",
+          {},
+          {}};
   l.fixes.push_back(checked(std::move(seq), in, need));
   if (scores > 0) {
     Fix fused;
@@ -243,7 +252,7 @@ std::optional<DiagnosisLine> rule_mostly_backward(const DiagnosisInput& in) {
   if (f32 > 0) {
     Fix copies{"look for f32 copies of bf16 gradients; keep them in bf16",
                f32 / 2,
-               "half of the f32 backward buffers at the peak (" + mib(f32) + ")",
+               "half of the f32 backward buffers " + at_peak(in) + " (" + mib(f32) + ")",
                "lower precision of the "
                "gradient sums",
                {},
@@ -266,7 +275,7 @@ std::optional<DiagnosisLine> rule_workspace(const DiagnosisInput& in) {
       "64 MiB per GEMM on gfx950";
   Fix f{"limit the GEMM/conv library workspace (autotuning and workspace flags of the backend)",
         in.workspace_bytes,
-        "at most all of the workspace at the peak",
+        "at most all of the workspace " + at_peak(in),
         "possibly slower kernels",
         {},
         {}};

@@ -214,6 +214,7 @@ void add_role_totals(PlanAnalysis& out) {
 void analyze_assignment(const PlanIndex& index, const PlanOptions& options, PlanAnalysis& out) {
   add_allocation_totals(index.assignment(), options.color, out);
   detail::add_other_memory_spaces(index, options.color, out);
+  detail::add_memory_space_buffers(index, out);
   const std::int64_t other_color_events = describe_traces(index, options.color, out);
 
   std::vector<const xla::HeapSimulatorTrace*> chosen;
@@ -268,6 +269,7 @@ void analyze_assignment(const PlanIndex& index, const PlanOptions& options, Plan
     // Without temp memory there is nothing to simulate: parameters, outputs and constants are the peak.
     if (out.temp_bytes == 0 && options.trace == TraceChoice::Auto) {
       out.status = PlanStatus::Ok;
+      detail::add_unpadded_sizes(index, out);
       return;
     }
     out.status = PlanStatus::NoHeapTrace;
@@ -312,6 +314,7 @@ void analyze_assignment(const PlanIndex& index, const PlanOptions& options, Plan
     }
     out.live_at_peak.push_back(std::move(buffer));
   }
+  detail::add_unpadded_sizes(index, out);
   build_curve(replay, out);
   detail::analyze_phases(index, replay.events, out);
   add_role_totals(out);

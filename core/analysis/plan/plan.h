@@ -93,6 +93,10 @@ struct PlanBuffer {
   // Heap buffers: LogicalBufferProto.size of the root canonical buffer (what the heap holds).
   // Indefinite buffers: the ALLOCATION's size (XProf adds the allocation, not the representative).
   std::int64_t size_bytes = 0;
+  // XProf's unpadded size of the memory size_bytes counts (heap buffers: the root canonical's; indefinite
+  // ones: the representative's): elements x element bytes with the layout's tiling and padding ignored,
+  // 8 bytes a tuple element (ShapeUtil::ByteSizeOf with the default layout). -1 when the shape is unknown.
+  std::int64_t unpadded_bytes = -1;
   std::int64_t allocation_index = -1;
   std::string shape;  // "f32[8,8,1024,1024]", tuple element resolved through defined_at.shape_index
   std::int32_t element_type = 0;          // xla PrimitiveType number of the (element) shape; 0 unknown/tuple
@@ -316,6 +320,10 @@ struct MemorySpaceTotals {
   std::int64_t largest_parameter_bytes = 0;
   std::string largest_parameter_shape;
   int largest_parameter_count = 0;  // parameters of exactly that size
+  // Every logical buffer assigned to an allocation of this memory space, largest first (XProf's memory
+  // viewer shows a memory space's buffers on its own); size_bytes is the logical buffer's size, role the
+  // allocation's kind (parameter, output, constant, thread-local) or the buffer's own for temp.
+  std::vector<PlanBuffer> buffers;
 };
 
 // ---- the analysis -----------------------------------------------------------------------------------
@@ -375,6 +383,11 @@ struct PlanAnalysis {
   // from peak_bytes when there are several traces or representatives smaller than their allocation;
   // shown for cross-checking.
   std::int64_t xla_compute_peak_bytes = 0;
+  // XProf's "peak unpadded heap": the unpadded sizes of the heap buffers live at the peak (-1 when a
+  // shape is unknown, or no heap peak), and with the indefinite allocations added at their padded size,
+  // as XProf adds them. Equal to the heap figures where layouts add no padding (GPU); smaller on TPU.
+  std::int64_t unpadded_heap_peak_bytes = -1;
+  std::int64_t unpadded_peak_bytes = -1;
 
   // Buffers live at the peak: indefinite representatives first (by allocation index, empty allocations
   // left out), then the heap buffers in the order they became live. Each buffer appears once. Small

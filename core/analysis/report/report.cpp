@@ -84,7 +84,9 @@ DiagnosisInput diagnosis_input(const HostReport& r, std::size_t top) {
   if (r.plan) {
     const PlanAnalysis& p = *r.plan;
     in.module = p.module_name;
-    if (p.peak_range)
+    if (p.peak_range && p.peak_range->first == p.peak_range->second)
+      in.peak_scope = "program position " + std::to_string(p.peak_range->first);
+    else if (p.peak_range)
       in.peak_scope = "the highest point in program positions " + std::to_string(p.peak_range->first) +
                       " .. " + std::to_string(p.peak_range->second);
     in.has_plan = p.status != PlanStatus::NoBufferAssignment;
@@ -173,6 +175,38 @@ DiagnosisInput diagnosis_input(const HostReport& r, std::size_t top) {
   return in;
 }
 
+// --at POSITION names a point of the analysed module's heap-simulator trace (0 .. events - 1).
+void check_position(const PlanAnalysis& p, const std::string& path) {
+  const std::int64_t at = p.peak_range ? p.peak_range->first : -1;
+  if (p.status != PlanStatus::Ok || p.trace_event_count == 0)
+    throw Error(ErrorKind::InvalidArgument, path,
+                "--at " + std::to_string(at) + ": the module " + p.module_name +
+                    " has no heap-simulator trace, so it has no program positions");
+  if (at < 0 || at >= p.trace_event_count)
+    throw Error(ErrorKind::InvalidArgument, path,
+                "--at " + std::to_string(at) + " is past the end of the heap-simulator trace of " +
+                    p.module_name + ": its positions are 0 .. " + std::to_string(p.trace_event_count - 1));
+}
+
+// A capture cut short (capture/cut_short.h): what the report is missing, named by the plane that was cut.
+std::string cut_short_limit(const capture::CutShort& cut) {
+  const bool plan_whole =
+      std::find(cut.planes_read.begin(), cut.planes_read.end(), "/host:metadata") != cut.planes_read.end();
+  std::string out = "cut short: the file ends inside " + cut.field_text() +
+                    ", which is not read, and whatever followed it is missing; ";
+  if (cut.plane == "/host:CPU")
+    out +=
+        "the host plane holds the host executions, the allocator events and the host spans, so none of "
+        "them is in this report: every runtime figure of it (executions, allocators, the runtime peak, "
+        "what was live, the pool) counts only the planes read whole, so \"0 executions\", \"none executed\" "
+        "and \"no allocator events\" say nothing of what the cut part held";
+  else
+    out += "the report counts only the " + std::to_string(cut.planes_read.size()) +
+           " planes read whole before the cut";
+  return out + (plan_whole ? "; the plan (/host:metadata) was read whole"
+                           : "; the capture holds no plan before the cut");
+}
+
 void add_limits(HostReport& r, const capture::Capture& c) {
   r.limits.push_back(
       "HBM only: the plan's device figures cover memory space 0; host offload (memory space 5) is "
@@ -200,6 +234,8 @@ void add_limits(HostReport& r, const capture::Capture& c) {
         "enable_hlo_proto was off)");
   if (c.hostnames().size() > 1)
     r.limits.push_back("this file names several hosts; each file of a multi-host run is one host");
+  // First: it bounds every other line.
+  if (const auto& cut = c.cut_short()) r.limits.insert(r.limits.begin(), cut_short_limit(*cut));
 }
 
 // One line of the module list: a module without a replayable plan shows its allocation total as its peak.
@@ -287,6 +323,7 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
       PlanOptions po;
       po.peak_range = options.plan_range;
       r.plan = analyze_plan(c.modules()[*r.module_index], po);
+      if (options.plan_range->first == options.plan_range->second) check_position(*r.plan, c.path());
     } else {
       r.plan = std::move(plans[*r.module_index]);
     }

@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "core/analysis/report/detail/report_text_detail.h"
+
 namespace oomscope::analysis {
 
 using nlohmann::json;
@@ -19,24 +21,34 @@ json id(std::uint64_t v) { return std::to_string(v); }
 json id(const std::optional<std::uint64_t>& v) { return v ? json(std::to_string(*v)) : json(nullptr); }
 
 json plan_json(const PlanAnalysis& p, std::size_t top) {
-  json j{{"module", p.module_name},
-         {"program_id", id(p.program_id)},
-         {"status", to_string(p.status)},
-         {"parameters_bytes", p.parameters_bytes},
-         {"donated_bytes", p.donation.donated_bytes},
-         {"donatable_bytes", p.donation.donatable_bytes},
-         {"outputs_bytes", p.outputs_bytes},
-         {"temp_bytes", p.temp_bytes},
-         {"constants_bytes", p.constants_bytes},
-         {"total_allocation_bytes", p.total_allocation_bytes},
-         {"temp_heap_peak_bytes", p.heap_peak_bytes},
-         {"whole_peak_bytes", p.peak_bytes},
-         {"peak_instruction", p.peak_instruction},
-         {"peak_phase", p.peak_event_index >= 0 ? json(to_string(p.peak_phase)) : json(nullptr)},
-         {"backward_start_event", p.backward_start_event},
-         {"gradient_matched_bytes", p.donation.gradient_matched_bytes},
-         {"remat_instructions", p.remat_instructions},
-         {"notes", p.notes}};
+  json j{
+      {"module", p.module_name},
+      {"program_id", id(p.program_id)},
+      {"status", to_string(p.status)},
+      {"parameters_bytes", p.parameters_bytes},
+      {"donated_bytes", p.donation.donated_bytes},
+      {"donatable_bytes", p.donation.donatable_bytes},
+      {"outputs_bytes", p.outputs_bytes},
+      {"temp_bytes", p.temp_bytes},
+      {"constants_bytes", p.constants_bytes},
+      {"total_allocation_bytes", p.total_allocation_bytes},
+      {"temp_heap_peak_bytes", p.heap_peak_bytes},
+      {"whole_peak_bytes", p.peak_bytes},
+      {"peak_instruction", p.peak_instruction},
+      {"peak_phase", p.peak_event_index >= 0 ? json(to_string(p.peak_phase)) : json(nullptr)},
+      {"backward_start_event", p.backward_start_event},
+      {"gradient_matched_bytes", p.donation.gradient_matched_bytes},
+      {"remat_instructions", p.remat_instructions},
+      {"unpadded_heap_peak_bytes",
+       p.unpadded_heap_peak_bytes >= 0 ? json(p.unpadded_heap_peak_bytes) : json(nullptr)},
+      {"unpadded_peak_bytes", p.unpadded_peak_bytes >= 0 ? json(p.unpadded_peak_bytes) : json(nullptr)},
+      {"unpadded_live_bytes", p.status == PlanStatus::Ok && detail::unpadded_live_bytes(p) >= 0
+                                  ? json(detail::unpadded_live_bytes(p))
+                                  : json(nullptr)},
+      {"at_position", p.peak_range && p.peak_range->first == p.peak_range->second ? json(p.peak_range->first)
+                                                                                  : json(nullptr)},
+      {"trace_events", p.trace_event_count},
+      {"notes", p.notes}};
   // Where each figure comes from, as the diagnosis lines say it.
   j["provenance"] = {{"parameters_bytes", "read"},
                      {"donated_bytes", "read"},
@@ -47,6 +59,9 @@ json plan_json(const PlanAnalysis& p, std::size_t top) {
                      {"total_allocation_bytes", "read"},
                      {"temp_heap_peak_bytes", "derived"},
                      {"whole_peak_bytes", "derived"},
+                     {"unpadded_heap_peak_bytes", "derived"},
+                     {"unpadded_peak_bytes", "derived"},
+                     {"unpadded_live_bytes", "derived"},
                      {"peak_phase", "derived"},
                      {"phase_peaks", "derived"},
                      {"role_totals", "derived"},
@@ -77,14 +92,31 @@ json plan_json(const PlanAnalysis& p, std::size_t top) {
                         {"source", pat.source.to_string()}});
   j["patterns"] = patterns;
   json spaces = json::array();
-  for (const MemorySpaceTotals& t : p.other_memory_spaces)
+  for (const MemorySpaceTotals& t : p.other_memory_spaces) {
+    json list = json::array();
+    for (std::size_t i = 0; i < t.buffers.size() && i < top; ++i) {
+      const PlanBuffer& b = t.buffers[i];
+      list.push_back(
+          {{"bytes", b.size_bytes},
+           {"unpadded_bytes", b.unpadded_bytes >= 0 ? json(b.unpadded_bytes) : json(nullptr)},
+           {"shape", b.shape},
+           {"kind", b.indefinite ? json(to_string(b.role)) : json("temp")},
+           {"parameter_number", b.parameter_number >= 0 ? json(b.parameter_number) : json(nullptr)},
+           {"instruction", b.instruction},
+           {"opcode", b.opcode},
+           {"logical_buffer_id", b.logical_buffer_id},
+           {"allocation_index", b.allocation_index}});
+    }
     spaces.push_back({{"memory_space", t.color},
+                      {"buffers", list},
+                      {"buffer_count", t.buffers.size()},
                       {"parameters_bytes", t.parameters_bytes},
                       {"parameter_allocations", t.parameter_allocations},
                       {"parameters_aliased_bytes", t.parameters_aliased_bytes},
                       {"outputs_bytes", t.outputs_bytes},
                       {"temp_bytes", t.temp_bytes},
                       {"other_bytes", t.other_bytes}});
+  }
   j["other_memory_spaces"] = spaces;
   json roles = json::array();
   for (const RoleTotal& t : p.role_totals)
@@ -109,6 +141,7 @@ json plan_json(const PlanAnalysis& p, std::size_t top) {
                        {"op_name", b.op_name},
                        {"source", b.source.to_string()},
                        {"indefinite", b.indefinite},
+                       {"unpadded_bytes", b.unpadded_bytes >= 0 ? json(b.unpadded_bytes) : json(nullptr)},
                        {"logical_buffer_id", b.logical_buffer_id},
                        {"freed_at_event", b.freed_at_event}});
   }

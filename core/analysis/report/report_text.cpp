@@ -19,6 +19,27 @@ using detail::b;
 using detail::pad;
 using detail::secs;
 
+// The buffers of one other memory space (host offload), largest first, as XProf's memory viewer lists a
+// memory space's buffers on their own.
+void write_memory_space_buffers(std::ostream& o, const MemorySpaceTotals& t, std::size_t top) {
+  if (t.buffers.empty()) return;
+  o << "    its " << t.buffers.size() << " logical buffer" << (t.buffers.size() == 1 ? "" : "s")
+    << ", largest first, each with the kind of allocation that holds it [read]:\n";
+  for (std::size_t i = 0; i < t.buffers.size() && i < top; ++i) {
+    const PlanBuffer& buf = t.buffers[i];
+    std::string kind = to_string(buf.role);
+    if (buf.role == BufferRole::Parameter && buf.parameter_number >= 0)
+      kind += " " + std::to_string(buf.parameter_number);
+    if (!buf.indefinite) kind = "temp";
+    o << "      " << pad(b(buf.size_bytes), 10) << pad(buf.shape, 28) << " " << pad(kind, 12) << " "
+      << (buf.opcode.empty() ? std::string() : buf.opcode + " ") << buf.instruction;
+    if (buf.unpadded_bytes >= 0 && buf.unpadded_bytes != buf.size_bytes)
+      o << " (unpadded " << b(buf.unpadded_bytes) << ")";
+    o << "\n";
+  }
+  if (t.buffers.size() > top) o << "      ... " << t.buffers.size() - top << " more\n";
+}
+
 void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
   const PlanAnalysis& p = *r.plan;
   o << "\nPLAN  " << p.module_name << "(" << p.program_id << ")  [" << to_string(p.status) << "]\n";
@@ -34,13 +55,32 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
     << " bytes)\n";
   if (p.constants_bytes) o << "  constants           " << pad(b(p.constants_bytes), 11) << "[read]\n";
   if (p.status == PlanStatus::Ok) {
-    o << "  whole peak          " << pad(b(p.peak_bytes), 11) << "[derived]  = temp-heap peak "
-      << b(p.heap_peak_bytes) << " + parameters/outputs/constants " << b(p.indefinite_bytes)
-      << (p.peak_instruction.empty() ? std::string() : "; at " + p.peak_instruction);
+    // --at POSITION: the plan at one program position instead of its peak.
+    const bool at = p.peak_range && p.peak_range->first == p.peak_range->second;
+    const std::string where = at ? "at position " + std::to_string(p.peak_range->first) : "at the peak";
+    if (at)
+      o << "  at position " << pad(std::to_string(p.peak_range->first), 8) << pad(b(p.peak_bytes), 11)
+        << "[derived]  = temp heap " << b(p.heap_peak_bytes) << " + parameters/outputs/constants "
+        << b(p.indefinite_bytes)
+        << (p.peak_instruction.empty() ? std::string() : "; after " + p.peak_instruction) << " (position "
+        << p.peak_range->first << " of 0 .. " << p.trace_event_count - 1 << ")";
+    else
+      o << "  whole peak          " << pad(b(p.peak_bytes), 11) << "[derived]  = temp-heap peak "
+        << b(p.heap_peak_bytes) << " + parameters/outputs/constants " << b(p.indefinite_bytes)
+        << (p.peak_instruction.empty() ? std::string() : "; at " + p.peak_instruction);
     if (p.peak_event_index >= 0)
       o << (p.peak_phase == Phase::NoBackward ? std::string(", in a program without a backward pass")
                                               : ", in the " + std::string(to_string(p.peak_phase)));
     o << "\n";
+    // XProf's padded vs unpadded: shown where the layouts pad (TPU tiles); GPU layouts add none.
+    if (const std::int64_t unpadded = detail::unpadded_live_bytes(p);
+        p.unpadded_peak_bytes >= 0 && unpadded >= 0 && unpadded != p.peak_bytes)
+      o << "  " << pad(at ? "unpadded there" : "unpadded peak", 20) << pad(b(p.unpadded_peak_bytes), 11)
+        << "[derived]  = the temp heap's buffers unpadded " << b(p.unpadded_heap_peak_bytes)
+        << " + parameters/outputs/constants as allocated " << b(p.indefinite_bytes)
+        << (at ? " (XProf's unpadded heap there); all " : " (XProf's peak unpadded heap); all ")
+        << p.live_at_peak.size() << " buffers live there take " << b(unpadded) << " unpadded, "
+        << b(p.peak_bytes - unpadded) << " less than as allocated (layout tiles, padding and alignment)\n";
     if (p.phase_peaks.size() > 1) {
       o << "  peak of each phase [derived]:";
       for (std::size_t i = 0; i < p.phase_peaks.size(); ++i) {
@@ -50,7 +90,7 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
       }
       o << "\n";
     }
-    o << "  role split at the peak [derived]:";
+    o << "  role split " << where << " [derived]:";
     for (const RoleTotal& t : p.role_totals) {
       char buf[32];
       std::snprintf(buf, sizeof buf, "%.1f %%", t.percent_of_peak);
@@ -75,6 +115,10 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
                           : stack;
         if (!made.empty()) source = (source.empty() ? "" : source + " ") + "[" + made + "]";
       }
+      // XProf's unpadded size where the layout pads the buffer (TPU tiles; an indefinite allocation's
+      // representative's shape).
+      if (buf.unpadded_bytes >= 0 && buf.unpadded_bytes != buf.size_bytes)
+        source += (source.empty() ? "" : " ") + std::string("(unpadded ") + b(buf.unpadded_bytes) + ")";
       ++same[{buf.size_bytes, buf.shape, to_string(buf.role), source}];
     }
     std::vector<std::pair<std::tuple<std::int64_t, std::string, std::string, std::string>, int>> rows(
@@ -82,7 +126,7 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
     std::stable_sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) {
       return std::get<0>(x.first) * x.second > std::get<0>(y.first) * y.second;
     });
-    o << "  live at the peak, largest first (" << p.live_at_peak.size()
+    o << "  live " << where << ", largest first (" << p.live_at_peak.size()
       << " buffers; a size is each buffer's, xN = N such buffers) [derived]:\n";
     for (std::size_t i = 0; i < rows.size() && i < top; ++i) {
       const auto& [key, n] = rows[i];
@@ -110,6 +154,7 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
     }
     o << ", outputs " << b(t.outputs_bytes) << ", temp " << b(t.temp_bytes)
       << " [read]; not in the device figures\n";
+    write_memory_space_buffers(o, t, top);
   }
   if (p.donation.donatable_bytes > 0)
     o << "  donatable, not donated " << b(p.donation.donatable_bytes) << " [derived]\n";

@@ -204,6 +204,9 @@ class CaptureBuilder {
   void scan_event(const wire::WireReader& parent, std::string_view payload, const Segment& seg,
                   std::vector<EventRecord>& out);
   void tick();
+  // cut_short.cpp: the file ends inside the top-level field at top_field_at_ (error is the scan's
+  // truncation): keeps what was read whole (Capture::cut_short) or throws error, saying why it does not.
+  void accept_cut(wire::WireError& error);
 
   // runtime_events.cpp
   void on_event(const Segment& seg, std::uint32_t line, const EventRecord& ev, EventClass cls);
@@ -256,8 +259,9 @@ class CaptureBuilder {
   std::vector<EventRecord> scratch_;  // only for an entry whose first walk failed (its scan throws)
   std::vector<Pending> pending_;
   std::uint64_t events_seen_ = 0;
-  std::uint64_t scan_offset_ = 0;  // file offset of the last event scanned, for progress
-  PassWindow window_;              // the part of the mapping the current walk over a plane keeps resident
+  std::uint64_t top_field_at_ = 0;  // file offset of the top-level field being read (cut_short.cpp)
+  std::uint64_t scan_offset_ = 0;   // file offset of the last event scanned, for progress
+  PassWindow window_;               // the part of the mapping the current walk over a plane keeps resident
 
   std::vector<PendingModule> pending_modules_;
   StringIndex string_index_;

@@ -84,11 +84,12 @@ TEST_F(ErrorKinds, PermissionDenied) {
 
 TEST_F(ErrorKinds, TruncatedCarriesWhereTheDataEnds) {
   const std::string whole = slurp(kGemm);
-  const std::string path = write("cut.xplane.pb", whole.substr(0, whole.size() / 2));
+  // Cut inside /host:metadata (a cut after it and the device planes is read: cut_short_test.cpp).
+  const std::string path = write("cut.xplane.pb", whole.substr(0, whole.size() / 10));
   const Error e = error_of(path);
   EXPECT_EQ(e.kind(), ErrorKind::Truncated);
   ASSERT_TRUE(e.offset());
-  EXPECT_LE(*e.offset(), whole.size() / 2);
+  EXPECT_LE(*e.offset(), whole.size() / 10);
   EXPECT_NE(e.message().find("truncated"), std::string::npos) << e.message();
 }
 

@@ -78,7 +78,9 @@ TEST_F(ReaderErrors, OverTwoGiB) {
 
 TEST_F(ReaderErrors, TruncatedCopyOfARealCapture) {
   const std::string whole = slurp(kData + "/jax0.8_rocm_mi300x_gemm.xplane.pb");
-  for (std::size_t cut : {whole.size() / 2, whole.size() - 1, std::size_t{3}}) {
+  // Cut inside /host:metadata (0 .. 19.7 % of this file) or inside the first tag: nothing usable is whole.
+  // A cut after the plan and the device planes is read with the cut said (cut_short_test.cpp).
+  for (std::size_t cut : {whole.size() / 10, whole.size() / 20, std::size_t{3}}) {
     SCOPED_TRACE(cut);
     EXPECT_EQ(kind_of(write("cut.xplane.pb", whole.substr(0, cut))), ErrorKind::Truncated);
   }

@@ -110,6 +110,48 @@ def shape_text(shape, index):
     return "%s[%s]" % (name, ",".join(str(d) for d in shape.dimensions))
 
 
+# Bytes of one element without a layout (XLA's ByteWidth: sub-byte types take a byte), by PrimitiveType.
+ELEMENT_BYTES = {
+    1: 1,
+    2: 1,
+    3: 2,
+    4: 4,
+    5: 8,
+    6: 1,
+    7: 2,
+    8: 4,
+    9: 8,
+    10: 2,
+    11: 4,
+    12: 8,
+    15: 8,
+    16: 2,
+    18: 16,
+}
+ELEMENT_BYTES.update({t: 1 for t in range(19, 32)})  # the f8 kinds, s4/u4, s2/u2, s1/u1
+
+
+def unpadded_size(shape, index):
+    """XProf's unpadded size: the shape's bytes with its layout (tiles, padding) reset to the default,
+    8 bytes a tuple element (ShapeUtil::ByteSizeOf with pointer size 8); None for an unknown type."""
+    for i in index:
+        if i >= len(shape.tuple_shapes):
+            return None
+        shape = shape.tuple_shapes[i]
+    if shape.element_type == 13 or (shape.element_type == 0 and len(shape.tuple_shapes)):
+        return 8 * len(shape.tuple_shapes)
+    if shape.element_type == 17:
+        return 0
+    if shape.element_type == 14:
+        return 8
+    if shape.element_type not in ELEMENT_BYTES:
+        return None
+    n = ELEMENT_BYTES[shape.element_type]
+    for d in shape.dimensions:
+        n *= d
+    return n
+
+
 def indefinite(a):
     return a.is_thread_local or a.is_entry_computation_parameter or a.is_constant or a.maybe_live_out
 
@@ -157,7 +199,8 @@ def simulate(events, size_of, stop_at=None):
     return peak, peak_index, live
 
 
-def analyse(proto, color=0):
+def analyse(proto, color=0, at=None):
+    """The plan's peak, or with `at` the plan just after trace event `at` (the report's --at)."""
     ba = proto.buffer_assignment
     result = {"has_buffer_assignment": proto.HasField("buffer_assignment")}
     size_of = {lb.id: lb.size for lb in ba.logical_buffers}
@@ -188,26 +231,39 @@ def analyse(proto, color=0):
             if n > best:
                 chosen, best = i, n
     result["trace"] = chosen
-    if chosen < 0:
-        result.update(heap_peak=0, peak_index=-1, peak_instruction="", peak=indefinite_bytes, live=[])
-        return result
-    events = ba.heap_simulator_traces[chosen].events
-    peak, peak_index, _ = simulate(events, size_of)
-    _, _, live = simulate(events, size_of, stop_at=peak_index) if peak_index >= 0 else (0, 0, {})
     instructions = {}
     for c in proto.hlo_module.computations:
         for ins in c.instructions:
             instructions[ins.id] = ins
     lbs = {lb.id: lb for lb in ba.logical_buffers}
+    result["memory_spaces"] = memory_space_buffers(proto, color, instructions)
+    if chosen < 0:
+        result.update(heap_peak=0, peak_index=-1, peak_instruction="", peak=indefinite_bytes, live=[])
+        if result["temp_bytes"] == 0:  # nothing to replay: the peak is the indefinite allocations
+            every = representative_unpadded(allocs, lbs, instructions)
+            result.update(unpadded_heap_peak=0, unpadded_live=None if None in every else sum(every))
+        return result
+    events = ba.heap_simulator_traces[chosen].events
+    peak, peak_index, _ = simulate(events, size_of)
+    if at is not None:
+        # The heap just after event `at`: replay to it and sum what is live there.
+        _, _, live = simulate(events, size_of, stop_at=at)
+        peak, peak_index = sum(size_of[r] for r in live), at
+    _, _, live = simulate(events, size_of, stop_at=peak_index) if peak_index >= 0 else (0, 0, {})
     rows = []
     for r, display in sorted(live.items(), key=lambda kv: kv[0]):
         lb = lbs[display]
         ins = instructions.get(lb.defined_at.instruction_id)
+        root_lb = lbs[r]
+        root_ins = instructions.get(root_lb.defined_at.instruction_id)
         rows.append(
             {
                 "id": display,
                 "root": r,
                 "size": size_of[r],
+                "unpadded": unpadded_size(root_ins.shape, list(root_lb.defined_at.shape_index))
+                if root_ins
+                else None,
                 "instruction": ins.name if ins else lb.defined_at.instruction_name,
                 "shape": shape_text(ins.shape, list(lb.defined_at.shape_index)) if ins else "",
             }
@@ -220,13 +276,59 @@ def analyse(proto, color=0):
         events=len(events),
         live=rows,
     )
+    unpadded = [row["unpadded"] for row in rows]
+    result["unpadded_heap_peak"] = None if None in unpadded else sum(unpadded)
+    every = unpadded + representative_unpadded(allocs, lbs, instructions)
+    result["unpadded_live"] = None if None in every else sum(every)
     return result
+
+
+def representative_unpadded(allocs, lbs, instructions):
+    """Each indefinite allocation is shown by its largest logical buffer (the first of equals): its
+    unpadded size, beside the allocation's size that the peak counts; None where it is unknown."""
+    out = []
+    for a in sorted((a for a in allocs if indefinite(a)), key=lambda a: a.index):
+        best = None
+        for x in a.assigned:
+            lb = lbs.get(x.logical_buffer_id)
+            if lb is not None and lb.size > (best.size if best else 0):
+                best = lb
+        if best is None:
+            if a.size:
+                out.append(None)
+            continue
+        ins = instructions.get(best.defined_at.instruction_id)
+        out.append(unpadded_size(ins.shape, list(best.defined_at.shape_index)) if ins else None)
+    return out
+
+
+def memory_space_buffers(proto, color, instructions):
+    """Every logical buffer of an allocation of another memory space: {space: [(bytes, unpadded, id)]}."""
+    ba = proto.buffer_assignment
+    lbs = {lb.id: lb for lb in ba.logical_buffers}
+    spaces = {}
+    for a in ba.buffer_allocations:
+        if a.color == color:
+            continue
+        rows = spaces.setdefault(str(a.color), [])
+        for x in a.assigned:
+            lb = lbs.get(x.logical_buffer_id)
+            if lb is None:
+                continue
+            ins = instructions.get(lb.defined_at.instruction_id)
+            unpadded = unpadded_size(ins.shape, list(lb.defined_at.shape_index)) if ins else None
+            rows.append([lb.size, unpadded, lb.id])
+    for rows in spaces.values():
+        rows.sort(key=lambda row: -row[0])
+    return spaces
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+")
     parser.add_argument("--json", action="store_true", help="one JSON object per module")
+    parser.add_argument("--at", type=int, help="the plan just after this trace event instead of at the peak")
+    parser.add_argument("--module", help="only the module of this program id")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         hlo_pb2, xplane_pb2 = load_protos(tmp)
@@ -239,7 +341,9 @@ def main():
                 failed += 1
                 continue
             for name, program_id, proto in modules:
-                r = analyse(proto)
+                if args.module is not None and str(program_id) != args.module:
+                    continue
+                r = analyse(proto, at=args.at)
                 r.update(file=os.path.basename(path), module=name, program_id=program_id)
                 if args.json:
                     print(json.dumps(r, sort_keys=True))

@@ -84,6 +84,18 @@ void find_patterns(const PlanIndex& index, PlanAnalysis& out);
 // Allocation totals of every memory space other than `color` (host offload is memory space 5).
 void add_other_memory_spaces(const PlanIndex& index, std::int64_t color, PlanAnalysis& out);
 
+// ---- unpadded sizes and memory-space buffers (plan_unpadded.cpp) ----
+
+// XProf's unpadded bytes of a shape (PlanBuffer::unpadded_bytes); -1 for an unknown element type.
+std::int64_t unpadded_bytes(const xla::ShapeProto& shape);
+// The unpadded size of the logical buffer in `slot` (its element of the defining instruction's shape).
+std::int64_t unpadded_bytes_of(const PlanIndex& index, std::int32_t slot);
+// Fills PlanBuffer::unpadded_bytes of the buffers live at the peak and the unpadded peak figures. Call
+// after live_at_peak is filled.
+void add_unpadded_sizes(const PlanIndex& index, PlanAnalysis& out);
+// Fills MemorySpaceTotals::buffers of every memory space in out.other_memory_spaces.
+void add_memory_space_buffers(const PlanIndex& index, PlanAnalysis& out);
+
 // ---- donation (plan_donation.cpp): which parameters are donated (aliased with an output), the
 // evidence for it, and which could be (an un-aliased output has the same dtype and dimensions) ----
 
