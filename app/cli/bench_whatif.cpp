@@ -1,17 +1,21 @@
 // `oomscope-cli bench whatif [SNAPSHOT] [--entries N]`: the caching allocator model's replay speed. The
 // snapshot's trace (default: cs336_bf16, whose 2,811 entries free every block they allocate) is repeated
 // until it holds N entries (default 1,000,000), as if the same step ran again and again; each scenario is
-// replayed once and timed (wall and CPU), then the standard what-if set as `whatif` runs it.
+// replayed once and timed (wall and CPU), then the standard what-if set as `whatif` runs it, on one thread
+// and on --threads (default: one per core), whose results must be identical.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <thread>
 
 #include "app/cli/bench.h"
 #include "app/cli/bench_support.h"
 #include "core/allocator/replay.h"
 #include "core/allocator/whatif.h"
+#include "core/allocator/whatif_json.h"
 #include "core/snapshot/snapshot_reader.h"
 
 namespace oomscope::cli {
@@ -23,6 +27,7 @@ namespace {
 struct WhatIfBenchOptions {
   std::string file;
   std::size_t entries = 1000000;
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
 };
 
 double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
@@ -70,15 +75,29 @@ int run_bench_whatif(const WhatIfBenchOptions& o) {
                 cpu > 0 ? static_cast<double>(res.replayed) / cpu / 1e6 : 0.0,
                 static_cast<unsigned long long>(res.peak_reserved), res.first_oom ? ", OOM" : "");
   }
-  const auto t0 = std::chrono::steady_clock::now();
-  const double c0 = cpu_seconds();
-  NullProgress none;
-  const allocator::WhatIfResult w = allocator::run_whatif(big, {}, none);
-  std::size_t replays = 1 + w.scenarios.size();
-  for (const auto& c : w.capacity_searches) replays += c.replays + 1;
-  std::printf("  standard what-if set: %.3f s wall, %.3f s CPU for about %zu replays\n",
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-              cpu_seconds() - c0, replays);
+  // The standard set on one thread, then on `threads` (default: every core): the same result either way.
+  std::string first_json;
+  for (const unsigned threads : {1u, o.threads}) {
+    allocator::WhatIfOptions w_options;
+    w_options.threads = threads;
+    const auto t0 = std::chrono::steady_clock::now();
+    const double c0 = cpu_seconds();
+    NullProgress none;
+    const allocator::WhatIfResult w = allocator::run_whatif(big, w_options, none);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double cpu = cpu_seconds() - c0;
+    std::size_t replays = 1 + w.scenarios.size();
+    for (const auto& c : w.capacity_searches) replays += c.replays + 1;
+    const std::string json = allocator::whatif_json(w).dump();
+    if (first_json.empty()) first_json = json;
+    std::printf(
+        "  standard what-if set, %u thread%s: %.3f s wall, %.3f s CPU (all threads) for about %zu "
+        "replays%s\n",
+        threads, threads == 1 ? "" : "s", wall, cpu, replays,
+        json == first_json ? (threads == 1 ? "" : "; result identical to 1 thread")
+                           : "; RESULT DIFFERS from 1 thread");
+    if (threads == o.threads && threads == 1) break;
+  }
   return 0;
 }
 
@@ -87,6 +106,10 @@ Runner define_bench_whatif(CLI::App& app) {
   app.add_option("SNAPSHOT", o->file, "the snapshot whose trace is repeated (default: tests/data cs336_bf16)")
       ->type_name("FILE");
   add_count(app, "--entries", o->entries, "trace entries to replay per scenario (default 1000000)");
+  app.add_option("--threads", o->threads,
+                 "threads for the second run of the standard set (default: one per core; the first uses 1)")
+      ->type_name("N")
+      ->check(CLI::Range(1u, 256u));
   return [o] { return run_bench_whatif(*o); };
 }
 

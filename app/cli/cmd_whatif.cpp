@@ -7,13 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/command.h"
-#include "core/allocator/whatif.h"
-#include "core/allocator/whatif_json.h"
-#include "core/allocator/whatif_text.h"
-#include "core/snapshot/snapshot_reader.h"
+#include "app/cli/whatif_document.h"
 #include "core/util/atomic_file.h"
-#include "core/util/bytes.h"
-#include "core/util/error.h"
 #include "core/util/safe_text.h"
 
 namespace oomscope::cli {
@@ -27,19 +22,16 @@ struct WhatIfCommandOptions {
 };
 
 int run_whatif(const WhatIfCommandOptions& o) {
-  const auto snap = snapshot::read_snapshot(o.path);
   NullProgress progress;
-  const allocator::WhatIfResult result = allocator::run_whatif(*snap, o.whatif, progress);
+  const Rendered out = whatif_document(o.path, o.whatif, progress, {});
   const auto json_text = [&] {
-    return allocator::whatif_json(result).dump(2, ' ', false,
-                                               nlohmann::ordered_json::error_handler_t::replace) +
-           "\n";
+    return out.json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
   };
   if (o.json_path && *o.json_path == "-") {
     std::cout << json_text();
     return 0;
   }
-  std::cout << terminal_safe(allocator::whatif_text(result, *snap)) << std::flush;
+  std::cout << out.text << std::flush;
   if (o.json_path) {
     const WriteResult written = write_file_atomically(*o.json_path, json_text());
     if (written.replaced)
@@ -64,28 +56,14 @@ Runner define_whatif(CLI::App& app) {
       ->required()
       ->type_name("FILE");
   app.add_option_function<std::string>(
-         "--capacity",
-         [o](const std::string& text) {
-           const ParsedBytes parsed = parse_byte_size(text);
-           if (!parsed) throw CLI::ValidationError("--capacity", parsed.error);
-           if (parsed.bytes < 1)
-             throw CLI::ValidationError("--capacity", "'" + text + "' is no memory; give at least one byte");
-           o->whatif.capacity = static_cast<std::uint64_t>(parsed.bytes);
-         },
+         "--capacity", [o](const std::string& text) { o->whatif.capacity = parse_whatif_capacity(text); },
          "the most the allocator may reserve (integer bytes, or with a unit: 24GiB, 80GB;\n"
          "docs/byte-sizes.md); default: as recorded (unlimited, or what an oom entry says)")
       ->type_name("BYTES");
   app.add_option_function<std::vector<std::string>>(
          "--set",
          [o](const std::vector<std::string>& v) {
-           allocator::AllocatorConfig check;
-           for (const std::string& kv : v) {
-             try {
-               allocator::apply_setting(check, kv);
-             } catch (const Error& e) {
-               throw CLI::ValidationError("--set", e.message());
-             }
-           }
+           check_whatif_settings(v);
            o->whatif.settings = v;
          },
          "change one allocator setting as PYTORCH_CUDA_ALLOC_CONF spells it (repeatable):\n"

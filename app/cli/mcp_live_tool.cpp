@@ -1,5 +1,6 @@
 // The MCP `live` tool (mcp_tools.h): attach to live agents or a Prometheus server for a few seconds, or
-// read a recording, and return the rank table the live commands end with (live_documents.h).
+// read a recording, and return the rank table the live commands end with, each rank's OOM forecast in it
+// (live_documents.h).
 
 #include "app/cli/live_documents.h"
 #include "app/cli/mcp_tools.h"
@@ -57,6 +58,29 @@ Json input_schema() {
       {"additionalProperties", false}};
 }
 
+// The OOM forecast of one rank, as `watch --json` writes it (app/cli/forecast_format.h, docs/live.md).
+Json forecast_schema() {
+  const Json nullable_number{{"type", Json::array({"number", "null"})}};
+  return Json{
+      {"type", "object"},
+      {"description",
+       "the rank's OOM forecast [derived]: the step (and seconds) at which its limiting figure crosses "
+       "its limit, with a range, or why none (state no_oom, not_enough_history, no_limit)"},
+      {"properties",
+       {{"state", {{"type", "string"}}},
+        {"oom_at_step", nullable_number},
+        {"oom_in_seconds", nullable_number},
+        {"range", {{"type", "object"}}},
+        {"limit", {{"type", Json::array({"object", "null"})}}},
+        {"driver", {{"type", "string"}}},
+        {"driver_kind", {{"type", "string"}}},
+        {"at_step", nullable_number},
+        {"t", {{"type", "integer"}}},
+        {"basis", {{"type", "object"}}},
+        {"tag", {{"type", "string"}, {"const", "derived"}}}}},
+      {"required", {"state", "oom_at_step", "oom_in_seconds", "limit", "driver", "basis", "tag"}}};
+}
+
 Json output_schema() {
   const Json rank{{"type", "object"},
                   {"properties",
@@ -67,7 +91,8 @@ Json output_schema() {
                     {"samples", {{"type", "integer"}}},
                     {"headroom", {{"type", "integer"}}},
                     {"capacity", {{"type", "integer"}}},
-                    {"last", {{"type", "object"}}}}},
+                    {"last", {{"type", "object"}}},
+                    {"forecast", forecast_schema()}}},
                   {"required", {"index", "label", "endpoint", "status", "samples"}}};
   return Json{{"type", "object"},
               {"properties",
@@ -125,9 +150,12 @@ mcp::Tool mcp_live_tool() {
       "or to a Prometheus server that scrapes them, for a few seconds, or reads a live recording, and "
       "returns the rank table the live commands end with (`oomscope-cli watch ... --json --table`, `replay "
       "FILE --json --table`): per rank its status, last sample (allocated, reserved, driver/device used, "
-      "RSS, OOMs, retries: measured by the agent) and its headroom (capacity minus device used, derived), "
-      "least headroom first. The text is the per-rank summary (peaks, events, gaps, alerts). It does not "
-      "include the OOM forecast lines of `watch --json`.";
+      "RSS, OOMs, retries: measured by the agent), its headroom (capacity minus device used, derived) and "
+      "its OOM forecast (derived, docs/live.md: the optimizer step and the seconds at which the limiting "
+      "figure crosses its limit, with a range and what drives it, or why none), least headroom first. "
+      "The text is the per-rank summary (peaks, events, gaps, alerts) and each rank's forecast with a few "
+      "points of its history and, for an oom event, how many steps before it the forecast named its "
+      "step.";
   t.input_schema = input_schema();
   t.output_schema = output_schema();
   t.annotations = Json{{"readOnlyHint", true}, {"destructiveHint", false}, {"openWorldHint", true}};

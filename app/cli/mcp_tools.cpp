@@ -11,10 +11,8 @@
 namespace oomscope::cli {
 
 std::vector<mcp::Tool> mcp_tools() {
-  // `whatif` (the allocator replay of a PyTorch snapshot, `oomscope-cli whatif`, merged into main at this
-  // branch's deadline) goes here as mcp_whatif_tool(), calling what cmd_whatif.cpp calls, as the others
-  // do; the live forecast (merged at the same time) is not yet in the `live` tool's table either.
-  return {mcp_info_tool(), mcp_report_tool(), mcp_diff_tool(), mcp_simulate_tool(), mcp_live_tool()};
+  return {mcp_info_tool(),   mcp_report_tool(),   mcp_diff_tool(),
+          mcp_whatif_tool(), mcp_simulate_tool(), mcp_live_tool()};
 }
 
 mcp::ToolResult mcp_result(Rendered out) {

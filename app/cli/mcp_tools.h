@@ -17,10 +17,12 @@ namespace oomscope::cli {
 // Every tool, in the order tools/list gives them.
 std::vector<mcp::Tool> mcp_tools();
 
-// The tools, one factory each (mcp_file_tools.cpp, mcp_sim_tool.cpp, mcp_live_tool.cpp).
+// The tools, one factory each (mcp_file_tools.cpp, mcp_whatif_tool.cpp, mcp_sim_tool.cpp,
+// mcp_live_tool.cpp).
 mcp::Tool mcp_info_tool();
 mcp::Tool mcp_report_tool();
 mcp::Tool mcp_diff_tool();
+mcp::Tool mcp_whatif_tool();
 mcp::Tool mcp_simulate_tool();
 mcp::Tool mcp_live_tool();
 

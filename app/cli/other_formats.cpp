@@ -11,6 +11,7 @@
 #include "app/cli/command.h"
 #include "app/cli/log_entries.h"
 #include "app/cli/log_json.h"
+#include "core/allocator/replayed_savings.h"
 #include "core/capture/input_checks.h"
 #include "core/snapshot/file_kind.h"
 #include "core/snapshot/snapshot_json.h"
@@ -68,7 +69,8 @@ OtherFile load(const std::string& path, const FileKindInfo& kind, ProgressSink& 
 
 void write_text(std::ostream& o, const OtherFile& f, std::size_t top, bool full) {
   if (f.snap) {
-    const SnapshotReport r = analyse_snapshot(*f.snap, top);
+    SnapshotReport r = analyse_snapshot(*f.snap, top);
+    if (full) allocator::apply_replayed_savings(*f.snap, r);  // the replay's figure, not a rule of thumb
     write_snapshot_text(o, *f.snap, r, full ? top : 5);
   } else if (f.kineto) {
     write_kineto_text(o, *f.kineto);
@@ -86,8 +88,11 @@ void write_text(std::ostream& o, const OtherFile& f, std::size_t top, bool full)
 
 nlohmann::json to_json(const OtherFile& f, std::size_t top, bool full) {
   if (f.snap) {
-    const SnapshotReport r = analyse_snapshot(*f.snap, top);
-    if (full) return snapshot_report_json(*f.snap, r);
+    SnapshotReport r = analyse_snapshot(*f.snap, top);
+    if (full) {
+      allocator::apply_replayed_savings(*f.snap, r);
+      return snapshot_report_json(*f.snap, r);
+    }
     return {{"file", r.path},
             {"kind", "torch-snapshot"},
             {"file_bytes", r.file_size},

@@ -76,7 +76,7 @@ class BlockArena {
   // Merges the free neighbour `src` into `dst` (PyTorch's try_merge_blocks): only when src is free, has no
   // outstanding event and has dst's mapped state. Returns the bytes taken over (0: no merge).
   std::uint64_t try_merge(BlockId dst, BlockId src);
-  std::size_t slots() const { return blocks_->size(); }
+  std::size_t slot_count() const { return blocks_->size(); }  // not slots(): Qt code includes this
 
  private:
   std::unique_ptr<std::vector<Block>> blocks_;  // on the heap: the pools' orderings point at it

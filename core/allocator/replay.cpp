@@ -66,6 +66,7 @@ ReplayResult replay(const snapshot::Snapshot& snap, const ReplayOptions& o, cons
   r.start_reserved = model.ledger().reserved;
   r.start_allocated = model.ledger().allocated;
 
+  if (o.keep_curve) r.curve.push_back({-1, r.start_reserved, r.start_allocated, model.ledger().requested});
   ValidationBuilder check(o.validate);
   std::uint64_t peak = model.ledger().reserved;
   r.peak_reserved = peak;
@@ -157,16 +158,17 @@ ReplayResult replay(const snapshot::Snapshot& snap, const ReplayOptions& o, cons
     const auto& events = model.ledger().events;
     for (; events_seen < events.size(); ++events_seen) check.model_event(events[events_seen], index);
     if (is_segment_event(e.action)) check.recorded_event(e, index);
-    if (model.ledger().reserved != peak || o.keep_curve) {
+    if (model.ledger().reserved != peak) {
       if (model.ledger().reserved > r.peak_reserved) {
         r.peak_reserved = model.ledger().reserved;
         r.peak_reserved_index = index;
       }
-      if (o.keep_curve &&
-          (r.reserved_curve.empty() || r.reserved_curve.back().second != model.ledger().reserved))
-        r.reserved_curve.emplace_back(index, model.ledger().reserved);
       peak = model.ledger().reserved;
     }
+    if (o.keep_curve && (r.curve.back().reserved != model.ledger().reserved ||
+                         r.curve.back().allocated != model.ledger().allocated ||
+                         r.curve.back().requested != model.ledger().requested))
+      r.curve.push_back({index, model.ledger().reserved, model.ledger().allocated, model.ledger().requested});
     r.replayed = i + 1;
     if (r.first_oom && !r.first_oom->recorded) break;
     if (r.first_oom && r.first_oom->recorded && o.capacity != kNoLimit) break;

@@ -22,10 +22,17 @@ struct ReplayOptions {
   std::uint64_t capacity = kNoLimit;  // the most the allocator may reserve; kNoLimit: as recorded
   std::int64_t device = 0;
   bool validate = false;    // compare with the recording (meaningful under the recorded settings)
-  bool keep_curve = false;  // reserved bytes after every entry that changed them
+  bool keep_curve = false;  // reserved and allocated bytes after every entry that changed them
   // Without a capacity, a recorded oom entry's request runs under the capacity the entry implies (reserved
   // after the retry's release plus device_free), so it fails as it did; false: it runs unlimited too.
   bool recorded_oom_capacity = true;
+};
+
+// Reserved, allocated (blocks as rounded) and requested bytes after trace entry `index` (-1: before the
+// first entry).
+struct CurvePoint {
+  std::int64_t index = -1;
+  std::uint64_t reserved = 0, allocated = 0, requested = 0;
 };
 
 struct OomReport {
@@ -66,7 +73,7 @@ struct ReplayResult {
   // A recorded oom entry's capacity: reserved after the retry released what it could, plus device_free.
   std::optional<std::uint64_t> oom_capacity;
   std::optional<Validation> validation;
-  std::vector<std::pair<std::int64_t, std::uint64_t>> reserved_curve;  // (entry index, reserved after it)
+  std::vector<CurvePoint> curve;  // keep_curve: the start (index -1), then each entry that changed a figure
   std::vector<std::string> notes;
 };
 

@@ -120,7 +120,7 @@ std::vector<BlockId> place_segments(BlockArena& arena, ExpandableSpace& expandab
 
 std::vector<ModelSegment> list_segments(const BlockArena& arena, const ExpandableSpace& expandable) {
   std::vector<ModelSegment> out;
-  for (BlockId id = 1; id < arena.slots(); ++id) {
+  for (BlockId id = 1; id < arena.slot_count(); ++id) {
     const Block& head = arena[id];
     if (!head.live || head.prev != kNoBlock) continue;
     ModelSegment* cur = nullptr;

@@ -1,7 +1,11 @@
 #include "core/allocator/whatif.h"
 
 #include <algorithm>
+#include <atomic>
+#include <functional>
+#include <thread>
 
+#include "core/allocator/detail/parallel_runs.h"
 #include "core/util/error.h"
 
 namespace oomscope::allocator {
@@ -29,25 +33,32 @@ std::uint64_t largest_segment(const snapshot::Snapshot& snap, std::int64_t devic
   return top;
 }
 
+// Replays for run_whatif, from several threads at once: progress is reported from the calling thread only
+// (a ProgressSink need not be thread-safe), counting the replays every thread has finished.
 struct Runner {
   const snapshot::Snapshot& snap;
   std::int64_t device;
   ProgressSink& progress;
   std::stop_token stop;
-  std::size_t done = 0, planned = 1;
+  std::size_t planned = 1;
+  bool curves = false;  // keep the curve of the recorded run and the scenarios (not of the searches)
+  std::thread::id caller = std::this_thread::get_id();
+  std::atomic<std::size_t> done{0};
 
   ReplayResult run(const AllocatorConfig& config, std::uint64_t capacity, bool validate,
-                   bool as_recorded = true) {
+                   bool as_recorded = true, bool curve = false) {
     ReplayOptions o;
+    o.keep_curve = curve && curves;
     o.recorded_oom_capacity = as_recorded;
     o.config = config;
     o.capacity = capacity;
     o.device = device;
     o.validate = validate;
     ReplayResult r = replay(snap, o, stop);
-    ++done;
-    progress.report(std::min(1.0, static_cast<double>(done) / static_cast<double>(std::max(planned, done))),
-                    "replaying");
+    const std::size_t n = done.fetch_add(1) + 1;
+    if (std::this_thread::get_id() == caller)
+      progress.report(std::min(1.0, static_cast<double>(n) / static_cast<double>(std::max(planned, n))),
+                      "replaying");
     return r;
   }
 };
@@ -125,11 +136,21 @@ WhatIfResult run_whatif(const snapshot::Snapshot& snap, const WhatIfOptions& opt
       throw Error(ErrorKind::InvalidArgument, snap.path, e.message());
     }
   }
-  out.standard = options.settings.empty() && !options.capacity;
+  out.standard = !options.one_scenario && options.settings.empty() && !options.capacity;
 
-  Runner run{snap, out.device, progress, std::move(stop), 0, std::size_t{out.standard ? 40u : 2u}};
+  // One stop for every thread: the caller's, or a failed replay's request that the others stop.
+  std::stop_source stop_all;
+  const std::stop_callback forward(stop, [&stop_all] { stop_all.request_stop(); });
+  const unsigned threads =
+      options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  Runner run{snap,
+             out.device,
+             progress,
+             stop_all.get_token(),
+             std::size_t{out.standard ? 40u : 2u},
+             options.keep_curves};
   // The recorded run: recorded settings, the recorded capacity (unlimited, or what the oom entry says).
-  ReplayResult recorded = run.run(out.recorded_config, kNoLimit, true);
+  ReplayResult recorded = run.run(out.recorded_config, kNoLimit, true, true, true);
   if (options.capacity) {
     out.capacity = *options.capacity;
   } else if (recorded.oom_capacity) {
@@ -145,7 +166,8 @@ WhatIfResult run_whatif(const snapshot::Snapshot& snap, const WhatIfOptions& opt
   if (!out.standard) {
     std::string name = describe_change(requested, out.recorded_config);
     if (name == "recorded") name = "recorded settings";
-    out.scenarios.push_back(make(ScenarioKind::Requested, name, run.run(requested, capacity, false), base));
+    out.scenarios.push_back(
+        make(ScenarioKind::Requested, name, run.run(requested, capacity, false, true, true), base));
     return out;
   }
   // Each single setting that can change where memory goes in this trace.
@@ -160,29 +182,42 @@ WhatIfResult run_whatif(const snapshot::Snapshot& snap, const WhatIfOptions& opt
   if (out.recorded_config.divisions_for(kMiB) <= 1) tries.push_back("roundup_power2_divisions:4");
   if (out.capacity && out.recorded_config.garbage_collection_threshold == 0.0)
     tries.push_back("garbage_collection_threshold:0.8");
+  // The single settings and, when the search below needs it, the recorded settings without a limit:
+  // independent replays, in parallel, their results in this order.
+  const bool recorded_oom = base.oom_capacity.has_value();
+  const bool reuse_base = capacity == kNoLimit && !recorded_oom;
+  std::vector<std::function<ReplayResult()>> tasks;
   for (const std::string& t : tries) {
     AllocatorConfig c = out.recorded_config;
     apply_setting(c, t);
-    out.scenarios.push_back(make(ScenarioKind::SingleSetting, t, run.run(c, capacity, false), base));
+    tasks.emplace_back([&run, c, capacity] { return run.run(c, capacity, false, true, true); });
   }
+  if (!reuse_base)
+    tasks.emplace_back([&run, &out] { return run.run(out.recorded_config, kNoLimit, false, false); });
+  std::vector<ReplayResult> replays = detail::run_parallel(tasks, threads, stop_all);
+  for (std::size_t i = 0; i < tries.size(); ++i)
+    out.scenarios.push_back(make(ScenarioKind::SingleSetting, tries[i], std::move(replays[i]), base));
   for (std::size_t i = 0; i < out.scenarios.size(); ++i) {
     const Scenario& s = out.scenarios[i];
     if (s.result.first_oom || !s.saved_vs_recorded || *s.saved_vs_recorded <= 0) continue;
     if (!out.best || s.result.peak_reserved < out.scenarios[*out.best].result.peak_reserved) out.best = i;
   }
-  // The smallest capacity for the recorded settings, and for the best setting (both replayed unlimited).
-  const bool recorded_oom = base.oom_capacity.has_value();
-  const ReplayResult unlimited_recorded =
-      capacity == kNoLimit && !recorded_oom ? base : run.run(out.recorded_config, kNoLimit, false, false);
-  out.capacity_searches.push_back(search_capacity(run, "recorded", out.recorded_config, unlimited_recorded));
+  // The smallest capacity for the recorded settings, and for the best setting (both replayed unlimited):
+  // two bisections, one per thread.
+  const ReplayResult& unlimited_recorded = reuse_base ? base : replays.back();
+  std::vector<std::function<CapacitySearch()>> searches;
+  searches.emplace_back(
+      [&] { return search_capacity(run, "recorded", out.recorded_config, unlimited_recorded); });
   if (out.best) {
-    AllocatorConfig c = out.recorded_config;
-    apply_setting(c, out.scenarios[*out.best].name);
-    const ReplayResult unlimited_best = capacity == kNoLimit && !recorded_oom
-                                            ? out.scenarios[*out.best].result
-                                            : run.run(c, kNoLimit, false, false);
-    out.capacity_searches.push_back(search_capacity(run, out.scenarios[*out.best].name, c, unlimited_best));
+    searches.emplace_back([&] {
+      const Scenario& b = out.scenarios[*out.best];
+      AllocatorConfig c = out.recorded_config;
+      apply_setting(c, b.name);
+      const ReplayResult unlimited_best = reuse_base ? b.result : run.run(c, kNoLimit, false, false);
+      return search_capacity(run, b.name, c, unlimited_best);
+    });
   }
+  out.capacity_searches = detail::run_parallel(searches, threads, stop_all);
   progress.report(1.0, "replaying");
   return out;
 }

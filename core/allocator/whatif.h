@@ -20,6 +20,9 @@ struct WhatIfOptions {
   std::optional<std::uint64_t> capacity;  // bytes the allocator may reserve; none: as recorded
   std::vector<std::string> settings;      // "key:value" changes to the recorded settings
   std::optional<std::int64_t> device;     // none: the device with the longest trace
+  bool one_scenario = false;  // the requested scenario even with nothing changed (not the standard set)
+  unsigned threads = 0;  // replays at once in the standard set; 0: one per core. Results do not depend on it
+  bool keep_curves = false;  // the recorded run and each scenario keep ReplayResult::curve (the GUI's chart)
 };
 
 enum class ScenarioKind : std::uint8_t { Recorded, Requested, SingleSetting };

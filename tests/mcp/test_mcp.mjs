@@ -52,7 +52,7 @@ test('initialize negotiates the newest revision and lists every tool with both s
   assert.equal(client.getServerVersion().name, 'oomscope');
   assert.ok(client.getServerCapabilities().tools);
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name), ['info', 'report', 'diff', 'simulate', 'live']);
+  assert.deepEqual(tools.map((t) => t.name), ['info', 'report', 'diff', 'whatif', 'simulate', 'live']);
   for (const t of tools) {
     assert.equal(t.inputSchema.type, 'object', t.name);
     assert.equal(t.outputSchema.type, 'object', t.name);
@@ -116,7 +116,60 @@ test('diff and simulate equal their commands', async () => {
   assert.ok(c.content[0].text.includes(want.stderr.replace('oomscope-cli simulate: ', '')));
 });
 
-test('live: a recording equals `replay --json --table`; an attach returns the same table shape as `watch`', async () => {
+test('whatif equals `whatif --json -` and its text: the standard set, one scenario, an oom entry, a device', async () => {
+  const small = data('torch_snapshot_cs336_small_peak.pickle');
+  const std = await same('whatif', { path: small }, ['whatif', small, '--json', '-'], ['whatif', small]);
+  assert.equal(std.structuredContent.validated, true);
+  assert.ok(std.structuredContent.scenarios.length > 1);
+  assert.ok(std.structuredContent.scenarios[0].validation.matched);
+  const decomfl = data('torch_snapshot_decomfl_windows_with_trace.pickle');
+  const one = await same('whatif', { path: decomfl, settings: ['expandable_segments:True'], capacity: '1.7GiB' },
+    ['whatif', decomfl, '--set', 'expandable_segments:True', '--capacity', '1.7GiB', '--json', '-'],
+    ['whatif', decomfl, '--set', 'expandable_segments:True', '--capacity', '1.7GiB']);
+  assert.equal(one.structuredContent.capacity_source, 'option');
+  assert.equal(one.structuredContent.scenarios.length, 2);
+  await same('whatif', { path: small, capacity: 1073741824, settings: ['max_split_size_mb:64', 'roundup_power2_divisions:4'], device: 0 },
+    ['whatif', small, '--capacity', '1073741824', '--set', 'max_split_size_mb:64', '--set', 'roundup_power2_divisions:4',
+      '--device', '0', '--json', '-'], null);
+  const oom = data('torch2.0_snapshot_flexgen_oom.pickle');
+  await same('whatif', { path: oom }, ['whatif', oom, '--json', '-'], ['whatif', oom]);
+  // Refusals in the CLI's words: a setting, a capacity, a snapshot without a trace, not a snapshot.
+  const refused = [
+    [{ path: small, settings: ['max_split_size_mb:8'] }, ['whatif', small, '--set', 'max_split_size_mb:8']],
+    [{ path: small, settings: ['expandable_segments:maybe'] }, ['whatif', small, '--set', 'expandable_segments:maybe']],
+    [{ path: small, capacity: '0' }, ['whatif', small, '--capacity', '0']],
+    [{ path: small, capacity: '12 parsecs' }, ['whatif', small, '--capacity', '12 parsecs']],
+    [{ path: small, device: 3 }, ['whatif', small, '--device', '3']],
+    [{ path: data('torch_snapshot_segments_only_diffusion_vit.pickle') }, ['whatif', data('torch_snapshot_segments_only_diffusion_vit.pickle')]],
+    [{ path: data('jax0.8_rocm_mi300x_gemm.xplane.pb') }, ['whatif', data('jax0.8_rocm_mi300x_gemm.xplane.pb')]],
+    [{ path: path.join(tmp, 'missing.pickle') }, ['whatif', path.join(tmp, 'missing.pickle')]],
+  ];
+  for (const [args, cmd] of refused) {
+    const r = await client.callTool({ name: 'whatif', arguments: args });
+    const c = await cli(cmd);
+    assert.equal(r.isError, true, JSON.stringify(args));
+    assert.notEqual(c.status, 0, cmd.join(' '));
+    assert.ok(c.stderr.includes(r.content[0].text), `${JSON.stringify(args)}: ${r.content[0].text} / ${c.stderr}`);
+  }
+  const typed = await client.callTool({ name: 'whatif', arguments: { path: small, settings: 'expandable_segments:True' } });
+  assert.equal(typed.isError, true);
+  assert.match(typed.content[0].text, /settings: expected array/);
+  // The standard set of the 23,105-entry trace reports progress; a cancelled one stops and the server serves on.
+  const progress = [];
+  const withProgress = await client.callTool({ name: 'whatif', arguments: { path: decomfl } }, undefined,
+    { onprogress: (p) => progress.push(p) });
+  assert.equal(withProgress.isError, false);
+  assert.ok(progress.length >= 2, `progress notifications: ${progress.length}`);
+  for (let i = 1; i < progress.length; ++i) assert.ok(progress[i].progress > progress[i - 1].progress);
+  const ac = new AbortController();
+  const call = client.callTool({ name: 'whatif', arguments: { path: decomfl } }, undefined, { signal: ac.signal });
+  setTimeout(() => ac.abort('the test cancels'), 100);
+  await assert.rejects(call);
+  const after = await client.callTool({ name: 'whatif', arguments: { path: small, settings: ['expandable_segments:True'] } });
+  assert.equal(after.isError, false);
+});
+
+test('live: a recording equals `replay --json --table`, forecasts included; an attach returns the same table and forecast shape as `watch`', async () => {
   const rec = path.join(tmp, 'session.oomrec');
   const w = await cli(['watch', agent.endpoint, '--duration', '1.5', '--record', rec, '--json', '--table']);
   assert.equal(w.status, 0, w.stderr);
@@ -130,6 +183,14 @@ test('live: a recording equals `replay --json --table`; an attach returns the sa
   for (const key of ['index', 'label', 'endpoint', 'status', 'rank', 'host', 'capacity']) assert.deepEqual(got[key], want[key], key);
   assert.ok(got.samples >= 5, `samples: ${got.samples}`);
   assert.equal(got.headroom, got.capacity - got.last.device_used);
+  // Each rank's OOM forecast, as `watch --json --table` carries it: the same fields, derived; the fake
+  // agent's allocated grows 1 MB a step against 16 GiB, so its state is one `watch` also gives.
+  assert.deepEqual(Object.keys(got.forecast).sort(), Object.keys(want.forecast).sort());
+  assert.equal(got.forecast.tag, 'derived');
+  assert.equal(got.forecast.state, want.forecast.state);
+  assert.match(live.content[0].text, /forecast: /);
+  const replayed = await cliJson(['replay', rec, '--json', '--table'], { lastLine: true });
+  assert.ok(replayed.ranks[0].forecast, 'the recording\'s table carries the forecast');
 });
 
 test('progress notifications while attached, and a call answered during a long call', async () => {

@@ -61,7 +61,7 @@ test('unknown methods, tools and bad tools/call params are protocol errors', asy
   const bad = await peer.request(16, 'tools/call', { name: 'info', arguments: { path: ['x'] } });
   assert.equal(bad.result.isError, true);
   const list = await peer.request(17, 'tools/list');
-  assert.equal(list.result.tools.length, 5);
+  assert.equal(list.result.tools.length, 6);
 });
 
 test('a cancelled call stops: no answer, and its slot is free again', async () => {

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "core/allocator/replayed_savings.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/snapshot/snapshot_text.h"
 #include "core/snapshot/timeline_reports.h"
@@ -29,8 +30,9 @@ std::shared_ptr<const SnapshotDocument> loadSnapshotDocument(const QString& path
     case snapshot::FileKind::TorchSnapshot: {
       doc->snap = snapshot::read_snapshot(p, progress, stop);
       progress.report(1.0, "analysing");
-      doc->report =
-          std::make_shared<const snapshot::SnapshotReport>(snapshot::analyse_snapshot(*doc->snap, 200));
+      snapshot::SnapshotReport report = snapshot::analyse_snapshot(*doc->snap, 200);
+      allocator::apply_replayed_savings(*doc->snap, report, stop);  // as `oomscope-cli report` words it
+      doc->report = std::make_shared<const snapshot::SnapshotReport>(std::move(report));
       doc->device = snapshot::default_device(*doc->snap);
       snapshot::write_snapshot_text(text, *doc->snap, *doc->report, 25);
       break;

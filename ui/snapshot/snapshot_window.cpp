@@ -29,6 +29,7 @@
 #include "ui/snapshot/memory_timeline_widget.h"
 #include "ui/snapshot/series_widget.h"
 #include "ui/snapshot/snapshot_models.h"
+#include "ui/snapshot/whatif_panel.h"
 
 namespace oomscope::ui {
 
@@ -97,6 +98,7 @@ SnapshotWindow::SnapshotWindow(QWidget* parent) : QMainWindow(parent) {
   m_diffPage = buildDiffPage();
   m_series = new SeriesWidget;
   m_seriesPage = m_series;
+  m_whatIf = new WhatIfPanel;
 }
 
 SnapshotWindow::~SnapshotWindow() {
@@ -314,6 +316,12 @@ void SnapshotWindow::setDocument(std::shared_ptr<const SnapshotDocument> doc) {
     m_tabs->addTab(m_statePage, tr("Allocator State"));
     m_tabs->addTab(m_topPage, tr("Top Allocations"));
     m_tabs->addTab(m_report, tr("Diagnosis"));
+    if (d && d->trace_entries > 0) {
+      m_whatIf->setSnapshot(m_doc->snap, m_doc->device);
+      m_tabs->addTab(m_whatIf, tr("What if"));
+    } else {
+      m_whatIf->cancel();
+    }
     selectEvent(d && d->oom ? d->oom->index : d ? d->timeline.peak_index : -1);
     for (SnapshotWindow* w : openWindows()) w->refreshDiffChoices();
   } else {

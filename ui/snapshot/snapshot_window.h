@@ -3,8 +3,9 @@
 // (the main window hands these over: MainWindow::openInOwnWindow; logs go to LogWindow). Loading runs on a
 // worker thread with progress and Cancel. Pages for a snapshot: Timeline (Active Memory Timeline; clicking
 // selects an event), Allocator State at the selected event, Top Allocations at the peak with their frames,
-// Diagnosis (the report), and Diff against another open snapshot. It opens on the OOM entry when the trace
-// has one, else on the peak. The other formats get a memory-over-time chart and their report.
+// Diagnosis (the report), What if (the allocator replay under another capacity and settings, when the device
+// has a trace) and Diff against another open snapshot. It opens on the OOM entry when the trace has one, else
+// on the peak. The other formats get a memory-over-time chart and their report.
 
 #include <QMainWindow>
 #include <QPointer>
@@ -30,6 +31,7 @@ class MemoryTimelineWidget;
 class SegmentStateModel;
 class SeriesWidget;
 class TopAllocationsModel;
+class WhatIfPanel;
 
 class SnapshotWindow : public QMainWindow {
   Q_OBJECT
@@ -63,6 +65,7 @@ class SnapshotWindow : public QMainWindow {
   QLabel* stateHeader() const { return m_stateHeader; }
   QPlainTextEdit* diffText() const { return m_diffText; }
   QComboBox* diffChoice() const { return m_diffChoice; }
+  WhatIfPanel* whatIfPanel() const { return m_whatIf; }
 
  signals:
   void loaded();
@@ -102,6 +105,7 @@ class SnapshotWindow : public QMainWindow {
   QWidget* m_topPage = nullptr;
   QWidget* m_diffPage = nullptr;
   QWidget* m_seriesPage = nullptr;
+  WhatIfPanel* m_whatIf = nullptr;  // the What if page: snapshots with a trace on the shown device
 };
 
 }  // namespace oomscope::ui
