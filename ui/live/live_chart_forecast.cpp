@@ -53,7 +53,7 @@ void paintForecast(QPainter& p, const LiveChartData& d, const LiveChartAxes& a) 
     p.setBrush(colour);
     p.setPen(Qt::NoPen);
     p.drawPolygon(QPolygonF{edge, edge + QPointF(-9, -5), edge + QPointF(-9, 5)});
-    label += QObject::tr(" \u2192 beyond the shown time");
+    label += QObject::tr(" \u2192 later");
   }
   // The label, under the limit line (the capacity's own label sits above it), kept inside the plot.
   const int room = std::max(20, a.plot.width() - 8);
