@@ -123,4 +123,13 @@ void LiveServe::restarting(std::int64_t live_bytes, std::int64_t threshold) {
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
 }
 
+void LiveServe::restarting_before_oom(const std::string& why) {
+  live::Event e;
+  e.kind = "restart";
+  e.message = "checkpoint before the forecast OOM (" + why + "): the process restarts from its checkpoint";
+  if (step_ >= 0) e.step = step_;
+  server_->post_event(std::move(e));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // as restarting(): the event goes out first
+}
+
 }  // namespace oomscope::demo

@@ -30,6 +30,7 @@ class LiveServe final : public train::TrainObserver {
   void step_finished(const train::StepReport& step) override;
   void checkpoint_written(const std::string& path, std::int64_t next_batch) override;
   void restarting(std::int64_t live_bytes, std::int64_t threshold) override;
+  void restarting_before_oom(const std::string& why) override;
 
  private:
   std::unique_ptr<live::AgentServer> server_;

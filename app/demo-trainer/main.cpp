@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "app/demo-trainer/forecast_guard.h"
 #include "app/demo-trainer/live_serve.h"
 #include "app/demo-trainer/options.h"
 #include "core/train/calibrate.h"
@@ -73,6 +74,14 @@ int main(int argc, char** argv) {
       return 1;
     }
     observers.add(live.get());
+  }
+
+  // --checkpoint-before-oom N: the forecast over the run's own steps asks for the checkpoint and restart.
+  std::unique_ptr<demo::ForecastGuard> guard;
+  if (opt.checkpoint_before_oom > 0) {
+    guard = std::make_unique<demo::ForecastGuard>(opt.trainer.budget, opt.checkpoint_before_oom);
+    observers.add(guard.get());
+    opt.trainer.restart_check = [&guard] { return guard->take_reason(); };
   }
 
   // --restart-above: re-execute this binary with the same arguments plus --resume.

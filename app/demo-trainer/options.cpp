@@ -141,6 +141,8 @@ Options parse_options(const std::vector<std::string>& args) {
       t.leak_per_step = to_bytes(a, v);
     else if (a == "--weights-out")
       t.weights_out = v;
+    else if (a == "--checkpoint-before-oom")
+      o.checkpoint_before_oom = to_int(a, v, 1);
     else if (a == "--serve")
       o.serve = v;
     else if (a == "--metrics-port")
@@ -160,6 +162,8 @@ Options parse_options(const std::vector<std::string>& args) {
   if (t.resume && t.checkpoint_path.empty()) throw UsageError{"--resume needs --checkpoint FILE"};
   if ((t.checkpoint_every > 0 || t.restart_above > 0) && t.checkpoint_path.empty())
     throw UsageError{"--checkpoint-every and --restart-above need --checkpoint FILE"};
+  if (o.checkpoint_before_oom > 0 && t.checkpoint_path.empty())
+    throw UsageError{"--checkpoint-before-oom needs --checkpoint FILE"};
   return o;
 }
 
@@ -203,6 +207,9 @@ constexpr OptionDef kOptions[] = {
     {"--resume", "", "continue from --checkpoint (bitwise identical to an uninterrupted run)"},
     {"--restart-above", "BYTES",
      "at a step boundary with more live bytes, checkpoint and re-execute with --resume"},
+    {"--checkpoint-before-oom", "N",
+     "checkpoint and re-execute with --resume when the OOM forecast over this run's own\n"
+     "step figures names an OOM within N steps (derived; docs/live.md)"},
     {"--hold-per-step", "BYTES",
      "keep this much allocated after every step (memory that only a restart frees)"},
     {"--leak-per-step", "BYTES",

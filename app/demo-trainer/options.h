@@ -19,6 +19,9 @@ struct Options {
   std::string serve;    // --serve PORT|HOST:PORT|unix:PATH: live stats (app/demo-trainer/live_serve.h)
   std::string metrics;  // --metrics-port PORT|HOST:PORT: Prometheus /metrics beside the live stats
   std::string job;      // --job NAME: the /metrics `job` label
+  // --checkpoint-before-oom N: checkpoint and restart when the OOM forecast (core/live/client/forecast.h,
+  // over the trainer's own step figures) names an OOM within N steps; 0: never.
+  std::int64_t checkpoint_before_oom = 0;
 };
 
 // Reads the options as given (name, then value; flags alone), in order. Throws UsageError.

@@ -50,6 +50,9 @@ class FanoutObserver final : public TrainObserver {
   void restarting(std::int64_t live, std::int64_t threshold) override {
     for (auto* o : list_) o->restarting(live, threshold);
   }
+  void restarting_before_oom(const std::string& why) override {
+    for (auto* o : list_) o->restarting_before_oom(why);
+  }
 
  private:
   std::vector<TrainObserver*> list_;

@@ -56,6 +56,9 @@ class TrainObserver {
   virtual void checkpoint_written(const std::string& /*path*/, std::int64_t /*next_batch*/) {}
   // Live bytes crossed --restart-above: a checkpoint was written and the process is about to execv.
   virtual void restarting(std::int64_t /*live_bytes*/, std::int64_t /*threshold*/) {}
+  // TrainerOptions::restart_check gave a reason (the forecast OOM, in one sentence): a checkpoint was
+  // written and the process is about to execv.
+  virtual void restarting_before_oom(const std::string& /*why*/) {}
 };
 
 }  // namespace oomscope::train

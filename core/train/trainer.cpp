@@ -306,6 +306,17 @@ TrainerResult run_trainer(const TrainerOptions& o, TrainObserver* observer, std:
         restart();
         throw Error(ErrorKind::Io, "", "execv failed; the checkpoint is written, run again with --resume");
       }
+      if (o.restart_check && more)
+        if (const std::string why = o.restart_check(); !why.empty()) {
+          if (o.checkpoint_path.empty())
+            throw Error(ErrorKind::InvalidArgument, "", "a restart before the OOM needs --checkpoint FILE");
+          save(b + 1);
+          log << "restart before the forecast OOM: " << why << "; re-executing with --resume\n";
+          log.flush();
+          if (observer) observer->restarting_before_oom(why);
+          restart();
+          throw Error(ErrorKind::Io, "", "execv failed; the checkpoint is written, run again with --resume");
+        }
     }
     const LoopState end = loop.state();
     result.totals = end.totals;

@@ -40,6 +40,9 @@ struct TrainerOptions {
   std::int64_t checkpoint_every = 0;  // steps; 0: only when restarting
   bool resume = false;
   std::int64_t restart_above = 0;  // live bytes at a step boundary; 0: never
+  // Asked at each step boundary (after the checkpoints): a reason to checkpoint and restart now (the
+  // demo trainer's --checkpoint-before-oom: the OOM forecast), or empty. Unset: never.
+  std::function<std::string()> restart_check;
   std::int64_t hold_per_step = 0;  // bytes held after every step until the process ends
   std::int64_t leak_per_step = 0;  // bytes of each step's tensors kept alive (a leak; torch_model.h)
   std::string weights_out;         // the final weights as raw float32 (for bitwise comparison)

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "core/util/bytes.h"
+#include "ui/live/live_chart_forecast.h"
 
 namespace oomscope::ui {
 
@@ -182,8 +183,8 @@ void LiveChart::paintEvent(QPaintEvent*) {
         ymax = std::max(ymax, double(b.max));
       }
     }
-  ymax =
-      std::max({ymax, double(d.recommended_max), double(d.capacity) > ymax * 3 ? 0.0 : double(d.capacity)});
+  ymax = std::max({ymax, double(d.recommended_max), double(forecastYTop(d)),
+                   double(d.capacity) > ymax * 3 ? 0.0 : double(d.capacity)});
   const double ystep = niceStep(ymax * 1.05, 4);
   const double ytop = std::max(ystep, std::ceil(ymax * 1.05 / ystep) * ystep);
   const double span = double(d.t1 - d.t0);
@@ -305,6 +306,7 @@ void LiveChart::paintEvent(QPaintEvent*) {
     p.setPen(Qt::white);
     p.drawText(QRectF(x - lh / 2.0, plot.top(), lh, lh), Qt::AlignCenter, QString(eventLetter(e.kind)));
   }
+  paintForecast(p, d, {plot, X, Y});
   p.restore();
 
   // Step axis on the right.
@@ -339,6 +341,7 @@ void LiveChart::paintEvent(QPaintEvent*) {
     p.drawText(QRect(x + 18, ly, fm.horizontalAdvance(t) + 2, lh), Qt::AlignVCenter, t);
     x += 30 + fm.horizontalAdvance(t);
   }
+  if (d.projection.shown) legend(liveFieldColor(d.projection.figure), tr("OOM forecast"), true);
   if (d.series.isEmpty()) {
     p.setPen(palette().placeholderText().color());
     p.drawText(plot, Qt::AlignCenter,

@@ -2,6 +2,10 @@
 
 #include "ui/live/live_chart_data.h"
 
+#include <QObject>
+#include <algorithm>
+#include <cmath>
+
 #include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
@@ -40,6 +44,32 @@ LiveChartData cut_chart_data(const live::Store& store, int rank, std::int64_t t0
   for (const live::Gap& g : r.gaps)
     if ((g.to == 0 || g.to >= t0) && g.from < t1) d.gaps.push_back(g);
   return d;
+}
+
+void add_forecast(LiveChartData& d, const live::Forecast& f) {
+  if (f.state != live::ForecastState::Oom) return;
+  const QString cell = QString::fromStdString(live::forecast_cell(f));
+  if (!f.oom_in_seconds) {
+    d.forecastNote =
+        QObject::tr("OOM forecast: %1 (no step time known to place it on the time axis)").arg(cell);
+    return;
+  }
+  auto at = [&](const std::optional<double>& s) {
+    return f.t + static_cast<std::int64_t>(std::llround(std::max(0.0, s.value_or(*f.oom_in_seconds)) * 1e9));
+  };
+  LiveChartData::Projection& p = d.projection;
+  p.shown = true;
+  p.figure = f.figure;
+  p.limit = f.limit_bytes;
+  p.t_from = f.t;
+  p.from_bytes = std::min(f.limit_bytes, f.baseline);
+  p.t_oom = at(f.oom_in_seconds);
+  p.t_early = std::min(p.t_oom, at(f.early_seconds));
+  p.t_late = std::max(p.t_oom, at(f.late_seconds));
+  p.label = QObject::tr("OOM %1").arg(cell);
+  const std::int64_t span = std::max<std::int64_t>(1, d.t1 - d.t0);
+  const std::int64_t want = p.t_late + span / 20;
+  d.t1 = std::clamp(want, d.t1, d.t1 + span);
 }
 
 }  // namespace oomscope::ui

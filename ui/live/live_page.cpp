@@ -58,6 +58,15 @@ LivePage::LivePage(QWidget* parent) : QWidget(parent) {
   bar->addWidget(m_window);
   bar->addWidget(m_status, 1);
   layout->addLayout(bar);
+  m_banner = new QLabel(this);
+  m_banner->setObjectName(QStringLiteral("forecastBanner"));
+  m_banner->setTextFormat(Qt::PlainText);  // agents' names and figures: never markup
+  m_banner->setWordWrap(true);
+  m_banner->setToolTip(
+      tr("Derived from the samples: the forecast model is said in each rank's forecast (docs/live.md, "
+         "\"The OOM forecast\")."));
+  m_banner->hide();
+  layout->addWidget(m_banner);
 
   auto* split = new QSplitter(Qt::Horizontal, this);
   m_scroll = new QScrollArea(split);
@@ -76,7 +85,8 @@ LivePage::LivePage(QWidget* parent) : QWidget(parent) {
   m_sorted->setDynamicSortFilter(true);
   m_table->setModel(m_sorted);
   m_table->setSortingEnabled(true);
-  m_table->sortByColumn(RankTableModel::Headroom, Qt::AscendingOrder);  // closest to OOM on top
+  // The soonest forecast OOM on top, then the other ranks by headroom.
+  m_table->sortByColumn(RankTableModel::Forecast, Qt::AscendingOrder);
   m_table->setContextMenuPolicy(Qt::CustomContextMenu);
   connect(m_table, &QWidget::customContextMenuRequested, this, &LivePage::showRankMenu);
   m_table->verticalHeader()->hide();
@@ -163,6 +173,7 @@ void LivePage::resetSession(std::vector<live::AlertRule> rules) {
   if (rules.empty()) rules = live::default_alert_rules();
   for (auto& r : rules) m_session->add_rule(std::move(r));
   m_alerts->clear();
+  m_banner->hide();
   m_seenAlerts = 0;
   m_seenEvents.clear();
   m_seenVersion = ~0ull;
@@ -260,8 +271,8 @@ void LivePage::refresh(bool force) {
   QStringList newAlerts;
   QVector<QPair<QString, QString>> snapshots;  // (line, path) of oom events that name a snapshot
   int up = 0;
-  m_session->read([&](const live::Store& store, const live::AlertEngine& alerts) {
-    rows = liveRankRows(store);
+  m_session->read_all([&](const auto& store, const auto& alerts, const auto& forecasts) {
+    rows = liveRankRows(store, &forecasts);
     if (m_isRecording)
       for (auto& r : rows) {
         r.connected = false;
@@ -281,6 +292,7 @@ void LivePage::refresh(bool force) {
         data.connected = true;  // drawn as data, not as a dead connection
         data.status = tr("recorded");
       }
+      if (const live::Forecast* f = forecasts.latest(int(i))) add_forecast(data, *f);
       chart->setData(std::move(data));
     }
     const auto& all = alerts.alerts();
@@ -303,6 +315,13 @@ void LivePage::refresh(bool force) {
     for (const auto& r : ranks) up += r.connected ? 1 : 0;
     return 0;
   });
+  bool oom = false;
+  const QString banner = ui::forecastBanner(rows, &oom);
+  m_banner->setText(banner);
+  m_banner->setVisible(!banner.isEmpty());
+  m_banner->setStyleSheet(
+      oom ? QStringLiteral("QLabel { background: #fde2e1; color: #8b1a1a; padding: 4px; }")
+          : QStringLiteral("QLabel { background: #eef3ee; color: #2b4d2b; padding: 4px; }"));
   m_ranks->setRows(std::move(rows));
   updateNavigatorSource();
   for (const QString& a : newAlerts) {

@@ -1,6 +1,7 @@
 #pragma once
 // The Live page: attach to running trainers (one agent per rank), read them from a Prometheus server, or
-// open a recording, and watch a chart per rank, the rank table (sorted by headroom: closest to OOM on top)
+// open a recording, and watch a chart per rank (with its OOM forecast drawn to the limit line), the rank
+// table (sorted by the soonest forecast OOM, then by headroom), a banner naming the soonest forecast OOM,
 // and the alerts; record the session to a file. From a Prometheus view, a rank's context menu attaches
 // directly to its agent's stats socket (in a window of its own) for 10 Hz detail and events. The client runs
 // on its own thread and writes into a LiveSession; the page polls the session's version four times a second
@@ -78,7 +79,8 @@ class LivePage : public QWidget {
 
   live::LiveSession* session() const { return m_session.get(); }
   RankTableModel* rankModel() const { return m_ranks; }
-  QTableView* rankTable() const { return m_table; }  // its model sorts rankModel() (headroom by default)
+  QTableView* rankTable() const { return m_table; }    // its model sorts rankModel() (forecast by default)
+  QLabel* forecastBanner() const { return m_banner; }  // hidden before the first forecast
   std::vector<live::PromRankInfo> prometheusRanks() const;
   const std::vector<LiveChart*>& charts() const { return m_charts; }
   QListWidget* alertList() const { return m_alerts; }
@@ -126,6 +128,7 @@ class LivePage : public QWidget {
   QPushButton* m_record = nullptr;
   QComboBox* m_window = nullptr;
   QLabel* m_status = nullptr;
+  QLabel* m_banner = nullptr;
   QScrollArea* m_scroll = nullptr;
   QWidget* m_grid = nullptr;
   QGridLayout* m_gridLayout = nullptr;

@@ -1,6 +1,7 @@
 // LivePage: its ranks listed in the main window's navigator, in session order, each with its headroom (or
-// its state while that is unknown). Picking a rank there selects its row in the rank table and scrolls its
-// chart into view; selecting a row here selects the rank there.
+// its state while that is unknown), led by its OOM forecast when one is forecast (the full sentence in the
+// tooltip). Picking a rank there selects its row in the rank table and scrolls its chart into view;
+// selecting a row here selects the rank there.
 #include <QItemSelectionModel>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
@@ -36,12 +37,13 @@ void LivePage::updateNavigatorSource() {
   std::vector<NavigatorSource::Entry> entries;
   for (int r = 0; r < m_ranks->rowCount(); ++r) {
     const LiveRankRow& row = m_ranks->row(r);
-    const QString detail =
-        row.headroomKnown && row.headroom >= 0
-            ? tr("%1 free").arg(QString::fromStdString(format_bytes(std::int64_t(row.headroom))))
-            : row.status;
-    entries.push_back(
-        {tr("rank %1").arg(row.rank), detail, tr("%1 \u2014 %2").arg(row.endpoint, row.status)});
+    QString detail = row.headroomKnown && row.headroom >= 0
+                         ? tr("%1 free").arg(QString::fromStdString(format_bytes(std::int64_t(row.headroom))))
+                         : row.status;
+    QString tip = tr("%1 \u2014 %2").arg(row.endpoint, row.status);
+    if (row.forecastOom) detail = tr("OOM %1 \u00b7 %2").arg(row.forecastCell, detail);
+    if (row.forecastKnown) tip += QStringLiteral(" \u00b7 ") + row.forecastSentence;
+    entries.push_back({tr("rank %1").arg(row.rank), detail, tip});
   }
   const QModelIndex current = m_table->selectionModel()->currentIndex();
   const int row = current.isValid() ? m_sorted->mapToSource(current).row() : -1;

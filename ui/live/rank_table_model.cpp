@@ -5,7 +5,10 @@
 #include <QBrush>
 #include <QColor>
 #include <QLocale>
+#include <QStringList>
+#include <algorithm>
 #include <limits>
+#include <tuple>
 
 #include "core/live/client/store.h"
 #include "core/util/bytes.h"
@@ -15,7 +18,64 @@ namespace oomscope::ui {
 
 using live::Field;
 
-QVector<LiveRankRow> liveRankRows(const live::Store& store) {
+namespace {
+
+void fillForecast(LiveRankRow& row, const live::Forecast& f) {
+  row.forecastKnown = true;
+  row.forecastOom = f.state == live::ForecastState::Oom;
+  row.forecastState = f.state;
+  row.forecastCell = QString::fromStdString(live::forecast_cell(f));
+  row.forecastSentence = safeText(live::forecast_sentence(f));
+  if (row.forecastOom && f.oom_at_step) {
+    row.oomAtStep = *f.oom_at_step;
+    if (f.at_step >= 0) row.stepsAhead = std::max<qint64>(0, *f.oom_at_step - f.at_step);
+  }
+  if (row.forecastOom && f.oom_in_seconds) row.oomInSeconds = std::max(0.0, *f.oom_in_seconds);
+}
+
+}  // namespace
+
+void orderByForecast(QVector<LiveRankRow>& rows) {
+  constexpr qint64 unknown = std::numeric_limits<qint64>::max();
+  auto key = [&](const LiveRankRow& r) {
+    // group 0: a forecast OOM with a time; 1: with steps only; 2: no OOM forecast.
+    const int group = !r.forecastOom ? 2 : r.oomInSeconds >= 0 ? 0 : 1;
+    const double ahead = group == 0 ? r.oomInSeconds : group == 1 ? double(r.stepsAhead) : 0.0;
+    return std::make_tuple(group, ahead, r.headroomKnown ? r.headroom : unknown, r.index);
+  };
+  QVector<int> order(rows.size());
+  for (int i = 0; i < int(rows.size()); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return key(rows[a]) < key(rows[b]); });
+  for (int pos = 0; pos < int(order.size()); ++pos) rows[order[pos]].forecastOrder = pos;
+}
+
+QString forecastBanner(const QVector<LiveRankRow>& rows, bool* oom) {
+  const LiveRankRow* best = nullptr;
+  int none = 0, short_ = 0, noLimit = 0;
+  for (const LiveRankRow& r : rows) {
+    if (r.forecastOom && (!best || r.forecastOrder < best->forecastOrder)) best = &r;
+    if (!r.forecastKnown) continue;
+    none += r.forecastState == live::ForecastState::NoOom;
+    short_ += r.forecastState == live::ForecastState::NotEnoughHistory;
+    noLimit += r.forecastState == live::ForecastState::NoLimit;
+  }
+  if (oom) *oom = best != nullptr;
+  if (best) {
+    int others = 0;
+    for (const LiveRankRow& r : rows) others += r.forecastOom && &r != best;
+    QString s = QObject::tr("Soonest forecast OOM: rank %1: %2").arg(best->rank, best->forecastSentence);
+    if (others > 0) s += QObject::tr(" (%n other rank(s) forecast to OOM too)", nullptr, others);
+    return s;
+  }
+  if (none + short_ + noLimit == 0) return {};
+  QStringList parts;
+  if (none) parts << QObject::tr("%n rank(s) with no OOM in sight", nullptr, none);
+  if (short_) parts << QObject::tr("%n rank(s) with too little history yet", nullptr, short_);
+  if (noLimit) parts << QObject::tr("%n rank(s) with no limit known", nullptr, noLimit);
+  return QObject::tr("No OOM forecast: %1 [derived]").arg(parts.join(QStringLiteral(", ")));
+}
+
+QVector<LiveRankRow> liveRankRows(const live::Store& store, const live::ForecastTracker* forecasts) {
   QVector<LiveRankRow> rows;
   const auto& ranks = store.ranks();
   rows.reserve(int(ranks.size()));
@@ -48,8 +108,11 @@ QVector<LiveRankRow> liveRankRows(const live::Store& store) {
       row.ooms = get(Field::Ooms);
       row.retries = get(Field::AllocRetries);
     }
+    if (forecasts)
+      if (const live::Forecast* f = forecasts->latest(int(i))) fillForecast(row, *f);
     rows.push_back(row);
   }
+  orderByForecast(rows);
   return rows;
 }
 
@@ -77,6 +140,8 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const {
         return r.rank;
       case Status:
         return r.status;
+      case Forecast:
+        return r.forecastKnown ? r.forecastCell : QStringLiteral("\u2014");
       case Step:
         return count(r.step);
       case Allocated:
@@ -112,6 +177,8 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const {
         return r.rank.toLongLong();
       case Status:
         return r.connected ? 1 : 0;  // down first
+      case Forecast:
+        return r.forecastOrder;
       case Step:
         return key(r.step);
       case Allocated:
@@ -142,6 +209,7 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const {
     if (index.column() == Status && r.status != tr("recorded"))
       return QBrush(r.connected ? QColor(0x2c, 0xa0, 0x2c) : QColor(0xd6, 0x27, 0x28));
     if (index.column() == Ooms && r.ooms > 0) return QBrush(QColor(0xd6, 0x27, 0x28));
+    if (index.column() == Forecast && r.forecastOom) return QBrush(QColor(0xd6, 0x27, 0x28));
     if (index.column() == Headroom && r.headroomKnown && r.headroom * 10 < r.capacity)
       return QBrush(QColor(0xd6, 0x27, 0x28));  // under 10% left
   }
@@ -154,6 +222,7 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const {
       return plainToolTip(tip);  // endpoints and agents' texts: never markup
     }
     if (index.column() == Status) return plainToolTip(r.status);
+    if (index.column() == Forecast && r.forecastKnown) return plainToolTip(r.forecastSentence);
     if (index.column() == Bad && r.bad) return plainToolTip(tr("Last skipped line: %1").arg(r.badWhy));
   }
   return {};
@@ -161,9 +230,9 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const {
 
 QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal) return {};
-  static const char* names[] = {"rank",     "status",        "headroom", "step", "allocated",
-                                "reserved", "driver/device", "gap",      "RSS",  "OOMs",
-                                "retries",  "shapes",        "bad lines"};
+  static const char* names[] = {"rank",      "status",   "OOM forecast",  "headroom", "step",
+                                "allocated", "reserved", "driver/device", "gap",      "RSS",
+                                "OOMs",      "retries",  "shapes",        "bad lines"};
   if (role == Qt::DisplayRole) return tr(names[section]);
   if (role == Qt::ToolTipRole) {
     switch (section) {
@@ -173,6 +242,12 @@ QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, in
             "context and libraries included).");
       case Gap:
         return tr("driver/device minus allocated: memory the framework's allocator does not account for.");
+      case Forecast:
+        return tr(
+            "Derived: the optimizer step (with its range) at which the figure that limits the rank is "
+            "forecast to reach its limit, or why none is forecast. Sorted ascending, the soonest forecast "
+            "OOM is on top, then the other ranks by headroom. The tooltip of a cell says the model's "
+            "reason.");
       case Headroom:
         return tr(
             "Capacity minus use: the device's total (or the MPS recommended maximum) minus device_used, "

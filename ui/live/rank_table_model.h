@@ -1,12 +1,14 @@
 #pragma once
-// The Live page's rank table: one row per endpoint with its connection state and latest figures,
-// refreshed from a snapshot of the store (setRows), so the view never touches the session. Qt::UserRole
-// gives each cell's sort key (a number; unknown figures sort last), so a QSortFilterProxyModel sorts by
-// headroom with the rank closest to OOM on top.
+// The Live page's rank table: one row per endpoint with its connection state, its OOM forecast and latest
+// figures, refreshed from a snapshot of the store and the forecasts (setRows), so the view never touches
+// the session. Qt::UserRole gives each cell's sort key (a number; unknown figures sort last), so a
+// QSortFilterProxyModel sorts by the forecast column with the soonest forecast OOM on top, then the other
+// ranks by headroom.
 
 #include <QAbstractTableModel>
 #include <QVector>
 
+#include "core/live/client/forecast_tracker.h"
 #include "core/live/client/store.h"
 
 namespace oomscope::ui {
@@ -20,9 +22,26 @@ struct LiveRankRow {
   bool headroomKnown = false;
   int index = 0;  // the rank's index in the session (its chart)
   QString badWhy;
+  // The OOM forecast (core/live/client/forecast.h), derived; forecastKnown false before the rank's first.
+  bool forecastKnown = false;
+  bool forecastOom = false;
+  live::ForecastState forecastState = live::ForecastState::NotEnoughHistory;
+  QString forecastCell, forecastSentence;
+  qint64 oomAtStep = -1, stepsAhead = -1;  // -1: no step forecast
+  double oomInSeconds = -1;                // -1: no time forecast
+  int forecastOrder = 0;                   // position by soonest forecast OOM, then headroom (0 first)
 };
 
-QVector<LiveRankRow> liveRankRows(const live::Store& store);
+// Rows of every rank, with each rank's latest forecast from `forecasts` (null: none) and forecastOrder set.
+QVector<LiveRankRow> liveRankRows(const live::Store& store, const live::ForecastTracker* forecasts = nullptr);
+// Sets forecastOrder: first the ranks with a forecast OOM, soonest first (by seconds ahead where the
+// forecast has a time, then by steps ahead), then the others; ties and the others by headroom (unknown
+// last), then by session index.
+void orderByForecast(QVector<LiveRankRow>& rows);
+// The Live page's banner: "rank 3: OOM forecast at step 312 ... [derived]" for the row whose forecast OOM
+// is soonest; else how many ranks have no OOM in sight, too little history or no limit; empty before any
+// forecast. `oom` says whether an OOM is forecast.
+QString forecastBanner(const QVector<LiveRankRow>& rows, bool* oom = nullptr);
 
 class RankTableModel : public QAbstractTableModel {
   Q_OBJECT
@@ -31,6 +50,7 @@ class RankTableModel : public QAbstractTableModel {
   enum Column {
     Rank,
     Status,
+    Forecast,
     Headroom,
     Step,
     Allocated,

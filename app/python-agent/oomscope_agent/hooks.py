@@ -168,23 +168,33 @@ def _install_loader_hook(agent, torch):
 
 
 def write_snapshot(directory=None):
-    """Writes torch.cuda.memory._snapshot() when memory history was recorded; returns the path or None."""
+    """Writes the allocator snapshot when memory history was recorded; returns the path or None.
+
+    torch.cuda.memory._snapshot() tells whether history was on (a snapshot without traces is not worth a
+    file); the file itself is written by torch.cuda.memory._dump_snapshot(path), torch's own writer, where
+    the installed torch has it (else the snapshot is pickled here, as _dump_snapshot does)."""
     torch = sys.modules.get("torch")
     if torch is None:
         return None
     try:
         if not torch.cuda.is_available() or not torch.cuda.is_initialized():
             return None
-        snap = torch.cuda.memory._snapshot()
+        memory = torch.cuda.memory
+        snap = memory._snapshot()
         traces = snap.get("device_traces") if isinstance(snap, dict) else None
         if not traces or not any(traces):
             return None  # history recording was off: nothing worth a file
         path = os.path.join(
             directory or os.getcwd(), "oomscope-oom-%d-%d.pickle" % (os.getpid(), int(time.time()))
         )
-        with open(path, "wb") as f:
-            pickle.dump(snap, f)
-        return path
+        dump = getattr(memory, "_dump_snapshot", None)
+        if dump is not None:
+            del snap  # one snapshot in memory at a time
+            dump(path)
+        else:
+            with open(path, "wb") as f:
+                pickle.dump(snap, f)
+        return path if os.path.exists(path) else None
     except Exception:
         return None
 

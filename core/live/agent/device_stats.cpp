@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <mutex>
+#include <vector>
 
 #ifdef OOMSCOPE_HAVE_CUDART
 #include <cuda_runtime_api.h>
@@ -42,8 +43,16 @@ struct Nvml {
   int (*name)(nvmlDevice, char*, unsigned) = nullptr;
   int (*procs_v2)(nvmlDevice, unsigned*, NvmlProcessV2*) = nullptr;
   int (*procs_v1)(nvmlDevice, unsigned*, NvmlProcessV1*) = nullptr;
+  const char* (*error_string)(int) = nullptr;
+  const char* procs_v2_name = "";  // which of _v3 and _v2 was bound
   std::string error;
 };
+
+// "GPU is lost (code 15)": NVML's own words for a code when the library has them.
+std::string nvml_code(const Nvml& n, int rc) {
+  const char* text = n.error_string ? n.error_string(rc) : nullptr;
+  return (text && *text ? std::string(text) + " " : std::string()) + "(code " + std::to_string(rc) + ")";
+}
 
 template <class F>
 void bind(void* lib, F& fn, const char* name) {
@@ -65,50 +74,91 @@ Nvml& nvml() {
     bind(n.lib, n.handle, "nvmlDeviceGetHandleByIndex_v2");
     bind(n.lib, n.memory, "nvmlDeviceGetMemoryInfo");
     bind(n.lib, n.name, "nvmlDeviceGetName");
-    bind(n.lib, n.procs_v2, "nvmlDeviceGetComputeRunningProcesses_v3");
-    if (!n.procs_v2) bind(n.lib, n.procs_v2, "nvmlDeviceGetComputeRunningProcesses_v2");
+    n.procs_v2_name = "nvmlDeviceGetComputeRunningProcesses_v3";
+    bind(n.lib, n.procs_v2, n.procs_v2_name);
+    if (!n.procs_v2) {
+      n.procs_v2_name = "nvmlDeviceGetComputeRunningProcesses_v2";
+      bind(n.lib, n.procs_v2, n.procs_v2_name);
+    }
     bind(n.lib, n.procs_v1, "nvmlDeviceGetComputeRunningProcesses");
+    bind(n.lib, n.error_string, "nvmlErrorString");
     if (!n.init || !n.count || !n.handle || !n.memory) {
       n.error = "libnvidia-ml.so.1 lacks the functions needed";
       n.init = nullptr;
       return;
     }
     if (const int rc = n.init(); rc != 0) {
-      n.error = "NVML did not initialise (code " + std::to_string(rc) + ")";
+      n.error = "NVML did not initialise: " + nvml_code(n, rc);
       n.init = nullptr;
     }
   });
   return n;
 }
 
+// What the driver charges process `pid` on one device, from the newest process list the library has
+// (_v3, _v2: nvmlProcessInfo_v2_t; else the v1 list). A failed call, a process not listed or a figure NVML
+// does not have leaves device_used out of the sample, and says so once, in one sentence, each time the
+// state changes (at most 20 times; then once that further changes go unsaid).
 class NvmlSource final : public StatsSource {
  public:
   NvmlSource(nvmlDevice dev, std::int64_t pid) : dev_(dev), pid_(pid) {}
   std::string name() const override { return "nvml"; }
   void fill(Sample& s) override {
     Nvml& n = nvml();
-    // Per-process figure: what the driver charges this process (context and libraries included).
-    unsigned count = 64;
-    if (n.procs_v2) {
-      NvmlProcessV2 procs[64];
-      int rc = n.procs_v2(dev_, &count, procs);
-      if (rc == 0 || rc == kNvmlInsufficientSize)
-        for (unsigned i = 0; i < count && i < 64; ++i)
-          if (procs[i].pid == pid_ && procs[i].used != kNvmlValueNotAvailable)
-            s.set(Field::DeviceUsed, static_cast<std::int64_t>(procs[i].used));
-    } else if (n.procs_v1) {
-      NvmlProcessV1 procs[64];
-      int rc = n.procs_v1(dev_, &count, procs);
-      if (rc == 0 || rc == kNvmlInsufficientSize)
-        for (unsigned i = 0; i < count && i < 64; ++i)
-          if (procs[i].pid == pid_ && procs[i].used != kNvmlValueNotAvailable)
-            s.set(Field::DeviceUsed, static_cast<std::int64_t>(procs[i].used));
-    }
+    std::string state;  // empty: the figure was read
+    if (n.procs_v2)
+      state = read(s, n.procs_v2, n.procs_v2_name);
+    else if (n.procs_v1)
+      state = read(s, n.procs_v1, "nvmlDeviceGetComputeRunningProcesses");
+    else
+      state = "this libnvidia-ml.so.1 has no process list; device_used is left out";
+    say(state);
   }
 
  private:
+  template <class Info>
+  std::string read(Sample& s, int (*list)(nvmlDevice, unsigned*, Info*), const char* fn) {
+    Nvml& n = nvml();
+    std::vector<Info> procs(64);
+    int rc = 0;
+    unsigned count = 0;
+    // Too small an array: NVML says how many there are (and fills nothing); ask again with room for them.
+    for (int attempt = 0; attempt < 4; ++attempt) {
+      count = static_cast<unsigned>(procs.size());
+      rc = list(dev_, &count, procs.data());
+      if (rc != kNvmlInsufficientSize) break;
+      procs.resize(static_cast<std::size_t>(count) + 16);
+    }
+    if (rc != 0)
+      return std::string("NVML ") + fn + " failed: " + nvml_code(n, rc) + "; device_used is left out";
+    for (unsigned i = 0; i < count && i < procs.size(); ++i) {
+      if (procs[i].pid != pid_) continue;
+      if (procs[i].used == kNvmlValueNotAvailable)
+        return "NVML lists process " + std::to_string(pid_) +
+               " without a memory figure (NVML_VALUE_NOT_AVAILABLE); device_used is left out";
+      s.set(Field::DeviceUsed, static_cast<std::int64_t>(procs[i].used));
+      return {};
+    }
+    return "NVML does not list process " + std::to_string(pid_) +
+           " on this GPU (no CUDA context yet?); device_used is left out";
+  }
+  void say(const std::string& state) {
+    if (state == said_) return;
+    if (changes_ < 20) {
+      const std::string text =
+          state.empty() ? (said_.empty() ? "" : "NVML answers again: device_used is back") : state;
+      if (!text.empty()) std::fprintf(stderr, "oomscope-agent: %s\n", text.c_str());
+    } else if (changes_ == 20) {
+      std::fprintf(stderr, "oomscope-agent: NVML keeps changing state; further changes are not reported\n");
+    }
+    ++changes_;
+    said_ = state;
+  }
+
   nvmlDevice dev_;
   std::int64_t pid_;
+  std::string said_;  // the state last said (empty: reading)
+  int changes_ = 0;
 };
 
 #ifdef OOMSCOPE_HAVE_CUDART
@@ -133,7 +183,11 @@ std::unique_ptr<StatsSource> make_nvml_source(int index, std::int64_t pid, Devic
     return nullptr;
   }
   unsigned count = 0;
-  if (n.count(&count) != 0 || count == 0) {
+  if (const int rc = n.count(&count); rc != 0) {
+    why = "NVML could not count the GPUs: " + nvml_code(n, rc);
+    return nullptr;
+  }
+  if (count == 0) {
     why = "NVML sees no GPU";
     return nullptr;
   }
@@ -142,12 +196,17 @@ std::unique_ptr<StatsSource> make_nvml_source(int index, std::int64_t pid, Devic
     return nullptr;
   }
   nvmlDevice dev = nullptr;
-  if (n.handle(static_cast<unsigned>(index), &dev) != 0) {
-    why = "NVML gave no handle for device " + std::to_string(index);
+  if (const int rc = n.handle(static_cast<unsigned>(index), &dev); rc != 0) {
+    why = "NVML gave no handle for device " + std::to_string(index) + ": " + nvml_code(n, rc);
     return nullptr;
   }
   NvmlMemory mem{};
-  if (n.memory(dev, &mem) == 0) info.total_bytes = static_cast<std::int64_t>(mem.total);
+  if (const int rc = n.memory(dev, &mem); rc == 0)
+    info.total_bytes = static_cast<std::int64_t>(mem.total);
+  else
+    std::fprintf(stderr,
+                 "oomscope-agent: NVML gave no memory figures for device %d: %s; its capacity is unknown\n",
+                 index, nvml_code(n, rc).c_str());
   char name[96] = {};
   if (n.name && n.name(dev, name, sizeof name - 1) == 0) info.name = name;
   return std::make_unique<NvmlSource>(dev, pid > 0 ? pid : ::getpid());

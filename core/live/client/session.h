@@ -55,6 +55,12 @@ class LiveSession final : public LiveSink {
     std::lock_guard lock(mutex_);
     return f(store_, forecasts_);
   }
+  // The store, the alerts and the forecasts at once (the Live page's refresh).
+  template <class F>
+  auto read_all(F&& f) const {
+    std::lock_guard lock(mutex_);
+    return f(store_, alerts_, forecasts_);
+  }
   std::uint64_t version() const { return version_.load(std::memory_order_acquire); }
 
  private:
