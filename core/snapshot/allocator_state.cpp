@@ -12,6 +12,9 @@ struct Seg {
   std::int64_t size = 0;
   bool large = true;
   std::map<std::uint64_t, StateBlock> blocks;
+  PoolId pool{0, 0};
+  bool pool_known = true;
+  bool expandable = false;
 };
 using SegMap = std::map<std::uint64_t, Seg>;
 
@@ -35,13 +38,14 @@ void remove_range(SegMap& segs, std::uint64_t addr, std::int64_t size) {
   const std::uint64_t end = addr + static_cast<std::uint64_t>(size);
   const std::uint64_t seg_end = base + static_cast<std::uint64_t>(seg.size);
   if (addr > base) {
-    Seg left{static_cast<std::int64_t>(addr - base), seg.large, {}};
+    Seg left{static_cast<std::int64_t>(addr - base), seg.large, {}, seg.pool, seg.pool_known, seg.expandable};
     for (auto& [a, b] : seg.blocks)
       if (a < addr) left.blocks.emplace(a, b);
     segs.emplace(base, std::move(left));
   }
   if (end < seg_end) {
-    Seg right{static_cast<std::int64_t>(seg_end - end), seg.large, {}};
+    Seg right{
+        static_cast<std::int64_t>(seg_end - end), seg.large, {}, seg.pool, seg.pool_known, seg.expandable};
     for (auto& [a, b] : seg.blocks)
       if (a >= end) right.blocks.emplace(a, b);
     segs.emplace(end, std::move(right));
@@ -49,13 +53,16 @@ void remove_range(SegMap& segs, std::uint64_t addr, std::int64_t size) {
 }
 
 // Adds [addr, addr+size) (undoing a segment_free or segment_unmap); merges with touching neighbours when
-// asked.
+// asked (an unmapped range of an expandable segment takes its neighbour's pool). The trace does not say
+// which pool a freed segment belonged to, so a range that stays on its own has no known pool.
 void add_range(SegMap& segs, std::uint64_t addr, std::int64_t size, bool large, bool merge) {
-  Seg seg{size, large, {}};
+  Seg seg{size, large, {}, {0, 0}, false, merge};
   if (merge) {
     auto next = segs.find(addr + static_cast<std::uint64_t>(size));
     if (next != segs.end()) {
       seg.size += next->second.size;
+      seg.pool = next->second.pool;
+      seg.pool_known = next->second.pool_known;
       seg.blocks.merge(next->second.blocks);
       segs.erase(next);
     }
@@ -90,6 +97,8 @@ AllocatorState allocator_state_at(const Snapshot& snap, std::int64_t device, std
     Seg& seg = segs[s.address];
     seg.size = s.total_size;
     seg.large = s.large;
+    seg.pool = s.pool_id;
+    seg.expandable = s.is_expandable;
     for (std::uint32_t i = s.first_block; i < s.first_block + s.block_count; ++i) {
       const Block& b = snap.blocks[i];
       known_sizes[b.address] = b.size;
@@ -149,8 +158,12 @@ AllocatorState allocator_state_at(const Snapshot& snap, std::int64_t device, std
     out.address = addr;
     out.size = seg.size;
     out.large = seg.large;
+    out.pool = seg.pool;
+    out.pool_known = seg.pool_known;
+    out.expandable = seg.expandable;
     std::uint64_t cursor = addr;
     std::int64_t used = 0;
+    std::size_t pending = 0;
     for (auto& [a, b] : seg.blocks) {
       if (a > cursor) out.largest_free = std::max(out.largest_free, static_cast<std::int64_t>(a - cursor));
       cursor = std::max(cursor, a + static_cast<std::uint64_t>(b.size));
@@ -158,7 +171,20 @@ AllocatorState allocator_state_at(const Snapshot& snap, std::int64_t device, std
       st.allocated += b.requested;
       st.allocated_rounded += b.size;
       st.rounding_waste += std::max<std::int64_t>(0, b.size - b.requested);
+      if (b.pending_free) {
+        ++pending;
+        st.pending_free_bytes += b.size;
+      } else {
+        ++st.active_allocated_blocks;
+        st.active_allocated_bytes += b.size;
+        st.active_requested_bytes += b.requested;
+      }
       out.blocks.push_back(b);
+    }
+    if (pending) {
+      st.pending_free_blocks += pending;
+      ++st.pending_free_segments;
+      st.pinned_by_pending += pending == seg.blocks.size();
     }
     const std::uint64_t end = addr + static_cast<std::uint64_t>(seg.size);
     if (end > cursor) out.largest_free = std::max(out.largest_free, static_cast<std::int64_t>(end - cursor));

@@ -89,6 +89,18 @@ KinetoDevice build_device(int type, std::int64_t id, std::vector<RawEvent>& ev, 
   return d;
 }
 
+KinetoGpu gpu_of(const json& p) {
+  KinetoGpu g;
+  if (auto id = p.find("id"); id != p.end() && id->is_number_integer()) g.id = id->get<std::int64_t>();
+  if (auto nm = p.find("name"); nm != p.end() && nm->is_string()) g.name = nm->get<std::string>();
+  if (auto m = p.find("totalGlobalMem"); m != p.end() && m->is_number() && m->get<double>() > 0)
+    g.total_global_mem =
+        m->is_number_integer() ? m->get<std::int64_t>() : static_cast<std::int64_t>(m->get<double>());
+  g.amd = p.contains("gcnArchName") || g.name.find("AMD") != std::string::npos ||
+          g.name.find("Instinct") != std::string::npos || g.name.find("Radeon") != std::string::npos;
+  return g;
+}
+
 }  // namespace
 
 std::shared_ptr<const KinetoTrace> read_kineto_trace_from_text(const std::string& text,
@@ -110,6 +122,7 @@ std::shared_ptr<const KinetoTrace> read_kineto_trace_from_text(const std::string
     if (!array_form && top_key != "traceEvents") {
       if (top_key == "deviceProperties" && parsed.contains("name") && parsed["name"].is_string())
         trace->gpus.push_back(parsed["name"].get<std::string>());
+      if (top_key == "deviceProperties") trace->gpu_props.push_back(gpu_of(parsed));
       return true;
     }
     ++trace->events;

@@ -48,6 +48,13 @@ struct KinetoDevice {
   std::vector<KinetoOom> ooms;
 };
 
+struct KinetoGpu {  // one deviceProperties entry
+  std::int64_t id = -1;
+  std::string name;                    // may be empty in the file
+  std::int64_t total_global_mem = -1;  // totalGlobalMem bytes; -1: absent
+  bool amd = false;  // a ROCm device: the name says AMD / Instinct / Radeon, or the entry has gcnArchName
+};
+
 struct KinetoTrace {
   std::string path;
   std::uint64_t file_size = 0;
@@ -56,6 +63,7 @@ struct KinetoTrace {
   double base_time_ns = 0;
   bool old_schema = false;            // no Addr / Total Allocated (PyTorch 1.9-era)
   std::vector<std::string> gpus;      // deviceProperties names
+  std::vector<KinetoGpu> gpu_props;   // deviceProperties, in file order
   std::vector<KinetoDevice> devices;  // accelerators first, then CPU
 };
 

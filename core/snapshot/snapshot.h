@@ -21,6 +21,13 @@ struct Frame {
   std::int64_t line = 0;
 };
 
+// _snapshot(augment_with_fx_traces=True), newest: the FX node a frame of generated code belongs to and the
+// model source it was traced from. Kept beside the frames (a frame with these keys is a frame of its own).
+struct FrameFx {
+  std::uint32_t frame = 0;  // index into Snapshot::frames
+  std::string node_op, node_name, original_trace;
+};
+
 using FramesId = std::uint32_t;  // index into Snapshot::frame_lists; 0 = no frames
 
 enum class BlockState : std::uint8_t { ActiveAllocated, ActivePendingFree, Inactive };
@@ -103,6 +110,24 @@ struct TraceEntry {
 };
 static_assert(sizeof(TraceEntry) == 32, "a trace entry stays 32 bytes: big snapshots hold millions");
 
+// What a trace entry carries beyond its 32-byte record, kept only for the entries that carry something:
+// a compile_context other than 'N/A', a user_metadata string (_set_memory_metadata, or an 'annotate'
+// entry's annotation), forward_frames (the forward stack of a backward allocation).
+struct EntryExtra {
+  std::uint32_t device = 0, index = 0;  // device_traces[device][index]
+  std::string compile_context, user_metadata;
+  FramesId forward_frames = 0;
+};
+
+// host_segments / host_traces (pinned host memory, newest PyTorch with record_pinned_host_memory=True),
+// read as segment and trace-entry dicts of the device lists' shape.
+struct HostMemory {
+  bool present = false;  // the file has either key
+  std::size_t segments = 0, blocks = 0, active_blocks = 0, trace_entries = 0;
+  std::size_t unreadable = 0;                // items that are not dicts of that shape
+  std::int64_t reserved = 0, allocated = 0;  // Σ total_size, Σ allocated_size
+};
+
 struct Annotation {
   std::string name, stage;  // "Optimizer.zero_grad#SGD.zero_grad", "START"
   std::int64_t device = 0;
@@ -127,11 +152,15 @@ struct Snapshot {
   std::vector<HistoryEntry> history;
   std::vector<std::vector<TraceEntry>> device_traces;  // one per device, oldest first
   std::vector<Frame> frames;
+  std::vector<FrameFx> frame_fx;                        // ascending frame index
   std::vector<std::vector<std::uint32_t>> frame_lists;  // [0] is the empty list; innermost frame first
   std::vector<std::pair<std::string, std::string>> allocator_settings;  // key, value as text
   bool has_allocator_settings = false;
   bool expandable_segments = false;
   std::vector<Annotation> annotations;
+  std::vector<EntryExtra> entry_extras;     // in (device, index) order
+  std::size_t compile_context_entries = 0;  // trace entries with a compile_context key, 'N/A' included
+  HostMemory host;
   std::vector<std::int64_t> streams{0};  // the cudaStream_t values trace entries refer to, [0] = 0
   std::vector<std::string> notes;        // oddities found while reading (never silent)
 

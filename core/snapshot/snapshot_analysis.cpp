@@ -56,6 +56,7 @@ DeviceAnalysis analyse_device(const Snapshot& snap, std::int64_t device, std::si
   std::size_t cat_count[kCategoryCount] = {};
   std::string cat_rule[kCategoryCount];
   const FrameTraits traits = frame_traits(snap);
+  const EntryContextIndex contexts(snap, device);
   std::int64_t cat_largest[kCategoryCount] = {};
   for (std::uint32_t i : live_elements(t, t.peak_index)) {
     const TimelineElement& el = t.elements[i];
@@ -74,6 +75,7 @@ DeviceAnalysis analyse_device(const Snapshot& snap, std::int64_t device, std::si
     if (el.size > cat_largest[c]) cat_largest[c] = el.size, cat_rule[c] = p.category.rule;
     if (d.at_peak.size() < top) {
       p.where = user_frame(snap, el.frames);
+      p.context = contexts.at(el.start, el.addr, el.end, el.frames);
       d.at_peak.push_back(std::move(p));
     }
   }
@@ -91,8 +93,45 @@ DeviceAnalysis analyse_device(const Snapshot& snap, std::int64_t device, std::si
     }
   d.state =
       allocator_state_at(snap, device, d.oom ? d.oom->index : static_cast<std::int64_t>(trace.size()) - 1);
+  d.pools = pool_summaries(d.state);
   d.reserved_peak = reserved_peak(snap, device);
+  d.windows = annotation_windows(snap, device, d.timeline);
+  for (const TraceEntry& e : trace)
+    d.segment_events += e.action == Action::SegmentAlloc || e.action == Action::SegmentFree ||
+                        e.action == Action::SegmentMap || e.action == Action::SegmentUnmap;
   return d;
+}
+
+RecordingFacts recording_facts(const Snapshot& snap) {
+  RecordingFacts f;
+  bool all_single = true;
+  for (const auto& trace : snap.device_traces) {
+    if (trace.empty()) continue;
+    f.history_recorded = true;
+    all_single &= trace.size() == 1;
+    for (const TraceEntry& e : trace) {
+      f.trace_frames |= e.frames != 0;
+      f.annotate_entries += e.action == Action::Annotate;
+    }
+  }
+  f.single_entry_trace = f.history_recorded && all_single;
+  for (const Block& b : snap.blocks) {
+    f.block_frames |= b.frames != 0;
+    if (b.state == BlockState::ActivePendingFree) ++f.pending_free_blocks, f.pending_free_bytes += b.size;
+  }
+  for (const Segment& s : snap.segments) {
+    f.block_frames |= s.frames != 0;
+    f.expandable_segments += s.is_expandable;
+    f.private_pool_segments += s.pool_id.first != 0 || s.pool_id.second != 0;
+  }
+  f.compile_context_entries = snap.compile_context_entries;
+  for (const EntryExtra& e : snap.entry_extras) {
+    f.compiled_entries += !e.compile_context.empty();
+    f.user_metadata_entries += !e.user_metadata.empty();
+    f.forward_frames_entries += e.forward_frames != 0;
+  }
+  f.fx_frames = fx_frame_count(snap);
+  return f;
 }
 
 }  // namespace
@@ -122,6 +161,7 @@ SnapshotReport analyse_snapshot(const Snapshot& snap, std::size_t top) {
   r.trace_entries = snap.trace_entries();
   r.frames = snap.frames.size();
   r.notes = snap.notes;
+  r.recording = recording_facts(snap);
   for (std::int64_t dev : snap.devices()) r.devices.push_back(analyse_device(snap, dev, top));
   r.diagnosis = diagnose_snapshot(snap, r);
   return r;

@@ -11,7 +11,10 @@
 
 #include "core/analysis/diagnosis/diagnosis_types.h"
 #include "core/snapshot/allocator_state.h"
+#include "core/snapshot/annotation_windows.h"
 #include "core/snapshot/categories.h"
+#include "core/snapshot/entry_context.h"
+#include "core/snapshot/pool_summary.h"
 #include "core/snapshot/snapshot.h"
 #include "core/snapshot/timeline.h"
 
@@ -26,6 +29,7 @@ struct PeakAllocation {
   FramesId frames = 0;
   Categorised category;
   std::string where;  // user_frame()
+  EntryContext context;
 };
 
 struct CategoryTotal {
@@ -52,7 +56,25 @@ struct DeviceAnalysis {
   std::vector<CategoryTotal> categories_at_peak;  // largest first
   std::optional<OomPoint> oom;
   AllocatorState state;            // at the OOM entry when there is one, else the snapshot itself
+  std::vector<PoolSummary> pools;  // state by segment_pool_id
   std::int64_t reserved_peak = 0;  // Active Cached Segment Timeline maximum (docs/snapshot-format.md, 3)
+  AnnotationWindows windows;       // external_annotations on this device
+  std::size_t segment_events = 0;  // segment_alloc / free / map / unmap entries
+};
+
+// What the file says about how it was recorded (_record_memory_history's options), so the report can say
+// what cannot be known from it.
+struct RecordingFacts {
+  bool history_recorded = false;  // some device trace has entries
+  bool single_entry_trace =
+      false;  // every non-empty trace holds 1 entry (max_entries=1: enabled='state', 2.0)
+  bool block_frames = false, trace_frames = false;  // any stack recorded on blocks / trace entries
+  std::size_t compile_context_entries = 0, compiled_entries = 0;  // with the key / inside a compiled region
+  std::size_t user_metadata_entries = 0, forward_frames_entries = 0, annotate_entries = 0;
+  std::size_t fx_frames = 0;            // frames naming an FX node
+  std::size_t pending_free_blocks = 0;  // in the snapshot's segments
+  std::int64_t pending_free_bytes = 0;
+  std::size_t expandable_segments = 0, private_pool_segments = 0;
 };
 
 struct SnapshotReport {
@@ -64,6 +86,7 @@ struct SnapshotReport {
   std::size_t trace_entries = 0;
   std::size_t frames = 0;
   std::vector<DeviceAnalysis> devices;
+  RecordingFacts recording;
   std::vector<analysis::DiagnosisLine> diagnosis;
   std::vector<std::string> notes;
   std::int64_t peak_bytes() const;  // max over devices

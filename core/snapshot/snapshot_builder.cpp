@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <unordered_map>
 
+#include "core/snapshot/detail/snapshot_extras.h"
 #include "core/util/error.h"
 
 namespace oomscope::snapshot {
@@ -36,6 +37,8 @@ class Builder {
     if (auto traces = t_.get(root, "device_traces")) read_traces(*traces);
     if (auto settings = t_.get(root, "allocator_settings")) read_settings(*settings);
     if (auto ann = t_.get(root, "external_annotations")) read_annotations(*ann);
+    read_host_memory(t_, root, s_.host);
+    if (sink_) s_.compile_context_entries += sink_->compile_context_entries;
     bool any_history = false, any_address = false;
     for (const Block& b : s_.blocks) any_history |= b.history_count > 0;
     any_address = saw_block_address_;
@@ -101,6 +104,7 @@ class Builder {
       auto [fit, fadded] = frame_ids_.try_emplace(PickleTree::index(f), 0);
       if (fadded) {
         Frame fr;
+        FrameFx fx;
         t_.for_each_pair(f, [&](Ref k, Ref v) {
           const auto key = t_.as_str(k);
           if (!key) return;
@@ -110,6 +114,12 @@ class Builder {
             fr.name = std::string(t_.as_str(v).value_or(""));
           else if (*key == "line")
             fr.line = t_.as_int(v).value_or(0);
+          else if (*key == "fx_node_op")
+            fx.node_op = std::string(t_.as_str(v).value_or(""));
+          else if (*key == "fx_node_name")
+            fx.node_name = std::string(t_.as_str(v).value_or(""));
+          else if (*key == "fx_original_trace")
+            fx.original_trace = std::string(t_.as_str(v).value_or(""));
         });
         // Equal frames are one frame even when the file holds copies (a JSON snapshot shares nothing).
         std::string key = fr.filename;
@@ -117,9 +127,17 @@ class Builder {
         key += fr.name;
         key += '\0';
         key += std::to_string(fr.line);
+        const bool has_fx = !fx.node_op.empty() || !fx.node_name.empty() || !fx.original_trace.empty();
+        if (has_fx) key += '\0' + fx.node_op + '\0' + fx.node_name + '\0' + fx.original_trace;
         auto [cit, cadded] =
             frame_by_content_.try_emplace(std::move(key), static_cast<std::uint32_t>(s_.frames.size()));
-        if (cadded) s_.frames.push_back(std::move(fr));
+        if (cadded) {
+          if (has_fx) {
+            fx.frame = static_cast<std::uint32_t>(s_.frames.size());
+            s_.frame_fx.push_back(std::move(fx));
+          }
+          s_.frames.push_back(std::move(fr));
+        }
         fit->second = cit->second;
       }
       ids.push_back(fit->second);
@@ -296,6 +314,7 @@ class Builder {
           damaged("a trace entry of device " + std::to_string(s_.device_traces.size() - 1) + " is " +
                   kind(e));
         TraceEntry te;
+        EntryExtra extra;
         bool have_action = false;
         t_.for_each_pair(e, [&](Ref k, Ref v) {
           const auto key = t_.as_str(k);
@@ -317,7 +336,20 @@ class Builder {
               if (*key == "time_us") te.time_us = t_.as_int(v).value_or(-1);
               break;
             case 'f':
-              if (*key == "frames") te.frames = frames(v);
+              if (*key == "frames")
+                te.frames = frames(v);
+              else if (*key == "forward_frames")
+                extra.forward_frames = frames(v);
+              break;
+            case 'c':
+              if (*key == "compile_context") {
+                ++s_.compile_context_entries;
+                const auto text = t_.as_str(v).value_or("");
+                if (text != "N/A") extra.compile_context = std::string(text);
+              }
+              break;
+            case 'u':
+              if (*key == "user_metadata") extra.user_metadata = std::string(t_.as_str(v).value_or(""));
               break;
             case 'd':
               if (*key == "device_free") te.addr = addr_of(v, "trace entry", out.size()), device_free_ = true;
@@ -330,6 +362,11 @@ class Builder {
           damaged("trace entry " + std::to_string(out.size()) + " of device " +
                   std::to_string(s_.device_traces.size() - 1) + " has no 'action'");
         if (te.action == Action::Other) ++others;
+        if (!extra.compile_context.empty() || !extra.user_metadata.empty() || extra.forward_frames) {
+          extra.device = static_cast<std::uint32_t>(s_.device_traces.size() - 1);
+          extra.index = static_cast<std::uint32_t>(out.size());
+          s_.entry_extras.push_back(std::move(extra));
+        }
         out.push_back(te);
       });
     });
@@ -415,7 +452,19 @@ class Builder {
   FramesId last_id_ = 0;
 };
 
-enum Field { kAction, kAddr, kSize, kStream, kTime, kFrames, kDeviceFree, kIgnored, kUnknown };
+enum Field {
+  kAction,
+  kAddr,
+  kSize,
+  kStream,
+  kTime,
+  kFrames,
+  kDeviceFree,
+  kCompileContext,
+  kUserMetadata,
+  kIgnored,
+  kUnknown
+};
 
 }  // namespace
 
@@ -450,8 +499,11 @@ int TraceEntrySink::field_of(const PickleTree& tree, Ref key) {
     f = kFrames;
   else if (k == "device_free")
     f = kDeviceFree;
-  else if (k == "compile_context" || k == "user_metadata" || k == "internal_metadata" || k == "pool_id" ||
-           k == "cpp_frames")
+  else if (k == "compile_context")
+    f = kCompileContext;
+  else if (k == "user_metadata")
+    f = kUserMetadata;
+  else if (k == "internal_metadata" || k == "pool_id" || k == "cpp_frames")
     f = kIgnored;
   if (keys_.size() < 64) keys_.emplace_back(node, f);
   return f;
@@ -461,7 +513,7 @@ bool TraceEntrySink::take(const PickleTree& tree, const Ref* pairs, std::size_t 
                           std::uint32_t& record) {
   if (count > 32 || records.size() >= 0xfffffff0u) return false;
   TraceEntry te;
-  bool have_action = false, have_device_free = false;
+  bool have_action = false, have_device_free = false, saw_compile_context = false;
   std::uint64_t device_free = 0;
   for (std::size_t i = 0; i + 1 < count; i += 2) {
     const Ref v = pairs[i + 1];
@@ -505,6 +557,14 @@ bool TraceEntrySink::take(const PickleTree& tree, const Ref* pairs, std::size_t 
         if (v.tag() != Tag::List || PickleTree::index(v) >= 0xfffffffeull) return false;
         te.frames = static_cast<FramesId>(PickleTree::index(v) + 1);
         break;
+      case kCompileContext:
+        // 'N/A' (outside compiled regions) is counted here; any other text goes to the full reader.
+        if (v.tag() != Tag::Str || *tree.as_str(v) != "N/A") return false;
+        saw_compile_context = true;
+        break;
+      case kUserMetadata:
+        if (v.tag() != Tag::Str || !tree.as_str(v)->empty()) return false;
+        break;
       case kIgnored:
         break;
       default:
@@ -513,6 +573,7 @@ bool TraceEntrySink::take(const PickleTree& tree, const Ref* pairs, std::size_t 
   }
   if (!have_action) return false;
   if (have_device_free) te.addr = device_free;
+  compile_context_entries += saw_compile_context;
   record = static_cast<std::uint32_t>(records.size());
   records.push_back(te);
   return true;

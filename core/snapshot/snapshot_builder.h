@@ -18,6 +18,7 @@ class TraceEntrySink final : public DictRecordSink {
   explicit TraceEntrySink(Snapshot& snap) : snap_(snap) {}
   bool take(const PickleTree& tree, const Ref* pairs, std::size_t count, std::uint32_t& record) override;
   std::vector<TraceEntry> records;
+  std::size_t compile_context_entries = 0;  // records taken with compile_context 'N/A'
 
  private:
   int field_of(const PickleTree& tree, Ref key);

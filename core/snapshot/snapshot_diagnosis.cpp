@@ -119,6 +119,49 @@ std::string composition(const DeviceAnalysis& d) {
   return s;
 }
 
+// What holds the device's reserved memory, when no rule about an OOM, a full cache or over-reservation
+// applies: a report never ends in "nothing to report" while memory is held.
+DiagnosisLine state_line(const std::string& dev, const DeviceAnalysis& d, bool expandable) {
+  const AllocatorState& st = d.state;
+  DiagnosisLine l;
+  l.rule = "memory-held";
+  l.provenance = Provenance::Measured;
+  l.finding = dev + ": " + b(st.active_allocated_bytes) + " of " + b(st.reserved) +
+              " reserved is allocated (" + pct(share(st.active_allocated_bytes, st.reserved)) + ")" +
+              (st.pending_free_blocks ? ", " + b(st.pending_free_bytes) + " pending free" : std::string()) +
+              ", " + b(st.free_bytes) + " cached free (largest free block " + b(st.largest_free) + ")";
+  std::string cause;
+  const PoolSummary* biggest_private = nullptr;
+  for (const PoolSummary& p : d.pools)
+    if (p.known && (p.id.first != 0 || p.id.second != 0) &&
+        (!biggest_private || p.reserved > biggest_private->reserved))
+      biggest_private = &p;
+  if (biggest_private)
+    cause =
+        pool_name(*biggest_private) + " reserves " + b(biggest_private->reserved) + " (" +
+        pct(share(biggest_private->reserved, st.reserved)) + " of reserved) and holds " +
+        b(biggest_private->allocated) +
+        " allocated: memory a CUDA graph or a MemPool keeps for itself (vLLM-style engines keep weights and "
+        "the KV cache in pools of their own); its free blocks serve only that pool";
+  if (d.trace_entries == 0) {
+    if (!cause.empty()) cause += "; ";
+    cause += "with no trace, whether this was the run's peak, and what the next request was, cannot be known";
+    l.fixes.push_back(make_fix(
+        "torch.cuda.memory._record_memory_history(max_entries=100000) before the step that fails, and "
+        "_dump_snapshot() in an OOM observer (torch._C._cuda_attach_out_of_memory_observer)",
+        std::nullopt, "records the allocations leading to the failure",
+        "slower allocations while recording"));
+  } else if (d.timeline.peak_index >= 0) {
+    if (!cause.empty()) cause += "; ";
+    cause += "the active-memory peak over the trace was " + b(d.timeline.peak_bytes) + " at trace entry " +
+             std::to_string(d.timeline.peak_index);
+  }
+  if (cause.empty()) cause = "live tensors hold the allocated bytes; the free bytes stay cached for reuse";
+  if (expandable) cause += "; expandable_segments is on";
+  l.cause = cause;
+  return l;
+}
+
 }  // namespace
 
 std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const SnapshotReport& r) {
@@ -127,6 +170,7 @@ std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const Snapsho
   for (const DeviceAnalysis& d : r.devices) {
     const std::string dev = "device " + std::to_string(d.device);
     const AllocatorState& st = d.state;
+    const std::size_t lines_before = out.size();
     if (d.oom) {
       const OomPoint& o = *d.oom;
       const bool large = o.requested > (1 << 20);
@@ -152,8 +196,12 @@ std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const Snapsho
                                    "more cudaMalloc calls"));
       } else {
         l.rule = "oom-full";
-        l.cause = "live allocations held " + b(st.allocated) + " of " + b(st.reserved) +
-                  " reserved; the cache had " + b(st.free_bytes) + " free (largest block " + b(pool_largest) +
+        l.cause = "live allocations held " + b(st.active_allocated_bytes) + " of " + b(st.reserved) +
+                  " reserved" +
+                  (st.pending_free_blocks
+                       ? ", " + b(st.pending_free_bytes) + " more were freed but pending a stream event"
+                       : std::string()) +
+                  "; the cache had " + b(st.free_bytes) + " free (largest block " + b(pool_largest) +
                   ") [measured]";
         l.fixes = peak_fixes(snap, traits, d);
       }
@@ -177,6 +225,7 @@ std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const Snapsho
       out.push_back(std::move(l));
     }
     const std::int64_t cached_free = st.free_bytes;
+    const bool state_explained = out.size() > lines_before;
     if (cached_free >= (256ll << 20) && share(cached_free, st.reserved) >= 0.25) {
       // Free memory in two kinds: whole segments with no live block (caching: kept for the next step and
       // freed by the allocator itself before an out-of-memory error) and holes inside segments that hold live
@@ -221,6 +270,8 @@ std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const Snapsho
                      "later cudaMalloc calls (milliseconds each)"));
       out.push_back(std::move(l));
     }
+    if (!state_explained && out.size() == lines_before && st.reserved > 0)
+      out.push_back(state_line(dev, d, snap.expandable_segments));
     if (d.trace_entries > 0 && d.timeline.peak_bytes > 0) {
       DiagnosisLine l;
       l.rule = "peak-composition";

@@ -1,5 +1,6 @@
 #include "core/snapshot/snapshot_json.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
@@ -92,6 +93,14 @@ nlohmann::json frames_json(const Snapshot& snap, FramesId id, std::size_t max = 
   return out;
 }
 
+nlohmann::json context_json(const EntryContext& c) {
+  return {{"compile_context", c.compile_context},
+          {"user_metadata", c.user_metadata},
+          {"annotations", c.annotations},
+          {"forward_where", c.forward_where},
+          {"fx", c.fx}};
+}
+
 nlohmann::json diagnosis_json(const std::vector<analysis::DiagnosisLine>& lines) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& l : lines) {
@@ -110,6 +119,102 @@ nlohmann::json diagnosis_json(const std::vector<analysis::DiagnosisLine>& lines)
                    {"confirm", l.confirm}});
   }
   return out;
+}
+
+nlohmann::json state_json(const DeviceAnalysis& d) {
+  const AllocatorState& s = d.state;
+  std::int64_t whole = 0, largest_hole = 0;
+  std::size_t whole_count = 0;
+  for (const StateSegment& seg : s.segments) {
+    if (seg.blocks.empty())
+      whole += seg.free_bytes, ++whole_count;
+    else
+      largest_hole = std::max(largest_hole, seg.largest_free);
+  }
+  nlohmann::json pools = nlohmann::json::array();
+  for (const PoolSummary& p : d.pools)
+    pools.push_back(
+        {{"pool_id", p.known ? nlohmann::json::array({p.id.first, p.id.second}) : nlohmann::json(nullptr)},
+         {"name", pool_name(p)},
+         {"private", p.known && (p.id.first != 0 || p.id.second != 0)},
+         {"segments", p.segments},
+         {"expandable_segments", p.expandable_segments},
+         {"reserved_bytes", p.reserved},
+         {"allocated_bytes", p.allocated},
+         {"requested_bytes", p.requested},
+         {"allocated_blocks", p.allocated_blocks},
+         {"pending_free_bytes", p.pending_free},
+         {"pending_free_blocks", p.pending_free_blocks},
+         {"free_bytes", p.free},
+         {"largest_free_bytes", p.largest_free},
+         {"wholly_free_segments", p.whole_free_segments},
+         {"wholly_free_bytes", p.whole_free}});
+  return {{"at", d.oom ? "oom" : "snapshot"},
+          {"index", s.index},
+          {"segments", s.segments.size()},
+          {"reserved_bytes", s.reserved},
+          {"allocated_bytes", s.active_allocated_bytes},
+          {"requested_bytes", s.active_requested_bytes},
+          {"allocated_blocks", s.active_allocated_blocks},
+          {"live_requested_bytes", s.allocated},
+          {"live_blocks", s.live_blocks},
+          {"pending_free_bytes", s.pending_free_bytes},
+          {"pending_free_blocks", s.pending_free_blocks},
+          {"pending_free_segments", s.pending_free_segments},
+          {"segments_held_only_by_pending_free", s.pinned_by_pending},
+          {"free_bytes", s.free_bytes},
+          {"wholly_free_segments", whole_count},
+          {"wholly_free_bytes", whole},
+          {"hole_bytes", s.free_bytes - whole},
+          {"largest_hole_bytes", largest_hole},
+          {"largest_free_bytes", s.largest_free},
+          {"fragmentation", s.fragmentation()},
+          {"rounding_waste_bytes", s.rounding_waste},
+          {"pools", pools}};
+}
+
+nlohmann::json windows_json(const AnnotationWindows& w) {
+  nlohmann::json out = nlohmann::json::array();
+  auto opt = [](std::int64_t v) { return v >= 0 ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  for (const AnnotationWindow& x : w.windows)
+    out.push_back(
+        {{"name", x.name},
+         {"kind", x.kind == WindowKind::Step        ? "step"
+                  : x.kind == WindowKind::Optimizer ? "optimizer"
+                                                    : "other"},
+         {"start_us", x.start_us},
+         {"end_us", opt(x.end_us)},
+         {"first_index", opt(x.first_index)},
+         {"last_index", opt(x.last_index)},
+         {"peak_bytes", w.trace_has_time ? nlohmann::json(x.peak_bytes) : nlohmann::json(nullptr)},
+         {"peak_index", opt(x.peak_index)},
+         {"bytes_at_start", w.trace_has_time ? nlohmann::json(x.bytes_at_start) : nlohmann::json(nullptr)},
+         {"bytes_at_end", w.trace_has_time ? nlohmann::json(x.bytes_at_end) : nlohmann::json(nullptr)}});
+  return out;
+}
+
+nlohmann::json recording_json(const Snapshot& snap, const RecordingFacts& f) {
+  nlohmann::json host = nullptr;
+  if (snap.host.present)
+    host = {{"segments", snap.host.segments},           {"reserved_bytes", snap.host.reserved},
+            {"allocated_bytes", snap.host.allocated},   {"blocks", snap.host.blocks},
+            {"active_blocks", snap.host.active_blocks}, {"trace_entries", snap.host.trace_entries},
+            {"unreadable_items", snap.host.unreadable}};
+  return {{"history_recorded", f.history_recorded},
+          {"single_entry_trace", f.single_entry_trace},
+          {"block_frames", f.block_frames},
+          {"trace_frames", f.trace_frames},
+          {"compile_context_entries", f.compile_context_entries},
+          {"compiled_region_entries", f.compiled_entries},
+          {"user_metadata_entries", f.user_metadata_entries},
+          {"annotate_entries", f.annotate_entries},
+          {"forward_frames_entries", f.forward_frames_entries},
+          {"fx_frames", f.fx_frames},
+          {"expandable_segments", f.expandable_segments},
+          {"private_pool_segments", f.private_pool_segments},
+          {"pending_free_blocks", f.pending_free_blocks},
+          {"pending_free_bytes", f.pending_free_bytes},
+          {"host_memory", host}};
 }
 
 }  // namespace
@@ -160,6 +265,7 @@ nlohmann::json snapshot_summary_json(const Snapshot& snap, const SnapshotReport&
           {"distinct_frames", snap.frames.size()},
           {"annotations", snap.annotations.size()},
           {"allocator_settings", snap.has_allocator_settings ? settings : nlohmann::json(nullptr)},
+          {"recording", recording_json(snap, r.recording)},
           {"devices", devices}};
 }
 
@@ -179,26 +285,17 @@ nlohmann::json snapshot_report_json(const Snapshot& snap, const SnapshotReport& 
                      {"category", to_string(p.category.category)},
                      {"category_rule", p.category.rule},
                      {"where", p.where},
+                     {"context", p.context.empty() ? nlohmann::json(nullptr) : context_json(p.context)},
                      {"frames", frames_json(snap, p.frames)}});
     nlohmann::json cats = nlohmann::json::array();
     for (const CategoryTotal& c : d.categories_at_peak)
       cats.push_back(
           {{"category", to_string(c.category)}, {"bytes", c.bytes}, {"count", c.count}, {"rule", c.rule}});
-    const AllocatorState& s = d.state;
     devices.push_back({{"device", d.device},
                        {"live_at_peak", top},
                        {"categories_at_peak", cats},
-                       {"allocator_state",
-                        {{"at", d.oom ? "oom" : "snapshot"},
-                         {"index", s.index},
-                         {"segments", s.segments.size()},
-                         {"reserved_bytes", s.reserved},
-                         {"allocated_bytes", s.allocated},
-                         {"live_blocks", s.live_blocks},
-                         {"free_bytes", s.free_bytes},
-                         {"largest_free_bytes", s.largest_free},
-                         {"fragmentation", s.fragmentation()},
-                         {"rounding_waste_bytes", s.rounding_waste}}}});
+                       {"allocator_state", state_json(d)},
+                       {"annotation_windows", windows_json(d.windows)}});
   }
   j["devices"] = devices;
   j["diagnosis"] = diagnosis_json(r.diagnosis);

@@ -3,11 +3,13 @@
 
 #include "core/snapshot/timeline_reports.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "core/snapshot/snapshot_text.h"
 #include "core/util/bytes.h"
+#include "core/util/safe_text.h"
 
 namespace oomscope::snapshot {
 
@@ -25,9 +27,41 @@ std::string pad(std::string s, std::size_t w) {
   return s;
 }
 
+std::string pct(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * x);
+  return buf;
+}
+double share(std::int64_t part, std::int64_t whole) {
+  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+
+// Below this share of the reserved bytes, reserved-but-unused memory is ordinary caching, not a finding.
+constexpr double kUnusedShare = 0.10;
+// At or above this share of the device's memory, the device is reported as nearly full.
+constexpr double kNearlyFullShare = 0.90;
+
+const KinetoGpu* gpu_for(const KinetoTrace& t, const KinetoDevice& d) {
+  if (d.device_type == 0) return nullptr;
+  for (const KinetoGpu& g : t.gpu_props)
+    if (g.id == d.device_id) return &g;
+  return nullptr;
+}
+
+std::string alloc_conf(const KinetoTrace& t, const KinetoDevice& d) {
+  const KinetoGpu* g = gpu_for(t, d);
+  return g && g->amd ? "PYTORCH_HIP_ALLOC_CONF" : "PYTORCH_CUDA_ALLOC_CONF";
+}
+
+// The allocated peak the trace shows: the baseline plus the running peak when the totals are known.
+std::int64_t allocated_peak(const KinetoDevice& d) {
+  return d.max_total_allocated >= 0 ? std::max(d.max_total_allocated, d.peak_live) : d.peak_live;
+}
+
 std::vector<analysis::DiagnosisLine> kineto_diagnosis(const KinetoTrace& t) {
   std::vector<analysis::DiagnosisLine> out;
   for (const KinetoDevice& d : t.devices) {
+    const std::size_t before = out.size();
     for (const KinetoOom& o : d.ooms) {
       analysis::DiagnosisLine l;
       l.rule = "oom-event";
@@ -43,23 +77,83 @@ std::vector<analysis::DiagnosisLine> kineto_diagnosis(const KinetoTrace& t) {
           "torch.cuda.memory._record_memory_history() and an OOM observer that calls _dump_snapshot()";
       out.push_back(std::move(l));
     }
-    if (d.device_type != 0 && d.max_total_reserved > 0 && d.max_total_allocated > 0 &&
-        d.max_total_reserved - d.max_total_allocated >= (1ll << 30)) {
+    if (d.device_type == 0) continue;
+    const KinetoGpu* gpu = gpu_for(t, d);
+    const std::int64_t reserved = d.max_total_reserved, peak = allocated_peak(d);
+    const bool constant = reserved >= 0 && d.min_total_reserved == reserved;
+    const std::string window = secs(d.last_ts_us - d.first_ts_us);
+    if (gpu && gpu->total_global_mem > 0 && reserved > 0 &&
+        share(reserved, gpu->total_global_mem) >= kNearlyFullShare) {
+      analysis::DiagnosisLine l;
+      l.rule = "device-nearly-full";
+      l.provenance = analysis::Provenance::Measured;
+      l.finding = d.label + ": reserved reached " + b(reserved) + ", " +
+                  pct(share(reserved, gpu->total_global_mem)) + " of the device's " +
+                  b(gpu->total_global_mem) + " (deviceProperties.totalGlobalMem)";
+      l.cause =
+          "little headroom is left for a larger request, another process or the CUDA context" +
+          std::string(constant ? "; reserved did not change during the trace, so it was reserved before the "
+                                 "profile began (a deliberate preallocation such as vLLM's "
+                                 "gpu_memory_utilization reserves most of the device up front)"
+                               : "");
+      out.push_back(std::move(l));
+    }
+    if (reserved > 0 && peak > 0 && reserved > peak && share(reserved - peak, reserved) >= kUnusedShare) {
+      const std::int64_t unused = reserved - peak;
       analysis::DiagnosisLine l;
       l.rule = "reserved-over-peak";
       l.provenance = analysis::Provenance::Measured;
-      l.finding = d.label + ": reserved reached " + b(d.max_total_reserved) + " while allocated peaked at " +
-                  b(d.max_total_allocated) + " (" + b(d.max_total_reserved - d.max_total_allocated) +
-                  " cached but never in use at once)";
-      l.cause =
-          "the caching allocator keeps freed blocks; fragmentation or an earlier larger phase reserved more "
-          "than the peak needs";
-      analysis::Fix f;
-      f.action = "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True";
-      f.saving_bytes = d.max_total_reserved - d.max_total_allocated;
-      f.saving_note = "at most the reserved bytes above the allocated peak";
-      f.cost = "none known for most workloads";
-      l.fixes.push_back(std::move(f));
+      if (constant) {
+        l.finding = d.label + ": reserved stayed at " + b(reserved) + " for the whole " + window +
+                    " trace while allocated peaked at " + b(peak) + ": " + b(unused) + " (" +
+                    pct(share(unused, reserved)) + " of reserved) was cached but not in use at the peak";
+        l.cause =
+            "all of it was reserved before the profile began (no [memory] event changed Total Reserved), so "
+            "this trace cannot tell whether an earlier phase needed it, fragmentation kept it, or it was "
+            "preallocated on purpose";
+        analysis::Fix f;
+        f.action =
+            "profile from before the model is built, or record a memory snapshot "
+            "(torch.cuda.memory._record_memory_history, then _dump_snapshot) to see what reserved it";
+        f.saving_note = "no saving can be derived from this trace";
+        f.cost = "a longer profile or a snapshot";
+        l.fixes.push_back(std::move(f));
+      } else {
+        l.finding = d.label + ": reserved rose to " + b(reserved) + " (from " + b(d.min_total_reserved) +
+                    ") during the trace while allocated peaked at " + b(peak) + ": " + b(unused) + " (" +
+                    pct(share(unused, reserved)) + " of reserved) cached but never in use at once";
+        l.cause =
+            "the caching allocator keeps freed blocks; fragmentation or an earlier larger phase reserved "
+            "more "
+            "than the peak needs";
+        analysis::Fix f;
+        f.action = alloc_conf(t, d) + "=expandable_segments:True";
+        f.saving_bytes = unused;
+        f.saving_note =
+            "at most the reserved bytes above the allocated peak; a snapshot replay (oomscope-cli whatif) "
+            "gives "
+            "the figure";
+        f.cost = "none known for most workloads";
+        l.fixes.push_back(std::move(f));
+      }
+      out.push_back(std::move(l));
+    }
+    if (out.size() == before && (d.allocs || d.frees)) {
+      analysis::DiagnosisLine l;
+      l.rule = "memory-summary";
+      l.provenance = analysis::Provenance::Measured;
+      l.finding = d.label +
+                  (d.baseline ? ": allocated peaked at " + b(peak)
+                              : ": the running sum of [memory] Bytes peaked " + b(peak) +
+                                    " above the unknown level at the start") +
+                  (reserved >= 0 ? " of " + b(reserved) + " reserved (" + pct(share(peak, reserved)) + ")"
+                                 : std::string(" (the trace has no Total Reserved)")) +
+                  (gpu && gpu->total_global_mem > 0
+                       ? "; the device has " + b(gpu->total_global_mem) + " (deviceProperties.totalGlobalMem)"
+                       : std::string());
+      l.cause = d.baseline ? "reserved memory above the peak is under " + pct(kUnusedShare) +
+                                 " of reserved: ordinary caching"
+                           : "the old [memory] schema has no totals: the level before profiling is unknown";
       out.push_back(std::move(l));
     }
   }
@@ -74,10 +168,19 @@ void write_kineto_text(std::ostream& o, const KinetoTrace& t) {
     << b(static_cast<std::int64_t>(t.file_size)) << "\n";
   o << "events " << n(t.events) << ", [memory] " << n(t.memory_events) << ", [OutOfMemory] "
     << n(t.oom_events) << " [read]\n";
-  if (!t.gpus.empty()) {
+  if (!t.gpu_props.empty()) {
     o << "devices (deviceProperties):";
-    for (std::size_t i = 0; i < t.gpus.size(); ++i) o << (i ? ", " : " ") << t.gpus[i];
-    o << "\n";
+    std::size_t unnamed = 0;
+    for (std::size_t i = 0; i < t.gpu_props.size(); ++i) {
+      const KinetoGpu& g = t.gpu_props[i];
+      unnamed += g.name.empty();
+      o << (i ? ", " : " ") << (g.name.empty() ? std::string("(no name)") : terminal_safe(g.name));
+      if (g.total_global_mem > 0) o << " " << b(g.total_global_mem);
+    }
+    o << " [read]\n";
+    if (unnamed)
+      o << "note: " << n(unnamed) << " of " << n(t.gpu_props.size())
+        << " deviceProperties entries have an empty name, so those devices cannot be identified\n";
   }
   if (t.old_schema)
     o << "old [memory] schema (no Addr / Total Allocated): live bytes are relative to the unknown level at "
@@ -101,6 +204,11 @@ void write_kineto_text(std::ostream& o, const KinetoTrace& t) {
                 : b(d.min_total_reserved) + " .. " + b(d.max_total_reserved))
         << " [read]\n";
     o << "  largest allocation " << b(d.largest_alloc) << " [read]\n";
+    if (const KinetoGpu* g = gpu_for(t, d); g && g->total_global_mem > 0 && d.max_total_reserved >= 0)
+      o << "  device memory " << b(g->total_global_mem)
+        << " (deviceProperties.totalGlobalMem); reserved at most "
+        << pct(share(d.max_total_reserved, g->total_global_mem)) << " of it, headroom "
+        << b(g->total_global_mem - d.max_total_reserved) << " [derived]\n";
     if (d.has_addr)
       o << "  paired by Addr: " << n(d.unmatched_frees) << " frees without an alloc, " << n(d.never_freed)
         << " allocations never freed [measured]\n";
@@ -111,6 +219,19 @@ void write_kineto_text(std::ostream& o, const KinetoTrace& t) {
   }
   write_diagnosis_text(o, kineto_diagnosis(t));
 }
+
+namespace {
+nlohmann::json gpu_props_json(const KinetoTrace& t) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const KinetoGpu& g : t.gpu_props)
+    out.push_back({{"id", g.id >= 0 ? nlohmann::json(g.id) : nlohmann::json(nullptr)},
+                   {"name", g.name},
+                   {"total_global_mem_bytes",
+                    g.total_global_mem > 0 ? nlohmann::json(g.total_global_mem) : nlohmann::json(nullptr)},
+                   {"rocm", g.amd}});
+  return out;
+}
+}  // namespace
 
 nlohmann::json kineto_json(const KinetoTrace& t) {
   nlohmann::json devs = nlohmann::json::array();
@@ -148,6 +269,7 @@ nlohmann::json kineto_json(const KinetoTrace& t) {
             {"oom_events", t.oom_events},
             {"old_schema", t.old_schema},
             {"gpus", t.gpus},
+            {"device_properties", gpu_props_json(t)},
             {"devices", devs}}},
           {"diagnosis", diagnosis_lines_json(kineto_diagnosis(t))}};
 }
