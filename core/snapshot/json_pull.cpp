@@ -64,12 +64,7 @@ bool JsonPull::refill() {
   return false;
 }
 
-int JsonPull::peek_char() {
-  if (p_ == end_ && !refill()) return -1;
-  return static_cast<unsigned char>(*p_);
-}
-
-int JsonPull::skip_ws() {
+int JsonPull::skip_ws_slow() {
   while (true) {
     while (p_ < end_) {
       const int c = static_cast<unsigned char>(*p_);

@@ -200,7 +200,55 @@ void JsonPull::scan_utf8(unsigned char lead, std::string* out) {
   if (out) out->append(seq, static_cast<std::size_t>(more + 1));
 }
 
+// A number that lies wholly inside the chunk (the usual case) is checked and converted in place; false
+// (with nothing consumed) when it runs to the chunk's end, for scan_number's byte-by-byte path.
+bool JsonPull::scan_number_in_chunk(bool keep_value, Number& n) {
+  const char* q = p_;
+  const bool neg = *q == '-';
+  if (neg) ++q;
+  if (q == end_) return false;
+  std::size_t int_digits = 0;
+  if (*q == '0') {
+    ++q;
+  } else if (is_digit(static_cast<unsigned char>(*q))) {
+    while (q < end_ && is_digit(static_cast<unsigned char>(*q))) ++q, ++int_digits;
+  } else {
+    fail("a number without digits");
+  }
+  if (q == end_) return false;
+  bool is_float = false;
+  if (*q == '.') {
+    is_float = true;
+    ++q;
+    if (q == end_) return false;
+    if (!is_digit(static_cast<unsigned char>(*q))) return false;  // the slow path names the error
+    while (q < end_ && is_digit(static_cast<unsigned char>(*q))) ++q;
+    if (q == end_) return false;
+  }
+  std::int64_t exp = 0;
+  if (*q == 'e' || *q == 'E') {
+    is_float = true;
+    ++q;
+    if (q == end_) return false;
+    const bool exp_neg = *q == '-';
+    if (*q == '+' || *q == '-') ++q;
+    if (q == end_ || !is_digit(static_cast<unsigned char>(*q))) return false;
+    while (q < end_ && is_digit(static_cast<unsigned char>(*q))) {
+      if (exp < 1'000'000'000) exp = exp * 10 + (*q - '0');
+      ++q;
+    }
+    if (q == end_) return false;
+    if (exp_neg) exp = -exp;
+  }
+  const char* b = p_;
+  p_ = q;
+  n = convert_number(b, q, neg, is_float, int_digits, exp, keep_value);
+  return true;
+}
+
 JsonPull::Number JsonPull::scan_number(bool keep_value) {
+  Number fast;
+  if (p_ < end_ && scan_number_in_chunk(keep_value, fast)) return fast;
   token_.clear();
   const auto take = [&] {
     token_ += *p_;
@@ -240,9 +288,13 @@ JsonPull::Number JsonPull::scan_number(bool keep_value) {
     }
     if (exp_neg) exp = -exp;
   }
+  return convert_number(token_.data(), token_.data() + token_.size(), neg, is_float, int_digits, exp,
+                        keep_value);
+}
+
+JsonPull::Number JsonPull::convert_number(const char* b, const char* e, bool neg, bool is_float,
+                                          std::size_t int_digits, std::int64_t exp, bool keep_value) {
   Number n;
-  const char* b = token_.data();
-  const char* e = token_.data() + token_.size();
   if (!is_float) {
     if (!keep_value && int_digits <= 19) return n;  // fits an int64 or a uint64: nothing can go wrong
     if (neg) {
@@ -256,9 +308,9 @@ JsonPull::Number JsonPull::scan_number(bool keep_value) {
   // Below 10^308 a double is finite: a number dropped needs no conversion.
   if (!keep_value && static_cast<std::int64_t>(int_digits) + exp <= 308) return n;
   if (keep_value && std::from_chars(b, e, n.d).ec == std::errc()) return n;
-  errno = 0;
-  n.d = std::strtod(token_.c_str(), nullptr);
-  if (!std::isfinite(n.d)) fail("number overflow parsing '" + token_.substr(0, 40) + "'");
+  const std::string text(b, e);
+  n.d = std::strtod(text.c_str(), nullptr);
+  if (!std::isfinite(n.d)) fail("number overflow parsing '" + text.substr(0, 40) + "'");
   return n;
 }
 

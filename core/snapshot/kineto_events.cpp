@@ -2,11 +2,14 @@
 
 #include "core/snapshot/detail/kineto_events.h"
 
+#include <string_view>
+
 namespace oomscope::snapshot::detail {
 
 namespace {
 
 using Kind = JsonPull::Kind;
+using namespace std::string_view_literals;
 
 // One member of "args": absent, present but not a number, or a number (the last occurrence counts).
 struct Arg {
@@ -33,12 +36,12 @@ class Reader {
       out_.root_object = true;
       j_.enter_object();
       while (j_.next_key(key_, cut_)) {
-        if (!cut_ && key_ == "traceEvents") {
+        if (!cut_ && key_ == "traceEvents"sv) {
           out_.has_trace_events = true;
           members(&Reader::event);
-        } else if (!cut_ && key_ == "deviceProperties") {
+        } else if (!cut_ && key_ == "deviceProperties"sv) {
           members(&Reader::device_properties);
-        } else if (!cut_ && key_ == "baseTimeNanoseconds") {
+        } else if (!cut_ && key_ == "baseTimeNanoseconds"sv) {
           out_.base_time_ns = 0;  // the last occurrence decides, a non-number one too
           if (j_.peek_value() == Kind::Number)
             out_.base_time_ns = j_.read_number().as_double();
@@ -94,7 +97,7 @@ class Reader {
     bool has_name = false;
     std::string name;
     while (j_.next_key(key_, cut_)) {
-      if (!cut_ && key_ == "name") {
+      if (!cut_ && key_ == "name"sv) {
         has_name = j_.peek_value() == Kind::String;
         if (has_name)
           j_.read_string(name);
@@ -122,17 +125,17 @@ class Reader {
     while (j_.next_key(key_, cut_)) {
       if (cut_)
         j_.skip_value();
-      else if (key_ == "Bytes")
+      else if (key_ == "Bytes"sv)
         arg(a.bytes);
-      else if (key_ == "Total Allocated")
+      else if (key_ == "Total Allocated"sv)
         arg(a.total_allocated);
-      else if (key_ == "Total Reserved")
+      else if (key_ == "Total Reserved"sv)
         arg(a.total_reserved);
-      else if (key_ == "Addr")
+      else if (key_ == "Addr"sv)
         arg(a.addr);
-      else if (key_ == "Device Type")
+      else if (key_ == "Device Type"sv)
         arg(a.device_type);
-      else if (key_ == "Device Id")
+      else if (key_ == "Device Id"sv)
         arg(a.device_id);
       else
         j_.skip_value();
@@ -147,22 +150,25 @@ class Reader {
     j_.enter_object();
     while (j_.next_key(key_, cut_)) {
       const Kind k = j_.peek_value();
-      if (!cut_ && key_ == "name") {
+      if (!cut_ && key_ == "name"sv) {
         if (k == Kind::String) {
           bool long_name = false;
           j_.read_string(name_, 16, &long_name);
-          name = long_name ? Other : name_ == "[memory]" ? Memory : name_ == "[OutOfMemory]" ? Oom : Other;
+          name = long_name                    ? Other
+                 : name_ == "[memory]"sv      ? Memory
+                 : name_ == "[OutOfMemory]"sv ? Oom
+                                              : Other;
         } else {
           name = NotString;
           j_.skip_value();
         }
-      } else if (!cut_ && key_ == "ts") {
+      } else if (!cut_ && key_ == "ts"sv) {
         has_ts = k == Kind::Number;
         if (has_ts)
           ts = j_.read_number().as_double();
         else
           j_.skip_value();
-      } else if (!cut_ && key_ == "args") {
+      } else if (!cut_ && key_ == "args"sv) {
         has_args = k == Kind::Object;
         if (has_args)
           args(a);

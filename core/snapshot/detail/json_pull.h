@@ -67,14 +67,28 @@ class JsonPull {
  private:
   [[noreturn]] void fail(const std::string& what) const;
   bool refill();  // next chunk; false at the end of the text
-  int peek_char();
-  int skip_ws();  // the next non-blank byte (not consumed), -1 at the end
+  int peek_char() {
+    if (p_ == end_ && !refill()) return -1;
+    return static_cast<unsigned char>(*p_);
+  }
+  // The next non-blank byte (not consumed), -1 at the end.
+  int skip_ws() {
+    if (p_ < end_) {
+      const auto c = static_cast<unsigned char>(*p_);
+      if (c > ' ') return c;
+    }
+    return skip_ws_slow();
+  }
+  int skip_ws_slow();
   void expect_char(char c, const char* what);
   void after_value();  // the ',' or closing bracket after a member or element
   void scan_string(std::string* out, std::size_t max_keep, bool* cut);
   void scan_utf8(unsigned char lead, std::string* out);
   unsigned read_hex4();
   Number scan_number(bool keep);
+  bool scan_number_in_chunk(bool keep, Number& n);  // the fast path: a number that ends inside the chunk
+  Number convert_number(const char* b, const char* e, bool neg, bool is_float, std::size_t int_digits,
+                        std::int64_t exp, bool keep);
   void scan_literal();
 
   Source source_;
