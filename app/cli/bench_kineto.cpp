@@ -101,8 +101,9 @@ void time_gzip(const std::string& file) {
 
 void measure(const std::string& file, const fs::path& src, bool python) {
   std::error_code ec;
-  const auto size = fs::file_size(file, ec);
-  std::printf("%s (%s)\n", file.c_str(), format_bytes(static_cast<std::uint64_t>(size)).c_str());
+  const auto size_or = fs::file_size(file, ec);
+  const std::uint64_t size = ec ? 0 : static_cast<std::uint64_t>(size_or);
+  std::printf("%s (%s)\n", file.c_str(), ec ? "cannot stat" : format_bytes(size).c_str());
   std::fflush(stdout);
   const ChildRun c = run_in_child([&file]() -> std::pair<int, std::string> {
     try {

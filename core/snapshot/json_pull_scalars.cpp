@@ -242,8 +242,32 @@ bool JsonPull::scan_number_in_chunk(bool keep_value, Number& n) {
   }
   const char* b = p_;
   p_ = q;
+  if (keep_text_) keep_text_->assign(b, q);
   n = convert_number(b, q, neg, is_float, int_digits, exp, keep_value);
   return true;
+}
+
+void JsonPull::read_number_text(std::string& text) {
+  skip_ws();
+  keep_text_ = &text;
+  try {
+    scan_number(false);
+  } catch (...) {
+    keep_text_ = nullptr;
+    throw;
+  }
+  keep_text_ = nullptr;
+}
+
+JsonPull::Number JsonPull::number_of(std::string_view text) {
+  bool given = false;
+  JsonPull j([&]() -> std::string_view {
+    if (given) return {};
+    given = true;
+    return text;
+  });
+  j.at_start_ = false;
+  return j.read_number();
 }
 
 JsonPull::Number JsonPull::scan_number(bool keep_value) {
@@ -288,6 +312,7 @@ JsonPull::Number JsonPull::scan_number(bool keep_value) {
     }
     if (exp_neg) exp = -exp;
   }
+  if (keep_text_) *keep_text_ = token_;
   return convert_number(token_.data(), token_.data() + token_.size(), neg, is_float, int_digits, exp,
                         keep_value);
 }

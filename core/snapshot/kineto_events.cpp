@@ -145,7 +145,6 @@ class Reader {
   void event() {
     enum { NotString, Other, Memory, Oom } name = NotString;
     bool has_ts = false, has_args = false;
-    double ts = 0;
     Args a;
     j_.enter_object();
     while (j_.next_key(key_, cut_)) {
@@ -163,9 +162,10 @@ class Reader {
           j_.skip_value();
         }
       } else if (!cut_ && key_ == "ts"sv) {
+        // Checked now, converted only for the events kept (most events are not [memory]).
         has_ts = k == Kind::Number;
         if (has_ts)
-          ts = j_.read_number().as_double();
+          j_.read_number_text(ts_);
         else
           j_.skip_value();
       } else if (!cut_ && key_ == "args"sv) {
@@ -181,7 +181,7 @@ class Reader {
     ++out_.events;
     if ((name != Memory && name != Oom) || !has_args) return;
     RawEvent e;
-    e.ts = has_ts ? ts : 0.0;
+    e.ts = has_ts ? JsonPull::number_of(ts_).as_double() : 0.0;
     e.bytes = a.bytes.or_else(0);
     e.total_allocated = a.total_allocated.or_else(-1);
     e.total_reserved = a.total_reserved.or_else(-1);
@@ -194,7 +194,7 @@ class Reader {
 
   JsonPull& j_;
   KinetoJson& out_;
-  std::string key_, name_;
+  std::string key_, name_, ts_;
   bool cut_ = false;
   std::size_t order_ = 0;
 };

@@ -57,8 +57,12 @@ class JsonPull {
   // The next value, which peek_value() said is a string; at most max_keep bytes kept (`cut` says if more).
   void read_string(std::string& out, std::size_t max_keep = std::string::npos, bool* cut = nullptr);
   Number read_number();  // ... a number
-  void skip_value();     // validates the next value, whatever it is, and drops it
-  void expect_end();     // only whitespace may follow the top value
+  // ... a number, checked but kept as its text (`text`), for number_of() once it is known to be needed.
+  void read_number_text(std::string& text);
+  // A number from the text read_number_text() kept: what read_number() would have given.
+  static Number number_of(std::string_view text);
+  void skip_value();  // validates the next value, whatever it is, and drops it
+  void expect_end();  // only whitespace may follow the top value
 
   bool had_byte_order_mark() const { return bom_; }
   std::uint64_t offset() const { return base_ + static_cast<std::uint64_t>(p_ - begin_); }
@@ -99,7 +103,8 @@ class JsonPull {
   bool at_start_ = true, eof_ = false, bom_ = false;
   // Open containers: '{' or '[', with whether a member or element was read ('1') or not yet ('0').
   std::vector<char> open_;
-  std::string token_;  // a number being read
+  std::string token_;                 // a number being read
+  std::string* keep_text_ = nullptr;  // read_number_text(): where the number's text goes
 };
 
 }  // namespace oomscope::snapshot::detail
