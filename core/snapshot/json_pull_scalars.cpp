@@ -197,7 +197,7 @@ void JsonPull::scan_utf8(unsigned char lead, std::string* out) {
     ++p_;
     lo = 0x80, hi = 0xbf;
   }
-  if (out) out->append(seq, static_cast<std::size_t>(more + 1));
+  if (out) out->append(seq, static_cast<std::size_t>(more) + 1);
 }
 
 // A number that lies wholly inside the chunk (the usual case) is checked and converted in place; false

@@ -207,6 +207,7 @@ std::shared_ptr<const KinetoTrace> read_kineto_trace(const std::string& path, Pr
       check_gunzip_end(gzs.end(), gzs.produced(), path, kMaxText);
       throw;
     }
+    while (!gzs.next().empty()) tick(gzs.consumed());  // text after a NUL byte is ignored, not its gzip
     check_gunzip_end(gzs.end(), gzs.produced(), path, kMaxText);
   }
   trace->file_size = size;

@@ -22,7 +22,7 @@ namespace {
 // gzip is read as it is (as zlib's gzread did). A cut-off gzip stream (the recorder flushes about every
 // second, so a crash leaves one) yields what decoded before the cut: zlib's output up to there. The
 // recorder's writer stays on zlib's streaming gzwrite, which flushes as it goes.
-std::string read_all(const std::string& path, ReplayInfo& info, std::stop_token stop) {
+std::string read_all(const std::string& path, ReplayInfo& info, const std::stop_token& stop) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw Error(ErrorKind::NotFound, path, "no such recording");
   info.file_bytes = static_cast<std::uint64_t>(st.st_size);
@@ -70,6 +70,7 @@ bool looks_like_recording(const std::string& path) {
   return std::string_view(head).starts_with(rec::kMagic);
 }
 
+// NOLINTNEXTLINE(performance-unnecessary-value-param): by value as declared; callers move their token in
 ReplayInfo replay_recording(const std::string& path, LiveSink& sink, std::stop_token stop) {
   ReplayInfo info;
   const std::string data = read_all(path, info, stop);

@@ -62,7 +62,7 @@ class JsonPull {
   // A number from the text read_number_text() kept: what read_number() would have given.
   static Number number_of(std::string_view text);
   void skip_value();  // validates the next value, whatever it is, and drops it
-  void expect_end();  // only whitespace may follow the top value
+  void expect_end();  // only whitespace after the top value, or a NUL byte (nlohmann ignored what follows)
 
   bool had_byte_order_mark() const { return bom_; }
   std::uint64_t offset() const { return base_ + static_cast<std::uint64_t>(p_ - begin_); }

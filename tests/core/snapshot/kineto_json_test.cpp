@@ -168,7 +168,10 @@ TEST(KinetoJson, CraftedInputsReachTheSameVerdict) {
       R"({"other": [{"name": "[memory]", "args": {"Bytes": 1}}], "traceEvents": []})",
       R"({"traceEvents": [{"name": "[memory]xxxxxxxxxxxxxxxxxxxxxxxxx", "args": {}}]})",
       R"({"traceEvents": [{"name": "[mem\u006fry]", "args": {"Device Type": 1e3}}]})",
-      "{\"traceEvents\": [{\"name\": \"[memory]\", \"args\": {}}]}\0",
+      std::string("{\"traceEvents\": [{\"name\": \"[memory]\", \"args\": {}}]}") + std::string(1, '\0'),
+      std::string("{\"traceEvents\": []}") + std::string(1, '\0') + "garbage {",
+      std::string("{\"traceEvents\": [") + std::string(1, '\0') + "]}",
+      std::string("{\"traceEvents\": [], \"x\": \"a") + std::string(1, '\0') + "b\"}",
   };
   for (const std::string& c : cases) expect_same(c, "case");
   // Deep nesting is valid JSON for nlohmann (no depth limit): read without recursion.
