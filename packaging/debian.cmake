@@ -45,7 +45,7 @@ set(CPACK_STRIP_FILES ON)
 set(CPACK_COMPONENTS_ALL ${components})
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)           # <name>_<version>_<arch>.deb
-set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)         # libisal2, zlib1g, Qt, protobuf: from what the programs link
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS OFF)     # no shared libraries of our own
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)

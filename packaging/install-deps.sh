@@ -11,8 +11,9 @@ PACKAGES=(
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev qt6-qpa-plugins
   # protobuf 3.21 + protoc
   libprotobuf-dev protobuf-compiler
-  # zlib: reading .xplane.pb.gz
-  zlib1g-dev
+  # gzip input (.xplane.pb.gz, .json.gz, .raw.gz, .prof): ISA-L inflates, zlib names damaged data and
+  # writes recordings
+  zlib1g-dev libisal-dev
   # JSON, command-line options (CLI11, header-only), tests
   nlohmann-json3-dev libcli11-dev libgtest-dev googletest
   # style checks in CI (scripts/check-format.sh, scripts/check-tidy.sh); clang for the fuzz preset

@@ -1,34 +1,33 @@
 #include "core/snapshot/kineto.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <fstream>
-#include <map>
-#include <nlohmann/json.hpp>
+#include <cerrno>
+#include <cstring>
 #include <unordered_map>
 
 #include "core/capture/companion.h"
+#include "core/snapshot/detail/kineto_events.h"
+#include "core/util/bytes.h"
 #include "core/util/error.h"
 #include "core/util/gzip.h"
+#include "core/util/gzip_stream.h"
 
 namespace oomscope::snapshot {
 
 namespace {
 
-using nlohmann::json;
+using detail::RawEvent;
 
-struct RawEvent {
-  double ts = 0;
-  std::int64_t bytes = 0, total_allocated = -1, total_reserved = -1;
-  std::int64_t addr = 0;
-  bool has_addr = false, oom = false;
-  std::size_t order = 0;
+constexpr std::size_t kBlock = 4u << 20;  // plain text is read 4 MiB at a time
+
+struct FileCloser {
+  int fd;
+  ~FileCloser() { ::close(fd); }
 };
-
-std::int64_t int_arg(const json& args, const char* key, std::int64_t fallback) {
-  auto it = args.find(key);
-  if (it == args.end() || !it->is_number()) return fallback;
-  return it->is_number_float() ? static_cast<std::int64_t>(it->get<double>()) : it->get<std::int64_t>();
-}
 
 const char* device_type_name(int t) {
   static const char* kNames[] = {"CPU",  "CUDA", "MKLDNN", "OPENGL", "OPENCL", "IDEEP", "HIP",
@@ -89,86 +88,51 @@ KinetoDevice build_device(int type, std::int64_t id, std::vector<RawEvent>& ev, 
   return d;
 }
 
-KinetoGpu gpu_of(const json& p) {
-  KinetoGpu g;
-  if (auto id = p.find("id"); id != p.end() && id->is_number_integer()) g.id = id->get<std::int64_t>();
-  if (auto nm = p.find("name"); nm != p.end() && nm->is_string()) g.name = nm->get<std::string>();
-  if (auto m = p.find("totalGlobalMem"); m != p.end() && m->is_number() && m->get<double>() > 0)
-    g.total_global_mem =
-        m->is_number_integer() ? m->get<std::int64_t>() : static_cast<std::int64_t>(m->get<double>());
-  g.amd = p.contains("gcnArchName") || g.name.find("AMD") != std::string::npos ||
-          g.name.find("Instinct") != std::string::npos || g.name.find("Radeon") != std::string::npos;
-  return g;
-}
-
-}  // namespace
-
-std::shared_ptr<const KinetoTrace> read_kineto_trace_from_text(const std::string& text,
-                                                               const std::string& name) {
+// The trace from what read_kineto_json kept; throws JsonPull's failures as the reader's "not valid JSON".
+std::shared_ptr<KinetoTrace> trace_from_json(detail::JsonPull& j, const std::string& name) {
+  detail::KinetoJson k;
+  try {
+    k = detail::read_kineto_json(j);
+  } catch (const detail::JsonPull::Failure& f) {  // a syntax error, or a number too large for a double
+    throw Error(ErrorKind::Damaged, name,
+                std::string("the trace is not valid JSON: ") + f.what() + " at byte " +
+                    format_bytes_exact(static_cast<std::int64_t>(f.offset)))
+        .at(f.offset);
+  }
+  if (!k.array_form && (!k.root_object || !k.has_trace_events))
+    throw Error(ErrorKind::NotACapture, name, "is JSON but has no 'traceEvents': not a Chrome trace");
   auto trace = std::make_shared<KinetoTrace>();
   trace->path = name;
-  std::size_t p = text.find_first_not_of(" \t\r\n");
-  const bool array_form = p != std::string::npos && text[p] == '[';
-  const int event_depth = array_form ? 1 : 2;
-  std::string top_key;
-  std::map<std::pair<int, std::int64_t>, std::vector<RawEvent>> groups;
-  std::size_t order = 0;
-  json::parser_callback_t cb = [&](int depth, json::parse_event_t ev, json& parsed) -> bool {
-    if (ev == json::parse_event_t::key && depth == 1 && !array_form) {
-      top_key = parsed.get<std::string>();
-      return true;
-    }
-    if (ev != json::parse_event_t::object_end || depth != event_depth) return true;
-    if (!array_form && top_key != "traceEvents") {
-      if (top_key == "deviceProperties" && parsed.contains("name") && parsed["name"].is_string())
-        trace->gpus.push_back(parsed["name"].get<std::string>());
-      if (top_key == "deviceProperties") trace->gpu_props.push_back(gpu_of(parsed));
-      return true;
-    }
-    ++trace->events;
-    auto n = parsed.find("name");
-    if (n == parsed.end() || !n->is_string()) return false;
-    const std::string& nm = n->get_ref<const std::string&>();
-    const bool mem = nm == "[memory]", oom = nm == "[OutOfMemory]";
-    if (!mem && !oom) return false;
-    auto a = parsed.find("args");
-    if (a == parsed.end() || !a->is_object()) return false;
-    RawEvent e;
-    auto ts = parsed.find("ts");
-    e.ts = ts != parsed.end() && ts->is_number() ? ts->get<double>() : 0.0;
-    e.bytes = int_arg(*a, "Bytes", 0);
-    e.total_allocated = int_arg(*a, "Total Allocated", -1);
-    e.total_reserved = int_arg(*a, "Total Reserved", -1);
-    if (a->contains("Addr")) e.has_addr = true, e.addr = int_arg(*a, "Addr", 0);
-    e.oom = oom;
-    e.order = order++;
-    (mem ? trace->memory_events : trace->oom_events)++;
-    groups[{static_cast<int>(int_arg(*a, "Device Type", 0)), int_arg(*a, "Device Id", -1)}].push_back(e);
-    return false;
-  };
-  json root;
-  try {
-    root = json::parse(text, cb);
-  } catch (const json::exception& e) {  // a syntax error, or a number too large for a double (1e999)
-    throw Error(ErrorKind::Damaged, name, std::string("the trace is not valid JSON: ") + e.what());
-  }
-  if (!array_form && (!root.is_object() || !root.contains("traceEvents")))
-    throw Error(ErrorKind::NotACapture, name, "is JSON but has no 'traceEvents': not a Chrome trace");
-  if (root.is_object()) {
-    auto base = root.find("baseTimeNanoseconds");
-    if (base != root.end() && base->is_number()) trace->base_time_ns = base->get<double>();
-  }
+  trace->events = k.events;
+  trace->memory_events = k.memory_events;
+  trace->oom_events = k.oom_events;
+  trace->gpus = std::move(k.gpus);
+  trace->gpu_props = std::move(k.gpu_props);
+  trace->base_time_ns = k.base_time_ns;
   bool any_totals = false;
-  for (auto& [key, ev] : groups)
+  for (auto& [key, ev] : k.groups)
     for (const RawEvent& e : ev) any_totals |= e.total_allocated >= 0 || e.has_addr;
-  trace->old_schema = !groups.empty() && !any_totals;
-  for (auto& [key, ev] : groups)
+  trace->old_schema = !k.groups.empty() && !any_totals;
+  for (auto& [key, ev] : k.groups)
     trace->devices.push_back(build_device(key.first, key.second, ev, trace->base_time_ns / 1000.0));
   std::stable_sort(trace->devices.begin(), trace->devices.end(),
                    [](const KinetoDevice& a, const KinetoDevice& b) {
                      return (a.device_type == 0) < (b.device_type == 0);
                    });
   return trace;
+}
+
+}  // namespace
+
+std::shared_ptr<const KinetoTrace> read_kineto_trace_from_text(const std::string& text,
+                                                               const std::string& name) {
+  bool given = false;
+  detail::JsonPull j([&]() -> std::string_view {
+    if (given) return {};
+    given = true;
+    return text;
+  });
+  return trace_from_json(j, name);
 }
 
 void require_memory_events(const KinetoTrace& t) {
@@ -186,21 +150,71 @@ void require_memory_events(const KinetoTrace& t) {
 
 std::shared_ptr<const KinetoTrace> read_kineto_trace(const std::string& path, ProgressSink& progress,
                                                      std::stop_token stop) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorKind::Io, path, "cannot open the file");
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::uint64_t size = bytes.size();
-  progress.report(0.1, "reading trace");
-  const bool gz = is_gzip(bytes);
-  if (gz) bytes = gunzip(bytes, path);
-  if (stop.stop_requested()) throw Cancelled(path);
-  progress.report(0.4, "parsing trace");
-  auto t = read_kineto_trace_from_text(bytes, path);
-  auto out = std::const_pointer_cast<KinetoTrace>(t);
-  out->file_size = size;
-  out->gzip = gz;
-  progress.report(1.0, "parsing trace");
-  return out;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw Error(ErrorKind::Io, path, "cannot open the file");
+  const FileCloser closer{fd};
+  struct stat st {};
+  const std::uint64_t size = ::fstat(fd, &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+  // Plain text is read a block at a time and parsed as it comes: memory holds one block, not the file.
+  std::string block(kBlock, '\0');
+  std::uint64_t read_so_far = 0;
+  const auto read_block = [&]() -> std::string_view {
+    while (true) {
+      const ssize_t n = ::read(fd, block.data(), block.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0)
+        throw Error(ErrorKind::Io, path, std::string("cannot read the file: ") + std::strerror(errno));
+      read_so_far += static_cast<std::uint64_t>(n);
+      return {block.data(), static_cast<std::size_t>(n)};
+    }
+  };
+  const auto tick = [&](std::uint64_t done) {
+    if (stop.stop_requested()) throw Cancelled(path);
+    progress.report(size ? 0.05 + 0.9 * static_cast<double>(done) / static_cast<double>(size) : 0.5,
+                    "reading trace");
+  };
+  std::string_view first = read_block();
+  const bool gz = is_gzip(first);
+  std::shared_ptr<KinetoTrace> trace;
+  if (!gz) {
+    bool first_given = false;
+    detail::JsonPull j([&]() -> std::string_view {
+      if (!first_given) {
+        first_given = true;
+        return first;
+      }
+      tick(read_so_far);
+      return read_block();
+    });
+    trace = trace_from_json(j, path);
+  } else {
+    // gzip: the compressed file in memory (a twentieth of the text for real traces), its output parsed a
+    // chunk at a time as it is decompressed (core/util/gzip_stream.h).
+    std::string compressed(first);
+    for (std::string_view more = read_block(); !more.empty(); more = read_block()) compressed += more;
+    constexpr std::uint64_t kMaxText = 16ull << 30;  // as gunzip()
+    GzipStream gzs(compressed, kMaxText + 1);
+    detail::JsonPull j([&]() -> std::string_view {
+      tick(gzs.consumed());
+      return gzs.next();
+    });
+    try {
+      trace = trace_from_json(j, path);
+    } catch (const Cancelled&) {
+      throw;
+    } catch (const Error&) {
+      // A damaged or cut gzip stream is named as such, as when it was decompressed before parsing.
+      while (!gzs.next().empty()) tick(gzs.consumed());
+      check_gunzip_end(gzs.end(), gzs.produced(), path, kMaxText);
+      throw;
+    }
+    while (!gzs.next().empty()) tick(gzs.consumed());  // text after a NUL byte is ignored, not its gzip
+    check_gunzip_end(gzs.end(), gzs.produced(), path, kMaxText);
+  }
+  trace->file_size = size;
+  trace->gzip = gz;
+  progress.report(1.0, "reading trace");
+  return trace;
 }
 
 }  // namespace oomscope::snapshot

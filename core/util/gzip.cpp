@@ -1,30 +1,14 @@
 #include "core/util/gzip.h"
 
-#include <zlib.h>
-
 #include <algorithm>
-#include <climits>
-#include <cstring>
 
 #include "core/util/bytes.h"
+#include "core/util/detail/inflaters.h"
 #include "core/util/error.h"
 
 namespace oomscope {
 
 namespace {
-
-struct Inflater {
-  z_stream z{};
-  bool open = false;
-  Inflater() {
-    open = inflateInit2(&z, 16 + MAX_WBITS) == Z_OK;  // gzip wrapper only
-  }
-  ~Inflater() {
-    if (open) inflateEnd(&z);
-  }
-  Inflater(const Inflater&) = delete;
-  Inflater& operator=(const Inflater&) = delete;
-};
 
 std::string exact(std::uint64_t n) { return format_bytes_exact(static_cast<std::int64_t>(n)); }
 
@@ -35,69 +19,70 @@ bool is_gzip(std::string_view bytes) {
          static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
+namespace {
+
+GzipEnd inflate_into(std::string_view compressed, std::string& out, std::uint64_t limit,
+                     const std::function<void(std::uint64_t consumed)>& after_chunk,
+                     detail::InflatePass::Engine engine) {
+  detail::InflatePass pass(compressed, limit, engine);
+  std::string spill;  // output past what was reserved: appended, so the string grows by doubling
+  while (!pass.done()) {
+    const std::size_t room = pass.room();
+    if (room == 0) {
+      pass.next(nullptr, 1);  // at the limit: says whether the data goes on
+      break;
+    }
+    const std::size_t before = out.size();
+    if (out.capacity() > before) {
+      // Straight into the reserved space, never past it: growing a string of the whole text by copying it
+      // cost more than the decompression (the trailer's size is usually exact).
+      const std::size_t here = std::min(room, out.capacity() - before);
+      out.resize(before + here);
+      const std::size_t wrote = pass.next(out.data() + before, here);
+      out.resize(before + wrote);
+    } else {
+      spill.resize(std::min<std::size_t>(room, 64u << 10));
+      out.append(spill.data(), pass.next(spill.data(), spill.size()));
+    }
+    if (after_chunk) after_chunk(pass.consumed());
+  }
+  return pass.end();
+}
+
+}  // namespace
+
 GzipEnd inflate_gzip(std::string_view compressed, std::string& out, std::uint64_t limit,
                      const std::function<void(std::uint64_t consumed)>& after_chunk) {
-  Inflater inf;
-  if (!inf.open) return {GzipEnd::NoDecompressor, 0, {}};
-  // The gzip trailer holds the size modulo 4 GiB: a good first guess for what is read here (under 2 GiB),
-  // within what deflate can expand to (1032 to 1).
-  if (compressed.size() >= 18) {
-    std::uint32_t isize = 0;
-    std::memcpy(&isize, compressed.data() + compressed.size() - 4, 4);
-    const std::uint64_t guess = std::min<std::uint64_t>({isize, limit, compressed.size() * 1032});
-    out.reserve(out.size() + static_cast<std::size_t>(guess));
-  }
-  constexpr std::size_t kChunk = 1u << 20;
-  const auto* in = reinterpret_cast<const Bytef*>(compressed.data());
-  std::uint64_t consumed = 0;
-  while (true) {
-    if (inf.z.avail_in == 0) {
-      const std::uint64_t left = compressed.size() - consumed;
-      const auto take = static_cast<uInt>(std::min<std::uint64_t>(left, UINT_MAX / 2));
-      inf.z.next_in = const_cast<Bytef*>(in + consumed);
-      inf.z.avail_in = take;
-      consumed += take;
-    }
-    if (out.size() >= limit) return {GzipEnd::Limit, consumed - inf.z.avail_in, {}};
-    const std::size_t before = out.size();
-    const std::size_t room = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, limit - before));
-    if (out.capacity() < before + room) out.reserve(std::max(out.capacity() * 2, before + room));
-    out.resize(before + room);
-    inf.z.next_out = reinterpret_cast<Bytef*>(out.data() + before);
-    inf.z.avail_out = static_cast<uInt>(room);
-    const int rc = inflate(&inf.z, Z_NO_FLUSH);
-    out.resize(before + room - inf.z.avail_out);
-    const std::uint64_t at = consumed - inf.z.avail_in;
-    if (after_chunk) after_chunk(at);
-    if (rc == Z_STREAM_END) {
-      if (at >= compressed.size()) return {GzipEnd::Complete, at, {}};
-      // Another gzip member follows (concatenated .gz files decompress to the concatenation).
-      if (compressed.size() - at < 2 || !is_gzip(compressed.substr(at)))
-        return {GzipEnd::Complete, at, {}};  // trailing garbage: ignored as gzip does
-      inflateReset(&inf.z);
-      continue;
-    }
-    if (rc == Z_BUF_ERROR && inf.z.avail_in == 0 && consumed >= compressed.size())
-      return {GzipEnd::Truncated, compressed.size(), {}};
-    if (rc != Z_OK && rc != Z_BUF_ERROR)
-      return {GzipEnd::Damaged, at, inf.z.msg ? std::string(inf.z.msg) : "zlib error " + std::to_string(rc)};
-  }
+  const std::size_t start = out.size();
+  const std::uint64_t room = limit > start ? limit - start : 0;
+  detail::reserve_for_gzip(compressed, out, room);
+  GzipEnd end = inflate_into(compressed, out, room, after_chunk, detail::InflatePass::Engine::Isal);
+  if (end.kind == GzipEnd::Complete || end.kind == GzipEnd::Limit) return end;
+  // Damaged or cut data (rare): zlib decides, so that the kind, the offset and the words are what they
+  // always were. Its output replaces ISA-L's; after_chunk sees the offsets again from the start.
+  out.resize(start);
+  return inflate_into(compressed, out, room, after_chunk, detail::InflatePass::Engine::Zlib);
 }
 
 std::string gunzip(std::string_view compressed, const std::string& name, std::uint64_t max_out) {
   std::string out;
   const GzipEnd end = inflate_gzip(compressed, out, max_out + 1);
-  if (out.size() > max_out)
+  check_gunzip_end(end, out.size(), name, max_out);
+  return out;
+}
+
+void check_gunzip_end(const GzipEnd& end, std::uint64_t produced, const std::string& name,
+                      std::uint64_t max_out) {
+  if (produced > max_out)
     throw Error(ErrorKind::TooLarge, name,
                 "decompresses to more than " + format_bytes(max_out) + "; refusing to go on");
   if (end.kind == GzipEnd::Damaged || end.kind == GzipEnd::NoDecompressor)
     throw Error(ErrorKind::Damaged, name,
-                "the gzip stream is damaged after " + exact(out.size()) + " decompressed bytes");
+                "the gzip stream is damaged after " + exact(produced) + " decompressed bytes");
   if (end.kind != GzipEnd::Complete)
     throw Error(ErrorKind::Truncated, name,
-                "the gzip stream is truncated: it ends after " + exact(out.size()) +
+                "the gzip stream is truncated: it ends after " + exact(produced) +
                     " decompressed bytes; the file was probably cut short");
-  return out;
 }
 
 std::string gunzip_prefix(std::string_view compressed, std::size_t limit) {

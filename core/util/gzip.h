@@ -1,7 +1,9 @@
 #pragma once
 // gzip decompression, written once for every reader of compressed input: captures (.xplane.pb.gz, with
 // progress, cancellation and a check of the content: core/capture/gzip_input.cpp) and the PyTorch and JAX
-// files that come compressed (.json.gz, .raw.gz, .prof: core/snapshot).
+// files that come compressed (.json.gz, .raw.gz, .prof: core/snapshot). ISA-L's igzip inflates (3-3.6x
+// zlib); when it stops on damaged or cut data, zlib decides what is wrong and where, so the errors are
+// zlib's (core/util/detail/inflaters.h). Both stream: output comes in chunks of at most 1 MiB.
 
 #include <cstdint>
 #include <functional>
@@ -37,6 +39,10 @@ GzipEnd inflate_gzip(std::string_view compressed, std::string& out, std::uint64_
 // The whole decompressed content. Throws oomscope::Error naming `name` when the data is damaged or cut, or
 // when it would exceed max_out bytes.
 std::string gunzip(std::string_view compressed, const std::string& name, std::uint64_t max_out = 16ull << 30);
+// gunzip()'s errors for a decompression that stopped with `end` after `produced` bytes (a GzipStream's
+// reader uses them too): returns only when `end` is Complete and produced <= max_out.
+void check_gunzip_end(const GzipEnd& end, std::uint64_t produced, const std::string& name,
+                      std::uint64_t max_out = 16ull << 30);
 // At most `limit` decompressed bytes from the start, for recognising the content; never throws.
 std::string gunzip_prefix(std::string_view compressed, std::size_t limit);
 

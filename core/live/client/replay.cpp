@@ -3,49 +3,56 @@
 #include "core/live/client/replay.h"
 
 #include <sys/stat.h>
-#include <zlib.h>
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <vector>
 
 #include "core/live/client/recording_format.h"
+#include "core/util/bytes.h"
 #include "core/util/error.h"
+#include "core/util/gzip.h"
 
 namespace oomscope::live {
 
 namespace {
 
-struct GzCloser {
-  void operator()(gzFile f) const { ::gzclose(f); }
-};
-using GzPtr = std::unique_ptr<gzFile_s, GzCloser>;
-
-// Reads the whole decompressed stream; a cut-off gzip stream yields what decoded before the cut.
-std::string read_all(const std::string& path, ReplayInfo& info) {
+// The whole decompressed stream, through the one gzip reader (core/util/gzip.h); a recording that is not
+// gzip is read as it is (as zlib's gzread did). A cut-off gzip stream (the recorder flushes about every
+// second, so a crash leaves one) yields what decoded before the cut: zlib's output up to there. The
+// recorder's writer stays on zlib's streaming gzwrite, which flushes as it goes.
+std::string read_all(const std::string& path, ReplayInfo& info, const std::stop_token& stop) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw Error(ErrorKind::NotFound, path, "no such recording");
   info.file_bytes = static_cast<std::uint64_t>(st.st_size);
-  GzPtr f(::gzopen(path.c_str(), "rb"));
-  if (!f) throw Error(ErrorKind::Io, path, std::string("cannot open: ") + std::strerror(errno));
-  ::gzbuffer(f.get(), 256 * 1024);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorKind::Io, path, std::string("cannot open: ") + std::strerror(errno));
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!is_gzip(bytes)) {
+    info.data_bytes = bytes.size();
+    return bytes;
+  }
+  constexpr std::uint64_t kMaxData = 64ull << 30;
   std::string data;
-  std::vector<char> buf(1 << 20);
-  for (;;) {
-    const int n = ::gzread(f.get(), buf.data(), static_cast<unsigned>(buf.size()));
-    if (n > 0) data.append(buf.data(), static_cast<std::size_t>(n));
-    if (n < static_cast<int>(buf.size())) {
-      int err = Z_OK;
-      const char* msg = ::gzerror(f.get(), &err);
-      if (err != Z_OK && err != Z_STREAM_END) {
-        info.truncated = true;
-        std::string why = msg ? msg : "?";
-        if (why.starts_with(path + ": ")) why.erase(0, path.size() + 2);
-        info.note = "the compressed stream stops early (" + why +
-                    "): the recording was not closed; everything up to its last flush is shown";
-      }
+  const GzipEnd end = inflate_gzip(bytes, data, kMaxData, [&](std::uint64_t) {
+    if (stop.stop_requested()) throw Cancelled(path);
+  });
+  switch (end.kind) {
+    case GzipEnd::Complete:
       break;
-    }
+    case GzipEnd::Limit:
+      throw Error(ErrorKind::TooLarge, path, "decompresses to more than " + format_bytes(kMaxData));
+    case GzipEnd::NoDecompressor:
+      throw Error(ErrorKind::Io, path, "cannot start the gzip decompressor (out of memory?)");
+    case GzipEnd::Truncated:
+    case GzipEnd::Damaged:
+      info.truncated = true;
+      info.note =
+          "the compressed stream stops early (" +
+          (end.kind == GzipEnd::Truncated ? std::string("unexpected end of file") : end.zlib_message) +
+          "): the recording was not closed; everything up to its last flush is shown";
+      break;
   }
   info.data_bytes = data.size();
   return data;
@@ -54,16 +61,19 @@ std::string read_all(const std::string& path, ReplayInfo& info) {
 }  // namespace
 
 bool looks_like_recording(const std::string& path) {
-  GzPtr f(::gzopen(path.c_str(), "rb"));
-  if (!f) return false;
-  char head[rec::kMagic.size()];
-  const int n = ::gzread(f.get(), head, sizeof head);
-  return n == static_cast<int>(sizeof head) && std::string_view(head, sizeof head) == rec::kMagic;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::string head(64 * 1024, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  if (is_gzip(head)) head = gunzip_prefix(head, rec::kMagic.size());
+  return std::string_view(head).starts_with(rec::kMagic);
 }
 
+// NOLINTNEXTLINE(performance-unnecessary-value-param): by value as declared; callers move their token in
 ReplayInfo replay_recording(const std::string& path, LiveSink& sink, std::stop_token stop) {
   ReplayInfo info;
-  const std::string data = read_all(path, info);
+  const std::string data = read_all(path, info, stop);
   if (!std::string_view(data).starts_with(rec::kMagic))
     throw Error(ErrorKind::NotACapture, path,
                 "not an oomscope live recording (no 'OOMSCOPE-LIVE-RECORDING 1' header)");
