@@ -30,7 +30,7 @@ struct KinetoJson {
   bool has_trace_events = false;  // ... with a "traceEvents" member
   std::size_t events = 0, memory_events = 0, oom_events = 0;
   double base_time_ns = 0;
-  std::vector<std::string> gpus;                                         // deviceProperties names
+  std::vector<std::string> gpus;     // deviceProperties names
   std::vector<KinetoGpu> gpu_props;  // every deviceProperties entry, in file order
   std::map<std::pair<int, std::int64_t>, std::vector<RawEvent>> groups;  // by (Device Type, Device Id)
 };

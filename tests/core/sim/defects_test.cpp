@@ -7,6 +7,7 @@
 
 #include "core/sim/scene.h"
 #include "core/sim/sizes_file.h"
+#include "core/sim/trace_json.h"
 #include "core/util/error.h"
 #include "sim_test_helpers.h"
 

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/sim/trace_json.h"
+#include "core/sim/trace_reader.h"
 #include "core/util/error.h"
 #include "sim_test_helpers.h"
 
