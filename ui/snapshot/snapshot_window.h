@@ -3,7 +3,8 @@
 // (the main window hands these over: openIfNotCapture). Loading runs on a worker thread with progress and
 // Cancel. Pages for a snapshot: Timeline (Active Memory Timeline; clicking selects an event), Allocator
 // State at the selected event, Top Allocations at the peak with their frames, Diagnosis (the report),
-// and Diff against another open snapshot. It opens on the OOM entry when the trace has one, else on the
+// Diff against another open snapshot, and Overlay (a second run read from a file, both timelines on one
+// axis above the site and category table). It opens on the OOM entry when the trace has one, else on the
 // peak. The other formats get a memory-over-time chart and their report.
 
 #include <QMainWindow>
@@ -27,6 +28,7 @@ class AllocatorStateWidget;
 class JobTracker;
 class DiffModel;
 class MemoryTimelineWidget;
+class OverlayPage;
 class SegmentStateModel;
 class SeriesWidget;
 class TopAllocationsModel;
@@ -65,6 +67,7 @@ class SnapshotWindow : public QMainWindow {
   QLabel* stateHeader() const { return m_stateHeader; }
   QPlainTextEdit* diffText() const { return m_diffText; }
   QComboBox* diffChoice() const { return m_diffChoice; }
+  OverlayPage* overlayPage() const { return m_overlayPage; }
 
  signals:
   void loaded();
@@ -104,6 +107,7 @@ class SnapshotWindow : public QMainWindow {
   QWidget* m_topPage = nullptr;
   QWidget* m_diffPage = nullptr;
   QWidget* m_seriesPage = nullptr;
+  OverlayPage* m_overlayPage = nullptr;  // a second run on one axis with the gap explained
 };
 
 }  // namespace oomscope::ui
