@@ -1,4 +1,5 @@
-// `oomscope-cli diff A B [--top N] [--json FILE|-]`: what changed between two PyTorch allocator snapshots.
+// `oomscope-cli diff A B [--top N] [--categories FILE] [--json FILE|-]`: what changed between two PyTorch
+// allocator snapshots.
 
 #include <fstream>
 #include <iostream>
@@ -6,6 +7,7 @@
 
 #include "app/cli/command.h"
 #include "app/cli/command_documents.h"
+#include "core/snapshot/category_rules.h"
 #include "core/util/error.h"
 
 namespace oomscope::cli {
@@ -16,12 +18,15 @@ struct DiffOptions {
   std::vector<std::string> files = std::vector<std::string>(2);
   std::optional<std::string> json_path;
   std::size_t top = 25;
+  std::optional<std::string> categories;
 };
 
 int run_diff(const DiffOptions& o) {
   const std::optional<std::string>& json_path = o.json_path;
   NullProgress none;
-  const Rendered d = diff_document(o.files[0], o.files[1], o.top, none, {});
+  std::optional<snapshot::CategoryRules> rules;
+  if (o.categories) rules = snapshot::CategoryRules::read(*o.categories);
+  const Rendered d = diff_document(o.files[0], o.files[1], o.top, none, {}, rules ? &*rules : nullptr);
   if (json_path && *json_path == "-") {
     std::cout << d.json.dump(2) << "\n";
     return 0;
@@ -41,10 +46,15 @@ Runner define_diff(CLI::App& app) {
   app.footer(
       "Compares two PyTorch allocator snapshots (torch.cuda.memory._dump_snapshot): reserved, allocated and\n"
       "peak memory, the peak's composition by category, and the allocation sites (innermost user frame)\n"
-      "whose bytes at the peak changed most. A is the baseline, B the changed run.");
+      "and categories whose bytes at the peak changed most (JSON: sites). A is the baseline, B the\n"
+      "changed run. Categories: docs/categories.md.");
   app.add_option("A", o->files[0], "the baseline snapshot (.pickle)")->required()->type_name("FILE");
   app.add_option("B", o->files[1], "the changed run's snapshot (.pickle)")->required()->type_name("FILE");
   add_count(app, "--top", o->top, "allocation sites to list (default 25)");
+  app.add_option("--categories", o->categories,
+                 "categorise live memory by the regular expressions in FILE first\n"
+                 "(TARGET REGEX -> CATEGORY a line; docs/categories.md)")
+      ->type_name("FILE");
   app.add_option("--json", o->json_path,
                  "also write the diff as JSON to FILE, or only JSON to stdout with '-'")
       ->type_name("FILE");

@@ -13,6 +13,7 @@
 #include "app/cli/command.h"
 #include "app/cli/command_documents.h"
 #include "core/analysis/report/report.h"
+#include "core/snapshot/category_rules.h"
 #include "core/util/atomic_file.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
@@ -47,6 +48,7 @@ struct ReportCommandOptions {
   analysis::ReportOptions report;
   std::vector<std::string> inputs;
   std::optional<std::string> json_path;
+  std::optional<std::string> categories;
 };
 
 int run_report(const ReportCommandOptions& o) {
@@ -56,9 +58,12 @@ int run_report(const ReportCommandOptions& o) {
   std::vector<std::string> files = expand_capture_inputs(inputs);
   if (json_path && *json_path != "-") refuse_capture_folder(*json_path, files);
   NullProgress none;
-  const ReportDocument doc = report_document(files, options, none, {}, [](const Error& e) {
-    std::cerr << "oomscope-cli: error: " << terminal_safe(e.what()) << "\n";
-  });
+  std::optional<snapshot::CategoryRules> rules;
+  if (o.categories) rules = snapshot::CategoryRules::read(*o.categories);
+  const ReportDocument doc = report_document(
+      files, options, none, {},
+      [](const Error& e) { std::cerr << "oomscope-cli: error: " << terminal_safe(e.what()) << "\n"; },
+      rules ? &*rules : nullptr);
   if (!doc.reported) return doc.exit_code;  // every file failed; each was named on stderr
   // Names in a capture are bytes, not always UTF-8: invalid bytes become U+FFFD instead of failing.
   const auto json_text = [&] {
@@ -141,6 +146,10 @@ Runner define_report(CLI::App& app) {
          "also write the report as JSON to FILE, or only JSON to stdout with '-'; the file may\n"
          "not be inside a capture's folder (symbolic links followed); it is written whole to a\n"
          "temporary file first, then renamed over FILE")
+      ->type_name("FILE");
+  app.add_option("--categories", o->categories,
+                 "PyTorch snapshots: categorise live memory by the regular expressions in FILE first\n"
+                 "(TARGET REGEX -> CATEGORY a line; docs/categories.md)")
       ->type_name("FILE");
   return [o] { return run_report(*o); };
 }

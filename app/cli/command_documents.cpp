@@ -90,7 +90,8 @@ Rendered info_document(const std::string& path, ProgressSink& progress, const st
 
 ReportDocument report_document(const std::vector<std::string>& inputs, const analysis::ReportOptions& options,
                                ProgressSink& progress, const std::stop_token& stop,
-                               const std::function<void(const Error&)>& on_failure) {
+                               const std::function<void(const Error&)>& on_failure,
+                               const snapshot::CategoryRules* rules) {
   // The per-rank snapshots of one job are compared (rank_job_documents.h); anything else as before.
   if (std::optional<ReportDocument> job =
           rank_job_document(inputs, options.top, options.capacity, true, progress, stop, on_failure))
@@ -99,7 +100,7 @@ ReportDocument report_document(const std::vector<std::string>& inputs, const ana
   std::vector<std::string> files = inputs;
   // Logs beside captures are reported after them (one entry each); logs alone go with the other formats.
   const std::vector<std::string> log_paths = take_logs_beside_captures(files);
-  if (std::optional<Rendered> other = report_other_formats(files, options.top, progress, stop)) {
+  if (std::optional<Rendered> other = report_other_formats(files, options.top, progress, stop, rules)) {
     doc.out = std::move(*other);  // snapshots, traces, logs, ... (by content)
     doc.reported = true;
     if (!doc.out.complaint.empty()) doc.exit_code = 1;
@@ -165,12 +166,12 @@ ReportDocument report_document(const std::vector<std::string>& inputs, const ana
 }
 
 Rendered diff_document(const std::string& a, const std::string& b, std::size_t top, ProgressSink& progress,
-                       const std::stop_token& stop) {
+                       const std::stop_token& stop, const snapshot::CategoryRules* rules) {
   const auto sa = load_snapshot(a, progress, stop);
   const auto sb = load_snapshot(b, progress, stop);
-  const auto ra = snapshot::analyse_snapshot(*sa, top);
-  const auto rb = snapshot::analyse_snapshot(*sb, top);
-  const snapshot::SnapshotDiff d = snapshot::diff_snapshots(*sa, ra, *sb, rb, top);
+  const auto ra = snapshot::analyse_snapshot(*sa, top, rules);
+  const auto rb = snapshot::analyse_snapshot(*sb, top, rules);
+  const snapshot::SnapshotDiff d = snapshot::diff_snapshots(*sa, ra, *sb, rb, top, rules);
   std::ostringstream text;
   snapshot::write_diff_text(text, d);
   return Rendered{text.str(), nlohmann::ordered_json(snapshot::diff_json(d))};

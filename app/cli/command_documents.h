@@ -33,13 +33,16 @@ struct ReportDocument {
 
 // `report FILES...` (already expanded). A single file that cannot be read throws its oomscope::Error; of
 // several, each failure is passed to `on_failure` (the Error) as it happens and the others are reported.
-// Throws UsageError when captures and other kinds are mixed.
+// Throws UsageError when captures and other kinds are mixed. `rules` (a user's category rules,
+// docs/categories.md) apply to the snapshots among the files; with none, a UsageError.
 ReportDocument report_document(const std::vector<std::string>& inputs, const analysis::ReportOptions& options,
                                ProgressSink& progress, const std::stop_token& stop,
-                               const std::function<void(const Error&)>& on_failure);
+                               const std::function<void(const Error&)>& on_failure,
+                               const snapshot::CategoryRules* rules = nullptr);
 
-// `diff A B --top N`: two PyTorch snapshots. The text is written unescaped, as `diff` prints it.
+// `diff A B --top N [--categories FILE]`: two PyTorch snapshots. The text is written unescaped, as `diff`
+// prints it. With `rules`, both are categorised by the user's rules first (docs/categories.md).
 Rendered diff_document(const std::string& a, const std::string& b, std::size_t top, ProgressSink& progress,
-                       const std::stop_token& stop);
+                       const std::stop_token& stop, const snapshot::CategoryRules* rules = nullptr);
 
 }  // namespace oomscope::cli

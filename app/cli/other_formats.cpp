@@ -67,9 +67,10 @@ OtherFile load(const std::string& path, const FileKindInfo& kind, ProgressSink& 
   return f;
 }
 
-void write_text(std::ostream& o, const OtherFile& f, std::size_t top, bool full) {
+void write_text(std::ostream& o, const OtherFile& f, std::size_t top, bool full,
+                const CategoryRules* rules = nullptr) {
   if (f.snap) {
-    SnapshotReport r = analyse_snapshot(*f.snap, top);
+    SnapshotReport r = analyse_snapshot(*f.snap, top, rules);
     if (full) allocator::apply_replayed_savings(*f.snap, r);  // the replay's figure, not a rule of thumb
     write_snapshot_text(o, *f.snap, r, full ? top : 5);
   } else if (f.kineto) {
@@ -86,9 +87,9 @@ void write_text(std::ostream& o, const OtherFile& f, std::size_t top, bool full)
   }
 }
 
-nlohmann::json to_json(const OtherFile& f, std::size_t top, bool full) {
+nlohmann::json to_json(const OtherFile& f, std::size_t top, bool full, const CategoryRules* rules = nullptr) {
   if (f.snap) {
-    SnapshotReport r = analyse_snapshot(*f.snap, top);
+    SnapshotReport r = analyse_snapshot(*f.snap, top, rules);
     if (full) {
       allocator::apply_replayed_savings(*f.snap, r);
       return snapshot_report_json(*f.snap, r);
@@ -138,24 +139,28 @@ std::optional<Rendered> info_other_format(const std::string& path, ProgressSink&
 }
 
 std::optional<Rendered> report_other_formats(const std::vector<std::string>& files, std::size_t top,
-                                             ProgressSink& progress, const std::stop_token& stop) {
+                                             ProgressSink& progress, const std::stop_token& stop,
+                                             const snapshot::CategoryRules* rules) {
   std::vector<FileKindInfo> kinds;
   std::size_t xspace = 0;
   for (const std::string& f : files) {
     kinds.push_back(detect(f));
     xspace += kinds.back().kind == FileKind::XSpace;
   }
+  if (rules && std::none_of(kinds.begin(), kinds.end(),
+                            [](const FileKindInfo& k) { return k.kind == FileKind::TorchSnapshot; }))
+    throw UsageError{"--categories applies to PyTorch allocator snapshots (.pickle); none was given"};
   if (xspace == files.size()) return std::nullopt;
   if (xspace > 0)
     throw UsageError{"report XLA captures (.xplane.pb) and PyTorch/JAX profile files in separate runs"};
   std::vector<OtherFile> loaded;
   for (std::size_t i = 0; i < files.size(); ++i) loaded.push_back(load(files[i], kinds[i], progress, stop));
   nlohmann::json doc = nlohmann::json::array();
-  for (const OtherFile& f : loaded) doc.push_back(to_json(f, top, true));
+  for (const OtherFile& f : loaded) doc.push_back(to_json(f, top, true, rules));
   std::ostringstream text;
   for (std::size_t i = 0; i < loaded.size(); ++i) {
     if (i) text << "\n";
-    write_text(text, loaded[i], top, true);
+    write_text(text, loaded[i], top, true, rules);
   }
   Rendered out{terminal_safe(text.str()), nlohmann::ordered_json(doc.size() == 1 ? doc[0] : doc), {}};
   for (const OtherFile& f : loaded)

@@ -13,6 +13,10 @@
 
 #include "core/util/progress.h"
 
+namespace oomscope::snapshot {
+class CategoryRules;
+}
+
 namespace oomscope::cli {
 
 // A command's output both ways: the text it prints (names already made safe for a terminal) and the
@@ -31,7 +35,10 @@ std::optional<Rendered> info_other_format(const std::string& path, ProgressSink&
 
 // nullopt: every file is an XSpace capture. Throws UsageError when XSpace captures and other formats
 // are mixed in one run. The JSON is one file's document, or an array of them for several files.
+// With `rules` (a user's category rules, docs/categories.md), snapshots are categorised by them first; a
+// UsageError when none of the files is a snapshot.
 std::optional<Rendered> report_other_formats(const std::vector<std::string>& files, std::size_t top,
-                                             ProgressSink& progress, const std::stop_token& stop);
+                                             ProgressSink& progress, const std::stop_token& stop,
+                                             const snapshot::CategoryRules* rules = nullptr);
 
 }  // namespace oomscope::cli

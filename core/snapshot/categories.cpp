@@ -62,7 +62,36 @@ const char* to_string(Category c) noexcept { return enum_name(kCategoryNames, c,
 bool is_python_frame(const Frame& f) { return f.filename.size() > 3 && f.filename.ends_with(".py"); }
 
 namespace {
-constexpr std::uint8_t kOptim = 1, kBackward = 2, kParams = 4, kForward = 8;
+constexpr std::uint8_t kOptim = 1, kBackward = 2, kParams = 4, kForward = 8, kKvCache = 16, kComm = 32;
+
+Categorised made(Category c, std::string rule) {
+  Categorised out;
+  out.category = c;
+  out.rule = std::move(rule);
+  return out;
+}
+
+std::string lower(const std::string& s) {
+  std::string out = s;
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// A frame that builds or grows a key/value cache: transformers' Cache classes (cache_utils.py), vLLM's
+// cache engine, and functions named for it (FlexGen's init_cache, *_kv_cache, past_key_values).
+bool is_kv_cache_frame(const std::string& file, const std::string& name) {
+  const std::string n = lower(name);
+  return file.ends_with("/cache_utils.py") || file.ends_with("/cache_engine.py") ||
+         contains(file, "/kv_cache") || contains(n, "kv_cache") || contains(n, "kvcache") ||
+         contains(n, "init_cache") || contains(n, "past_key_value");
+}
+
+// A frame of collective communication: torch.distributed (c10d, DDP's reducer, FSDP's all-gathers), NCCL
+// and DeepSpeed's comm layer.
+bool is_comm_frame(const std::string& file, const std::string& name) {
+  return contains(file, "/torch/distributed/") || contains(file, "/torch/nn/parallel/distributed.py") ||
+         contains(file, "/deepspeed/comm/") || name.starts_with("c10d::") || contains(lower(name), "nccl");
+}
 }  // namespace
 
 FrameTraits frame_traits(const Snapshot& snap) {
@@ -84,6 +113,8 @@ FrameTraits frame_traits(const Snapshot& snap) {
          (f.name == "to" || f.name == "cuda" || f.name == "convert")))
       b |= kParams;
     if (f.name == "forward" || f.name == "_call_impl" || f.name == "_wrapped_call_impl") b |= kForward;
+    if (is_kv_cache_frame(file, f.name)) b |= kKvCache;
+    if (is_comm_frame(file, f.name)) b |= kComm;
     t.bits[i] = b;
   }
   return t;
@@ -105,31 +136,38 @@ Categorised categorise(const Snapshot& snap, const FrameTraits& traits, FramesId
   // The first rule that any frame satisfies wins, rules in this order.
   const Frame* optim = nullptr;
   const Frame* params = nullptr;
+  const Frame* comm = nullptr;
+  const Frame* kv = nullptr;
   bool backward = false, forward = false;
   for (std::uint32_t id : ids) {
     const std::uint8_t b = id < traits.bits.size() ? traits.bits[id] : 0;
     if ((b & kOptim) && !optim) optim = &snap.frames[id];
     if ((b & kParams) && !params) params = &snap.frames[id];
+    if ((b & kComm) && !comm) comm = &snap.frames[id];
+    if ((b & kKvCache) && !kv) kv = &snap.frames[id];
     backward |= (b & kBackward) != 0;
     forward |= (b & kForward) != 0;
   }
-  if (optim) return {Category::OptimizerState, "a frame in torch/optim/ (" + optim->name + ")"};
-  if (backward) return {Category::Gradients, "allocated inside backward() (a torch.autograd frame)"};
+  auto where = [](const Frame* f) { return f->filename + ":" + std::to_string(f->line) + " in " + f->name; };
+  if (optim) return made(Category::OptimizerState, "a frame in torch/optim/ (" + optim->name + ")");
+  if (comm) return made(Category::Communication, "a frame of collective communication (" + where(comm) + ")");
+  if (kv) return made(Category::KvCache, "a frame that builds a key/value cache (" + where(kv) + ")");
+  if (backward) return made(Category::Gradients, "allocated inside backward() (a torch.autograd frame)");
   if (params)
-    return {Category::Parameters, "allocated while building or moving the model (" + params->name + ")"};
+    return made(Category::Parameters, "allocated while building or moving the model (" + params->name + ")");
   if (forward) {
     if (lifetime_events >= 0 && lifetime_events <= 16)
-      return {Category::Temporaries, "in forward() and freed within 16 allocator events"};
-    return {Category::Activations, "allocated in a module's forward() and kept"};
+      return made(Category::Temporaries, "in forward() and freed within 16 allocator events");
+    return made(Category::Activations, "allocated in a module's forward() and kept");
   }
   if (ids.empty()) {
     if (lifetime_events >= 0 && lifetime_events <= 16)
-      return {Category::Temporaries, "no stack; freed within 16 allocator events"};
-    return {Category::Unknown, "no stack recorded"};
+      return made(Category::Temporaries, "no stack; freed within 16 allocator events");
+    return made(Category::Unknown, "no stack recorded");
   }
   if (lifetime_events >= 0 && lifetime_events <= 16)
-    return {Category::Temporaries, "freed within 16 allocator events"};
-  return {Category::Other, "stack matches no rule"};
+    return made(Category::Temporaries, "freed within 16 allocator events");
+  return made(Category::Other, "stack matches no rule");
 }
 
 std::string user_frame(const Snapshot& snap, FramesId frames) {

@@ -1,6 +1,8 @@
 #pragma once
 // What an allocation is, guessed from its stack frames (innermost first) and, failing that, from its
-// lifetime. Every guess carries the rule that made it, so the user can judge it.
+// lifetime. Every guess carries the rule that made it, so the user can judge it. The rules and their order
+// are in docs/categories.md; a user's rules (category_rules.h) go before them through Categoriser
+// (categoriser.h).
 
 #include <cstdint>
 #include <string>
@@ -17,26 +19,37 @@ enum class Category : std::uint8_t {
   Gradients,
   Activations,
   Temporaries,
+  KvCache,
+  Communication,
+  Custom,  // a user rule's own name (Categorised::name)
   Other,
   Unknown
 };
-inline constexpr int kCategoryCount = 7;
-inline constexpr EnumName<Category> kCategoryNames[] = {
-    {Category::Parameters, "parameters"},   {Category::OptimizerState, "optimizer state"},
-    {Category::Gradients, "gradients"},     {Category::Activations, "activations"},
-    {Category::Temporaries, "temporaries"}, {Category::Other, "other"},
-    {Category::Unknown, "unknown"}};
+inline constexpr int kCategoryCount = 10;
+inline constexpr EnumName<Category> kCategoryNames[] = {{Category::Parameters, "parameters"},
+                                                        {Category::OptimizerState, "optimizer state"},
+                                                        {Category::Gradients, "gradients"},
+                                                        {Category::Activations, "activations"},
+                                                        {Category::Temporaries, "temporaries"},
+                                                        {Category::KvCache, "KV cache"},
+                                                        {Category::Communication, "communication"},
+                                                        {Category::Custom, "custom"},
+                                                        {Category::Other, "other"},
+                                                        {Category::Unknown, "unknown"}};
 static_assert(names_every_value(kCategoryNames, Category::Unknown));
 const char* to_string(Category c) noexcept;  // "parameters", "optimizer state", ...
 
 struct Categorised {
   Category category = Category::Unknown;
   std::string rule;  // "a frame in torch/optim/ (optimizer.step)", "no stack recorded", ...
+  std::string name;  // Custom: the user rule's category name; else empty
+  // The name shown: the user's name for Custom, else to_string(category).
+  std::string label() const { return category == Category::Custom ? name : std::string(to_string(category)); }
 };
 
 // What each distinct frame says (computed once per snapshot: paths are normalised once, not per allocation).
 struct FrameTraits {
-  std::vector<std::uint8_t> bits;  // per frame: kOptim | kBackward | kParams | kForward
+  std::vector<std::uint8_t> bits;  // per frame: kOptim | kBackward | kParams | kForward | kKvCache | kComm
 };
 FrameTraits frame_traits(const Snapshot& snap);
 

@@ -37,7 +37,8 @@ std::int64_t reserved_peak(const Snapshot& snap, std::int64_t device) {
   return peak;
 }
 
-DeviceAnalysis analyse_device(const Snapshot& snap, std::int64_t device, std::size_t top) {
+DeviceAnalysis analyse_device(const Snapshot& snap, const Categoriser& categoriser, std::int64_t device,
+                              std::size_t top) {
   DeviceAnalysis d;
   d.device = device;
   static const std::vector<TraceEntry> kNone;
@@ -52,12 +53,10 @@ DeviceAnalysis analyse_device(const Snapshot& snap, std::int64_t device, std::si
     }
   d.timeline = active_memory_timeline(snap, device);
   const Timeline& t = d.timeline;
-  std::int64_t cat_bytes[kCategoryCount] = {};
-  std::size_t cat_count[kCategoryCount] = {};
-  std::string cat_rule[kCategoryCount];
-  const FrameTraits traits = frame_traits(snap);
+  // Per category label, in the order the labels are first met; the rule of the largest allocation in each.
+  std::vector<CategoryTotal> cats;
+  std::vector<std::int64_t> cat_largest;
   const EntryContextIndex contexts(snap, device);
-  std::int64_t cat_largest[kCategoryCount] = {};
   for (std::uint32_t i : live_elements(t, t.peak_index)) {
     const TimelineElement& el = t.elements[i];
     PeakAllocation p;
@@ -67,22 +66,28 @@ DeviceAnalysis analyse_device(const Snapshot& snap, std::int64_t device, std::si
     p.alloc_index = el.start;
     p.ghost = el.ghost;
     p.frames = el.frames;
-    const std::int64_t life = el.start >= 0 && el.end >= 0 ? el.end - el.start : -1;
-    p.category = categorise(snap, traits, el.frames, life);
-    const int c = static_cast<int>(p.category.category);
-    cat_bytes[c] += el.size;
-    ++cat_count[c];
-    if (el.size > cat_largest[c]) cat_largest[c] = el.size, cat_rule[c] = p.category.rule;
+    p.category = categoriser.of(el, device);
+    std::size_t c = 0;
+    while (c < cats.size() && (cats[c].category != p.category.category || cats[c].name != p.category.name))
+      ++c;
+    if (c == cats.size()) {
+      cats.push_back(CategoryTotal{p.category.category, 0, 0, {}, p.category.name});
+      cat_largest.push_back(-1);
+    }
+    cats[c].bytes += el.size;
+    ++cats[c].count;
+    if (el.size > cat_largest[c]) cat_largest[c] = el.size, cats[c].rule = p.category.rule;
     if (d.at_peak.size() < top) {
       p.where = user_frame(snap, el.frames);
       p.context = contexts.at(el.start, el.addr, el.end, el.frames);
       d.at_peak.push_back(std::move(p));
     }
   }
-  for (int c = 0; c < kCategoryCount; ++c)
-    if (cat_count[c])
-      d.categories_at_peak.push_back(
-          CategoryTotal{static_cast<Category>(c), cat_bytes[c], cat_count[c], cat_rule[c]});
+  // Ties in bytes keep the built-in order of the categories (then the user's names), as before user rules.
+  std::stable_sort(cats.begin(), cats.end(), [](const CategoryTotal& a, const CategoryTotal& b) {
+    return a.category != b.category ? a.category < b.category : a.name < b.name;
+  });
+  d.categories_at_peak = std::move(cats);
   std::stable_sort(d.categories_at_peak.begin(), d.categories_at_peak.end(),
                    [](const CategoryTotal& a, const CategoryTotal& b) { return a.bytes > b.bytes; });
   for (std::size_t i = trace.size(); i-- > 0;)
@@ -143,6 +148,10 @@ std::int64_t SnapshotReport::peak_bytes() const {
 }
 
 SnapshotReport analyse_snapshot(const Snapshot& snap, std::size_t top) {
+  return analyse_snapshot(snap, top, nullptr);
+}
+
+SnapshotReport analyse_snapshot(const Snapshot& snap, std::size_t top, const CategoryRules* rules) {
   SnapshotReport r;
   r.path = snap.path;
   r.file_size = snap.file_size;
@@ -162,7 +171,8 @@ SnapshotReport analyse_snapshot(const Snapshot& snap, std::size_t top) {
   r.frames = snap.frames.size();
   r.notes = snap.notes;
   r.recording = recording_facts(snap);
-  for (std::int64_t dev : snap.devices()) r.devices.push_back(analyse_device(snap, dev, top));
+  const Categoriser categoriser(snap, rules);
+  for (std::int64_t dev : snap.devices()) r.devices.push_back(analyse_device(snap, categoriser, dev, top));
   r.diagnosis = diagnose_snapshot(snap, r);
   return r;
 }

@@ -13,6 +13,7 @@
 #include "core/snapshot/allocator_state.h"
 #include "core/snapshot/annotation_windows.h"
 #include "core/snapshot/categories.h"
+#include "core/snapshot/categoriser.h"
 #include "core/snapshot/entry_context.h"
 #include "core/snapshot/pool_summary.h"
 #include "core/snapshot/snapshot.h"
@@ -37,6 +38,8 @@ struct CategoryTotal {
   std::int64_t bytes = 0;
   std::size_t count = 0;
   std::string rule;  // the rule of the largest allocation in it
+  std::string name;  // Custom: the user rule's category name
+  std::string label() const { return category == Category::Custom ? name : std::string(to_string(category)); }
 };
 
 struct OomPoint {
@@ -93,6 +96,8 @@ struct SnapshotReport {
 };
 
 SnapshotReport analyse_snapshot(const Snapshot& snap, std::size_t top = 25);
+// The same with a user's category rules tried before the built-in ones (null: none).
+SnapshotReport analyse_snapshot(const Snapshot& snap, std::size_t top, const CategoryRules* rules);
 
 // Diagnosis rules (snapshot_diagnosis.cpp), from the figures above.
 std::vector<analysis::DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const SnapshotReport& r);

@@ -113,8 +113,7 @@ std::string composition(const DeviceAnalysis& d) {
   std::string s;
   for (const CategoryTotal& t : d.categories_at_peak) {
     if (!s.empty()) s += ", ";
-    s += std::string(to_string(t.category)) + " " + b(t.bytes) + " (" +
-         pct(share(t.bytes, d.timeline.peak_bytes)) + ")";
+    s += t.label() + " " + b(t.bytes) + " (" + pct(share(t.bytes, d.timeline.peak_bytes)) + ")";
   }
   return s;
 }

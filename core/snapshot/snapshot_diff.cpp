@@ -28,7 +28,7 @@ std::string pct_change(std::int64_t a, std::int64_t b) {
 }  // namespace
 
 SnapshotDiff diff_snapshots(const Snapshot& a, const SnapshotReport& ra, const Snapshot& b,
-                            const SnapshotReport& rb, std::size_t top) {
+                            const SnapshotReport& rb, std::size_t top, const CategoryRules* rules) {
   SnapshotDiff d;
   d.path_a = ra.path;
   d.path_b = rb.path;
@@ -50,14 +50,22 @@ SnapshotDiff diff_snapshots(const Snapshot& a, const SnapshotReport& ra, const S
       {"trace entries", static_cast<std::int64_t>(ra.trace_entries),
        static_cast<std::int64_t>(rb.trace_entries)},
   };
-  for (int c = 0; c < kCategoryCount; ++c) {
-    DiffRow row{to_string(static_cast<Category>(c)), 0, 0};
-    if (da)
-      for (const CategoryTotal& t : da->categories_at_peak)
-        if (t.category == static_cast<Category>(c)) row.a = t.bytes;
-    if (db)
-      for (const CategoryTotal& t : db->categories_at_peak)
-        if (t.category == static_cast<Category>(c)) row.b = t.bytes;
+  // Built-in categories in their order, then the user's own names as met (A's, then B's).
+  std::vector<std::pair<Category, std::string>> keys;
+  for (int c = 0; c < kCategoryCount; ++c)
+    if (static_cast<Category>(c) != Category::Custom) keys.emplace_back(static_cast<Category>(c), "");
+  for (const DeviceAnalysis* x : {da, db})
+    if (x)
+      for (const CategoryTotal& t : x->categories_at_peak)
+        if (t.category == Category::Custom &&
+            std::find(keys.begin(), keys.end(), std::pair(t.category, t.name)) == keys.end())
+          keys.emplace_back(t.category, t.name);
+  for (const auto& [cat, name] : keys) {
+    DiffRow row{cat == Category::Custom ? name : std::string(to_string(cat)), 0, 0};
+    for (const DeviceAnalysis* x : {da, db})
+      if (x)
+        for (const CategoryTotal& t : x->categories_at_peak)
+          if (t.category == cat && t.name == name) (x == da ? row.a : row.b) = t.bytes;
     if (row.a || row.b) d.categories.push_back(row);
   }
   auto sa = sites_at_peak(a, da), sb = sites_at_peak(b, db);
@@ -74,6 +82,24 @@ SnapshotDiff diff_snapshots(const Snapshot& a, const SnapshotReport& ra, const S
     return std::llabs(x.delta()) > std::llabs(y.delta());
   });
   if (d.sites.size() > top) d.sites.resize(top);
+
+  d.rules_path = rules ? rules->path() : "";
+  std::map<std::pair<std::string, std::string>, DiffSiteRow> by_cat;
+  for (const PeakSite& p : categorised_sites_at_peak(a, da, rules)) {
+    DiffSiteRow& r = by_cat[{p.site, p.category}];
+    r.site = p.site, r.category = p.category, r.rule = p.rule, r.a = p.bytes, r.a_count = p.count;
+  }
+  for (const PeakSite& p : categorised_sites_at_peak(b, db, rules)) {
+    DiffSiteRow& r = by_cat[{p.site, p.category}];
+    r.site = p.site, r.category = p.category, r.rule = p.rule, r.b = p.bytes, r.b_count = p.count;
+  }
+  for (auto& [k, r] : by_cat)
+    if (r.delta() != 0) d.site_rows.push_back(std::move(r));
+  d.site_rows_total = d.site_rows.size();
+  std::stable_sort(d.site_rows.begin(), d.site_rows.end(), [](const DiffSiteRow& x, const DiffSiteRow& y) {
+    return std::llabs(x.delta()) > std::llabs(y.delta());
+  });
+  if (d.site_rows.size() > top) d.site_rows.resize(top);
 
   analysis::DiagnosisLine l;
   l.rule = "peak-change";
@@ -111,16 +137,19 @@ void write_diff_text(std::ostream& o, const SnapshotDiff& d) {
       << pct_change(r.a, r.b) << "\n";
   }
   if (!d.categories.empty()) {
-    o << "\nat each peak by category (guessed from stacks) [derived]\n";
+    o << "\nat each peak by category ("
+      << (d.rules_path.empty() ? "" : "rules of " + d.rules_path + ", then ")
+      << "guessed from stacks) [derived]\n";
     for (const DiffRow& r : d.categories)
       o << "  " << pad(r.name, 26) << pad(format_bytes(r.a), 12) << pad(format_bytes(r.b), 12)
         << signed_bytes(r.delta()) << "\n";
   }
-  o << "\nat each peak by allocation site, largest change first (" << d.sites_total
-    << " sites changed) [derived]\n";
-  for (const DiffRow& r : d.sites)
+  o << "\nat each peak by allocation site and category, largest change first (" << d.site_rows_total
+    << " changed at " << d.sites_total << " sites) [derived]\n";
+  o << "  " << pad("B - A", 12) << pad("A", 12) << pad("B", 12) << pad("category", 17) << "site\n";
+  for (const DiffSiteRow& r : d.site_rows)
     o << "  " << pad(signed_bytes(r.delta()), 12) << pad(format_bytes(r.a), 12) << pad(format_bytes(r.b), 12)
-      << r.name << "\n";
+      << pad(r.category, 17) << r.site << "\n";
   write_diagnosis_text(o, d.findings);
 }
 
@@ -131,12 +160,28 @@ nlohmann::json diff_json(const SnapshotDiff& d) {
       out.push_back({{"name", r.name}, {"a", r.a}, {"b", r.b}, {"delta", r.delta()}});
     return out;
   };
+  auto site_rows = [](const std::vector<DiffSiteRow>& v) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const DiffSiteRow& r : v)
+      out.push_back({{"site", r.site},
+                     {"category", r.category},
+                     {"a", r.a},
+                     {"b", r.b},
+                     {"delta", r.delta()},
+                     {"a_count", r.a_count},
+                     {"b_count", r.b_count},
+                     {"rule", r.rule}});
+    return out;
+  };
   return {{"a", d.path_a},
           {"b", d.path_b},
           {"totals", rows(d.totals)},
           {"categories_at_peak", rows(d.categories)},
           {"sites_at_peak", rows(d.sites)},
           {"sites_changed", d.sites_total},
+          {"sites", site_rows(d.site_rows)},
+          {"site_rows_changed", d.site_rows_total},
+          {"category_rules", d.rules_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.rules_path)},
           {"diagnosis", diagnosis_lines_json(d.findings)}};
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The difference between two snapshots (A then B): totals, the peak's composition by category, and the
-// allocation sites (innermost user frame) whose bytes at the peak changed most.
+// allocation sites (innermost user frame), by site and category, whose bytes at the peak changed most.
 
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
@@ -18,17 +18,31 @@ struct DiffRow {
   std::int64_t delta() const { return b - a; }
 };
 
+// Bytes live at each run's peak at one site (user code line) in one category.
+struct DiffSiteRow {
+  std::string site, category;
+  std::string rule;  // why the category: B's rule where B has bytes there, else A's
+  std::int64_t a = 0, b = 0;
+  std::size_t a_count = 0, b_count = 0;
+  std::int64_t delta() const { return b - a; }
+};
+
 struct SnapshotDiff {
   std::string path_a, path_b;
   std::vector<DiffRow> totals;      // fixed rows: reserved, allocated, peak, ...
   std::vector<DiffRow> categories;  // bytes at each file's peak
   std::vector<DiffRow> sites;       // bytes at the peak by allocation site, largest |delta| first
   std::size_t sites_total = 0;
+  std::vector<DiffSiteRow> site_rows;  // by (site, category), largest |delta| first, changed rows only
+  std::size_t site_rows_total = 0;     // changed rows before the cut to `top`
+  std::string rules_path;              // the user's category rules, or empty
   std::vector<analysis::DiagnosisLine> findings;
 };
 
+// With `rules`, categories (of the reports too: analyse them with the same rules) follow the user's rules.
 SnapshotDiff diff_snapshots(const Snapshot& a, const SnapshotReport& ra, const Snapshot& b,
-                            const SnapshotReport& rb, std::size_t top = 25);
+                            const SnapshotReport& rb, std::size_t top = 25,
+                            const CategoryRules* rules = nullptr);
 
 void write_diff_text(std::ostream& o, const SnapshotDiff& d);
 nlohmann::json diff_json(const SnapshotDiff& d);

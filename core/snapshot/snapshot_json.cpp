@@ -282,15 +282,14 @@ nlohmann::json snapshot_report_json(const Snapshot& snap, const SnapshotReport& 
                      {"address", p.addr},
                      {"alloc_index", p.alloc_index},
                      {"before_trace", p.alloc_index < 0},
-                     {"category", to_string(p.category.category)},
+                     {"category", p.category.label()},
                      {"category_rule", p.category.rule},
                      {"where", p.where},
                      {"context", p.context.empty() ? nlohmann::json(nullptr) : context_json(p.context)},
                      {"frames", frames_json(snap, p.frames)}});
     nlohmann::json cats = nlohmann::json::array();
     for (const CategoryTotal& c : d.categories_at_peak)
-      cats.push_back(
-          {{"category", to_string(c.category)}, {"bytes", c.bytes}, {"count", c.count}, {"rule", c.rule}});
+      cats.push_back({{"category", c.label()}, {"bytes", c.bytes}, {"count", c.count}, {"rule", c.rule}});
     devices.push_back({{"device", d.device},
                        {"live_at_peak", top},
                        {"categories_at_peak", cats},

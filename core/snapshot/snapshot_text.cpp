@@ -153,7 +153,7 @@ void write_device(std::ostream& o, const DeviceAnalysis& d, std::size_t top) {
     o << "  " << (d.trace_entries == 0 ? "live at the snapshot" : "at the peak")
       << " by category (guessed from stacks) [derived]:\n";
     for (const CategoryTotal& c : d.categories_at_peak)
-      o << "    " << pad(to_string(c.category), 16) << pad(b(c.bytes), 11) << pad("x" + n(c.count), 8)
+      o << "    " << pad(c.label(), 16) << pad(b(c.bytes), 11) << pad("x" + n(c.count), 8)
         << "rule: " << c.rule << "\n";
   }
   o << "  live at the " << (d.trace_entries == 0 ? "snapshot" : "peak") << ", largest first [derived]:\n";

@@ -100,9 +100,10 @@ class TestSnapshotPages : public QObject {
   void decomflPagesAndModels() {
     SnapshotWindow w;
     w.setDocument(load("torch_snapshot_decomfl_windows_with_trace.pickle"));
-    QCOMPARE(w.tabs()->count(), 5);
+    QCOMPARE(w.tabs()->count(), 6);
     QCOMPARE(w.tabs()->tabText(0), QStringLiteral("Timeline"));
     QCOMPARE(w.tabs()->tabText(4), QStringLiteral("What if"));  // a trace to replay (tst_whatif_panel)
+    QCOMPARE(w.tabs()->tabText(5), QStringLiteral("Overlay"));
     QAbstractItemModelTester top(w.topModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester segs(w.segmentModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     // Lands on the peak (no OOM entry): entry 11,205 (docs/snapshot-format.md, 5).
@@ -173,8 +174,8 @@ class TestSnapshotPages : public QObject {
     auto* b = new SnapshotWindow;
     a->setDocument(load("torch_snapshot_cs336_fp32_ctx128.pickle"));
     b->setDocument(load("torch_snapshot_cs336_bf16_ctx128.pickle"));
-    QCOMPARE(a->tabs()->count(), 6);
-    QCOMPARE(a->tabs()->tabText(5), QStringLiteral("Diff"));
+    QCOMPARE(a->tabs()->count(), 7);  // What if (a trace) and Overlay, then Diff
+    QCOMPARE(a->tabs()->tabText(6), QStringLiteral("Diff"));
     QAbstractItemModelTester diff(a->diffModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QVERIFY(a->diffModel()->rowCount() >= 10);
     QCOMPARE(a->diffModel()->data(a->diffModel()->index(0, DiffModel::Delta)).toString(),
@@ -182,7 +183,7 @@ class TestSnapshotPages : public QObject {
     QVERIFY(a->diffText()->toPlainText().contains(QStringLiteral("swiglu.py")));
     saveTabs(*a, QStringLiteral("cs336-fp32"));
     delete b;
-    QCOMPARE(a->tabs()->count(), 5);  // nothing left to compare with
+    QCOMPARE(a->tabs()->count(), 6);  // nothing left to compare with (Overlay stays: it opens files)
     delete a;
   }
 

@@ -46,7 +46,7 @@ QVariant TopAllocationsModel::data(const QModelIndex& index, int role) const {
       case Allocated:
         return p.alloc_index < 0 ? tr("before the trace") : tr("entry %1").arg(p.alloc_index);
       case Category:
-        return QString::fromUtf8(snapshot::to_string(p.category.category));
+        return safeText(p.category.label());
       case Where:
         return p.where.empty() ? tr("(no stack)") : safeText(p.where);
       case Rule:

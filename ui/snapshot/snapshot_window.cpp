@@ -27,6 +27,7 @@
 #include "ui/session/safe_text_qt.h"
 #include "ui/snapshot/allocator_state_widget.h"
 #include "ui/snapshot/memory_timeline_widget.h"
+#include "ui/snapshot/overlay_page.h"
 #include "ui/snapshot/series_widget.h"
 #include "ui/snapshot/snapshot_models.h"
 #include "ui/snapshot/whatif_panel.h"
@@ -96,6 +97,7 @@ SnapshotWindow::SnapshotWindow(QWidget* parent) : QMainWindow(parent) {
   m_topPage = buildTopPage();
   m_report = monoText();
   m_diffPage = buildDiffPage();
+  m_overlayPage = new OverlayPage;
   m_series = new SeriesWidget;
   m_seriesPage = m_series;
   m_whatIf = new WhatIfPanel;
@@ -322,6 +324,8 @@ void SnapshotWindow::setDocument(std::shared_ptr<const SnapshotDocument> doc) {
     } else {
       m_whatIf->cancel();
     }
+    m_overlayPage->setBaseline(m_doc);
+    m_tabs->addTab(m_overlayPage, tr("Overlay"));
     selectEvent(d && d->oom ? d->oom->index : d ? d->timeline.peak_index : -1);
     for (SnapshotWindow* w : openWindows()) w->refreshDiffChoices();
   } else {

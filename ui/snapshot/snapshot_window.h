@@ -4,8 +4,9 @@
 // worker thread with progress and Cancel. Pages for a snapshot: Timeline (Active Memory Timeline; clicking
 // selects an event), Allocator State at the selected event, Top Allocations at the peak with their frames,
 // Diagnosis (the report), What if (the allocator replay under another capacity and settings, when the device
-// has a trace) and Diff against another open snapshot. It opens on the OOM entry when the trace has one, else
-// on the peak. The other formats get a memory-over-time chart and their report.
+// has a trace), Overlay (a second run read from a file, both timelines on one axis above the site and
+// category table) and Diff against another open snapshot. It opens on the OOM entry when the trace has one,
+// else on the peak. The other formats get a memory-over-time chart and their report.
 
 #include <QMainWindow>
 #include <QPointer>
@@ -28,6 +29,7 @@ class AllocatorStateWidget;
 class JobTracker;
 class DiffModel;
 class MemoryTimelineWidget;
+class OverlayPage;
 class SegmentStateModel;
 class SeriesWidget;
 class TopAllocationsModel;
@@ -66,6 +68,7 @@ class SnapshotWindow : public QMainWindow {
   QPlainTextEdit* diffText() const { return m_diffText; }
   QComboBox* diffChoice() const { return m_diffChoice; }
   WhatIfPanel* whatIfPanel() const { return m_whatIf; }
+  OverlayPage* overlayPage() const { return m_overlayPage; }
 
  signals:
   void loaded();
@@ -106,6 +109,7 @@ class SnapshotWindow : public QMainWindow {
   QWidget* m_diffPage = nullptr;
   QWidget* m_seriesPage = nullptr;
   WhatIfPanel* m_whatIf = nullptr;  // the What if page: snapshots with a trace on the shown device
+  OverlayPage* m_overlayPage = nullptr;  // a second run on one axis with the gap explained
 };
 
 }  // namespace oomscope::ui

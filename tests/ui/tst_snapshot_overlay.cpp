@@ -1,0 +1,90 @@
+// Two runs on one axis in the snapshot window: the cs336 fp32 run with the bf16 run laid over it through the
+// Overlay page (read on the page's worker), the site/category model under QAbstractItemModelTester and equal
+// to core's diff, the shift moving B, a file that is not a snapshot failing with its name, and a screenshot.
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
+#include <QtTest>
+#include <cstdlib>
+
+#include "tests/ui/screenshots.h"
+#include "ui/snapshot/overlay_page.h"
+#include "ui/snapshot/overlay_widget.h"
+#include "ui/snapshot/site_diff_model.h"
+#include "ui/snapshot/snapshot_window.h"
+
+using namespace oomscope;
+using namespace oomscope::ui;
+
+namespace {
+QString data(const char* name) { return QStringLiteral(OOMSCOPE_TEST_DATA "/") + QString::fromUtf8(name); }
+}  // namespace
+
+class TstSnapshotOverlay : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void overlaysTheCs336Pair() {
+    SnapshotWindow w;
+    NullProgress none;
+    w.setDocument(loadSnapshotDocument(data("torch_snapshot_cs336_fp32_ctx128.pickle"), none));
+    OverlayPage* page = w.overlayPage();
+    QVERIFY(page);
+    QVERIFY(w.tabs()->indexOf(page) >= 0);
+    QAbstractItemModelTester tester(page->siteModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy done(page, &OverlayPage::overlaid);
+    page->openSecondRun(data("torch_snapshot_cs336_bf16_ctx128.pickle"));
+    QVERIFY(done.wait(60000));
+    const auto& r = page->result();
+    QVERIFY(r);
+    QCOMPARE(r->overlay.axis, snapshot::OverlayAxis::Time);  // the pair carries no ProfilerStep markers
+    QCOMPARE(r->overlay.a.peak_bytes, qint64(556843008));    // tests/data/tools/snapshot_peak_sites.py
+    QCOMPARE(r->overlay.b.peak_bytes, qint64(779837440));
+    // The model shows exactly core's rows, largest change first.
+    SiteDiffModel* m = page->siteModel();
+    QCOMPARE(m->rowCount(), static_cast<int>(r->diff.site_rows.size()));
+    QVERIFY(m->rowCount() > 5);
+    for (int i = 0; i < m->rowCount(); ++i) {
+      const auto& row = r->diff.site_rows[static_cast<std::size_t>(i)];
+      QCOMPARE(m->data(m->index(i, SiteDiffModel::Delta), Qt::UserRole).toLongLong(),
+               std::llabs(row.delta()));
+      QCOMPARE(m->data(m->index(i, SiteDiffModel::Site)).toString(), QString::fromStdString(row.site));
+    }
+    QVERIFY(page->summary()->text().contains(QStringLiteral("Neither run carries ProfilerStep#N markers")));
+    // The view shows core's order: the largest change, either way, first.
+    const QAbstractItemModel* shown = page->siteView()->model();
+    QCOMPARE(shown->data(shown->index(0, SiteDiffModel::Site)).toString(),
+             QString::fromStdString(r->diff.site_rows.front().site));
+    // The shift moves B on the shared axis (ms in the box, µs on the axis).
+    const double before = page->chart()->placedB(0);
+    page->shiftBox()->setValue(12.5);
+    QCOMPARE(page->chart()->placedB(0), before + 12500.0);
+    page->shiftBox()->setValue(0);
+    w.resize(1280, 860);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.tabs()->setCurrentWidget(page);
+    shoot(w, QStringLiteral("snapshot-overlay-cs336-fp32-bf16.png"));
+  }
+
+  void aFileThatIsNotASnapshotFailsWithItsName() {
+    SnapshotWindow w;
+    NullProgress none;
+    w.setDocument(loadSnapshotDocument(data("torch_snapshot_cs336_fp32_ctx128.pickle"), none));
+    QSignalSpy failed(w.overlayPage(), &OverlayPage::failed);
+    const QString other = data("torch_memory_timeline_raw_hta.raw.gz");
+    w.overlayPage()->openSecondRun(other);
+    QVERIFY(failed.wait(60000));
+    QVERIFY2(failed.at(0).at(0).toString().contains(QStringLiteral("torch_memory_timeline_raw_hta.raw.gz")),
+             qPrintable(failed.at(0).at(0).toString()));
+    QVERIFY(!w.overlayPage()->result());
+  }
+};
+
+QTEST_MAIN(TstSnapshotOverlay)
+#include "tst_snapshot_overlay.moc"
