@@ -155,7 +155,8 @@ class TestMarkupNames : public QObject {
     const QString path = m_dir.filePath(QStringLiteral("<u>cut.xplane.pb"));
     std::ifstream in(kGemm, std::ios::binary);
     std::string bytes(std::istreambuf_iterator<char>(in), {});
-    std::ofstream(path.toStdString(), std::ios::binary) << bytes.substr(0, bytes.size() / 3);
+    // Cut at 10 %, inside the plan: refused (a cut after the plan and the device planes is read, issue 30).
+    std::ofstream(path.toStdString(), std::ios::binary) << bytes.substr(0, bytes.size() / 10);
     MainWindow window;
     window.resize(1000, 640);
     window.show();

@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "core/sim/simulator.h"
 #include "core/sim/trace_json.h"

@@ -65,9 +65,10 @@ std::shared_ptr<const SnapshotDocument> loadSnapshotDocument(const QString& path
       snapshot::write_pprof_text(text, *doc->pprof, 50);
       break;
     case snapshot::FileKind::Log:
-      throw Error(ErrorKind::InvalidArgument, p,
-                  "is a log of a failed run; open it from the main window, "
-                  "which shows it in a Log window");
+      // Text: a log of a failed run is read by the Log window, which the main window opens for it.
+      throw Error(ErrorKind::NotACapture, p,
+                  "is text, not a snapshot, trace or memory profile; a log of a failed run opens in a Log "
+                  "window (File > Open in the main window)");
     case snapshot::FileKind::Unknown:
       snapshot::throw_unknown_kind(p, kind);
     case snapshot::FileKind::XSpace:

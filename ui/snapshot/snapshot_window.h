@@ -108,7 +108,7 @@ class SnapshotWindow : public QMainWindow {
   QWidget* m_topPage = nullptr;
   QWidget* m_diffPage = nullptr;
   QWidget* m_seriesPage = nullptr;
-  WhatIfPanel* m_whatIf = nullptr;  // the What if page: snapshots with a trace on the shown device
+  WhatIfPanel* m_whatIf = nullptr;       // the What if page: snapshots with a trace on the shown device
   OverlayPage* m_overlayPage = nullptr;  // a second run on one axis with the gap explained
 };
 
