@@ -19,7 +19,7 @@ const snapshot::DeviceAnalysis* SnapshotDocument::deviceAnalysis() const {
 }
 
 std::shared_ptr<const SnapshotDocument> loadSnapshotDocument(const QString& path, ProgressSink& progress,
-                                                             std::stop_token stop) {
+                                                             const std::stop_token& stop) {
   auto doc = std::make_shared<SnapshotDocument>();
   doc->path = path;
   const std::string p = path.toStdString();

@@ -42,6 +42,6 @@ struct SnapshotDocument {
 
 // Recognises the file by content and reads it. Throws oomscope::Error (or Cancelled) like the CLI.
 std::shared_ptr<const SnapshotDocument> loadSnapshotDocument(const QString& path, ProgressSink& progress,
-                                                             std::stop_token stop = {});
+                                                             const std::stop_token& stop = {});
 
 }  // namespace oomscope::ui
