@@ -17,6 +17,8 @@ import os
 import subprocess
 import sys
 
+from cli_checks import Checks, run
+
 TOOL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "tools", "plan_peak.py")
 CAPTURES = (
     "jax_tpu_v6e_inference.xplane.pb",
@@ -24,14 +26,7 @@ CAPTURES = (
     "jax0.8_te2.8_rocm_gfx950_fused_attn.xplane.pb",
 )
 
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
-    return ok
+check = Checks()
 
 
 def script(path, *extra):
@@ -42,11 +37,7 @@ def script(path, *extra):
 
 
 def plan(cli, path, module, *extra):
-    p = subprocess.run(
-        [cli, "report", path, "--module", module, "--top", "100000", "--json", "-", *extra],
-        capture_output=True,
-        text=True,
-    )
+    p = run(cli, "report", path, "--module", module, "--top", "100000", "--json", "-", *extra)
     return p.returncode, (json.loads(p.stdout)["hosts"][0]["plan"] if p.returncode == 0 else None), p.stderr
 
 
@@ -68,7 +59,8 @@ def main():
             module = str(want["program_id"])
             label = f"{name} {want['module']}({module})"
             code, got, err = plan(cli, path, module)
-            if not check(code == 0, f"{label}: reported {err.strip()}"):
+            check(code == 0, f"{label}: reported {err.strip()}")
+            if code != 0:
                 continue
             check(
                 got["unpadded_heap_peak_bytes"] == want.get("unpadded_heap_peak"),
@@ -88,7 +80,8 @@ def main():
             for at in sorted({0, events // 3, want["peak_index"], events - 1}):
                 (here,) = script(path, "--module", module, "--at", str(at))
                 code, got, err = plan(cli, path, module, "--at", str(at))
-                if not check(code == 0, f"{label} --at {at}: reported {err.strip()}"):
+                check(code == 0, f"{label} --at {at}: reported {err.strip()}")
+                if code != 0:
                     continue
                 heap = [b for b in got["live_at_peak"] if not b["indefinite"]]
                 check(
@@ -104,18 +97,14 @@ def main():
                     f"{label} --at {at}: unpadded {got['unpadded_heap_peak_bytes']}"
                     f" == {here['unpadded_heap_peak']}",
                 )
-            p = subprocess.run(
-                [cli, "report", path, "--module", module, "--at", str(events)], capture_output=True, text=True
-            )
+            p = run(cli, "report", path, "--module", module, "--at", str(events))
             check(
                 p.returncode == 1 and f"its positions are 0 .. {events - 1}" in p.stderr and path in p.stderr,
                 f"{label} --at {events}: refused, naming the positions: {p.stderr.strip()}",
             )
     # The TPU capture's layouts pad (an f32[] parameter takes 512 bytes): the figures must show it.
     check(padded_differs > 0, f"{padded_differs} module(s) where padded and unpadded differ")
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        sys.exit(1)
+    sys.exit(check.finish(count=True))
 
 
 if __name__ == "__main__":

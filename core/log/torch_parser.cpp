@@ -1,4 +1,4 @@
-// PyTorch's allocator messages (CUDA, HIP, MPS) and torch.cuda.memory_summary() tables.
+// PyTorch's allocator messages (CUDA, HIP, MPS): TorchParser (detail/torch_parser.h).
 //
 // Wordings (docs/logs.md): torch <= 1.3 "Tried to allocate X (GPU 0; T total capacity; A already allocated;
 // F free; C cached)"; 1.4 to 2.0 the same with "R reserved in total by PyTorch" (and a max_split_size_mb hint
@@ -10,7 +10,8 @@
 // allocated: A, other allocations: O, max allowed: M). Tried to allocate X on private|shared pool." with the
 // MPS allocator's own format_size (KB, MB, GB for 2^10, 2^20, 2^30) or, in newer versions, KiB/MiB/GiB.
 
-#include "core/log/detail/parser.h"
+#include "core/log/detail/torch_parser.h"
+
 #include "core/log/detail/scan.h"
 
 namespace oomscope::log::detail {
@@ -37,7 +38,7 @@ void add_processes(Message& m, std::string_view text) {
 
 }  // namespace
 
-void Parser::read_torch(Message& m, std::string_view text) {
+void TorchParser::read(Message& m, std::string_view text) {
   m.figures.clear();
   m.hints.clear();
   m.notes.clear();
@@ -110,7 +111,7 @@ void Parser::read_torch(Message& m, std::string_view text) {
   add_hints(m, text);
 }
 
-bool Parser::torch_complete(const Message& m, std::string_view text) const {
+bool TorchParser::complete(const Message& m, std::string_view text) {
   if (m.kind == MessageKind::PytorchMps)
     return contains(text, "Tried to allocate") && m.figure("max_allowed");
   if (m.wording == "total-capacity") return contains(text, "unallocated");
@@ -118,7 +119,7 @@ bool Parser::torch_complete(const Message& m, std::string_view text) const {
   return gpu && contains(*gpu, ")");
 }
 
-bool Parser::start_torch(const Ctx& c) {
+bool TorchParser::start(const Ctx& c) {
   std::size_t at = c.text.find("CUDA out of memory");
   MessageKind kind = MessageKind::PytorchCuda;
   if (at == std::string_view::npos) {
@@ -136,23 +137,23 @@ bool Parser::start_torch(const Ctx& c) {
   const bool cut_after_name = trim(text).ends_with("out of memory.");
   if (kind != MessageKind::PytorchMps && !contains(text, "Tried to allocate") && !cut_after_name)
     return false;
-  Message& m = begin(kind, c);
+  Message& m = messages().begin(kind, c);
   m.exception = exception_before(c.text, at);
   m.first_line = clip(trim(text), 400);
   wrap_text_ = std::string(trim(text));
   wrap_lines_ = 1;
-  read_torch(m, wrap_text_);
-  if (torch_complete(m, wrap_text_)) {
-    wrap_text_.clear();
+  read(m, wrap_text_);
+  if (complete(m, wrap_text_)) {
+    reset();
     return true;
   }
-  open(Block::TorchWrap);
+  open_block();
   wrap_needs_request_ = !contains(text, "Tried to allocate");
   return true;
 }
 
 // A line that continues a wrapped message: it holds a clause of the wording.
-bool Parser::torch_wrap_line(const Ctx& c) {
+bool TorchParser::line(const Ctx& c) {
   static constexpr std::string_view kClauses[] = {"free",
                                                   "reserved in total",
                                                   "cached",
@@ -180,19 +181,42 @@ bool Parser::torch_wrap_line(const Ctx& c) {
   wrap_text_ += ' ';
   wrap_text_ += c.t;
   ++wrap_lines_;
-  read_torch(cur(), wrap_text_);
-  if (torch_complete(cur(), wrap_text_)) {
-    cur().end_line = c.number;
-    cur().notes.push_back("wrapped over " + std::to_string(wrap_lines_) + " lines");
-    const std::string keep = cur().notes.back();
+  read(current(), wrap_text_);
+  if (complete(current(), wrap_text_)) {
+    current().end_line = c.number;
+    current().notes.push_back("wrapped over " + std::to_string(wrap_lines_) + " lines");
+    const std::string keep = current().notes.back();
     wrap_text_.clear();
-    block_ = Block::None;
     wrap_lines_ = 0;
-    // read_torch cleared the notes; the wrap note stays.
-    if (cur().notes.empty() || cur().notes.back() != keep) cur().notes.push_back(keep);
-    fold_repeat();
+    close_block();
+    // read() cleared the notes; the wrap note stays.
+    if (current().notes.empty() || current().notes.back() != keep) current().notes.push_back(keep);
+    messages().fold_repeat();
   }
   return true;
+}
+
+bool TorchParser::end() {
+  Message& m = current();
+  if (!m.figure("requested") && m.kind != MessageKind::PytorchMps) {
+    // Only "CUDA out of memory." and no request after it: prose naming the error, not a message.
+    messages().drop_last();
+    reset();
+    return false;
+  }
+  read(m, wrap_text_);
+  if (!complete(m, wrap_text_)) {
+    m.complete = false;
+    m.notes.push_back("the message is cut short in the log");
+  }
+  reset();
+  return true;
+}
+
+void TorchParser::reset() {
+  wrap_text_.clear();
+  wrap_lines_ = 0;
+  wrap_needs_request_ = false;
 }
 
 }  // namespace oomscope::log::detail

@@ -7,7 +7,8 @@
 //   tokens that can be stored in KV cache (B)". vLLM divides by 2^30 whether it writes "GB" or "GiB".
 // - NCCL: "include/alloc.h:178 NCCL WARN Cuda failure 'out of memory'" and "Failed to CUDA calloc N bytes".
 
-#include "core/log/detail/parser.h"
+#include "core/log/detail/serving_parser.h"
+
 #include "core/log/detail/scan.h"
 
 namespace oomscope::log::detail {
@@ -35,10 +36,11 @@ std::optional<Figure> count_in_parens(std::string_view text, std::string_view ma
 
 }  // namespace
 
-bool Parser::start_serving(const Ctx& c) {
+bool ServingParser::start(const Ctx& c) {
+  std::vector<Message>& out = messages().all();
   const std::string_view t = c.t;
   if (const std::size_t at = t.find("Failed to allocate request for "); at != std::string_view::npos) {
-    Message& m = begin(MessageKind::XlaAllocation, c);
+    Message& m = messages().begin(MessageKind::XlaAllocation, c);
     m.exception = exception_before(t, at);
     m.wording = "failed-to-allocate-request";
     const std::string_view rest = t.substr(at + 31);
@@ -93,7 +95,7 @@ bool Parser::start_serving(const Ctx& c) {
     if (auto g = integer_after(t, "GPU blocks: ", "gpu_blocks", false)) f.push_back(std::move(*g));
     if (auto cpu = integer_after(t, "CPU blocks: ", "cpu_blocks", false)) f.push_back(std::move(*cpu));
     if (gpu && gpu->is_integer && gpu->integer == 0) {
-      Message& m = begin(MessageKind::VllmKvCache, c);
+      Message& m = messages().begin(MessageKind::VllmKvCache, c);
       m.wording = "no-gpu-blocks";
       with_context(m);
       for (Figure& x : f) m.figures.push_back(std::move(x));
@@ -104,14 +106,14 @@ bool Parser::start_serving(const Ctx& c) {
   }
   if (const std::size_t at = t.find("No available memory for the cache blocks");
       at != std::string_view::npos) {
-    if (!out_.empty() && out_.back().kind == MessageKind::VllmKvCache && out_.back().source == c.source &&
-        c.number - out_.back().end_line < 60) {
-      out_.back().end_line = c.number;
-      if (out_.back().exception.empty()) out_.back().exception = exception_before(t, at);
-      out_.back().hints.emplace_back("gpu_memory_utilization");
+    if (!out.empty() && out.back().kind == MessageKind::VllmKvCache && out.back().source == c.source &&
+        c.number - out.back().end_line < 60) {
+      out.back().end_line = c.number;
+      if (out.back().exception.empty()) out.back().exception = exception_before(t, at);
+      out.back().hints.emplace_back("gpu_memory_utilization");
       return true;
     }
-    Message& m = begin(MessageKind::VllmKvCache, c);
+    Message& m = messages().begin(MessageKind::VllmKvCache, c);
     m.wording = "no-available-memory";
     m.exception = exception_before(t, at);
     m.hints.emplace_back("gpu_memory_utilization");
@@ -119,7 +121,7 @@ bool Parser::start_serving(const Ctx& c) {
     return true;
   }
   if (contains(t, "max seq len (") && contains(t, "stored in KV cache (")) {
-    Message& m = begin(MessageKind::VllmKvCache, c);
+    Message& m = messages().begin(MessageKind::VllmKvCache, c);
     m.wording = "max-seq-len";
     m.exception = exception_before(t, t.find("max seq len"));
     add(m, count_in_parens(t, "max seq len (", "max_seq_len"));
@@ -130,19 +132,19 @@ bool Parser::start_serving(const Ctx& c) {
     return true;
   }
   if (contains(t, "NCCL WARN Cuda failure") && contains(t, "out of memory")) {
-    Message& m = begin(MessageKind::Nccl, c);
+    Message& m = messages().begin(MessageKind::Nccl, c);
     m.wording = "cuda-failure";
     return true;
   }
   if (const auto calloc = after(t, "Failed to CUDA calloc ")) {
     std::optional<Figure> f = integer_after(t, "Failed to CUDA calloc ", "requested", true);
-    if (!out_.empty() && out_.back().kind == MessageKind::Nccl && out_.back().source == c.source &&
-        c.number - out_.back().end_line <= 5 && !out_.back().figure("requested")) {
-      out_.back().end_line = c.number;
-      add(out_.back(), std::move(f));
+    if (!out.empty() && out.back().kind == MessageKind::Nccl && out.back().source == c.source &&
+        c.number - out.back().end_line <= 5 && !out.back().figure("requested")) {
+      out.back().end_line = c.number;
+      add(out.back(), std::move(f));
       return true;
     }
-    Message& m = begin(MessageKind::Nccl, c);
+    Message& m = messages().begin(MessageKind::Nccl, c);
     m.wording = "calloc";
     add(m, std::move(f));
     return true;

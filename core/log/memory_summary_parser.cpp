@@ -4,7 +4,8 @@
 // 1024 per unit step ("B", "KiB", "MiB", "GiB", "TiB"; older versions "KB", "MB", "GB" for the same), the
 // unit chosen by the row's first column, so each value is a lower bound within one unit.
 
-#include "core/log/detail/parser.h"
+#include "core/log/detail/memory_summary_parser.h"
+
 #include "core/log/detail/scan.h"
 
 namespace oomscope::log::detail {
@@ -43,21 +44,21 @@ std::vector<std::string_view> cells(std::string_view row) {
 
 }  // namespace
 
-bool Parser::start_mem_summary(const Ctx& c) {
+bool MemorySummaryParser::start(const Ctx& c) {
   const auto id = after(c.t, "memory summary, device ID ");
   if (!id || !contains(c.t, "PyTorch")) return false;
-  Message& m = begin(MessageKind::PytorchMemorySummary, c);
+  Message& m = messages().begin(MessageKind::PytorchMemorySummary, c);
   std::size_t e = 0;
   while (e < id->size() && is_digit((*id)[e])) ++e;
   m.device = "GPU " + std::string(id->substr(0, e));
   m.wording = contains(c.t, "HIP") ? "memory-summary-hip" : "memory-summary";
-  open(Block::MemSummary);
+  open_block();
   return true;
 }
 
-bool Parser::mem_summary_line(const Ctx& c) {
+bool MemorySummaryParser::line(const Ctx& c) {
   if (c.t.front() != '|') return false;
-  Message& m = cur();
+  Message& m = current();
   if (contains(c.t, "OOMs:")) {
     add(m, integer_after(c.t, "OOMs: ", "ooms", false));
     add(m, integer_after(c.t, "retries: ", "alloc_retries", false));

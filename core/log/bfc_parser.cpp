@@ -10,7 +10,8 @@
 // out-of-memory error: the allocation was retried and the run went on. The stream executor's "failed to
 // allocate X (N bytes) from device: CUDA_ERROR_OUT_OF_MEMORY" is read here too.
 
-#include "core/log/detail/parser.h"
+#include "core/log/detail/bfc_parser.h"
+
 #include "core/log/detail/scan.h"
 
 namespace oomscope::log::detail {
@@ -56,10 +57,10 @@ std::string allocator_name(std::string_view t) {
 
 }  // namespace
 
-bool Parser::start_bfc(const Ctx& c) {
+bool BfcParser::start(const Ctx& c) {
   if (std::size_t at = c.text.find("an out of memory trying to allocate "); at != std::string_view::npos) {
     const bool warning = contains(c.text, "not a failure") || contains(c.text, "freed_by_count");
-    Message& m = begin(warning ? MessageKind::BfcWarning : MessageKind::Bfc, c);
+    Message& m = messages().begin(warning ? MessageKind::BfcWarning : MessageKind::Bfc, c);
     m.device = allocator_name(c.text);
     const std::string_view rest = c.text.substr(at + 36);
     add(m, read_size(rest, "requested"));
@@ -69,15 +70,15 @@ bool Parser::start_bfc(const Ctx& c) {
       const std::string_view name = trim(*op);
       m.op = std::string(name.substr(0, std::min<std::size_t>(name.find(' '), 200)));
     }
-    if (!warning) open(Block::Bfc);
+    if (!warning) open_block();
     return true;
   }
   if (const std::size_t at = c.text.find("OOM when allocating tensor"); at != std::string_view::npos) {
     std::string shape;
     if (const auto s = after(c.text.substr(at), "shape")) shape = std::string(s->substr(0, s->find(']') + 1));
     // The op's error after a BFC dump of the same process belongs to that dump's message.
-    for (std::size_t i = out_.size(); i-- > 0 && i + 3 > out_.size();) {
-      Message& prev = out_[i];
+    for (std::size_t i = messages().all().size(); i-- > 0 && i + 3 > messages().all().size();) {
+      Message& prev = messages().all()[i];
       if (prev.kind == MessageKind::Bfc && prev.source == c.source && prev.tensor_shape.empty() &&
           c.number - prev.end_line < 300) {
         prev.tensor_shape = shape;
@@ -85,7 +86,7 @@ bool Parser::start_bfc(const Ctx& c) {
         return true;
       }
     }
-    Message& m = begin(MessageKind::TensorflowOom, c);
+    Message& m = messages().begin(MessageKind::TensorflowOom, c);
     m.tensor_shape = shape;
     m.exception = exception_before(c.text, at);
     m.wording = "oom-when-allocating";
@@ -98,7 +99,7 @@ bool Parser::start_bfc(const Ctx& c) {
   if (const std::size_t at = c.text.find("CUDA_ERROR_OUT_OF_MEMORY"); at != std::string_view::npos) {
     const auto fa = after(c.text, "failed to allocate ");
     if (!fa) return false;
-    Message& m = begin(MessageKind::StreamExecutor, c);
+    Message& m = messages().begin(MessageKind::StreamExecutor, c);
     m.wording = "cuda-error-out-of-memory";
     std::optional<Figure> f = read_size(*fa, "requested");
     if (const auto exact = after(*fa, "("); exact && f) {
@@ -114,17 +115,17 @@ bool Parser::start_bfc(const Ctx& c) {
     return true;
   }
   if (!dump_line(c.t)) return false;
-  Message& m = begin(MessageKind::Bfc, c);
+  Message& m = messages().begin(MessageKind::Bfc, c);
   m.wording = "bfc";
   m.complete = false;
   m.notes.emplace_back("starts mid-dump: the failing request line is not in the log");
-  open(Block::Bfc);
-  bfc_line(c);
+  open_block();
+  line(c);
   return true;
 }
 
-bool Parser::bfc_line(const Ctx& c) {
-  Message& m = cur();
+bool BfcParser::line(const Ctx& c) {
+  Message& m = current();
   const std::string_view t = c.t;
   if (contains(t, "TF_GPU_ALLOCATOR=cuda_malloc_async")) {
     m.hints.emplace_back("TF_GPU_ALLOCATOR=cuda_malloc_async");

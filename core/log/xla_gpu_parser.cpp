@@ -7,7 +7,8 @@
 // Sizes come from tsl's HumanReadableNumBytes: B, KiB, MiB, GiB with base 1024. Indentation is not relied on
 // (tabs, 4/8/16 spaces and none all occur in posted logs).
 
-#include "core/log/detail/parser.h"
+#include "core/log/detail/xla_gpu_parser.h"
+
 #include "core/log/detail/scan.h"
 
 namespace oomscope::log::detail {
@@ -47,10 +48,10 @@ constexpr StatRow kStats[] = {
 
 }  // namespace
 
-bool Parser::start_xla_gpu(const Ctx& c) {
+bool XlaGpuParser::start(const Ctx& c) {
   static constexpr std::string_view kRequest = "Out of memory while trying to allocate ";
   if (const std::size_t at = c.text.find(kRequest); at != std::string_view::npos) {
-    Message& m = begin(MessageKind::XlaGpu, c);
+    Message& m = messages().begin(MessageKind::XlaGpu, c);
     m.exception = exception_before(c.text, at);
     m.wording = contains(c.text, "Execution of replica") ? "replica-execution" : "buffer-assignment";
     add(m, integer_after(c.text.substr(at), "allocate ", "requested", true));
@@ -59,23 +60,23 @@ bool Parser::start_xla_gpu(const Ctx& c) {
       while (e < r->size() && is_digit((*r)[e])) ++e;
       m.device = "replica " + std::string(r->substr(0, e));
     }
-    open(Block::XlaGpu);
+    open_block();
     return true;
   }
   if (!dump_header(c.t)) return false;
-  Message& m = begin(MessageKind::XlaGpu, c);
+  Message& m = messages().begin(MessageKind::XlaGpu, c);
   m.wording = "buffer-assignment";
   m.complete = false;
   m.notes.emplace_back(c.t.starts_with("BufferAssignment OOM")
                            ? "the request line before the dump is not in the log"
                            : "starts mid-dump: the lines before it (the request) are not in the log");
-  open(Block::XlaGpu);
-  xla_gpu_line(c);
+  open_block();
+  line(c);
   return true;
 }
 
-bool Parser::xla_gpu_line(const Ctx& c) {
-  Message& m = cur();
+bool XlaGpuParser::line(const Ctx& c) {
+  Message& m = current();
   const std::string_view t = c.t;
   if (t.starts_with("BufferAssignment OOM Debugging") || t == "BufferAssignment stats:" ||
       t == "Peak buffers:")
@@ -132,6 +133,13 @@ bool Parser::xla_gpu_line(const Ctx& c) {
     }
   }
   return false;
+}
+
+bool XlaGpuParser::end() {
+  Message& m = current();
+  if (in_buffer_ && !m.buffers.empty() && !m.buffers.back().complete) m.complete = false;
+  in_buffer_ = false;
+  return true;
 }
 
 }  // namespace oomscope::log::detail

@@ -10,9 +10,10 @@
 // "Persistent allocations include ...". Sizes are tsl's HumanReadableNumBytes without the "iB": K, M, G, base
 // 1024.
 
+#include "core/log/detail/tpu_parser.h"
+
 #include <cctype>
 
-#include "core/log/detail/parser.h"
 #include "core/log/detail/scan.h"
 
 namespace oomscope::log::detail {
@@ -64,16 +65,16 @@ bool split_row(std::string_view t, std::string_view& label, std::size_t& size_at
 
 }  // namespace
 
-void Parser::tpu_row(Message& m, std::string_view t) {
+void TpuParser::row(Message& m, std::string_view t) {
   std::string_view label;
   std::size_t at = 0;
   if (!split_row(t, label, at)) return;
   std::string prefix;
-  if (tpu_section_ == "total") prefix = "usage_";
-  if (tpu_section_ == "program") prefix = "program_";
-  if (tpu_section_ == "heap") prefix = "heap_";
-  if (tpu_section_ == "persistent") prefix = "persistent_";
-  if (tpu_section_ == "capacity") prefix = "hbm_";
+  if (section_ == "total") prefix = "usage_";
+  if (section_ == "program") prefix = "program_";
+  if (section_ == "heap") prefix = "heap_";
+  if (section_ == "persistent") prefix = "persistent_";
+  if (section_ == "capacity") prefix = "hbm_";
   const std::string key = prefix + normalise(label);
   std::size_t used = 0;
   std::optional<Figure> f = read_size(t.substr(at), key, SizeRule::Rounded, &used);
@@ -96,10 +97,10 @@ void Parser::tpu_row(Message& m, std::string_view t) {
   }
 }
 
-bool Parser::start_tpu(const Ctx& c) {
+bool TpuParser::start(const Ctx& c) {
   if (const std::size_t at = c.text.find("Ran out of memory in memory space ");
       at != std::string_view::npos) {
-    Message& m = begin(MessageKind::XlaTpu, c);
+    Message& m = messages().begin(MessageKind::XlaTpu, c);
     const std::string_view rest = c.text.substr(at + 34);
     std::size_t e = 0;
     while (e < rest.size() && (is_alpha(rest[e]) || is_digit(rest[e]))) ++e;
@@ -115,11 +116,11 @@ bool Parser::start_tpu(const Ctx& c) {
       }
     }
     add(m, size_after(rest, "capacity by ", "exceeded"));
-    open(Block::Tpu);
+    open_block();
     return true;
   }
   if (const std::size_t at = c.text.find("Attempting to reserve "); at != std::string_view::npos) {
-    Message& m = begin(MessageKind::XlaTpu, c);
+    Message& m = messages().begin(MessageKind::XlaTpu, c);
     m.wording = "runtime-reserve";
     m.device = "hbm";
     m.exception = exception_before(c.text, at);
@@ -128,19 +129,19 @@ bool Parser::start_tpu(const Ctx& c) {
     add(m, size_after(rest, "There are ", "free"));
     if (const auto r = after(rest, " free, ")) add(m, read_size(*r, "reserved"));
     if (const auto v = after(rest, "reserved, and ")) add(m, read_size(*v, "reservable"));
-    open(Block::Tpu);
+    open_block();
     return true;
   }
   if (!section_header(c.t)) return false;
-  Message& m = begin(MessageKind::XlaTpu, c);
+  Message& m = messages().begin(MessageKind::XlaTpu, c);
   m.wording = "compile";
   m.device = contains(c.t, "vmem") ? "vmem" : "hbm";
   m.complete = false;
   m.notes.emplace_back("starts mid-report: the 'Ran out of memory' line is not in the log");
   // Rows of a "Total hbm usage" block whose header was cut off ("program 97.92G", "arguments 0B"), and the
   // "Output size" line after them, when the reader still holds the lines before this one.
-  if (lookback) {
-    const std::vector<std::string> before = lookback(8);
+  if (lookback_) {
+    const std::vector<std::string> before = lookback_(8);
     std::size_t first = before.size();
     std::size_t rows = 0;
     while (first > 0) {
@@ -154,30 +155,30 @@ bool Parser::start_tpu(const Ctx& c) {
     }
     while (first < before.size() && trim(before[first]).empty()) ++first;
     if (rows > 0) {
-      tpu_section_ = "total";
+      section_ = "total";
       for (std::size_t i = first; i < before.size(); ++i) {
         const std::string_view t = trim(before[i]);
         if (t.starts_with("Output size ")) {
           add(m, size_after(t, "Output size ", "output"));
           add(m, size_after(t, "shares ", "output_shared_with_arguments"));
         } else if (!t.empty()) {
-          tpu_row(m, t);
+          row(m, t);
         }
       }
       m.line -= static_cast<std::int64_t>(before.size() - first);
     }
   }
-  open(Block::Tpu);
-  tpu_line(c);
+  open_block();
+  line(c);
   return true;
 }
 
-bool Parser::tpu_line(const Ctx& c) {
-  Message& m = cur();
+bool TpuParser::line(const Ctx& c) {
+  Message& m = current();
   const std::string_view t = c.t;
   if (t.starts_with("Total hbm usage >=") || t.starts_with("Total vmem usage >=")) {
     add(m, size_after(t, ">= ", "total_usage"));
-    tpu_section_ = "total";
+    section_ = "total";
     return true;
   }
   if (t.starts_with("Output size ")) {
@@ -187,30 +188,30 @@ bool Parser::tpu_line(const Ctx& c) {
   }
   if (t.starts_with("Program hbm requirement") || t.starts_with("Program vmem requirement")) {
     add(m, size_after(t, "requirement ", "program_requirement"));
-    tpu_section_ = "program";
+    section_ = "program";
     return true;
   }
   if (t.starts_with("Largest program allocations in")) {
-    tpu_section_ = "allocations";
+    section_ = "allocations";
     return true;
   }
   if (t.starts_with("HBM capacity ")) {
     if (!m.figure("capacity")) add(m, size_after(t, "HBM capacity ", "capacity"));
-    tpu_section_ = "capacity";
+    section_ = "capacity";
     return true;
   }
   if (t.starts_with("Heap allocator status")) {
-    tpu_section_ = "heap";
+    section_ = "heap";
     return true;
   }
   if (t.starts_with("Persistent allocations include")) {
-    tpu_section_ = "persistent";
+    section_ = "persistent";
     return true;
   }
   if (t.find_first_not_of('-') == std::string_view::npos || t.starts_with("; attempting reservation"))
     return true;
   if (const int n = allocation_header(t)) {
-    tpu_section_ = "allocations";
+    section_ = "allocations";
     PeakBuffer b;
     b.index = n;
     if (auto f = read_size(t.substr(t.find("Size: ") + 6), "size")) b.size = std::move(*f);
@@ -218,7 +219,7 @@ bool Parser::tpu_line(const Ctx& c) {
     in_buffer_ = true;
     return true;
   }
-  if (tpu_section_ == "allocations") {
+  if (section_ == "allocations") {
     if (t.starts_with("====") && t.find_first_not_of('=') == std::string_view::npos) {
       if (in_buffer_ && !m.buffers.empty()) m.buffers.back().complete = true;
       in_buffer_ = false;
@@ -258,11 +259,19 @@ bool Parser::tpu_line(const Ctx& c) {
     }
     return false;
   }
-  if (tpu_section_.empty()) return false;
+  if (section_.empty()) return false;
   std::string_view label;
   std::size_t at = 0;
   if (!split_row(t, label, at)) return false;
-  tpu_row(m, t);
+  row(m, t);
+  return true;
+}
+
+bool TpuParser::end() {
+  Message& m = current();
+  if (in_buffer_ && !m.buffers.empty() && !m.buffers.back().complete) m.complete = false;
+  in_buffer_ = false;
+  section_.clear();
   return true;
 }
 
