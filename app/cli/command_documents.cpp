@@ -15,6 +15,7 @@
 #include "core/analysis/report/report_json.h"
 #include "core/analysis/report/report_text.h"
 #include "core/capture/reader.h"
+#include "core/log/log_text.h"
 #include "core/snapshot/file_kind.h"
 #include "core/snapshot/snapshot_diff.h"
 #include "core/snapshot/snapshot_reader.h"

@@ -13,6 +13,7 @@
 #include "app/cli/log_json.h"
 #include "core/allocator/replayed_savings.h"
 #include "core/capture/input_checks.h"
+#include "core/log/log_text.h"
 #include "core/snapshot/file_kind.h"
 #include "core/snapshot/snapshot_json.h"
 #include "core/snapshot/snapshot_reader.h"

@@ -1,9 +1,11 @@
 // Diagnosis of BFC allocator dumps and warnings, TensorFlow's OOM errors, XLA allocation failures, the
 // stream executor's CUDA_ERROR_OUT_OF_MEMORY, vLLM's KV-cache failures and NCCL's allocation failures.
 
+#include "core/log/detail/diagnose_other.h"
+
 #include <algorithm>
 
-#include "core/log/detail/diagnose.h"
+#include "core/log/detail/diagnosis_helpers.h"
 
 namespace oomscope::log::detail {
 

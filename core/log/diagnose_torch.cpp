@@ -1,8 +1,10 @@
 // Diagnosis of PyTorch's allocator messages (CUDA, HIP, MPS) and memory_summary tables.
 
+#include "core/log/detail/diagnose_torch.h"
+
 #include <algorithm>
 
-#include "core/log/detail/diagnose.h"
+#include "core/log/detail/diagnosis_helpers.h"
 
 namespace oomscope::log::detail {
 

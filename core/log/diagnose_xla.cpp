@@ -1,10 +1,12 @@
 // Diagnosis of XLA's GPU buffer-assignment dumps and TPU memory reports.
 
+#include "core/log/detail/diagnose_xla.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <map>
 
-#include "core/log/detail/diagnose.h"
+#include "core/log/detail/diagnosis_helpers.h"
 #include "core/log/detail/scan.h"
 
 namespace oomscope::log::detail {

@@ -4,7 +4,6 @@
 // saving), and what to run next to learn more. Rules: docs/logs.md.
 
 #include <cstdint>
-#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -48,10 +47,5 @@ struct LogDiagnosis {
 };
 
 LogDiagnosis diagnose_log(const LogFile& log);
-
-// The report as text (the CLI prints it through terminal_safe; the GUI shows it as plain text).
-void write_log_text(std::ostream& out, const LogFile& log, const LogDiagnosis& d);
-// `info`: the messages found, with their kinds and line numbers.
-void write_log_info(std::ostream& out, const LogFile& log);
 
 }  // namespace oomscope::log

@@ -1,11 +1,10 @@
-// The log report as text, and `info`'s list of messages (log_diagnosis.h). The output holds raw bytes from
-// the log (first lines, names, shapes): the caller makes it safe for its terminal or widget.
+// The log report as text, and `info`'s list of messages (log_text.h).
+
+#include "core/log/log_text.h"
 
 #include <algorithm>
-#include <ostream>
 
 #include "core/log/detail/scan.h"
-#include "core/log/log_diagnosis.h"
 #include "core/util/bytes.h"
 
 namespace oomscope::log {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/log/log_diagnosis.h"
+#include "core/log/log_text.h"
 #include "core/util/safe_text.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -3,6 +3,8 @@
 #include <sstream>
 #include <utility>
 
+#include "core/log/log_text.h"
+
 namespace oomscope::ui {
 
 namespace {

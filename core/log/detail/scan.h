@@ -1,6 +1,6 @@
 #pragma once
 // Small text helpers of the log reader: trimming, searching, and reading the figures each framework prints
-// (sizes_in_logs.cpp). Sizes follow docs/logs.md "Units": every framework the reader knows prints binary
+// (scan.cpp). Sizes follow docs/logs.md "Units": every framework the reader knows prints binary
 // units whatever their spelling (PyTorch's MPS allocator writes "GB" for 2^30 bytes, XLA "G", TensorFlow
 // "GiB", torch.cuda.memory_summary "GiB" or "GB" with the value floored).
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/log/log_diagnosis.h"
+#include "core/log/log_text.h"
 
 namespace oomscope::log {
 namespace {

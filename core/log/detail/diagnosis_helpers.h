@@ -1,23 +1,17 @@
 #pragma once
-// The diagnosis rules of each family of messages (docs/logs.md "Diagnosis"): diagnose_torch.cpp (PyTorch
-// CUDA / HIP / MPS and memory_summary), diagnose_xla.cpp (XLA GPU and TPU), diagnose_other.cpp (BFC,
-// TensorFlow, vLLM, NCCL, XLA allocation failures). Each fills a MessageDiagnosis from read figures only.
+// What the diagnosis rules of every family of messages (detail/diagnose_torch.h, diagnose_xla.h,
+// diagnose_other.h) share: reading a message's figures, formatting, and building lines, fixes and derived
+// figures. Each rule fills a MessageDiagnosis from read figures only (docs/logs.md "Diagnosis").
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/log/log_diagnosis.h"
 
 namespace oomscope::log::detail {
 
-void diagnose_torch(const Message& m, MessageDiagnosis& d);
-void diagnose_mps(const Message& m, MessageDiagnosis& d);
-void diagnose_summary(const Message& m, MessageDiagnosis& d);
-void diagnose_xla_gpu(const Message& m, MessageDiagnosis& d);
-void diagnose_tpu(const Message& m, MessageDiagnosis& d);
-void diagnose_other(const Message& m, MessageDiagnosis& d);
-
-// Shared by the rule files.
 std::optional<std::int64_t> value(const Message& m, std::string_view key);
 std::string read(const Message& m, std::string_view key);  // "16.00 GiB" as printed, "" when absent
 std::string bytes(std::int64_t v);                         // "3.72 GiB" (derived figures)

@@ -1,10 +1,10 @@
 // Numbers and sizes as the frameworks print them (detail/scan.h).
 
+#include "core/log/detail/scan.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
-
-#include "core/log/detail/scan.h"
 
 namespace oomscope::log::detail {
 
