@@ -198,4 +198,21 @@ std::string clip(std::string_view s, std::size_t max) {
   return std::string(s.substr(0, end));
 }
 
+bool read_operator_or_shape(PeakBuffer& b, std::string_view t) {
+  if (t.starts_with("Operator: ")) {
+    b.op_name = quoted_attr(t, "op_name=");
+    b.op_type = quoted_attr(t, "op_type=");
+    b.source_file = quoted_attr(t, "source_file=");
+    if (const auto line = after(t, "source_line="))
+      if (const auto n = read_number(*line); n && n->is_integer && n->integer < 100000000)
+        b.source_line = static_cast<int>(n->integer);
+    return true;
+  }
+  if (t.starts_with("Shape: ")) {
+    b.shape = std::string(trim(t.substr(7)));
+    return true;
+  }
+  return false;
+}
+
 }  // namespace oomscope::log::detail

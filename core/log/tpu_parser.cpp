@@ -227,19 +227,7 @@ bool TpuParser::line(const Ctx& c) {
     }
     if (!in_buffer_ || m.buffers.empty()) return false;
     PeakBuffer& b = m.buffers.back();
-    if (t.starts_with("Operator: ")) {
-      b.op_name = quoted_attr(t, "op_name=");
-      b.op_type = quoted_attr(t, "op_type=");
-      b.source_file = quoted_attr(t, "source_file=");
-      if (const auto line = after(t, "source_line="))
-        if (const auto n = read_number(*line); n && n->is_integer && n->integer < 100000000)
-          b.source_line = static_cast<int>(n->integer);
-      return true;
-    }
-    if (t.starts_with("Shape: ")) {
-      b.shape = std::string(trim(t.substr(7)));
-      return true;
-    }
+    if (read_operator_or_shape(b, t)) return true;
     if (t.starts_with("Unpadded size: ")) {
       b.unpadded = read_size(t.substr(15), "unpadded");
       return true;

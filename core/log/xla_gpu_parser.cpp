@@ -98,22 +98,9 @@ bool XlaGpuParser::line(const Ctx& c) {
       if (auto f = read_size(*size, "size")) b.size = std::move(*f);
       return true;
     }
-    if (t.starts_with("Operator: ")) {
-      b.op_name = quoted_attr(t, "op_name=");
-      b.op_type = quoted_attr(t, "op_type=");
-      b.source_file = quoted_attr(t, "source_file=");
-      if (const auto line = after(t, "source_line=")) {
-        if (const auto n = read_number(*line); n && n->is_integer && n->integer < 100000000)
-          b.source_line = static_cast<int>(n->integer);
-      }
-      return true;
-    }
+    if (read_operator_or_shape(b, t)) return true;
     if (t.starts_with("XLA Label: ")) {
       b.xla_label = std::string(trim(t.substr(11)));
-      return true;
-    }
-    if (t.starts_with("Shape: ")) {
-      b.shape = std::string(trim(t.substr(7)));
       return true;
     }
     if (t.starts_with("Entry Parameter Subshape: ")) {

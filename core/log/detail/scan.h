@@ -74,6 +74,10 @@ std::string exception_before(std::string_view text, std::size_t at);
 // The value of `name="..."` in `text` ("op_name=", "source_file="), or "".
 std::string quoted_attr(std::string_view text, std::string_view name);
 
+// A peak buffer's "Operator: op_name=... source_line=N" or "Shape: f32[...]" line (XLA GPU dumps and TPU
+// reports print both alike) read into `b`; false for any other line.
+bool read_operator_or_shape(PeakBuffer& b, std::string_view t);
+
 // The first `max` bytes of `s`, cut at a UTF-8 character boundary.
 std::string clip(std::string_view s, std::size_t max);
 
