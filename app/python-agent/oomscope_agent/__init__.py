@@ -116,7 +116,7 @@ def check_forecast(a=None):
     if guard is None:
         return
     try:
-        f = guard.take_pending()
+        f = guard.take_pending(a.step_value)
         if f is not None:
             guard.fire(a, f)
     except Exception:

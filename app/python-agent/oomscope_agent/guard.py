@@ -3,9 +3,10 @@ and, when the forecast OOM comes within N steps, calls the trainer's callback, a
 restarted by hand at a driver-memory threshold.
 
 The forecast runs on the agent's thread, at most once a second of sample time (as the debugger's does);
-the callback runs on the trainer's thread, at its next step boundary (oomscope_agent.step(), or the
-optimizer step hook), never in the middle of a step. The callback gets the Forecast (forecast_result.py:
-oom_at_step, at_step, sentence(), to_json()). When it returns True, the trainer says it freed what the run
+at each step boundary (oomscope_agent.step(), or the optimizer step hook) the trainer's thread compares
+the latest forecast's OOM step with the step it is at, and once that is within N steps the callback runs
+there, on the trainer's thread, never in the middle of a step. The callback gets the Forecast
+(forecast_result.py: oom_at_step, at_step, sentence(), to_json()). When it returns True, the trainer says it freed what the run
 had leaked (it restarted from its checkpoint): the agent sends a `restart` event, and both its own
 forecast and the debugger's start their history there. Otherwise the callback is not called again until
 the forecast has left the N steps (or a restart event came).
@@ -48,7 +49,6 @@ class ForecastGuard:
         self.latest = None  # the last Forecast made
         self.fired = 0
         self._armed = True
-        self._pending = None
         self._lock = threading.Lock()
         self._warned = False
 
@@ -70,9 +70,6 @@ class ForecastGuard:
             ahead = f.steps_ahead()
             if ahead is None or ahead > self.within:
                 self._armed = True  # the forecast left the N steps: a later one may fire again
-            elif self._armed and self._pending is None:
-                self._pending = f
-                self._armed = False
 
     def on_restart(self, t):
         with self._lock:
@@ -80,9 +77,16 @@ class ForecastGuard:
             self._armed = True
 
     # -- the trainer's thread ---------------------------------------------------------------------------
-    def take_pending(self):
+    def take_pending(self, step):
+        """The latest forecast when its OOM step is now within N steps of `step` (the trainer's step at
+        this boundary; forecasts are made once a second, which can be many steps), else None."""
         with self._lock:
-            f, self._pending = self._pending, None
+            f = self.latest
+            if not self._armed or f is None or f.state != "oom" or f.oom_at_step is None or step is None:
+                return None
+            if f.oom_at_step - int(step) > self.within:
+                return None
+            self._armed = False
             return f
 
     def fire(self, agent, f):
