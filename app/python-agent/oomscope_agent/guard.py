@@ -6,10 +6,10 @@ The forecast runs on the agent's thread, at most once a second of sample time (a
 at each step boundary (oomscope_agent.step(), or the optimizer step hook) the trainer's thread compares
 the latest forecast's OOM step with the step it is at, and once that is within N steps the callback runs
 there, on the trainer's thread, never in the middle of a step. The callback gets the Forecast
-(forecast_result.py: oom_at_step, at_step, sentence(), to_json()). When it returns True, the trainer says it freed what the run
-had leaked (it restarted from its checkpoint): the agent sends a `restart` event, and both its own
-forecast and the debugger's start their history there. Otherwise the callback is not called again until
-the forecast has left the N steps (or a restart event came).
+(forecast_result.py: oom_at_step, at_step, sentence(), to_json()). When it returns True, the trainer
+says it freed what the run had leaked (it restarted from its checkpoint): the agent sends a `restart`
+event, and both its own forecast and the debugger's start their history there. Otherwise the callback
+is not called again until the forecast has left the N steps (or a restart event came).
 """
 
 import sys
