@@ -146,8 +146,12 @@ def main(argv=None):
     sys.stderr.write("oomscope-agent: serving %s (pid %d)\n" % (agent.endpoint, os.getpid()))
     if opts.checkpoint_before_oom is not None:
         sys.stderr.write(
-            "oomscope-agent: the checkpoint callback runs when the OOM forecast comes within %d steps\n"
-            % opts.checkpoint_before_oom
+            "oomscope-agent: the checkpoint callback runs when the OOM forecast comes within %d steps (%s)\n"
+            % (
+                opts.checkpoint_before_oom,
+                opts.checkpoint_callback
+                or "the one the script registers with oomscope_agent.on_forecast_oom",
+            )
         )
     if agent.metrics is not None:
         sys.stderr.write(
