@@ -110,6 +110,10 @@ def main():
     check("within 30 steps (OOM forecast at step " in first["message"], "the event names the forecast")
     check(first["step"] < real, "before the step where the unguarded loop ran out")
     check(any(e["kind"] == "restart" and e["t"] >= first["t"] for e in events), "a restart event follows it")
+    check(
+        len(fired) == 1,
+        "the callback ran once (%d time(s)): the forecast before the restart is dropped" % len(fired),
+    )
     check(os.path.exists(ckpt) and "[derived]" in open(ckpt).read(), "the callback got the forecast")
     check(code == 0 and "done: 900 steps" in out, "the guarded loop finished without an OOM (exit %d)" % code)
     check(not [e for e in events if e["kind"] == "oom"], "no oom event")

@@ -165,6 +165,11 @@ def main():
         restarts and restarts[0]["t"] >= fired[0]["t"], "a restart event follows (the callback returned True)"
     )
     check(os.path.exists(ckpt), "the callback saved the model with torch.save")
+    # After the restart the leak starts again from nothing: its next OOM lies past the run's end.
+    check(
+        len(fired) == 1,
+        "the callback ran once (%d time(s)): the forecast before the restart is dropped" % len(fired),
+    )
     check(
         code == 0 and not ooms and ("done: %d steps" % steps) in log,
         "the run went on to step %d without an OOM (exit %d)" % (steps, code),

@@ -49,6 +49,7 @@ class ForecastGuard:
         self.latest = None  # the last Forecast made
         self.fired = 0
         self._armed = True
+        self._generation = 0  # counts restarts, so a forecast computed across one is dropped
         self._lock = threading.Lock()
         self._warned = False
 
@@ -64,8 +65,11 @@ class ForecastGuard:
                 del series.samples[: MAX_SAMPLES // 2]
             if self.latest is not None and 0 <= s["t"] - self.latest.t < self.interval_ns:
                 return
+            generation = self._generation
         f = forecast_rank(series, self.options)
         with self._lock:
+            if generation != self._generation:
+                return  # a restart came while it was computed: that forecast is of the old history
             self.latest = f
             ahead = f.steps_ahead()
             if ahead is None or ahead > self.within:
@@ -74,6 +78,9 @@ class ForecastGuard:
     def on_restart(self, t):
         with self._lock:
             self.series.events.append((t, "restart"))
+            # The forecast made before it is of the old history: none until the next one is made.
+            self.latest = None
+            self._generation += 1
             self._armed = True
 
     # -- the trainer's thread ---------------------------------------------------------------------------
