@@ -24,6 +24,9 @@ PACKAGES=(
   xvfb xauth fonts-dejavu-core
   # LibTorch 1.13 (CPU) for core/train and oomscope-demo-trainer (optional at build time)
   libtorch-dev
+  # torch 1.13 for Debian's Python (the same libtorch1.13): the Python agent's real torch tests
+  # (tests/live/test_python_*.py; they skip without it)
+  python3-torch
   # the agents' Prometheus /metrics and the Prometheus source (C++: cpp-httplib); tests and bench
   # (prometheus, promtool)
   libcpp-httplib-dev prometheus

@@ -4,7 +4,8 @@
 // rank's forecast and put the soonest forecast OOM on top, then the others by headroom; each leaking
 // rank's chart must hold the projection to the limit line with its range; the banner must name the
 // soonest; the navigator's live ranks must show it. The expected steps come from the series' own
-// arithmetic, not from the forecast code. Takes a screenshot (live_forecast.png).
+// arithmetic, not from the forecast code. Takes a screenshot (live_forecast.png). A chart without a known
+// capacity says so on the plot (live_chart_no_capacity.png).
 #include <QAbstractItemModelTester>
 #include <QLabel>
 #include <QSortFilterProxyModel>
@@ -16,6 +17,7 @@
 #include "core/live/client/recorder.h"
 #include "tests/ui/screenshots.h"
 #include "ui/live/live_chart.h"
+#include "ui/live/live_chart_data.h"
 #include "ui/live/live_page.h"
 #include "ui/live/rank_table_model.h"
 #include "ui/session/navigator_source.h"
@@ -190,6 +192,66 @@ class TestLiveForecast : public QObject {
     QVERIFY(nav->entries()[0].tooltip.contains(QStringLiteral("[derived]")));
 
     shoot(page, QStringLiteral("live_forecast.png"));
+  }
+
+  // A rank whose agent reports no capacity (torch on the CPU) and no recommended maximum: the chart has no
+  // limit line and says why on the plot; the same rank with a capacity far above its curves says that the
+  // line lies above the plotted range; with a capacity in range, no note. Takes live_chart_no_capacity.png.
+  void chartWithoutCapacity() {
+    auto store = [](std::int64_t total) {
+      live::Store st;
+      live::Hello h;
+      h.backend = "cpu";
+      h.total_bytes = total;
+      st.on_hello(0, h);
+      st.on_connected(0, kT0);
+      for (int i = 0; i < 120; ++i) {
+        live::Sample s;
+        s.t = kT0 + std::int64_t(i) * 100'000'000;
+        s.set(live::Field::Step, i / 2);
+        s.set(live::Field::Allocated, 200 * MiB + i * MiB);
+        s.set(live::Field::Rss, 900 * MiB);
+        st.on_sample(0, s);
+      }
+      return st;
+    };
+    const std::int64_t t1 = kT0 + 12'000'000'000;
+    const live::Store none = store(0);
+    LiveChartData d = cut_chart_data(none, 0, kT0, t1, 200);
+    QCOMPARE(d.limitNote, QStringLiteral("capacity unknown: no limit line, no OOM forecast"));
+    QCOMPARE(cut_chart_data(store(kCapacity), 0, kT0, t1, 200).limitNote, QString());
+
+    // Painted: the chart with the note differs from the same chart without it only where the note is.
+    LiveChart chart;
+    chart.resize(640, 260);
+    chart.setData(d);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    const QImage withNote = chart.grab().toImage();
+    LiveChartData silent = d;
+    silent.limitNote.clear();
+    chart.setData(silent);
+    const QImage without = chart.grab().toImage();
+    QCOMPARE(withNote.size(), without.size());
+    int changed = 0, leftHalf = 0;
+    for (int y = 0; y < withNote.height(); ++y)
+      for (int x = 0; x < withNote.width(); ++x)
+        if (withNote.pixel(x, y) != without.pixel(x, y)) {
+          ++changed;
+          if (x < withNote.width() / 2) ++leftHalf;
+        }
+    QVERIFY2(changed > 50, qPrintable(QStringLiteral("%1 pixels changed").arg(changed)));
+    QVERIFY2(leftHalf < changed / 2, "the note sits at the plot's top right");
+    chart.setData(d);
+    shoot(chart, QStringLiteral("live_chart_no_capacity.png"));
+
+    // A capacity far above the curves (64 GiB for a few hundred MiB): no line in range, and it says so.
+    LiveChartData high = cut_chart_data(store(64 * 1024 * MiB), 0, kT0, t1, 200);
+    QCOMPARE(high.limitNote, QString());
+    chart.setData(high);
+    const QImage highImage = chart.grab().toImage();
+    chart.setData(silent);
+    QVERIFY(highImage != chart.grab().toImage());  // the painted "capacity 64.0 GiB: above the plotted range"
   }
 
   void bannerWithoutAnOom() {

@@ -293,6 +293,20 @@ void LiveChart::paintEvent(QPaintEvent*) {
         tr("capacity %1").arg(QString::fromStdString(format_bytes(d.capacity))));
   hline(d.recommended_max, QColor(0xff, 0x7f, 0x0e),
         tr("recommended max %1").arg(QString::fromStdString(format_bytes(d.recommended_max))));
+  // Why there is no limit line (no capacity known, or one far above the curves: hline() left it out).
+  QString limitNote = d.limitNote;
+  if (limitNote.isEmpty() && d.has_bytes && d.capacity > 0 && double(d.capacity) > ytop)
+    limitNote =
+        tr("capacity %1: above the plotted range").arg(QString::fromStdString(format_bytes(d.capacity)));
+  if (!limitNote.isEmpty()) {  // on a light backing, so the curves under it do not strike it through
+    const QRect area = plot.adjusted(6, lh + 4, -6, -4);
+    const QRect box = fm.boundingRect(area, Qt::AlignRight | Qt::AlignTop, limitNote).adjusted(-3, 0, 3, 0);
+    QColor back = palette().base().color();
+    back.setAlpha(215);
+    p.fillRect(box, back);
+    p.setPen(palette().placeholderText().color());
+    p.drawText(area, Qt::AlignRight | Qt::AlignTop, limitNote);
+  }
   // Event markers (OOMs drawn last, on top of a split at the same moment).
   QVector<LiveChartData::Mark> marks = d.events;
   std::stable_partition(marks.begin(), marks.end(),

@@ -39,6 +39,10 @@ LiveChartData cut_chart_data(const live::Store& store, int rank, std::int64_t t0
     if (f != Field::Step && !s.buckets.isEmpty()) d.has_bytes = true;
     d.series.push_back(std::move(s));
   }
+  // The forecast's limit (forecast.cpp, choose_limit) is the capacity or the recommended maximum: with
+  // neither, there is no line to draw and nothing to forecast against.
+  if (d.has_bytes && d.capacity <= 0 && d.recommended_max <= 0)
+    d.limitNote = QObject::tr("capacity unknown: no limit line, no OOM forecast");
   for (const live::Event& e : r.events)
     if (e.t >= t0 && e.t < t1) d.events.push_back({e.t, safeText(e.kind), safeText(e.message)});
   for (const live::Gap& g : r.gaps)

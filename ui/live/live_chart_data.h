@@ -48,6 +48,9 @@ struct LiveChartData {
     QString label;  // "OOM step 312 (298-330)" or "OOM in 5.2 min"
   } projection;
   QString forecastNote;  // a forecast OOM that cannot be drawn, said in words (no step time); else empty
+  // Why no limit line is drawn, said on the chart: no capacity and no recommended maximum known ("capacity
+  // unknown: no limit line, no OOM forecast"), or a capacity too far above the curves to plot; else empty.
+  QString limitNote;
 };
 
 // Sets d.projection (or d.forecastNote) from the rank's latest forecast, and widens d.t1 so that the

@@ -13,6 +13,29 @@ import threading
 import time
 
 
+def _size(text):
+    units = {
+        "": 1,
+        "b": 1,
+        "k": 1 << 10,
+        "kib": 1 << 10,
+        "m": 1 << 20,
+        "mib": 1 << 20,
+        "g": 1 << 30,
+        "gib": 1 << 30,
+    }
+    t = text.strip().lower()
+    num = t.rstrip("abcdefghijklmnopqrstuvwxyz").strip()
+    unit = t[len(num) :].strip()
+    try:
+        value = float(num) * units[unit]
+    except (ValueError, KeyError):
+        raise argparse.ArgumentTypeError("%r is not a size (bytes, or a number with KiB, MiB or GiB)" % text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError("the capacity must be more than 0 bytes (%r)" % text)
+    return int(value)
+
+
 def _parse(argv):
     p = argparse.ArgumentParser(
         prog="python3 -m oomscope_agent",
@@ -46,6 +69,29 @@ def _parse(argv):
         "--history",
         action="store_true",
         help="turn on torch CUDA memory history recording, so an OOM writes a snapshot",
+    )
+    p.add_argument(
+        "--checkpoint-before-oom",
+        type=int,
+        default=None,
+        metavar="N",
+        help="forecast OOM over the agent's own samples (the debugger's model) and call the checkpoint "
+        "callback when the forecast OOM comes within N steps",
+    )
+    p.add_argument(
+        "--checkpoint-callback",
+        default=None,
+        metavar="MODULE:FUNCTION",
+        help="the callback for --checkpoint-before-oom (importable from the script's folder; or the script "
+        "registers one with oomscope_agent.on_forecast_oom)",
+    )
+    p.add_argument(
+        "--capacity",
+        type=_size,
+        default=None,
+        metavar="SIZE",
+        help="the limit the run works under when the device reports none (a CPU loop's own budget; "
+        "bytes, or with KiB, MiB, GiB): the hello's total_bytes",
     )
     p.add_argument("script", help="the training script")
     p.add_argument("args", nargs=argparse.REMAINDER, help="its arguments")
@@ -90,11 +136,23 @@ def main(argv=None):
             metrics_port=opts.metrics_port,
             metrics_host=opts.metrics_host,
             job=opts.job,
+            capacity_bytes=opts.capacity,
+            checkpoint_before_oom=opts.checkpoint_before_oom,
+            on_oom_forecast=opts.checkpoint_callback,
         )
     except (OSError, ValueError) as e:
         sys.stderr.write("oomscope-agent: cannot serve: %s\n" % e)
         return 2
     sys.stderr.write("oomscope-agent: serving %s (pid %d)\n" % (agent.endpoint, os.getpid()))
+    if opts.checkpoint_before_oom is not None:
+        sys.stderr.write(
+            "oomscope-agent: the checkpoint callback runs when the OOM forecast comes within %d steps (%s)\n"
+            % (
+                opts.checkpoint_before_oom,
+                opts.checkpoint_callback
+                or "the one the script registers with oomscope_agent.on_forecast_oom",
+            )
+        )
     if agent.metrics is not None:
         sys.stderr.write(
             "oomscope-agent: Prometheus metrics at http://%s/metrics (%s renderer)\n"

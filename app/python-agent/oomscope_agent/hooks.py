@@ -84,6 +84,11 @@ def install_torch_hooks(agent):
 
 def _count_step(agent):
     agent.step_value = (agent.step_value or 0) + 1
+    guard = getattr(agent, "guard", None)
+    if guard is not None:  # --checkpoint-before-oom: the callback runs at the step boundary
+        f = guard.take_pending(agent.step_value)
+        if f is not None:
+            guard.fire(agent, f)
 
 
 def _install_step_hook(agent, torch):

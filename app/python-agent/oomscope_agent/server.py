@@ -64,6 +64,7 @@ class Agent:
         metrics_host="127.0.0.1",
         job=None,
         local_rank=None,
+        capacity_bytes=None,
     ):
         if token is None:
             token = os.environ.get("OOMSCOPE_TOKEN") or None
@@ -83,6 +84,11 @@ class Agent:
         self.local_rank = None if local_rank is None else int(local_rank)
         self.job = job if job is not None else (os.environ.get("OOMSCOPE_JOB") or None)
         self.latest = None  # the last sample taken (a dict), for /metrics
+        # The limit the trainer runs under when the device reports none (a CPU run with its own budget
+        # check): sent as the hello's total_bytes, so that the forecast has a limit.
+        self.capacity_bytes = int(capacity_bytes) if capacity_bytes else None
+        self.user_memory = {}  # figures the trainer measures itself (memory()): added to each sample
+        self.guard = None  # guard.ForecastGuard: --checkpoint-before-oom
         self._events_by_kind = {}
         self._hello_info = None  # (backend, device label, total bytes) of the last hello
         self.step_value = None
@@ -187,6 +193,8 @@ class Agent:
         with self._lock:
             if obj.get("type") == "event":
                 kind = str(obj.get("kind"))
+                if kind == "restart" and self.guard is not None:
+                    self.guard.on_restart(int(obj.get("t") or time.time_ns()))
                 if kind in self._events_by_kind or len(self._events_by_kind) < 32:
                     self._events_by_kind[kind] = self._events_by_kind.get(kind, 0) + 1
                 self._recent_events.append(line)  # repeated to clients that attach later
@@ -211,6 +219,9 @@ class Agent:
     # -- the agent thread ----------------------------------------------------------------------------
     def _hello(self):
         backend, device, total, framework = sources.backend_info()
+        if not total and self.capacity_bytes:
+            total = self.capacity_bytes
+            device = device or "budget set by the trainer"
         self._hello_info = (backend, sources.device_label(backend), total)
         return {
             "type": "hello",
@@ -233,6 +244,9 @@ class Agent:
         if self.micro_value is not None:
             s["micro"] = self.micro_value
         sources.fill_sample(s)
+        for k, v in list(self.user_memory.items()):
+            if k not in s:
+                s[k] = v
         ooms = s.get("ooms")
         if ooms is not None:
             if self._oom_seen is not None and ooms > self._oom_seen:
@@ -242,6 +256,14 @@ class Agent:
             self._oom_seen = ooms
         self.samples += 1
         self.latest = s
+        guard = self.guard
+        if guard is not None:
+            try:
+                info = self._hello_info
+                guard.on_sample(s, info[2] if info is not None else self.capacity_bytes)
+            except Exception as e:
+                _log("the forecast stopped: %r" % (e,))
+                self.guard = None
         return (json.dumps(s, separators=(",", ":")) + "\n").encode()
 
     def _queue(self, c, line):
@@ -265,10 +287,11 @@ class Agent:
         while not self._stop:
             now = time.monotonic()
             due = [c for c in clients.values() if c.hello_sent and now >= c.next_due]
-            own = self.metrics is not None and now >= self._own_next
+            # With /metrics or the forecast guard on, the agent samples every interval even without clients.
+            own = (self.metrics is not None or self.guard is not None) and now >= self._own_next
             if due or own:
                 self._own_next = now + self.interval  # a client's sample is also the one /metrics serves
-                key = sources.backend_key()
+                key = (sources.backend_key(), self.capacity_bytes)
                 if key != self._hello_key:  # the script imported its framework or initialised the device
                     self._hello_key = key
                     self._hello_line = None
@@ -307,7 +330,7 @@ class Agent:
                     _log("closed a connection: no auth within %g s" % AUTH_TIMEOUT_S)
                     self._close(sel, clients, c)
             waits = [c.next_due for c in clients.values() if c.hello_sent]
-            if self.metrics is not None:
+            if self.metrics is not None or self.guard is not None:
                 waits.append(self._own_next)
             timeout = max(0.0, min(waits) - time.monotonic()) if waits else 0.5
             self.thread_cpu = time.thread_time() - t0
