@@ -33,15 +33,7 @@ constexpr int kPopulateWrite = 23;  // Linux 5.14; older kernels refuse it (EINV
 // last call stopped. Only reserved (not yet constructed) storage is touched, and only to map it.
 template <class T>
 void warm_ahead(const std::vector<T>& v, std::uintptr_t& warmed) {
-  const auto base = reinterpret_cast<std::uintptr_t>(v.data());
-  if (!base) return;
-  const std::uintptr_t cap_end = (base + v.capacity() * sizeof(T)) & ~(kPage - 1);
-  std::uintptr_t from = (base + v.size() * sizeof(T) + kPage - 1) & ~(kPage - 1);
-  if (warmed > from && warmed <= cap_end) from = warmed;
-  const std::uintptr_t to = std::min(cap_end, ((base + v.size() * sizeof(T)) & ~(kPage - 1)) + kWarmAhead);
-  if (to <= from) return;
-  ::madvise(reinterpret_cast<void*>(from), to - from, kPopulateWrite);
-  warmed = to;
+  warm_reserved(v.data(), v.size() * sizeof(T), v.capacity() * sizeof(T), warmed);
 }
 
 bool valid_utf8(const unsigned char* s, std::size_t n) {
@@ -80,6 +72,19 @@ bool valid_utf8(const unsigned char* s, std::size_t n) {
 }
 
 }  // namespace
+
+void warm_reserved(const void* data, std::size_t used_bytes, std::size_t capacity_bytes,
+                   std::uintptr_t& warmed) {
+  const auto base = reinterpret_cast<std::uintptr_t>(data);
+  if (!base) return;
+  const std::uintptr_t cap_end = (base + capacity_bytes) & ~(kPage - 1);
+  std::uintptr_t from = (base + used_bytes + kPage - 1) & ~(kPage - 1);
+  if (warmed > from && warmed <= cap_end) from = warmed;
+  const std::uintptr_t to = std::min(cap_end, ((base + used_bytes) & ~(kPage - 1)) + kWarmAhead);
+  if (to <= from) return;
+  ::madvise(reinterpret_cast<void*>(from), to - from, kPopulateWrite);
+  warmed = to;
+}
 
 const char* pickle_opcode_name(std::uint8_t op) {
   switch (op) {
