@@ -176,6 +176,10 @@ JsonPull::Number JsonPull::read_number() {
 }
 
 void JsonPull::skip_value() {
+  if (!at_start_ && skip_ws() >= 0 && scan_in_chunk(nullptr)) {
+    skip_scanned();
+    return;
+  }
   const std::size_t depth = open_.size();
   std::string ignored;
   bool cut = false;

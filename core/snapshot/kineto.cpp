@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <unordered_map>
 
 #include "core/capture/companion.h"
@@ -22,7 +23,10 @@ namespace {
 
 using detail::RawEvent;
 
-constexpr std::size_t kBlock = 4u << 20;  // plain text is read 4 MiB at a time
+// Plain text is read 256 KiB at a time into a block that is not zeroed: it stays in the core's cache
+// between the copy out of the page cache and the parse (a zeroed 4 MiB block took 5 % of the CPU on the
+// 51 MB ddp trace by perf, zeroing and first touch of its pages).
+constexpr std::size_t kBlock = 256u << 10;
 
 struct FileCloser {
   int fd;
@@ -41,7 +45,10 @@ KinetoDevice build_device(int type, std::int64_t id, std::vector<RawEvent>& ev, 
   d.device_type = type;
   d.device_id = id;
   d.label = type == 0 ? std::string("CPU") : std::string(device_type_name(type)) + " " + std::to_string(id);
-  std::stable_sort(ev.begin(), ev.end(), [](const RawEvent& a, const RawEvent& b) { return a.ts < b.ts; });
+  const auto by_ts = [](const RawEvent& a, const RawEvent& b) { return a.ts < b.ts; };
+  if (!std::is_sorted(ev.begin(), ev.end(), by_ts))  // traces are mostly in order: no sort buffer then
+    std::stable_sort(ev.begin(), ev.end(), by_ts);
+  d.series.reserve(ev.size());
   std::int64_t running = 0;
   bool first = true;
   std::int64_t prev_ta = -1;
@@ -156,16 +163,16 @@ std::shared_ptr<const KinetoTrace> read_kineto_trace(const std::string& path, Pr
   struct stat st {};
   const std::uint64_t size = ::fstat(fd, &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
   // Plain text is read a block at a time and parsed as it comes: memory holds one block, not the file.
-  std::string block(kBlock, '\0');
+  const std::unique_ptr<char[]> block(new char[kBlock]);  // not zeroed: read() fills it
   std::uint64_t read_so_far = 0;
   const auto read_block = [&]() -> std::string_view {
     while (true) {
-      const ssize_t n = ::read(fd, block.data(), block.size());
+      const ssize_t n = ::read(fd, block.get(), kBlock);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0)
         throw Error(ErrorKind::Io, path, std::string("cannot read the file: ") + std::strerror(errno));
       read_so_far += static_cast<std::uint64_t>(n);
-      return {block.data(), static_cast<std::size_t>(n)};
+      return {block.get(), static_cast<std::size_t>(n)};
     }
   };
   const auto tick = [&](std::uint64_t done) {
@@ -190,7 +197,9 @@ std::shared_ptr<const KinetoTrace> read_kineto_trace(const std::string& path, Pr
   } else {
     // gzip: the compressed file in memory (a twentieth of the text for real traces), its output parsed a
     // chunk at a time as it is decompressed (core/util/gzip_stream.h).
-    std::string compressed(first);
+    std::string compressed;
+    compressed.reserve(static_cast<std::size_t>(size));
+    compressed.append(first);
     for (std::string_view more = read_block(); !more.empty(); more = read_block()) compressed += more;
     constexpr std::uint64_t kMaxText = 16ull << 30;  // as gunzip()
     GzipStream gzs(compressed, kMaxText + 1);

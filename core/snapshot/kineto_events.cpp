@@ -170,6 +170,21 @@ class Reader {
   }
 
   void event() {
+    // Most events are not [memory]: checked and dropped in one pass, unless their last "name" could be one
+    // that is kept (then read below from the start; an escape anywhere in a name or key counts as could).
+    JsonPull::MemberPeek peek;
+    peek.key = "name"sv;
+    if (j_.scan_in_chunk(&peek)) {
+      const bool maybe_kept =
+          peek.escaped_key || (peek.found && peek.is_string &&
+                               (peek.raw == "[memory]"sv || peek.raw == "[OutOfMemory]"sv ||
+                                peek.raw.find('\\') != std::string_view::npos));
+      if (!maybe_kept) {
+        j_.skip_scanned();
+        ++out_.events;
+        return;
+      }
+    }
     enum { NotString, Other, Memory, Oom } name = NotString;
     bool has_ts = false, has_args = false;
     Args a;
@@ -214,7 +229,6 @@ class Reader {
     e.total_reserved = a.total_reserved.or_else(-1);
     if (a.addr.present) e.has_addr = true, e.addr = a.addr.or_else(0);
     e.oom = name == Oom;
-    e.order = order_++;
     (name == Memory ? out_.memory_events : out_.oom_events)++;
     out_.groups[{static_cast<int>(a.device_type.or_else(0)), a.device_id.or_else(-1)}].push_back(e);
   }
@@ -223,7 +237,6 @@ class Reader {
   KinetoJson& out_;
   std::string key_, name_, ts_;
   bool cut_ = false;
-  std::size_t order_ = 0;
 };
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include "core/snapshot/pickle_reader.h"
 
+#include <sys/mman.h>
+
 #include <bit>
 #include <cstring>
 #include <string_view>
@@ -16,6 +18,23 @@ namespace {
 constexpr std::uint64_t kUnset = ~0ull;
 constexpr std::int64_t kInlineMax = (1ll << 59) - 1;
 constexpr std::uint64_t kProgressStep = 4ull << 20;
+constexpr std::uintptr_t kPage = 4096;
+constexpr std::uintptr_t kWarmAhead = 4u << 20;  // per progress step the tables grow by less than this
+
+#ifdef MADV_POPULATE_WRITE
+constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
+#else
+constexpr int kPopulateWrite = 23;  // Linux 5.14; older kernels refuse it (EINVAL), which costs nothing
+#endif
+
+// Faults in, with one system call, the next pages of a table's reserved storage that its pushes will
+// write: on this machine's VMs a page faulted one at a time on first write costs about 1.4x as much (300 MB
+// of fresh pages: 1.55 s of CPU written in place, 1.10 s populated 2 MiB at a time). `warmed` is where the
+// last call stopped. Only reserved (not yet constructed) storage is touched, and only to map it.
+template <class T>
+void warm_ahead(const std::vector<T>& v, std::uintptr_t& warmed) {
+  warm_reserved(v.data(), v.size() * sizeof(T), v.capacity() * sizeof(T), warmed);
+}
 
 bool valid_utf8(const unsigned char* s, std::size_t n) {
   std::size_t i = 0;
@@ -53,6 +72,19 @@ bool valid_utf8(const unsigned char* s, std::size_t n) {
 }
 
 }  // namespace
+
+void warm_reserved(const void* data, std::size_t used_bytes, std::size_t capacity_bytes,
+                   std::uintptr_t& warmed) {
+  const auto base = reinterpret_cast<std::uintptr_t>(data);
+  if (!base) return;
+  const std::uintptr_t cap_end = (base + capacity_bytes) & ~(kPage - 1);
+  std::uintptr_t from = (base + used_bytes + kPage - 1) & ~(kPage - 1);
+  if (warmed > from && warmed <= cap_end) from = warmed;
+  const std::uintptr_t to = std::min(cap_end, ((base + used_bytes) & ~(kPage - 1)) + kWarmAhead);
+  if (to <= from) return;
+  ::madvise(reinterpret_cast<void*>(from), to - from, kPopulateWrite);
+  warmed = to;
+}
 
 const char* pickle_opcode_name(std::uint8_t op) {
   switch (op) {
@@ -216,6 +248,7 @@ class PickleParser {
     tree_->nodes_.reserve(static_cast<std::size_t>(size_ / 24 + 64));
     tree_->pool_.reserve(static_cast<std::size_t>(size_ / 12 + 64));
     memo_.reserve(static_cast<std::size_t>(size_ / 24 + 64));
+    tree_->segments_.reserve(static_cast<std::size_t>(size_ / 48 + 64));  // at most one per container
   }
 
   std::shared_ptr<const PickleTree> run();
@@ -398,6 +431,7 @@ class PickleParser {
   std::vector<Ref> stack_;
   std::vector<std::size_t> marks_;
   std::vector<Ref> memo_;
+  std::uintptr_t warmed_[4] = {0, 0, 0, 0};  // warm_ahead() of nodes_, pool_, memo_, segments_
 };
 
 std::shared_ptr<const PickleTree> PickleParser::run() {
@@ -411,6 +445,10 @@ std::shared_ptr<const PickleTree> PickleParser::run() {
       progress_.report(static_cast<double>(pos_) / static_cast<double>(size_), "reading pickle");
       next_progress = pos_ + kProgressStep;
       if (release_ && pos_ > (2u << 20)) release_(pos_ - (1u << 20));  // parsed bytes leave memory
+      warm_ahead(tree_->nodes_, warmed_[0]);
+      warm_ahead(tree_->pool_, warmed_[1]);
+      warm_ahead(memo_, warmed_[2]);
+      warm_ahead(tree_->segments_, warmed_[3]);
     }
     op_at_ = pos_;
     if (pos_ >= size_)

@@ -49,6 +49,12 @@ std::shared_ptr<const PickleTree> parse_pickle(std::shared_ptr<const capture::Ma
                                                const std::string& name, ProgressSink& progress,
                                                std::stop_token stop = {}, DictRecordSink* sink = nullptr);
 
+// Faults in, with one system call, the next few MiB of a growing table's reserved storage (bytes
+// [used, capacity) of the block at `data`) before its pushes write them; `warmed` is where the last call
+// stopped. For the reader's tables and a DictRecordSink's records: see pickle_reader.cpp for why.
+void warm_reserved(const void* data, std::size_t used_bytes, std::size_t capacity_bytes,
+                   std::uintptr_t& warmed);
+
 // The opcode's name as pickletools spells it ("GLOBAL", "SHORT_BINUNICODE"), or "" for a byte that is no
 // opcode.
 const char* pickle_opcode_name(std::uint8_t op);

@@ -575,6 +575,9 @@ bool TraceEntrySink::take(const PickleTree& tree, const Ref* pairs, std::size_t 
   if (have_device_free) te.addr = device_free;
   compile_context_entries += saw_compile_context;
   record = static_cast<std::uint32_t>(records.size());
+  if ((records.size() & 0xffff) == 0)  // every 2 MiB of records
+    warm_reserved(records.data(), records.size() * sizeof(TraceEntry),
+                  records.capacity() * sizeof(TraceEntry), warmed_);
   records.push_back(te);
   return true;
 }

@@ -25,6 +25,7 @@ class TraceEntrySink final : public DictRecordSink {
   Snapshot& snap_;
   std::vector<std::pair<std::uint64_t, int>> keys_;        // str node -> field
   std::vector<std::pair<std::uint64_t, Action>> actions_;  // str node -> action
+  std::uintptr_t warmed_ = 0;                              // warm_reserved() of records
 };
 
 // The index of `stream` in snap.streams, added when new (at most 65,536 streams).

@@ -62,6 +62,23 @@ class JsonPull {
   // A number from the text read_number_text() kept: what read_number() would have given.
   static Number number_of(std::string_view text);
   void skip_value();  // validates the next value, whatever it is, and drops it
+
+  // What scan_in_chunk() saw of one top-level member of an object (the last one named `key`).
+  struct MemberPeek {
+    std::string_view key;      // the member looked for (plain ASCII)
+    bool found = false;        // a member of that name was seen (the last one counts)
+    bool is_string = false;    // ... and its value is a string
+    std::string_view raw;      // ... whose bytes between the quotes, escapes not decoded, are these
+    bool escaped_key = false;  // a top-level key had an escape (it might decode to `key`)
+  };
+  // The fast path of skip_value() for a value held wholly in the chunk (json_pull_skip.cpp): checks it by
+  // the same rules in one tight loop and, for an object, fills `peek`; nothing is consumed until
+  // skip_scanned(). False, with nothing consumed, when the value runs past the chunk end, nests deeper
+  // than kFastDepth, holds a number that needs converting to be checked, or is invalid: the slow path then
+  // reads it and names the error exactly as before.
+  bool scan_in_chunk(MemberPeek* peek);
+  void skip_scanned() { p_ = scanned_end_; }
+  static constexpr int kFastDepth = 32;
   void expect_end();  // only whitespace after the top value, or a NUL byte (nlohmann ignored what follows)
 
   bool had_byte_order_mark() const { return bom_; }
@@ -103,8 +120,9 @@ class JsonPull {
   bool at_start_ = true, eof_ = false, bom_ = false;
   // Open containers: '{' or '[', with whether a member or element was read ('1') or not yet ('0').
   std::vector<char> open_;
-  std::string token_;                 // a number being read
-  std::string* keep_text_ = nullptr;  // read_number_text(): where the number's text goes
+  std::string token_;                  // a number being read
+  std::string* keep_text_ = nullptr;   // read_number_text(): where the number's text goes
+  const char* scanned_end_ = nullptr;  // scan_in_chunk(): where the value it checked ends
 };
 
 }  // namespace oomscope::snapshot::detail

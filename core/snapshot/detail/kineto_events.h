@@ -21,7 +21,6 @@ struct RawEvent {
   std::int64_t bytes = 0, total_allocated = -1, total_reserved = -1;
   std::int64_t addr = 0;
   bool has_addr = false, oom = false;
-  std::size_t order = 0;
 };
 
 struct KinetoJson {
