@@ -365,7 +365,7 @@ class Builder {
         if (extra.compile_context || extra.user_metadata || extra.forward_frames) {
           extra.device = static_cast<std::uint32_t>(s_.device_traces.size() - 1);
           extra.index = static_cast<std::uint32_t>(out.size());
-          s_.entry_extras.push_back(std::move(extra));
+          s_.entry_extras.push_back(extra);
         }
         out.push_back(te);
       });
