@@ -1,9 +1,12 @@
 // The MCP tools over files: info, report and diff (mcp_tools.h). Each calls the function its command calls
 // (command_documents.h) with the arguments parsed by the command's own checks.
 
+#include <optional>
+
 #include "app/cli/command.h"
 #include "app/cli/command_documents.h"
 #include "app/cli/mcp_tools.h"
+#include "core/snapshot/category_rules.h"
 
 namespace oomscope::cli {
 
@@ -19,6 +22,19 @@ Json path_schema(const std::string& description) {
 
 Json top_schema(const std::string& description) {
   return Json{{"type", "integer"}, {"minimum", 1}, {"description", description}};
+}
+
+Json categories_schema() {
+  return path_schema(
+      "PyTorch snapshots: the path of a category rules file (TARGET REGEX -> CATEGORY a line, docs/"
+      "categories.md), tried before the built-in rules, as the CLI's --categories FILE; a file that cannot "
+      "be used is an error naming the file and the line");
+}
+
+// The `categories` argument read as the CLI reads --categories FILE (the same errors, word for word).
+std::optional<snapshot::CategoryRules> rules_of(const Json& args) {
+  if (!args.contains("categories")) return std::nullopt;
+  return snapshot::CategoryRules::read(args["categories"].get<std::string>());
 }
 
 }  // namespace
@@ -86,7 +102,8 @@ mcp::Tool mcp_report_tool() {
            "never started, else the largest executed module, else the largest)"}}},
         {"capacity", mcp_string_or_number("check the plan against a pool of this size: bytes, or with a unit "
                                           "(2.79GiB, 512MiB, 16GB; docs/byte-sizes.md)")},
-        {"top", top_schema("rows per list (default 25)")}}},
+        {"top", top_schema("rows per list (default 25)")},
+        {"categories", categories_schema()}}},
       {"anyOf", Json::array({Json{{"required", {"path"}}}, Json{{"required", {"paths"}}}})},
       {"additionalProperties", false}};
   t.output_schema =
@@ -114,8 +131,10 @@ mcp::Tool mcp_report_tool() {
       if (args.contains("capacity"))
         options.capacity = parse_capacity("--capacity", mcp_arg_text(args["capacity"]));
       if (args.contains("top")) options.top = parse_count("--top", mcp_arg_text(args["top"]));
-      const ReportDocument doc = report_document(expand_capture_inputs(inputs), options, ctx.progress,
-                                                 ctx.stop, [](const Error&) {});
+      const std::vector<std::string> files = expand_capture_inputs(inputs);
+      const std::optional<snapshot::CategoryRules> rules = rules_of(args);
+      const ReportDocument doc = report_document(
+          files, options, ctx.progress, ctx.stop, [](const Error&) {}, rules ? &*rules : nullptr);
       if (!doc.reported) {  // as the CLI: every file failed (exit code 1), each named
         std::string all;
         for (const std::string& f : doc.failures) all += (all.empty() ? "" : "\n") + f;
@@ -141,7 +160,8 @@ mcp::Tool mcp_diff_tool() {
                         {"properties",
                          {{"base", path_schema("the baseline snapshot (.pickle)")},
                           {"other", path_schema("the changed run's snapshot (.pickle)")},
-                          {"top", top_schema("allocation sites to list (default 25)")}}},
+                          {"top", top_schema("allocation sites to list (default 25)")},
+                          {"categories", categories_schema()}}},
                         {"required", {"base", "other"}},
                         {"additionalProperties", false}};
   t.output_schema = Json{{"type", "object"},
@@ -157,8 +177,9 @@ mcp::Tool mcp_diff_tool() {
   t.run = [](const Json& args, mcp::ToolContext& ctx) {
     return mcp_guard([&] {
       const std::size_t top = args.contains("top") ? parse_count("--top", mcp_arg_text(args["top"])) : 25;
+      const std::optional<snapshot::CategoryRules> rules = rules_of(args);
       return mcp_result(diff_document(args["base"].get<std::string>(), args["other"].get<std::string>(), top,
-                                      ctx.progress, ctx.stop));
+                                      ctx.progress, ctx.stop, rules ? &*rules : nullptr));
     });
   };
   return t;

@@ -25,6 +25,18 @@ bool matches(const CategoryRule& r, const Frame& f) {
 
 constexpr const char* kOptimizerStep = "Optimizer.step#";
 
+std::string lowered(std::string s) {
+  for (char& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return s;
+}
+
+// The first line of a metadata text, cut to 120 bytes, for a reason.
+std::string quoted(const std::string& s) {
+  std::string line = s.substr(0, s.find('\n'));
+  if (line.size() > 120) line = line.substr(0, 120) + "...";
+  return "'" + line + "'";
+}
+
 }  // namespace
 
 Categoriser::Categoriser(const Snapshot& snap, const CategoryRules* rules)
@@ -43,7 +55,15 @@ Categoriser::Categoriser(const Snapshot& snap, const CategoryRules* rules)
     const auto key = std::pair(a.device, a.name);
     if (a.stage == "START") {
       open[key].push_back(windows_.size());
-      windows_.push_back(Window{a.name, a.device, a.time_us, std::numeric_limits<std::int64_t>::max()});
+      Window w{a.name, a.device, a.time_us, std::numeric_limits<std::int64_t>::max(), Stage::None};
+      const std::string l = lowered(a.name);
+      if (a.name.starts_with(kOptimizerStep))
+        w.stage = Stage::OptimizerStep;
+      else if (l.find("backward") != std::string::npos)
+        w.stage = Stage::Backward;
+      else if (l.find("forward") != std::string::npos)
+        w.stage = Stage::Forward;
+      windows_.push_back(std::move(w));
     } else if (a.stage == "END") {
       auto it = open.find(key);
       if (it == open.end() || it->second.empty()) continue;
@@ -53,16 +73,17 @@ Categoriser::Categoriser(const Snapshot& snap, const CategoryRules* rules)
   }
 }
 
-const Categoriser::Window* Categoriser::open_window(std::int64_t time_us, std::int64_t device,
-                                                    const std::string& prefix) const {
+const Categoriser::Window* Categoriser::stage_window(std::int64_t time_us, std::int64_t device) const {
+  const Window* best = nullptr;
   for (const Window& w : windows_)
-    if (w.device == device && w.start_us <= time_us && time_us <= w.end_us && w.name.starts_with(prefix))
-      return &w;
-  return nullptr;
+    if (w.stage != Stage::None && w.device == device && w.start_us <= time_us && time_us <= w.end_us &&
+        (!best || w.start_us > best->start_us))
+      best = &w;
+  return best;
 }
 
 const Categorised* Categoriser::user_rule(FramesId frames, std::int64_t time_us, std::int64_t device,
-                                          std::string* why) const {
+                                          std::int64_t alloc_index, std::string* why) const {
   const auto& rs = rules_->rules();
   const auto& ids = snap_.frames_of(frames);
   std::uint64_t bits = 0;
@@ -73,7 +94,16 @@ const Categorised* Categoriser::user_rule(FramesId frames, std::int64_t time_us,
     site = user_frame(snap_, frames);
     if (site.empty()) site = "(no stack)";
   }
+  const EntryExtra* extra = snap_.extra_of(device, alloc_index);
+  const std::string& metadata = snap_.text(extra ? extra->user_metadata : 0);
+  const std::string& compiled = snap_.text(extra ? extra->compile_context : 0);
   for (std::size_t r = 0; r < rs.size(); ++r) {
+    // An empty text (none recorded) matches nothing, not even an expression that matches "".
+    if (rs[r].target == RuleTarget::Metadata && !metadata.empty() && std::regex_search(metadata, rs[r].regex))
+      bits |= std::uint64_t{1} << r;
+    if (rs[r].target == RuleTarget::CompileContext && !compiled.empty() &&
+        std::regex_search(compiled, rs[r].regex))
+      bits |= std::uint64_t{1} << r;
     if (rs[r].target == RuleTarget::Site && std::regex_search(site, rs[r].regex))
       bits |= std::uint64_t{1} << r;
     if (rs[r].target == RuleTarget::Annotation && time_us >= 0)
@@ -94,6 +124,12 @@ const Categorised* Categoriser::user_rule(FramesId frames, std::int64_t time_us,
     case RuleTarget::Annotation:
       *why += " matched an annotation open when it was allocated";
       break;
+    case RuleTarget::Metadata:
+      *why += " matched its user_metadata " + quoted(metadata);
+      break;
+    case RuleTarget::CompileContext:
+      *why += " matched its compile_context " + quoted(compiled);
+      break;
     default:
       for (std::uint32_t id : ids)
         if (id < snap_.frames.size() && matches(rule, snap_.frames[id])) {
@@ -105,10 +141,10 @@ const Categorised* Categoriser::user_rule(FramesId frames, std::int64_t time_us,
 }
 
 Categorised Categoriser::operator()(FramesId frames, std::int64_t lifetime_events, std::int64_t time_us,
-                                    std::int64_t device) const {
+                                    std::int64_t device, std::int64_t alloc_index) const {
   if (rules_) {
     std::string why;
-    if (const Categorised* c = user_rule(frames, time_us, device, &why)) {
+    if (const Categorised* c = user_rule(frames, time_us, device, alloc_index, &why)) {
       Categorised out = *c;
       out.rule = std::move(why);
       return out;
@@ -116,10 +152,16 @@ Categorised Categoriser::operator()(FramesId frames, std::int64_t lifetime_event
   }
   Categorised built = categorise(snap_, traits_, frames, lifetime_events);
   if ((built.category == Category::Other || built.category == Category::Unknown) && time_us >= 0)
-    if (const Window* w = open_window(time_us, device, kOptimizerStep)) {
+    if (const Window* w = stage_window(time_us, device)) {
+      const bool no_stack = built.category == Category::Unknown;
+      const char* stage = "the optimizer step";
       built.category = Category::OptimizerState;
-      built.rule = "no frame says what it is; allocated between the START and END markers of " + w->name +
-                   " (external_annotations)";
+      if (w->stage == Stage::Backward)
+        built.category = Category::Gradients, stage = "the backward pass";
+      else if (w->stage == Stage::Forward)
+        built.category = Category::Activations, stage = "the forward pass";
+      built.rule = std::string(no_stack ? "no stack" : "no frame says what it is") + "; allocated in " +
+                   stage + ", between the START and END markers of " + w->name + " (external_annotations)";
     }
   return built;
 }
@@ -132,7 +174,7 @@ Categorised Categoriser::of(const TimelineElement& e, std::int64_t device) const
     if (static_cast<std::size_t>(e.start) < trace.size())
       time = trace[static_cast<std::size_t>(e.start)].time_us;
   }
-  return (*this)(e.frames, life, time, device);
+  return (*this)(e.frames, life, time, device, e.start);
 }
 
 }  // namespace oomscope::snapshot

@@ -58,16 +58,11 @@ CategoryRule parse_line(std::string_view text, const std::string& path, std::siz
   while (sp < text.size() && !std::isspace(static_cast<unsigned char>(text[sp]))) ++sp;
   const std::string_view word = text.substr(0, sp);
   const auto target = parse_enum(kRuleTargetNames, lower(word));
-  if (!target) {
-    if (lower(word) == "metadata")
-      fail(path, line,
-           "'metadata' rules are not supported yet: the snapshot reader does not keep user_metadata; use " +
-               enum_choices(kRuleTargetNames));
+  if (!target)
     fail(path, line,
          "'" + std::string(word) +
              "' is not a rule target; a rule is 'TARGET REGEX -> CATEGORY' with TARGET " +
              enum_choices(kRuleTargetNames));
-  }
   const std::string_view rest = text.substr(sp);
   const std::size_t arrow = rest.rfind("->");
   if (arrow == std::string_view::npos)

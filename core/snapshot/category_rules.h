@@ -1,8 +1,8 @@
 #pragma once
-// A user's category rules: a small text file of regular expressions on an allocation's frames, its site or
-// the annotations open when it was made, each naming a category (built-in or the user's own). The format,
-// its targets and its errors are in docs/categories.md. Rules are tried in file order before the built-in
-// rules; the first that matches wins.
+// A user's category rules: a small text file of regular expressions on an allocation's frames, its site,
+// the annotations open when it was made or its trace entry's user_metadata / compile_context, each naming
+// a category (built-in or the user's own). The format, its targets and its errors are in
+// docs/categories.md. Rules are tried in file order before the built-in rules; the first that matches wins.
 
 #include <cstddef>
 #include <cstdint>
@@ -15,13 +15,15 @@
 
 namespace oomscope::snapshot {
 
-enum class RuleTarget : std::uint8_t { Frame, File, Function, Site, Annotation };
+enum class RuleTarget : std::uint8_t { Frame, File, Function, Site, Annotation, Metadata, CompileContext };
 inline constexpr EnumName<RuleTarget> kRuleTargetNames[] = {{RuleTarget::Frame, "frame"},
                                                             {RuleTarget::File, "file"},
                                                             {RuleTarget::Function, "function"},
                                                             {RuleTarget::Site, "site"},
-                                                            {RuleTarget::Annotation, "annotation"}};
-static_assert(names_every_value(kRuleTargetNames, RuleTarget::Annotation));
+                                                            {RuleTarget::Annotation, "annotation"},
+                                                            {RuleTarget::Metadata, "metadata"},
+                                                            {RuleTarget::CompileContext, "compile_context"}};
+static_assert(names_every_value(kRuleTargetNames, RuleTarget::CompileContext));
 
 struct CategoryRule {
   RuleTarget target = RuleTarget::Frame;

@@ -77,16 +77,16 @@ EntryContext EntryContextIndex::at(std::int64_t alloc_index, std::uint64_t addr,
   EntryContext c;
   if (alloc_index >= 0)
     if (auto it = extras_.find(static_cast<std::uint32_t>(alloc_index)); it != extras_.end()) {
-      c.compile_context = it->second->compile_context;
-      c.user_metadata = it->second->user_metadata;
+      c.compile_context = snap_.text(it->second->compile_context);
+      c.user_metadata = snap_.text(it->second->user_metadata);
       if (it->second->forward_frames) c.forward_where = user_frame(snap_, it->second->forward_frames);
     }
   if (auto it = annotates_.find(addr); it != annotates_.end())
     for (std::uint32_t i : it->second) {
       if (static_cast<std::int64_t>(i) < alloc_index || (end >= 0 && static_cast<std::int64_t>(i) > end))
         continue;
-      if (auto x = extras_.find(i); x != extras_.end() && !x->second->user_metadata.empty())
-        c.annotations.push_back(x->second->user_metadata);
+      if (auto x = extras_.find(i); x != extras_.end() && x->second->user_metadata)
+        c.annotations.push_back(snap_.text(x->second->user_metadata));
     }
   c.fx = fx_frame_text(snap_, frames);
   return c;

@@ -48,6 +48,17 @@ std::size_t Snapshot::trace_entries() const {
   return n;
 }
 
+const EntryExtra* Snapshot::extra_of(std::int64_t device, std::int64_t index) const {
+  if (device < 0 || index < 0 || entry_extras.empty()) return nullptr;
+  const auto key = std::pair<std::uint64_t, std::uint64_t>(static_cast<std::uint64_t>(device),
+                                                           static_cast<std::uint64_t>(index));
+  auto it = std::lower_bound(entry_extras.begin(), entry_extras.end(), key, [](const EntryExtra& e, auto k) {
+    return std::pair<std::uint64_t, std::uint64_t>(e.device, e.index) < k;
+  });
+  if (it == entry_extras.end() || it->device != key.first || it->index != key.second) return nullptr;
+  return &*it;
+}
+
 std::vector<std::int64_t> Snapshot::devices() const {
   std::set<std::int64_t> d;
   for (const Segment& s : segments) d.insert(s.device);

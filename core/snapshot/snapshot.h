@@ -110,12 +110,15 @@ struct TraceEntry {
 };
 static_assert(sizeof(TraceEntry) == 32, "a trace entry stays 32 bytes: big snapshots hold millions");
 
+using TextId = std::uint32_t;  // index into Snapshot::texts; 0 = no text
+
 // What a trace entry carries beyond its 32-byte record, kept only for the entries that carry something:
 // a compile_context other than 'N/A', a user_metadata string (_set_memory_metadata, or an 'annotate'
-// entry's annotation), forward_frames (the forward stack of a backward allocation).
+// entry's annotation), forward_frames (the forward stack of a backward allocation). The strings are
+// interned (a trainer sets one metadata string for many allocations): 20 bytes an entry.
 struct EntryExtra {
   std::uint32_t device = 0, index = 0;  // device_traces[device][index]
-  std::string compile_context, user_metadata;
+  TextId compile_context = 0, user_metadata = 0;
   FramesId forward_frames = 0;
 };
 
@@ -159,6 +162,7 @@ struct Snapshot {
   bool expandable_segments = false;
   std::vector<Annotation> annotations;
   std::vector<EntryExtra> entry_extras;     // in (device, index) order
+  std::vector<std::string> texts{""};       // the interned strings of entry_extras, [0] = ""
   std::size_t compile_context_entries = 0;  // trace entries with a compile_context key, 'N/A' included
   HostMemory host;
   std::vector<std::int64_t> streams{0};  // the cudaStream_t values trace entries refer to, [0] = 0
@@ -171,6 +175,9 @@ struct Snapshot {
   const std::vector<std::uint32_t>& frames_of(FramesId id) const {
     return frame_lists[id < frame_lists.size() ? id : 0];
   }
+  const std::string& text(TextId id) const { return texts[id < texts.size() ? id : 0]; }
+  // The extras of trace entry `index` of `device` (binary search), or null.
+  const EntryExtra* extra_of(std::int64_t device, std::int64_t index) const;
   // Devices with segments or trace entries, ascending.
   std::vector<std::int64_t> devices() const;
 };

@@ -131,8 +131,8 @@ RecordingFacts recording_facts(const Snapshot& snap) {
   }
   f.compile_context_entries = snap.compile_context_entries;
   for (const EntryExtra& e : snap.entry_extras) {
-    f.compiled_entries += !e.compile_context.empty();
-    f.user_metadata_entries += !e.user_metadata.empty();
+    f.compiled_entries += e.compile_context != 0;
+    f.user_metadata_entries += e.user_metadata != 0;
     f.forward_frames_entries += e.forward_frames != 0;
   }
   f.fx_frames = fx_frame_count(snap);

@@ -345,11 +345,11 @@ class Builder {
               if (*key == "compile_context") {
                 ++s_.compile_context_entries;
                 const auto text = t_.as_str(v).value_or("");
-                if (text != "N/A") extra.compile_context = std::string(text);
+                if (text != "N/A") extra.compile_context = intern(text);
               }
               break;
             case 'u':
-              if (*key == "user_metadata") extra.user_metadata = std::string(t_.as_str(v).value_or(""));
+              if (*key == "user_metadata") extra.user_metadata = intern(t_.as_str(v).value_or(""));
               break;
             case 'd':
               if (*key == "device_free") te.addr = addr_of(v, "trace entry", out.size()), device_free_ = true;
@@ -362,10 +362,10 @@ class Builder {
           damaged("trace entry " + std::to_string(out.size()) + " of device " +
                   std::to_string(s_.device_traces.size() - 1) + " has no 'action'");
         if (te.action == Action::Other) ++others;
-        if (!extra.compile_context.empty() || !extra.user_metadata.empty() || extra.forward_frames) {
+        if (extra.compile_context || extra.user_metadata || extra.forward_frames) {
           extra.device = static_cast<std::uint32_t>(s_.device_traces.size() - 1);
           extra.index = static_cast<std::uint32_t>(out.size());
-          s_.entry_extras.push_back(std::move(extra));
+          s_.entry_extras.push_back(extra);
         }
         out.push_back(te);
       });
@@ -410,6 +410,14 @@ class Builder {
     });
   }
 
+  // A trace entry's compile_context or user_metadata, stored once per distinct text ("" is id 0).
+  TextId intern(std::string_view text) {
+    if (text.empty()) return 0;
+    auto [it, added] = text_ids_.try_emplace(std::string(text), static_cast<TextId>(s_.texts.size()));
+    if (added) s_.texts.emplace_back(text);
+    return it->second;
+  }
+
   void read_annotations(Ref list) {
     t_.for_each(list, [&](Ref a) {
       if (!t_.is_dict(a)) return;
@@ -447,6 +455,7 @@ class Builder {
   std::unordered_map<std::string, std::uint32_t> frame_by_content_;
   std::unordered_map<std::vector<std::uint32_t>, FramesId, IdsHash> list_by_content_;
   std::unordered_map<std::uint64_t, Action> actions_;
+  std::unordered_map<std::string, TextId> text_ids_;
   TraceEntrySink* sink_ = nullptr;
   std::uint32_t last_node_ = 0xffffffffu;
   FramesId last_id_ = 0;

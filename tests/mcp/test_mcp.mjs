@@ -116,6 +116,41 @@ test('diff and simulate equal their commands', async () => {
   assert.ok(c.content[0].text.includes(want.stderr.replace('oomscope-cli simulate: ', '')));
 });
 
+test('report and diff take a category rules file as --categories does; its errors are the CLI\'s, word for word', async () => {
+  const s1 = data('torch_snapshot_cs336_fp32_ctx128.pickle');
+  const s2 = data('torch_snapshot_cs336_bf16_ctx128.pickle');
+  const rules = path.join(tmp, 'team.rules');
+  fs.writeFileSync(rules, '# the SwiGLU lines of the cs336 model\nsite swiglu\\.py:3[234] in forward -> swiglu\n');
+  const r = await same('report', { path: s2, top: 5, categories: rules },
+    ['report', s2, '--top', '5', '--categories', rules, '--json', '-'], ['report', s2, '--top', '5', '--categories', rules]);
+  const labels = JSON.stringify(r.structuredContent.categories_at_peak ?? r.structuredContent);
+  assert.ok(labels.includes('"swiglu"'), labels.slice(0, 400));
+  const d = await same('diff', { base: s1, other: s2, top: 5, categories: rules },
+    ['diff', s1, s2, '--top', '5', '--categories', rules, '--json', '-'], ['diff', s1, s2, '--top', '5', '--categories', rules]);
+  assert.ok(JSON.stringify(d.structuredContent.categories_at_peak).includes('"swiglu"'));
+  const bad = path.join(tmp, 'bad.rules');
+  fs.writeFileSync(bad, 'site ok -> fine\nfile (unclosed -> broken\n');
+  for (const f of [bad, path.join(tmp, 'no_such.rules'), tmp]) {
+    for (const [name, args, argv] of [['report', { path: s2, categories: f }, ['report', s2, '--categories', f]],
+      ['diff', { base: s1, other: s2, categories: f }, ['diff', s1, s2, '--categories', f]]]) {
+      const t = await client.callTool({ name, arguments: args });
+      const c = await cli(argv);
+      assert.equal(t.isError, true, `${name} ${f}`);
+      assert.equal(c.status, 1, c.stderr);
+      assert.equal(`oomscope-cli: error: ${t.content[0].text}\n`, c.stderr);
+    }
+  }
+  const line = await client.callTool({ name: 'report', arguments: { path: s2, categories: bad } });
+  assert.match(line.content[0].text, /bad\.rules: line 2: the regular expression \/\(unclosed\/ does not compile/);
+  // Rules for files none of which is a snapshot: refused as the command refuses them (a usage error).
+  const gemm = data('jax0.8_rocm_mi300x_gemm.xplane.pb');
+  const u = await client.callTool({ name: 'report', arguments: { path: gemm, categories: rules } });
+  const uc = await cli(['report', gemm, '--categories', rules]);
+  assert.equal(u.isError, true);
+  assert.equal(uc.status, 2);
+  assert.ok(uc.stderr.includes(u.content[0].text), `${u.content[0].text} / ${uc.stderr}`);
+});
+
 test('whatif equals `whatif --json -` and its text: the standard set, one scenario, an oom entry, a device', async () => {
   const small = data('torch_snapshot_cs336_small_peak.pickle');
   const std = await same('whatif', { path: small }, ['whatif', small, '--json', '-'], ['whatif', small]);

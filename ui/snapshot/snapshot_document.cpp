@@ -18,8 +18,34 @@ const snapshot::DeviceAnalysis* SnapshotDocument::deviceAnalysis() const {
   return nullptr;
 }
 
-std::shared_ptr<const SnapshotDocument> loadSnapshotDocument(const QString& path, ProgressSink& progress,
-                                                             const std::stop_token& stop) {
+namespace {
+
+// A snapshot's report and text as `oomscope-cli report [--categories FILE]` makes them.
+void analyse(SnapshotDocument& doc, const std::stop_token& stop) {
+  snapshot::SnapshotReport report = snapshot::analyse_snapshot(*doc.snap, 200, doc.rules.get());
+  allocator::apply_replayed_savings(*doc.snap, report, stop);  // as `oomscope-cli report` words it
+  doc.report = std::make_shared<const snapshot::SnapshotReport>(std::move(report));
+  std::ostringstream text;
+  snapshot::write_snapshot_text(text, *doc.snap, *doc.report, 25);
+  doc.reportText = text.str();
+}
+
+}  // namespace
+
+std::shared_ptr<const SnapshotDocument> recategorised(const SnapshotDocument& doc,
+                                                      std::shared_ptr<const snapshot::CategoryRules> rules,
+                                                      const std::stop_token& stop) {
+  if (!doc.snap) throw Error(ErrorKind::InvalidArgument, doc.path.toStdString(), "is not a PyTorch snapshot");
+  auto out = std::make_shared<SnapshotDocument>(doc);
+  out->rules = std::move(rules);
+  if (stop.stop_requested()) throw Cancelled();
+  analyse(*out, stop);
+  return out;
+}
+
+std::shared_ptr<const SnapshotDocument> loadSnapshotDocument(
+    const QString& path, ProgressSink& progress, const std::stop_token& stop,
+    std::shared_ptr<const snapshot::CategoryRules> rules) {
   auto doc = std::make_shared<SnapshotDocument>();
   doc->path = path;
   const std::string p = path.toStdString();
@@ -30,12 +56,10 @@ std::shared_ptr<const SnapshotDocument> loadSnapshotDocument(const QString& path
     case snapshot::FileKind::TorchSnapshot: {
       doc->snap = snapshot::read_snapshot(p, progress, stop);
       progress.report(1.0, "analysing");
-      snapshot::SnapshotReport report = snapshot::analyse_snapshot(*doc->snap, 200);
-      allocator::apply_replayed_savings(*doc->snap, report, stop);  // as `oomscope-cli report` words it
-      doc->report = std::make_shared<const snapshot::SnapshotReport>(std::move(report));
+      doc->rules = std::move(rules);
       doc->device = snapshot::default_device(*doc->snap);
-      snapshot::write_snapshot_text(text, *doc->snap, *doc->report, 25);
-      break;
+      analyse(*doc, stop);
+      return doc;
     }
     case snapshot::FileKind::ChromeTrace: {
       doc->kineto = snapshot::read_kineto_trace(p, progress, stop);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/snapshot/category_rules.h"
 #include "core/snapshot/file_kind.h"
 #include "core/snapshot/hta_raw.h"
 #include "core/snapshot/kineto.h"
@@ -29,6 +30,8 @@ struct SnapshotDocument {
   std::shared_ptr<const snapshot::Snapshot> snap;
   std::shared_ptr<const snapshot::SnapshotReport> report;  // snapshots
   std::int64_t device = 0;                                 // the device shown (snapshots)
+  // The user's category rules the report was categorised with (docs/categories.md); null: built-in only.
+  std::shared_ptr<const snapshot::CategoryRules> rules;
   const snapshot::DeviceAnalysis* deviceAnalysis() const;  // of `device`, or nullptr
   std::shared_ptr<const snapshot::KinetoTrace> kineto;
   std::shared_ptr<const snapshot::HtaTimeline> hta;
@@ -40,8 +43,16 @@ struct SnapshotDocument {
   QString seriesTitle;
 };
 
-// Recognises the file by content and reads it. Throws oomscope::Error (or Cancelled) like the CLI.
-std::shared_ptr<const SnapshotDocument> loadSnapshotDocument(const QString& path, ProgressSink& progress,
-                                                             const std::stop_token& stop = {});
+// Recognises the file by content and reads it. Throws oomscope::Error (or Cancelled) like the CLI. A
+// snapshot is categorised with `rules` first (null: the built-in rules only); other kinds ignore them.
+std::shared_ptr<const SnapshotDocument> loadSnapshotDocument(
+    const QString& path, ProgressSink& progress, const std::stop_token& stop = {},
+    std::shared_ptr<const snapshot::CategoryRules> rules = nullptr);
+
+// The snapshot document `doc` analysed again with other category rules (null: built-in only): the same
+// snapshot, a new report and text. On a worker (JobTracker); throws Cancelled when asked to stop.
+std::shared_ptr<const SnapshotDocument> recategorised(const SnapshotDocument& doc,
+                                                      std::shared_ptr<const snapshot::CategoryRules> rules,
+                                                      const std::stop_token& stop = {});
 
 }  // namespace oomscope::ui

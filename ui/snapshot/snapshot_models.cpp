@@ -65,6 +65,8 @@ QVariant TopAllocationsModel::data(const QModelIndex& index, int role) const {
         return data(index, Qt::DisplayRole);
     }
   }
+  if (role == Qt::ToolTipRole && (index.column() == Category || index.column() == Rule))
+    return tr("%1: %2").arg(safeText(p.category.label()), safeText(p.category.rule));
   if (role == Qt::ToolTipRole) return framesText(index.row());
   if (role == Qt::TextAlignmentRole && index.column() == Size) return int(Qt::AlignRight | Qt::AlignVCenter);
   return {};

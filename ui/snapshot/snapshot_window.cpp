@@ -26,6 +26,7 @@
 #include "ui/session/job_tracker.h"
 #include "ui/session/safe_text_qt.h"
 #include "ui/snapshot/allocator_state_widget.h"
+#include "ui/snapshot/category_rules_control.h"
 #include "ui/snapshot/memory_timeline_widget.h"
 #include "ui/snapshot/overlay_page.h"
 #include "ui/snapshot/series_widget.h"
@@ -89,6 +90,16 @@ SnapshotWindow::SnapshotWindow(QWidget* parent) : QMainWindow(parent) {
   });
   connect(m_load, &JobTracker::failed, this, [this](const JobError& e) { loadEnded(e.text()); });
   connect(m_load, &JobTracker::cancelled, this, [this] { loadEnded(tr("Loading was cancelled.")); });
+  m_categories = new CategoryRulesControl(this);
+  connect(m_categories, &CategoryRulesControl::applied, this,
+          [this](std::shared_ptr<const SnapshotDocument> doc) {
+            showCategories(std::move(doc));
+            emit categoriesApplied();
+          });
+  connect(m_categories, &CategoryRulesControl::failed, this, [this](const QString& message) {
+    m_status->setText(message);
+    emit categoryRulesFailed(message);
+  });
   statusBar()->addWidget(m_status, 1);
   statusBar()->addPermanentWidget(m_progress);
   statusBar()->addPermanentWidget(m_cancel);
@@ -101,6 +112,21 @@ SnapshotWindow::SnapshotWindow(QWidget* parent) : QMainWindow(parent) {
   m_series = new SeriesWidget;
   m_seriesPage = m_series;
   m_whatIf = new WhatIfPanel;
+}
+
+void SnapshotWindow::applyCategoryRules(const QString& path) { m_categories->apply(path); }
+
+QString SnapshotWindow::sessionCategoryRules() { return CategoryRulesControl::sessionRules(); }
+
+void SnapshotWindow::showCategories(std::shared_ptr<const SnapshotDocument> doc) {
+  m_doc = std::move(doc);
+  m_report->setPlainText(safeMultiline(m_doc->reportText));
+  m_topModel->setDocument(m_doc);
+  m_topView->resizeColumnsToContents();
+  if (m_topModel->rowCount() > 0) m_topView->setCurrentIndex(m_topView->model()->index(0, 0));
+  m_overlayPage->setBaseline(m_doc);
+  for (SnapshotWindow* w : openWindows()) w->refreshDiffChoices();
+  m_status->setText(tr("Categorised again: %1").arg(safeText(m_doc->path)));
 }
 
 SnapshotWindow::~SnapshotWindow() {
@@ -138,6 +164,7 @@ void SnapshotWindow::load(const QString& path) {
         m_cancel->hide();
         setDocument(doc);
         emit loaded();
+        if (doc->snap && !sessionCategoryRules().isEmpty()) applyCategoryRules(sessionCategoryRules());
       });
 }
 
@@ -209,8 +236,13 @@ QWidget* SnapshotWindow::buildTopPage() {
   m_topModel = new TopAllocationsModel(this);
   m_topView = tableFor(m_topModel, this);
   m_frames = monoText();
+  auto* table = new QWidget;
+  auto* layout = new QVBoxLayout(table);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(m_categories->label());
+  layout->addWidget(m_topView, 1);
   auto* split = new QSplitter(Qt::Vertical);
-  split->addWidget(m_topView);
+  split->addWidget(table);
   split->addWidget(m_frames);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
@@ -274,7 +306,7 @@ void SnapshotWindow::compareWith(SnapshotWindow* other) {
   }
   const auto& b = *other->document();
   auto diff = std::make_shared<const snapshot::SnapshotDiff>(
-      snapshot::diff_snapshots(*m_doc->snap, *m_doc->report, *b.snap, *b.report, 25));
+      snapshot::diff_snapshots(*m_doc->snap, *m_doc->report, *b.snap, *b.report, 25, m_doc->rules.get()));
   m_diffModel->setDiff(diff);
   std::ostringstream text;
   snapshot::write_diff_text(text, *diff);
@@ -290,6 +322,7 @@ void SnapshotWindow::setDocument(std::shared_ptr<const SnapshotDocument> doc) {
     const auto* d = m_doc->deviceAnalysis();
     m_timeline->setDocument(m_doc);
     m_topModel->setDocument(m_doc);
+    m_categories->setDocument(m_doc);
     m_topView->resizeColumnsToContents();
     m_topView->sortByColumn(TopAllocationsModel::Size, Qt::DescendingOrder);
     if (m_topModel->rowCount() > 0) m_topView->setCurrentIndex(m_topView->model()->index(0, 0));

@@ -7,6 +7,9 @@
 // has a trace), Overlay (a second run read from a file, both timelines on one axis above the site and
 // category table) and Diff against another open snapshot. It opens on the OOM entry when the trace has one,
 // else on the peak. The other formats get a memory-over-time chart and their report.
+// Categories > Load Category Rules reads a user's rules file (docs/categories.md) and categorises the
+// snapshot again on a worker; the file is remembered for the session (windows opened later use it too), and
+// a file that cannot be used is named with its line in the Top Allocations page and the status bar.
 
 #include <QMainWindow>
 #include <QPointer>
@@ -26,6 +29,7 @@ class QTableView;
 namespace oomscope::ui {
 
 class AllocatorStateWidget;
+class CategoryRulesControl;
 class JobTracker;
 class DiffModel;
 class MemoryTimelineWidget;
@@ -58,6 +62,14 @@ class SnapshotWindow : public QMainWindow {
   // Compares with another window's snapshot on the Diff page (nullptr clears).
   void compareWith(SnapshotWindow* other);
 
+  // Categorises the snapshot again on a worker with the rules of `path` first ("" = the built-in rules
+  // only) and, once that worked, remembers `path` for the session; emits categoriesApplied or
+  // categoryRulesFailed (with the file, the line and the problem, as the CLI words it).
+  void applyCategoryRules(const QString& path);
+  // The rules file of this session ("" = none): a window opened later categorises with it.
+  static QString sessionCategoryRules();
+  CategoryRulesControl* categories() const { return m_categories; }
+
   QTabWidget* tabs() const { return m_tabs; }
   MemoryTimelineWidget* timeline() const { return m_timeline; }
   AllocatorStateWidget* stateWidget() const { return m_state; }
@@ -73,6 +85,8 @@ class SnapshotWindow : public QMainWindow {
  signals:
   void loaded();
   void failed(const QString& message);
+  void categoriesApplied();
+  void categoryRulesFailed(const QString& message);
 
  private:
   QWidget* buildTimelinePage();
@@ -81,9 +95,11 @@ class SnapshotWindow : public QMainWindow {
   QWidget* buildDiffPage();
   void refreshDiffChoices();
   void loadEnded(const QString& message);  // failed or cancelled: says so in the status bar, emits failed
+  void showCategories(std::shared_ptr<const SnapshotDocument> doc);  // the new categories, same snapshot
 
   std::shared_ptr<const SnapshotDocument> m_doc;
-  JobTracker* m_load = nullptr;  // reading the file: generations, progress, Cancel
+  JobTracker* m_load = nullptr;                  // reading the file: generations, progress, Cancel
+  CategoryRulesControl* m_categories = nullptr;  // the Categories menu, its worker and its line
   std::int64_t m_selected = -1;
   QTabWidget* m_tabs = nullptr;
   QLabel* m_status = nullptr;

@@ -136,7 +136,8 @@ TEST(CategoryRulesFile, BadFilesNameTheFileAndTheLine) {
       std::string::npos);
   EXPECT_NE(error_of("file x ->   \n").find("line 1: no category name"), std::string::npos);
   EXPECT_NE(error_of("file x -> CUSTOM\n").find("line 1: 'custom' is reserved"), std::string::npos);
-  EXPECT_NE(error_of("metadata x -> y\n").find("line 1: 'metadata' rules are not supported yet"),
+  EXPECT_EQ(error_of("metadata x -> y\ncompile_context x -> z\n"), "(no error)");
+  EXPECT_NE(error_of("\nmeta x -> y\n").find("bad.rules: line 2: 'meta' is not a rule target"),
             std::string::npos);
   EXPECT_NE(error_of("file x -> y\x01z\n").find("control character"), std::string::npos);
   EXPECT_NE(error_of(std::string("file x -> y\nfile \0 -> z\n", 25)).find("line 2: holds a NUL byte"),
