@@ -28,7 +28,7 @@ nlohmann::json expected() {
 
 std::vector<std::shared_ptr<const KinetoTrace>> read_set(const std::string& set) {
   std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(kSets + "/" + set)) files.push_back(e.path().string());
+  for (const auto& e : fs::directory_iterator(fs::path(kSets) / set)) files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
   std::vector<std::shared_ptr<const KinetoTrace>> out;
   NullProgress none;
