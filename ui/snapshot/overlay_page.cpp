@@ -101,8 +101,8 @@ void OverlayPage::openSecondRun(const QString& path) {
   m_summary->setText(tr("Reading %1\u2026").arg(safeText(QFileInfo(path).fileName()).toHtmlEscaped()));
   m_job->start<std::shared_ptr<const RunOverlayResult>>(
       path,
-      [a = m_a, path](ProgressSink& progress, std::stop_token stop) {
-        return buildRunOverlay(a, path, progress, std::move(stop));
+      [a = m_a, path](ProgressSink& progress, const std::stop_token& stop) {
+        return buildRunOverlay(a, path, progress, stop);
       },
       [this](const std::shared_ptr<const RunOverlayResult>& r) {
         m_open->setEnabled(true);

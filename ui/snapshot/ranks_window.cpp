@@ -76,7 +76,8 @@ void compare(RankJobResult& r) {
 }  // namespace
 
 std::shared_ptr<const RankJobResult> loadRankJob(const QStringList& paths, ProgressSink& progress,
-                                                 std::stop_token stop, std::optional<std::int64_t> capacity) {
+                                                 const std::stop_token& stop,
+                                                 std::optional<std::int64_t> capacity) {
   auto result = std::make_shared<RankJobResult>();
   result->paths = paths;
   result->capacity = capacity;
@@ -225,8 +226,8 @@ void RanksWindow::load(const QStringList& paths) {
   m_cancel->show();
   m_load->start<std::shared_ptr<const RankJobResult>>(
       paths.value(0),
-      [paths](ProgressSink& progress, std::stop_token stop) {
-        return loadRankJob(paths, progress, std::move(stop));
+      [paths](ProgressSink& progress, const std::stop_token& stop) {
+        return loadRankJob(paths, progress, stop);
       },
       [this](const std::shared_ptr<const RankJobResult>& r) {
         m_progress->hide();
@@ -254,7 +255,7 @@ void RanksWindow::applyCapacity(const QString& text) {
   m_applyCapacity->setEnabled(false);
   m_load->start<std::shared_ptr<const RankJobResult>>(
       m_result->paths.value(0),
-      [from = m_result, capacity](ProgressSink&, std::stop_token) {
+      [from = m_result, capacity](ProgressSink&, const std::stop_token&) {
         return recomputeRankJob(*from, capacity);
       },
       [this](const std::shared_ptr<const RankJobResult>& r) {

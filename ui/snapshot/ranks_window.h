@@ -50,7 +50,7 @@ struct RankJobResult {
 };
 // Every path a Kineto trace (by content): read as per-rank traces; else as per-rank snapshots.
 std::shared_ptr<const RankJobResult> loadRankJob(const QStringList& paths, ProgressSink& progress,
-                                                 std::stop_token stop,
+                                                 const std::stop_token& stop,
                                                  std::optional<std::int64_t> capacity = std::nullopt);
 // The same files compared with another capacity (none: each file's own).
 std::shared_ptr<const RankJobResult> recomputeRankJob(const RankJobResult& r,

@@ -7,7 +7,7 @@ namespace oomscope::ui {
 
 std::shared_ptr<const RunOverlayResult> buildRunOverlay(std::shared_ptr<const SnapshotDocument> a,
                                                         const QString& pathB, ProgressSink& progress,
-                                                        std::stop_token stop) {
+                                                        const std::stop_token& stop) {
   if (!a || ((!a->snap || !a->report) && !a->kineto && !a->pprof))
     throw Error(ErrorKind::InvalidArgument, a ? a->path.toStdString() : std::string(),
                 "only a PyTorch allocator snapshot, a Kineto trace or a JAX memory profile can be laid over "

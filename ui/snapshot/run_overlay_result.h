@@ -26,6 +26,6 @@ struct RunOverlayResult {
 // oomscope::Error naming it) and lays it over `a`.
 std::shared_ptr<const RunOverlayResult> buildRunOverlay(std::shared_ptr<const SnapshotDocument> a,
                                                         const QString& pathB, ProgressSink& progress,
-                                                        std::stop_token stop);
+                                                        const std::stop_token& stop);
 
 }  // namespace oomscope::ui
