@@ -130,8 +130,8 @@ void SnapshotWindow::load(const QString& path) {
   m_cancel->show();
   m_load->start<std::shared_ptr<const SnapshotDocument>>(
       path,
-      [path](ProgressSink& progress, std::stop_token stop) {
-        return loadSnapshotDocument(path, progress, std::move(stop));
+      [path](ProgressSink& progress, const std::stop_token& stop) {
+        return loadSnapshotDocument(path, progress, stop);
       },
       [this](const std::shared_ptr<const SnapshotDocument>& doc) {
         m_progress->hide();
