@@ -47,9 +47,13 @@ Runner define_diff(CLI::App& app) {
       "Compares two PyTorch allocator snapshots (torch.cuda.memory._dump_snapshot): reserved, allocated and\n"
       "peak memory, the peak's composition by category, and the allocation sites (innermost user frame)\n"
       "and categories whose bytes at the peak changed most (JSON: sites). A is the baseline, B the\n"
-      "changed run. Categories: docs/categories.md.");
-  app.add_option("A", o->files[0], "the baseline snapshot (.pickle)")->required()->type_name("FILE");
-  app.add_option("B", o->files[1], "the changed run's snapshot (.pickle)")->required()->type_name("FILE");
+      "changed run. Categories: docs/categories.md. Two Kineto traces (profile_memory) are compared by\n"
+      "their peaks, capacity and OOM events (their events carry no stacks, so no sites), two JAX device\n"
+      "memory profiles (.prof) by live bytes by kind and Python line (one moment each: no peak).");
+  app.add_option("A", o->files[0], "the baseline snapshot (.pickle), Kineto trace or JAX memory profile")
+      ->required()
+      ->type_name("FILE");
+  app.add_option("B", o->files[1], "the changed run's file, of A's kind")->required()->type_name("FILE");
   add_count(app, "--top", o->top, "allocation sites to list (default 25)");
   app.add_option("--categories", o->categories,
                  "categorise live memory by the regular expressions in FILE first\n"

@@ -9,8 +9,10 @@
 #include <sstream>
 
 #include "app/cli/info_format.h"
+#include "app/cli/kineto_rank_documents.h"
 #include "app/cli/log_entries.h"
 #include "app/cli/log_json.h"
+#include "app/cli/profile_diff_document.h"
 #include "app/cli/rank_job_documents.h"
 #include "core/analysis/report/report_json.h"
 #include "core/analysis/report/report_text.h"
@@ -69,6 +71,9 @@ Rendered info_document(const std::string& path, ProgressSink& progress, const st
     if (std::optional<ReportDocument> job =
             rank_job_document(files, 10, std::nullopt, false, progress, stop, [](const Error&) {}))
       return std::move(job->out);
+    if (std::optional<ReportDocument> job =  // a folder of per-rank Kineto traces (kineto_rank_documents.h)
+        kineto_rank_document(files, std::nullopt, progress, stop, [](const Error&) {}))
+      return std::move(job->out);
     if (!files.empty() && snapshot::detect_file_kind(files.front()).kind != snapshot::FileKind::XSpace) {
       for (std::size_t i = 0; i < files.size(); ++i) {
         std::optional<Rendered> one = info_other_format(files[i], progress, stop);
@@ -96,6 +101,9 @@ ReportDocument report_document(const std::vector<std::string>& inputs, const ana
   // The per-rank snapshots of one job are compared (rank_job_documents.h); anything else as before.
   if (std::optional<ReportDocument> job =
           rank_job_document(inputs, options.top, options.capacity, true, progress, stop, on_failure))
+    return std::move(*job);
+  if (std::optional<ReportDocument> job =
+          kineto_rank_document(inputs, options.capacity, progress, stop, on_failure))
     return std::move(*job);
   ReportDocument doc;
   std::vector<std::string> files = inputs;
@@ -168,6 +176,8 @@ ReportDocument report_document(const std::vector<std::string>& inputs, const ana
 
 Rendered diff_document(const std::string& a, const std::string& b, std::size_t top, ProgressSink& progress,
                        const std::stop_token& stop, const snapshot::CategoryRules* rules) {
+  if (std::optional<Rendered> other = profile_diff_document(a, b, top, progress, stop))  // traces, pprof
+    return std::move(*other);
   const auto sa = load_snapshot(a, progress, stop);
   const auto sb = load_snapshot(b, progress, stop);
   const auto ra = snapshot::analyse_snapshot(*sa, top, rules);

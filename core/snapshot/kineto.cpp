@@ -116,6 +116,10 @@ std::shared_ptr<KinetoTrace> trace_from_json(detail::JsonPull& j, const std::str
   trace->gpus = std::move(k.gpus);
   trace->gpu_props = std::move(k.gpu_props);
   trace->base_time_ns = k.base_time_ns;
+  trace->distributed = std::move(k.distributed);
+  for (const auto& [n, ts] : k.steps) trace->steps.push_back(KinetoStep{n, ts + k.base_time_ns / 1000.0});
+  std::stable_sort(trace->steps.begin(), trace->steps.end(),
+                   [](const KinetoStep& a, const KinetoStep& b) { return a.ts_us < b.ts_us; });
   bool any_totals = false;
   for (auto& [key, ev] : k.groups)
     for (const RawEvent& e : ev) any_totals |= e.total_allocated >= 0 || e.has_addr;

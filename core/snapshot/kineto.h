@@ -55,6 +55,16 @@ struct KinetoGpu {  // one deviceProperties entry
   bool amd = false;  // a ROCm device: the name says AMD / Instinct / Radeon, or the entry has gcnArchName
 };
 
+struct KinetoDistributed {                  // the trace's distributedInfo (torch.distributed jobs)
+  std::int64_t rank = -1, world_size = -1;  // -1: absent or not a whole number
+  std::string backend;
+};
+
+struct KinetoStep {  // a ProfilerStep#N annotation
+  std::int64_t step = 0;
+  double ts_us = 0;  // its start, absolute µs (baseTimeNanoseconds applied)
+};
+
 struct KinetoTrace {
   std::string path;
   std::uint64_t file_size = 0;
@@ -65,6 +75,8 @@ struct KinetoTrace {
   std::vector<std::string> gpus;      // deviceProperties names
   std::vector<KinetoGpu> gpu_props;   // deviceProperties, in file order
   std::vector<KinetoDevice> devices;  // accelerators first, then CPU
+  std::optional<KinetoDistributed> distributed;
+  std::vector<KinetoStep> steps;  // ProfilerStep#N starts, in time order
 };
 
 // Throws oomscope::Error naming the file (Damaged JSON, Truncated gzip, NotACapture without traceEvents).

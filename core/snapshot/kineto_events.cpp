@@ -41,6 +41,8 @@ class Reader {
           members(&Reader::event);
         } else if (!cut_ && key_ == "deviceProperties"sv) {
           members(&Reader::device_properties);
+        } else if (!cut_ && key_ == "distributedInfo"sv) {
+          distributed_info();
         } else if (!cut_ && key_ == "baseTimeNanoseconds"sv) {
           out_.base_time_ns = 0;  // the last occurrence decides, a non-number one too
           if (j_.peek_value() == Kind::Number)
@@ -137,6 +139,47 @@ class Reader {
     if (has_name) out_.gpus.push_back(std::move(name));
   }
 
+  // distributedInfo: the rank, world size and backend of a torch.distributed job (the last value counts).
+  void distributed_info() {
+    if (j_.peek_value() != Kind::Object) return j_.skip_value();
+    KinetoDistributed d;
+    j_.enter_object();
+    while (j_.next_key(key_, cut_)) {
+      const Kind k = j_.peek_value();
+      std::int64_t* field = cut_                     ? nullptr
+                            : key_ == "rank"sv       ? &d.rank
+                            : key_ == "world_size"sv ? &d.world_size
+                                                     : nullptr;
+      if (field) {
+        *field = -1;
+        if (k == Kind::Number) {
+          const JsonPull::Number v = j_.read_number();
+          if (!v.is_float() && v.as_int64() >= 0) *field = v.as_int64();
+        } else {
+          j_.skip_value();
+        }
+      } else if (!cut_ && key_ == "backend"sv && k == Kind::String) {
+        j_.read_string(d.backend, 64);
+      } else {
+        j_.skip_value();
+      }
+    }
+    out_.distributed = std::move(d);
+  }
+
+  // N of "ProfilerStep#N", or -1.
+  static std::int64_t step_number(std::string_view name) {
+    constexpr std::string_view kPrefix = "ProfilerStep#";
+    if (!name.starts_with(kPrefix) || name.size() == kPrefix.size() || name.size() > kPrefix.size() + 12)
+      return -1;
+    std::int64_t n = 0;
+    for (const char c : name.substr(kPrefix.size())) {
+      if (c < '0' || c > '9') return -1;
+      n = n * 10 + (c - '0');
+    }
+    return n;
+  }
+
   void arg(Arg& a) {
     a.present = true;
     a.number = j_.peek_value() == Kind::Number;
@@ -171,21 +214,23 @@ class Reader {
 
   void event() {
     // Most events are not [memory]: checked and dropped in one pass, unless their last "name" could be one
-    // that is kept (then read below from the start; an escape anywhere in a name or key counts as could).
+    // that is kept, [memory], [OutOfMemory] or a ProfilerStep#N (then read below from the start; an escape
+    // anywhere in a name or key counts as could).
     JsonPull::MemberPeek peek;
     peek.key = "name"sv;
     if (j_.scan_in_chunk(&peek)) {
       const bool maybe_kept =
           peek.escaped_key || (peek.found && peek.is_string &&
                                (peek.raw == "[memory]"sv || peek.raw == "[OutOfMemory]"sv ||
-                                peek.raw.find('\\') != std::string_view::npos));
+                                step_number(peek.raw) >= 0 || peek.raw.find('\\') != std::string_view::npos));
       if (!maybe_kept) {
         j_.skip_scanned();
         ++out_.events;
         return;
       }
     }
-    enum { NotString, Other, Memory, Oom } name = NotString;
+    enum { NotString, Other, Memory, Oom, Step } name = NotString;
+    std::int64_t step = -1;
     bool has_ts = false, has_args = false;
     Args a;
     j_.enter_object();
@@ -194,10 +239,12 @@ class Reader {
       if (!cut_ && key_ == "name"sv) {
         if (k == Kind::String) {
           bool long_name = false;
-          j_.read_string(name_, 16, &long_name);
+          j_.read_string(name_, 32, &long_name);
+          step = long_name ? -1 : step_number(name_);
           name = long_name                    ? Other
                  : name_ == "[memory]"sv      ? Memory
                  : name_ == "[OutOfMemory]"sv ? Oom
+                 : step >= 0                  ? Step
                                               : Other;
         } else {
           name = NotString;
@@ -221,6 +268,7 @@ class Reader {
       }
     }
     ++out_.events;
+    if (name == Step && has_ts) out_.steps.emplace_back(step, JsonPull::number_of(ts_).as_double());
     if ((name != Memory && name != Oom) || !has_args) return;
     RawEvent e;
     e.ts = has_ts ? JsonPull::number_of(ts_).as_double() : 0.0;

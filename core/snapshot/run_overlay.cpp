@@ -3,15 +3,13 @@
 #include <algorithm>
 #include <charconv>
 
+#include "core/snapshot/detail/overlay_downsample.h"
 #include "core/snapshot/peak_sites.h"
 
 namespace oomscope::snapshot {
 
-namespace {
+namespace detail {
 
-constexpr std::string_view kStepPrefix = "ProfilerStep#";
-
-// Min and max of each of about points/2 buckets, in x order, the global peak kept exactly.
 std::vector<OverlayPoint> downsample(const std::vector<OverlayPoint>& all, std::size_t points) {
   points = std::max<std::size_t>(points, 4);
   if (all.size() <= points) return all;
@@ -31,6 +29,14 @@ std::vector<OverlayPoint> downsample(const std::vector<OverlayPoint>& all, std::
   }
   return out;
 }
+
+}  // namespace detail
+
+namespace {
+
+using detail::downsample;
+
+constexpr std::string_view kStepPrefix = "ProfilerStep#";
 
 OverlayRun run_of(const Snapshot& s, const SnapshotReport& r, std::size_t points) {
   OverlayRun run;

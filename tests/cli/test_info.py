@@ -80,7 +80,15 @@ def main() -> int:
         check(p.returncode == 1 and "gzip" in p.stderr and ".xplane.pb" in p.stderr, f"gzip: {p.stderr!r}")
         p = run(cli, os.path.join(tmp, "missing.xplane.pb"))
         check(p.returncode == 1 and "missing.xplane.pb" in p.stderr, f"missing: {p.stderr!r}")
+        # A folder with a trace but no capture or snapshot: the trace is read, and named for what it lacks.
         p = run(cli, tmp)
+        check(
+            p.returncode == 1 and "host.trace.json.gz" in p.stderr and "no [memory] events" in p.stderr,
+            f"folder with a trace only: {p.stderr!r}",
+        )
+        empty = os.path.join(tmp, "empty")
+        os.mkdir(empty)
+        p = run(cli, empty)
         check(
             p.returncode == 1 and "holds no .xplane.pb" in p.stderr, f"folder without captures: {p.stderr!r}"
         )

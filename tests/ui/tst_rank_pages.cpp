@@ -4,11 +4,13 @@
 // screenshot.
 #include <QAbstractItemModelTester>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QtTest>
 
 #include "tests/ui/screenshots.h"
 #include "tests/ui/temp_config_home.h"
+#include "ui/models/kineto_rank_model.h"
 #include "ui/models/snapshot_rank_imbalance_model.h"
 #include "ui/models/snapshot_rank_model.h"
 #include "ui/shell/main_window.h"
@@ -107,6 +109,64 @@ class TestRankPages : public QObject {
     QVERIFY2(failed.first().first().toString().contains(QStringLiteral("claims rank 1")),
              qPrintable(failed.first().first().toString()));
     QCOMPARE(w->rankModel()->rowCount(), 0);
+    w->close();
+  }
+
+  // A folder of per-rank Kineto traces (tools/make_kineto_ranks.py, from a real DDP trace) opens as one
+  // job with the Kineto table; expected figures from tests/data/kineto_ranks/expected.json.
+  void mainWindowOpensAKinetoFolderAsOneJob() {
+    const QString dir = QStringLiteral(OOMSCOPE_TEST_DATA) + QStringLiteral("/kineto_ranks/oom_job");
+    MainWindow main;
+    main.openFile(dir);
+    RanksWindow* w = newestRanksWindow();
+    QVERIFY(w);
+    QSignalSpy loaded(w, &RanksWindow::loaded);
+    QVERIFY(loaded.wait(60000));
+    QVERIFY2(w->verdictLabel()->text().startsWith(QStringLiteral("Verdict (oom): rank 2")),
+             qPrintable(w->verdictLabel()->text()));
+    QVERIFY(w->verdictLabel()->text().contains(QStringLiteral("no stack and no category")));
+    QVERIFY(w->evidenceLabel()->text().contains(QStringLiteral("distributedInfo")));
+    KinetoRankModel* m = w->kinetoRankModel();
+    QAbstractItemModelTester tester(m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(m->rowCount(), 4);
+    QCOMPARE(m->index(2, KinetoRankModel::PeakAllocated).data(RecordTableModel::SortRole).toLongLong(),
+             qint64(7703249920));
+    QCOMPARE(m->index(0, KinetoRankModel::Capacity).data(RecordTableModel::SortRole).toLongLong(),
+             qint64(34089730048));
+    QVERIFY(m->index(2, KinetoRankModel::Rank).data().toString().contains(QStringLiteral("verdict")));
+    QCOMPARE(w->rankModel()->rowCount(), 0);
+    w->resize(1500, 700);
+    shoot(*w, QStringLiteral("ranks_window_kineto_oom_job.png"));
+    w->close();
+  }
+
+  // The capacity field recomputes the verdict on the worker: with no OOM and no capacity known the highest
+  // reserved peak is named; a given capacity makes it the rank closest to capacity. A bad size changes
+  // nothing and says why.
+  void capacityFieldRecomputesTheVerdict() {
+    QStringList noOom;
+    for (int r = 0; r < 3; ++r) noOom << kRanks + QStringLiteral("/no_oom/rank_%1/snapshot.pickle").arg(r);
+    auto* w = RanksWindow::openFiles(noOom);
+    QSignalSpy loaded(w, &RanksWindow::loaded);
+    QVERIFY(loaded.wait(60000));
+    QVERIFY2(w->verdictLabel()->text().startsWith(QStringLiteral("Verdict (highest-reserved-peak)")),
+             qPrintable(w->verdictLabel()->text()));
+    w->applyCapacity(QStringLiteral("12 gigs"));
+    QVERIFY(w->statusLabel()->text().contains(QStringLiteral("gigs")));
+    QCOMPARE(loaded.count(), 1);
+    w->capacityEdit()->setText(QStringLiteral("80 GiB"));
+    QTest::keyClick(w->capacityEdit(), Qt::Key_Return);
+    QVERIFY(loaded.wait(60000));
+    QVERIFY2(w->verdictLabel()->text().startsWith(QStringLiteral("Verdict (closest-to-capacity)")),
+             qPrintable(w->verdictLabel()->text()));
+    QCOMPARE(
+        w->rankModel()->index(0, SnapshotRankModel::Capacity).data(RecordTableModel::SortRole).toLongLong(),
+        qint64(80) << 30);
+    w->resize(1500, 700);
+    shoot(*w, QStringLiteral("ranks_window_capacity_80gib.png"));
+    w->applyCapacity(QString());
+    QVERIFY(loaded.wait(60000));
+    QVERIFY(w->verdictLabel()->text().startsWith(QStringLiteral("Verdict (highest-reserved-peak)")));
     w->close();
   }
 

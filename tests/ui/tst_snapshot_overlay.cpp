@@ -4,6 +4,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QDoubleSpinBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -70,6 +71,78 @@ class TstSnapshotOverlay : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     w.tabs()->setCurrentWidget(page);
     shoot(w, QStringLiteral("snapshot-overlay-cs336-fp32-bf16.png"));
+  }
+
+  // Before a second run is open the site table is empty; each header but the last (which stretches) is
+  // as wide as its text needs, not elided to the default section width.
+  void theEmptySiteTableShowsWholeHeaders() {
+    SnapshotWindow w;
+    NullProgress none;
+    w.setDocument(loadSnapshotDocument(data("torch_snapshot_cs336_fp32_ctx128.pickle"), none));
+    w.resize(1280, 860);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.tabs()->setCurrentWidget(w.overlayPage());
+    QHeaderView* h = w.overlayPage()->siteView()->horizontalHeader();
+    QCOMPARE(w.overlayPage()->siteModel()->rowCount(), 0);
+    for (int c = 0; c + 1 < h->count(); ++c)
+      QVERIFY2(
+          h->sectionSize(c) >= h->sectionSizeHint(c),
+          qPrintable(
+              QStringLiteral("column %1: %2 < %3").arg(c).arg(h->sectionSize(c)).arg(h->sectionSizeHint(c))));
+    shoot(w, QStringLiteral("snapshot-overlay-empty.png"));
+  }
+
+  // Two Kineto traces of one job (tests/data/kineto_ranks, cut from a real DDP trace): both timelines on one
+  // axis, aligned at ProfilerStep#2; no site table, and the text says why.
+  void overlaysTwoKinetoTraces() {
+    SnapshotWindow w;
+    NullProgress none;
+    w.setDocument(loadSnapshotDocument(data("kineto_ranks/oom_job/node0_783658.pt.trace.json.gz"), none));
+    OverlayPage* page = w.overlayPage();
+    QVERIFY(w.tabs()->indexOf(page) >= 0);
+    QAbstractItemModelTester tester(page->siteModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy done(page, &OverlayPage::overlaid);
+    page->openSecondRun(data("kineto_ranks/oom_job/node1_783660.pt.trace.json.gz"));
+    QVERIFY(done.wait(60000));
+    const auto& r = page->result();
+    QVERIFY(r && r->profile);
+    QCOMPARE(r->overlay.axis, snapshot::OverlayAxis::Step);
+    QCOMPARE(qint64(r->overlay.aligned_step), qint64(2));
+    QCOMPARE(r->overlay.b.peak_bytes, qint64(7703249920));  // kineto_ranks/expected.json, rank 2
+    QCOMPARE(page->siteModel()->rowCount(), 0);
+    QVERIFY2(page->summary()->text().contains(QStringLiteral("no stack and no category")),
+             qPrintable(page->summary()->text()));
+    QVERIFY(page->summary()->text().contains(QStringLiteral("ProfilerStep#2")));
+    w.resize(1280, 860);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.tabs()->setCurrentWidget(page);
+    shoot(w, QStringLiteral("snapshot-overlay-kineto-rank0-rank2.png"));
+  }
+
+  // Two JAX memory profiles: no time axis, said on the chart and in the text; the site table side by side.
+  void comparesTwoJaxProfilesSideBySide() {
+    SnapshotWindow w;
+    NullProgress none;
+    w.setDocument(loadSnapshotDocument(data("jax_device_memory_profile_cuda_microjax.prof"), none));
+    OverlayPage* page = w.overlayPage();
+    QVERIFY(w.tabs()->indexOf(page) >= 0);
+    QSignalSpy done(page, &OverlayPage::overlaid);
+    page->openSecondRun(data("jax_device_memory_profile_cuda_microjax.prof"));
+    QVERIFY(done.wait(60000));
+    QVERIFY(page->result()->noTimeAxis());
+    QVERIFY2(page->summary()->text().contains(QStringLiteral("no time axis")),
+             qPrintable(page->summary()->text()));
+    QVERIFY(!page->shiftBox()->isEnabled());
+    QCOMPARE(page->siteModel()->headerData(SiteDiffModel::A, Qt::Horizontal).toString(),
+             QStringLiteral("A live"));
+    w.resize(1280, 860);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.tabs()->setCurrentWidget(page);
+    shoot(w, QStringLiteral("snapshot-overlay-jax-profiles.png"));
   }
 
   void aFileThatIsNotASnapshotFailsWithItsName() {

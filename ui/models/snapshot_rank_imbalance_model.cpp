@@ -53,6 +53,10 @@ std::vector<RankImbalanceRow> rankImbalanceRows(const snapshot::RankComparison& 
   return rows;
 }
 
+std::vector<RankImbalanceRow> rankImbalanceRows(const snapshot::KinetoRankJob& j) {
+  return {imbalanceRow(j.peak_allocated), imbalanceRow(j.peak_reserved)};
+}
+
 RankImbalanceModel::RankImbalanceModel(QObject* parent)
     : RecordTableModel(
           {{QStringLiteral("What"), QStringLiteral("Which comparison the row is."), Kind::Text,

@@ -5,6 +5,7 @@
 #include <QString>
 #include <vector>
 
+#include "core/snapshot/kineto_ranks.h"
 #include "core/snapshot/rank_comparison.h"
 #include "ui/models/record_table_model.h"
 
@@ -20,6 +21,8 @@ struct RankImbalanceRow {
   QString figure;     // "1.33x", "+1.00 GiB"
 };
 std::vector<RankImbalanceRow> rankImbalanceRows(const snapshot::RankComparison& c);
+// Per-rank Kineto traces: the imbalance of the two peaks only (the format has no categories or sites).
+std::vector<RankImbalanceRow> rankImbalanceRows(const snapshot::KinetoRankJob& j);
 
 class RankImbalanceModel : public RecordTableModel {
   Q_OBJECT

@@ -55,6 +55,7 @@ OverlayPage::OverlayPage(QWidget* parent) : QWidget(parent) {
   m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
   m_view->horizontalHeader()->setStretchLastSection(true);
   m_view->verticalHeader()->hide();
+  m_view->resizeColumnsToContents();  // empty: each column as wide as its header, not elided
   split->addWidget(m_view);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
@@ -73,8 +74,8 @@ OverlayPage::OverlayPage(QWidget* parent) : QWidget(parent) {
   connect(m_open, &QPushButton::clicked, this, [this] {
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Open Second Run"), QString(),
-                                     tr("PyTorch snapshots (*.pickle *.pickle.gz *.json *.json.gz);;"
-                                        "All files (*)"));
+                                     tr("Snapshots, Kineto traces, JAX memory profiles (*.pickle *.pickle.gz "
+                                        "*.json *.json.gz *.prof *.pb.gz);;All files (*)"));
     if (!path.isEmpty()) openSecondRun(path);
   });
   connect(m_shift, &QDoubleSpinBox::valueChanged, this, [this](double ms) {
@@ -85,7 +86,13 @@ OverlayPage::OverlayPage(QWidget* parent) : QWidget(parent) {
 
 void OverlayPage::setBaseline(std::shared_ptr<const SnapshotDocument> a) {
   m_a = std::move(a);
-  m_open->setEnabled(m_a && m_a->snap);
+  m_open->setEnabled(m_a && (m_a->snap || m_a->kineto || m_a->pprof));
+  if (m_a && (m_a->kineto || m_a->pprof))
+    m_summary->setText(m_a->kineto
+                           ? tr("Lay a second Kineto trace over this one: both memory timelines on one "
+                                "axis, aligned by ProfilerStep#N where both carry it.")
+                           : tr("Compare a second JAX memory profile with this one, side by side by "
+                                "Python line: a profile is one moment, with no time axis."));
 }
 
 void OverlayPage::openSecondRun(const QString& path) {
@@ -94,8 +101,8 @@ void OverlayPage::openSecondRun(const QString& path) {
   m_summary->setText(tr("Reading %1\u2026").arg(safeText(QFileInfo(path).fileName()).toHtmlEscaped()));
   m_job->start<std::shared_ptr<const RunOverlayResult>>(
       path,
-      [a = m_a, path](ProgressSink& progress, std::stop_token stop) {
-        return buildRunOverlay(a, path, progress, std::move(stop));
+      [a = m_a, path](ProgressSink& progress, const std::stop_token& stop) {
+        return buildRunOverlay(a, path, progress, stop);
       },
       [this](const std::shared_ptr<const RunOverlayResult>& r) {
         m_open->setEnabled(true);
@@ -111,8 +118,17 @@ void OverlayPage::setResult(std::shared_ptr<const RunOverlayResult> result) {
   m_shift->blockSignals(true);
   m_shift->setValue(0);
   m_shift->blockSignals(false);
-  if (!m_result) return;
+  if (!m_result) {
+    m_view->resizeColumnsToContents();
+    return;
+  }
   const auto& o = m_result->overlay;
+  m_shift->setEnabled(!m_result->noTimeAxis());
+  if (m_result->profile) {
+    showProfile(*m_result->profile);
+    m_view->resizeColumnsToContents();
+    return;
+  }
   m_shift->setSuffix(o.axis == snapshot::OverlayAxis::Entry ? tr(" entries") : tr(" ms"));
   const qint64 pa = o.a.peak_bytes, pb = o.b.peak_bytes;
   QString text =
@@ -137,6 +153,41 @@ void OverlayPage::setResult(std::shared_ptr<const RunOverlayResult> result) {
   m_summary->setText(text);
   m_view->sortByColumn(SiteDiffModel::Delta, Qt::DescendingOrder);
   m_view->resizeColumnsToContents();
+}
+
+// Two Kineto traces (one axis, no sites) or two JAX memory profiles (sites, no time axis): the peaks or the
+// live bytes, the alignment or why there is none, and what the format cannot tell.
+void OverlayPage::showProfile(const snapshot::ProfileDiff& d) {
+  const auto& o = m_result->overlay;
+  const auto name = [](const std::string& p) {
+    return safeText(QFileInfo(QString::fromStdString(p)).fileName()).toHtmlEscaped();
+  };
+  const snapshot::ProfileRow& first = d.totals.front();  // peak allocated, or live bytes
+  QString text = tr("<b>A</b> %1 \u2192 <b>B</b> %2: ").arg(name(d.path_a), name(d.path_b));
+  const QString label = d.format == "kineto" ? tr("allocated peak") : tr("live bytes");
+  if (first.a && first.b)
+    text += tr("%1 %2 \u2192 %3 (%4%5) [read]. ")
+                .arg(label, bytesText(*first.a), bytesText(*first.b),
+                     *first.b >= *first.a ? QStringLiteral("+") : QStringLiteral("\u2212"),
+                     bytesText(*first.b >= *first.a ? *first.b - *first.a : *first.a - *first.b));
+  QString why = safeText(o.why);
+  if (!why.isEmpty()) why[0] = why[0].toUpper();
+  text += why.toHtmlEscaped() + QStringLiteral(". ");
+  if (d.format == "pprof" && !d.sites.empty())
+    text +=
+        tr("Largest change: <b>%1%2</b> at %3; %4 rows changed [read].")
+            .arg(d.sites.front().delta() >= 0 ? QStringLiteral("+") : QStringLiteral("\u2212"),
+                 bytesText(std::abs(d.sites.front().delta())), safeText(d.sites.front().site).toHtmlEscaped())
+            .arg(d.sites_total);
+  else if (d.format == "pprof")
+    text += tr("The same bytes are live at every Python line.");
+  for (const std::string& s : d.cannot_tell) {
+    QString t = safeText(s);
+    if (!t.isEmpty()) t[0] = t[0].toUpper();
+    text += QStringLiteral(" ") + t.toHtmlEscaped() + QStringLiteral(".");
+  }
+  m_summary->setText(text);
+  m_view->sortByColumn(SiteDiffModel::Delta, Qt::DescendingOrder);
 }
 
 }  // namespace oomscope::ui

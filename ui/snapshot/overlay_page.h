@@ -40,6 +40,7 @@ class OverlayPage : public QWidget {
   void failed(const QString& message);
 
  private:
+  void showProfile(const snapshot::ProfileDiff& d);
   std::shared_ptr<const SnapshotDocument> m_a;
   std::shared_ptr<const RunOverlayResult> m_result;
   JobTracker* m_job = nullptr;

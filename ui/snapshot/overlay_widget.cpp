@@ -55,6 +55,13 @@ void OverlayWidget::paintEvent(QPaintEvent*) {
     p.drawText(r, Qt::AlignCenter, tr("Open a second run to lay it over this one."));
     return;
   }
+  if (m_result->noTimeAxis()) {  // two JAX memory profiles: one moment each
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(r.adjusted(24, 0, -24, 0), Qt::AlignCenter | Qt::TextWordWrap,
+               tr("No time axis: a JAX memory profile is one heap snapshot, taken when it was saved. The two "
+                  "runs are compared side by side below, by Python line."));
+    return;
+  }
   const snapshot::RunOverlay& o = m_result->overlay;
   double lo = 0, hi = 1;
   bool first = true;

@@ -156,8 +156,8 @@ void SnapshotWindow::load(const QString& path) {
   m_cancel->show();
   m_load->start<std::shared_ptr<const SnapshotDocument>>(
       path,
-      [path](ProgressSink& progress, std::stop_token stop) {
-        return loadSnapshotDocument(path, progress, std::move(stop));
+      [path](ProgressSink& progress, const std::stop_token& stop) {
+        return loadSnapshotDocument(path, progress, stop);
       },
       [this](const std::shared_ptr<const SnapshotDocument>& doc) {
         m_progress->hide();
@@ -365,6 +365,10 @@ void SnapshotWindow::setDocument(std::shared_ptr<const SnapshotDocument> doc) {
     m_series->setDocument(m_doc);
     if (!m_doc->series.empty()) m_tabs->addTab(m_seriesPage, tr("Memory over time"));
     m_tabs->addTab(m_report, tr("Report"));
+    if (m_doc->kineto || m_doc->pprof) {  // two traces on one axis; two profiles side by side
+      m_overlayPage->setBaseline(m_doc);
+      m_tabs->addTab(m_overlayPage, tr("Overlay"));
+    }
   }
   m_status->setText(
       tr("%1 \u2014 %2").arg(safeText(m_doc->path), QString::fromUtf8(snapshot::to_string(m_doc->kind))));

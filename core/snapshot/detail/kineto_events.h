@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,8 +30,10 @@ struct KinetoJson {
   bool has_trace_events = false;  // ... with a "traceEvents" member
   std::size_t events = 0, memory_events = 0, oom_events = 0;
   double base_time_ns = 0;
-  std::vector<std::string> gpus;     // deviceProperties names
-  std::vector<KinetoGpu> gpu_props;  // every deviceProperties entry, in file order
+  std::optional<KinetoDistributed> distributed;        // the last top-level distributedInfo object
+  std::vector<std::pair<std::int64_t, double>> steps;  // ProfilerStep#N: (N, ts) in file order
+  std::vector<std::string> gpus;                       // deviceProperties names
+  std::vector<KinetoGpu> gpu_props;                    // every deviceProperties entry, in file order
   std::map<std::pair<int, std::int64_t>, std::vector<RawEvent>> groups;  // by (Device Type, Device Id)
 };
 
