@@ -259,7 +259,7 @@ class TestWhatIfPanel : public QObject {
     QVERIFY2(top > 0, "the bar moved with run_whatif's progress");
     double reported = 0;
     for (const auto& r : reports) reported = std::max(reported, r.at(0).toDouble());
-    QCOMPARE(top, static_cast<int>(reported * 100));  // the bar shows the job's own figures
+    QCOMPARE(top, static_cast<int>(reported * 100));          // the bar shows the job's own figures
     QVERIFY(!panel.standardProgress()->isVisibleTo(&panel));  // hidden once the scenarios landed
   }
 

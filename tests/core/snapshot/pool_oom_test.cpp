@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "core/snapshot/snapshot_analysis.h"
 #include "core/snapshot/snapshot_reader.h"
 
 namespace oomscope::snapshot {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes hand-built PyTorch snapshots for what no real file here has into OUT_DIR (tests/data/hand_snapshots):
+"""Writes hand-built PyTorch snapshots of what no real file here has into OUT_DIR (tests/data/hand_snapshots):
 
 - torch_snapshot_expandable_wide_p5.pickle: pickle protocol 5, expandable_segments:True, one expandable
   segment whose trace maps 20 MiB, fills and frees it, unmaps it (torch.cuda.empty_cache()), then maps
