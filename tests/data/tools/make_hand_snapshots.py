@@ -3,7 +3,7 @@
 
 - torch_snapshot_expandable_wide_p5.pickle: pickle protocol 5, expandable_segments:True, one expandable
   segment whose trace maps 20 MiB, fills and frees it, unmaps it (torch.cuda.empty_cache()), then maps
-  40 MiB for a 30 MiB tensor. Every address is 2^63 + 0x7f0000000000 or above, so each needs 9 bytes in the
+  40 MiB for a 30 MiB tensor. Every address is 2^63 + 0x7f0000000200 or above, so each needs 9 bytes in the
   pickle (LONG1: Python writes a sign byte above bit 63); one of them (the last alloc's) is rewritten as
   LONG4 (a 4-byte length, also 9 bytes). The addresses fit 64 bits and must be read exactly.
 - torch_snapshot_size_over_2p64.pickle: the same snapshot with the last alloc's size 2^64 + 512, which fits
@@ -28,7 +28,7 @@ import pickletools
 import sys
 
 MiB = 1 << 20
-BASE = (1 << 63) + 0x7F0000000000
+BASE = (1 << 63) + 0x7F0000000200  # 512-aligned, not 2048: a double (53 bits) cannot hold it
 FRAMES = [{"filename": "/synthetic/make_hand_snapshots.py", "line": 1, "name": "hand_built"}]
 SETTINGS = {
     "PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True",
