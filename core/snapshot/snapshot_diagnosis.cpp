@@ -256,7 +256,9 @@ std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const Snapsho
         l.cause = b(sp.free) + " was free in the " + (sp.large ? "large-pool" : "small-pool") +
                   " blocks that could serve it but in pieces: the largest free " + where + " was " +
                   b(pool_largest) + " (fragmentation " +
-                  pct(sp.free > 0 ? 1.0 - share(pool_largest, sp.free) : 0.0) + ")" + others + " [measured]";
+                  pct(sp.free > 0 ? 1.0 - share(pool_largest, sp.free) : 0.0) + ")";
+        l.cause += others;
+        l.cause += " [measured]";
         if (!snap.expandable_segments)
           l.fixes.push_back(make_fix("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", sp.free,
                                      "the pool's free space becomes one growable range",
@@ -274,7 +276,9 @@ std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const Snapsho
                        ? ", " + b(st.pending_free_bytes) + " more were freed but pending a stream event"
                        : std::string()) +
                   "; the cache had " + b(st.free_bytes) + " free (largest free " + where + " " +
-                  b(pool_largest) + ")" + others + " [measured]";
+                  b(pool_largest) + ")";
+        l.cause += others;
+        l.cause += " [measured]";
         l.fixes = peak_fixes(snap, traits, d);
       }
       l.confirm = "the Allocator State page at the OOM marker shows every segment and block";
