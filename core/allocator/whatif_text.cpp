@@ -140,7 +140,7 @@ std::string whatif_text(const WhatIfResult& w, const snapshot::Snapshot& snap) {
     for (const CapacitySearch& c : w.capacity_searches)
       out += "  " + c.settings + ": " +
              (c.capacity ? bytes(*c.capacity) : "none up to " + bytes(c.searched_up_to)) + " (" +
-             std::to_string(c.replays + 1) + " replays)\n";
+             std::to_string(c.replays + 1) + (c.replays == 0 ? " replay)\n" : " replays)\n");
   }
   if (rec.first_oom && rec.first_oom->recorded) {
     const OomReport& o = *rec.first_oom;

@@ -116,6 +116,8 @@ AllocatorState allocator_state_at(const Snapshot& snap, std::int64_t device, std
       case Action::Alloc: {
         auto it = containing(segs, e.addr);
         if (it != segs.end()) it->second.blocks.erase(e.addr);
+        // Before this entry the address held another block: the snapshot's size there is not its size.
+        known_sizes.erase(e.addr);
         break;
       }
       case Action::FreeCompleted: {

@@ -399,7 +399,8 @@ class PickleParser {
     const std::uint8_t* p = need(n, "an integer");
     if (n == 0) return int_ref(0);
     if (n == 9) {
-      if (p[8] != 0) damaged(op_at_, "a 9-byte integer is negative or above 2^64");
+      if (p[8] != 0)
+        damaged(op_at_, "a 9-byte integer is negative or at least 2^64 (no 64-bit field holds it)");
       std::uint64_t v;
       std::memcpy(&v, p, 8);
       if (v <= static_cast<std::uint64_t>(INT64_MAX)) return int_ref(static_cast<std::int64_t>(v));

@@ -21,6 +21,15 @@ std::optional<std::int64_t> PickleTree::as_int_slow(Ref r) const {
   }
 }
 
+std::optional<std::uint64_t> PickleTree::as_uint(Ref r) const {
+  if (auto i = as_int(r))
+    return *i >= 0 ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(*i)) : std::nullopt;
+  if (r.tag() != Tag::Other) return std::nullopt;
+  const Node& n = nodes_[index(r)];
+  if (n.c == static_cast<std::uint32_t>(OtherKind::UInt64)) return n.a;
+  return std::nullopt;
+}
+
 std::optional<double> PickleTree::as_number(Ref r) const {
   if (auto i = as_int(r)) return static_cast<double>(*i);
   if (r.tag() != Tag::Other) return std::nullopt;

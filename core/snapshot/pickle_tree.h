@@ -61,6 +61,8 @@ class PickleTree {
     if (r.tag() == Tag::Int) return static_cast<std::int64_t>(r.bits) >> 3;
     return as_int_slow(r);
   }
+  // Integers from 0 to 2^64 - 1 exactly (a 9-byte pickle integer above INT64_MAX too); nullopt otherwise.
+  std::optional<std::uint64_t> as_uint(Ref r) const;
   std::optional<double> as_number(Ref r) const;  // int or float
   std::optional<bool> as_bool(Ref r) const;
   // nullopt unless a str.

@@ -82,12 +82,17 @@ class Builder {
   }
   std::int64_t int_of(Ref v, const char* what, std::size_t where) const {
     if (auto i = t_.as_int(v)) return *i;
+    // A 9-byte pickle integer within 64 bits but at 2^63 or above: no byte count, stream or time is that big.
+    if (auto u = t_.as_uint(v))
+      damaged(std::string(what) + " " + std::to_string(where) + " has the value " + std::to_string(*u) +
+              ", 2^63 or more, where a byte count or another signed 64-bit figure belongs");
     if (auto d = t_.as_number(v)) return static_cast<std::int64_t>(static_cast<std::uint64_t>(*d));
     damaged(std::string(what) + " " + std::to_string(where) + " has a value that is " + kind(v) +
             ", not an integer");
   }
   std::uint64_t addr_of(Ref v, const char* what, std::size_t where) const {
     if (auto i = t_.as_int(v)) return static_cast<std::uint64_t>(*i);
+    if (auto u = t_.as_uint(v)) return *u;  // 2^63 and above, exactly (not through a double)
     if (t_.tag(v) == Tag::None) return 0;
     if (auto d = t_.as_number(v)) return static_cast<std::uint64_t>(*d);
     damaged(std::string(what) + " " + std::to_string(where) + " has an address that is " + kind(v));

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
+#include <string>
 
 #include "core/snapshot/snapshot_analysis.h"
 #include "core/util/bytes.h"
@@ -118,6 +120,66 @@ std::string composition(const DeviceAnalysis& d) {
   return s;
 }
 
+// The free space that could serve a failed request: the blocks of its pool (segment_pool_id) and of its
+// size class (the small pool serves requests up to 1 MiB, the large pool the rest; a private pool has both).
+// The trace does not name the pool of a request: PyTorch sends an allocation to a private pool while a CUDA
+// graph capture or a MemPool context is active for its stream, so the pool is taken from the last
+// allocation on the same stream before the failure (the pool of the segment it lies in), else the default.
+struct ServingPool {
+  PoolId id{0, 0};
+  bool large = true;
+  std::int64_t evidence_index = -1;  // the allocation whose segment named a private pool
+  std::int64_t free = 0, largest = 0;
+  std::int64_t other_pools_free = 0, other_pools_largest = 0;  // free in the other pools' segments
+  std::string name() const {
+    PoolSummary p;
+    p.id = id;
+    return pool_name(p);
+  }
+  bool is_default() const { return id.first == 0 && id.second == 0; }
+};
+
+ServingPool serving_pool(const Snapshot& snap, const DeviceAnalysis& d, const OomPoint& o) {
+  ServingPool sp;
+  sp.large = o.requested > (1 << 20);
+  const AllocatorState& st = d.state;
+  const auto dev = static_cast<std::size_t>(d.device);
+  const auto segment_of = [&](std::uint64_t addr) -> const StateSegment* {
+    auto it = std::upper_bound(st.segments.begin(), st.segments.end(), addr,
+                               [](std::uint64_t a, const StateSegment& s) { return a < s.address; });
+    if (it == st.segments.begin()) return nullptr;
+    --it;
+    return addr < it->address + static_cast<std::uint64_t>(it->size) ? &*it : nullptr;
+  };
+  if (dev < snap.device_traces.size() && o.index >= 0) {
+    const auto& trace = snap.device_traces[dev];
+    const auto oom_at = static_cast<std::size_t>(std::min<std::int64_t>(o.index, std::ssize(trace) - 1));
+    for (std::size_t i = oom_at; i-- > 0;) {
+      const TraceEntry& e = trace[i];
+      if (e.action != Action::Alloc || e.stream != trace[oom_at].stream) continue;
+      const StateSegment* s = segment_of(e.addr);
+      if (!s || !s->pool_known) continue;
+      sp.id = s->pool;
+      if (!sp.is_default()) sp.evidence_index = static_cast<std::int64_t>(i);
+      break;
+    }
+  }
+  // Segments re-created from segment_free entries have no pool id; without private pools they are the
+  // default pool's.
+  const bool only_default = !has_private_pools(d.pools);
+  for (const StateSegment& s : st.segments) {
+    if (s.pool_known ? s.pool == sp.id : only_default && sp.is_default()) {
+      if (s.large != sp.large) continue;  // the other size class of the same pool
+      sp.free += s.free_bytes;
+      sp.largest = std::max(sp.largest, s.largest_free);
+    } else {
+      sp.other_pools_free += s.free_bytes;
+      sp.other_pools_largest = std::max(sp.other_pools_largest, s.largest_free);
+    }
+  }
+  return sp;
+}
+
 // What holds the device's reserved memory, when no rule about an OOM, a full cache or over-reservation
 // applies: a report never ends in "nothing to report" while memory is held.
 DiagnosisLine state_line(const std::string& dev, const DeviceAnalysis& d, bool expandable) {
@@ -172,21 +234,34 @@ std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const Snapsho
     const std::size_t lines_before = out.size();
     if (d.oom) {
       const OomPoint& o = *d.oom;
-      const bool large = o.requested > (1 << 20);
-      const std::int64_t pool_largest = large ? st.largest_free_large : st.largest_free_small;
+      const ServingPool sp = serving_pool(snap, d, o);
+      const std::int64_t pool_largest = sp.largest;
+      const std::string where =
+          std::string(sp.large ? "large-pool" : "small-pool") + " block" +
+          (has_private_pools(d.pools) || !sp.is_default() ? " of the " + sp.name() : "");
+      std::string others;
+      if (sp.other_pools_free > 0 && (has_private_pools(d.pools) || !sp.is_default()))
+        others = "; the " + b(sp.other_pools_free) + " free in other pools' segments (largest " +
+                 b(sp.other_pools_largest) + ") cannot serve it";
+      if (sp.evidence_index >= 0)
+        others += "; the request's pool is that of the previous allocation on its stream (trace entry " +
+                  std::to_string(sp.evidence_index) + "), since the trace does not name it";
       DiagnosisLine l;
       l.provenance = Provenance::Read;
       l.finding = dev + ": the allocator failed to allocate " + b(o.requested) + " (trace entry " +
                   std::to_string(o.index) + ") with " + b(o.device_free) + " free on the device";
-      if (o.requested <= st.free_bytes + o.device_free && o.requested > pool_largest &&
+      if (o.requested <= sp.free + o.device_free && o.requested > pool_largest &&
           o.requested > o.device_free) {
         l.rule = "oom-fragmentation";
-        l.cause = b(st.free_bytes) + " was free inside the cache but in pieces: the largest free " +
-                  (large ? "large-pool" : "small-pool") + " block was " + b(pool_largest) +
-                  " (fragmentation " + pct(st.fragmentation()) + ") [measured]";
+        l.cause = b(sp.free) + " was free in the " + (sp.large ? "large-pool" : "small-pool") +
+                  " blocks that could serve it but in pieces: the largest free " + where + " was " +
+                  b(pool_largest) + " (fragmentation " +
+                  pct(sp.free > 0 ? 1.0 - share(pool_largest, sp.free) : 0.0) + ")";
+        l.cause += others;
+        l.cause += " [measured]";
         if (!snap.expandable_segments)
-          l.fixes.push_back(make_fix("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", st.free_bytes,
-                                     "the cache's free space becomes one growable range",
+          l.fixes.push_back(make_fix("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", sp.free,
+                                     "the pool's free space becomes one growable range",
                                      "none known for most workloads"));
         l.fixes.push_back(make_fix("PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:" +
                                        std::to_string(std::max<std::int64_t>(1, pool_largest >> 20)),
@@ -200,8 +275,10 @@ std::vector<DiagnosisLine> diagnose_snapshot(const Snapshot& snap, const Snapsho
                   (st.pending_free_blocks
                        ? ", " + b(st.pending_free_bytes) + " more were freed but pending a stream event"
                        : std::string()) +
-                  "; the cache had " + b(st.free_bytes) + " free (largest block " + b(pool_largest) +
-                  ") [measured]";
+                  "; the cache had " + b(st.free_bytes) + " free (largest free " + where + " " +
+                  b(pool_largest) + ")";
+        l.cause += others;
+        l.cause += " [measured]";
         l.fixes = peak_fixes(snap, traits, d);
       }
       l.confirm = "the Allocator State page at the OOM marker shows every segment and block";

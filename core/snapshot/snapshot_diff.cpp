@@ -50,6 +50,7 @@ SnapshotDiff diff_snapshots(const Snapshot& a, const SnapshotReport& ra, const S
       {"trace entries", static_cast<std::int64_t>(ra.trace_entries),
        static_cast<std::int64_t>(rb.trace_entries)},
   };
+  d.pools = diff_pools(da, db);
   // Built-in categories in their order, then the user's own names as met (A's, then B's).
   std::vector<std::pair<Category, std::string>> keys;
   for (int c = 0; c < kCategoryCount; ++c)
@@ -136,6 +137,7 @@ void write_diff_text(std::ostream& o, const SnapshotDiff& d) {
       << (count ? (r.delta() >= 0 ? "+" : "") + format_bytes_exact(r.delta()) : signed_bytes(r.delta()))
       << pct_change(r.a, r.b) << "\n";
   }
+  write_pool_diff_text(o, d.pools);
   if (!d.categories.empty()) {
     o << "\nat each peak by category ("
       << (d.rules_path.empty() ? "" : "rules of " + d.rules_path + ", then ")
@@ -176,6 +178,7 @@ nlohmann::json diff_json(const SnapshotDiff& d) {
   return {{"a", d.path_a},
           {"b", d.path_b},
           {"totals", rows(d.totals)},
+          {"pools", pool_diff_json(d.pools)},
           {"categories_at_peak", rows(d.categories)},
           {"sites_at_peak", rows(d.sites)},
           {"sites_changed", d.sites_total},

@@ -1,6 +1,7 @@
 #pragma once
-// The difference between two snapshots (A then B): totals, the peak's composition by category, and the
-// allocation sites (innermost user frame), by site and category, whose bytes at the peak changed most.
+// The difference between two snapshots (A then B): totals, figures by memory pool, the peak's composition by
+// category, and the allocation sites (innermost user frame), by site and category, whose bytes at the peak
+// changed most.
 
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/snapshot/pool_diff.h"
 #include "core/snapshot/snapshot_analysis.h"
 
 namespace oomscope::snapshot {
@@ -30,6 +32,7 @@ struct DiffSiteRow {
 struct SnapshotDiff {
   std::string path_a, path_b;
   std::vector<DiffRow> totals;      // fixed rows: reserved, allocated, peak, ...
+  PoolDiff pools;                   // the main devices' allocator state by memory pool
   std::vector<DiffRow> categories;  // bytes at each file's peak
   std::vector<DiffRow> sites;       // bytes at the peak by allocation site, largest |delta| first
   std::size_t sites_total = 0;

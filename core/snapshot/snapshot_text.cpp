@@ -51,9 +51,10 @@ void write_state(std::ostream& o, const DeviceAnalysis& d) {
     }
   }
   o << "  allocator state at " << (d.oom ? "the OOM" : "the snapshot") << ": " << n(s.segments.size())
-    << " segments, reserved " << b(s.reserved) << ", allocated " << b(s.active_allocated_bytes)
-    << " (requested " << b(s.active_requested_bytes) << ") in " << n(s.active_allocated_blocks)
-    << " blocks, free in cache " << b(s.free_bytes) << " (" << b(whole) << " in " << n(whole_count)
+    << (s.segments.size() == 1 ? " segment" : " segments") << ", reserved " << b(s.reserved) << ", allocated "
+    << b(s.active_allocated_bytes) << " (requested " << b(s.active_requested_bytes) << ") in "
+    << n(s.active_allocated_blocks) << (s.active_allocated_blocks == 1 ? " block" : " blocks")
+    << ", free in cache " << b(s.free_bytes) << " (" << b(whole) << " in " << n(whole_count)
     << (whole_count == 1 ? " wholly free segment, " : " wholly free segments, ") << b(s.free_bytes - whole)
     << " in holes inside " << n(holed) << (holed == 1 ? " segment" : " segments") << " with live blocks";
   if (holed > 0) o << ", largest hole " << b(largest_hole);
@@ -140,7 +141,7 @@ void write_device(std::ostream& o, const DeviceAnalysis& d, std::size_t top) {
     o << "  allocated before the trace: " << n(t.ghosts) << " live blocks (" << b(t.ghost_bytes) << "), "
       << n(t.unmatched_frees) << (t.unmatched_frees == 1 ? " free" : " frees") << " without an alloc ("
       << b(t.unmatched_free_bytes) << "); " << n(t.never_freed)
-      << " allocations in the trace never freed [measured]\n";
+      << (t.never_freed == 1 ? " allocation" : " allocations") << " in the trace never freed [measured]\n";
     if (d.oom)
       o << "  OOM at trace entry " << d.oom->index << ": requested " << b(d.oom->requested)
         << ", device free " << b(d.oom->device_free) << " [read]\n";
@@ -159,7 +160,8 @@ void write_device(std::ostream& o, const DeviceAnalysis& d, std::size_t top) {
   o << "  live at the " << (d.trace_entries == 0 ? "snapshot" : "peak") << ", largest first [derived]:\n";
   for (std::size_t i = 0; i < d.at_peak.size() && i < top; ++i) {
     const PeakAllocation& p = d.at_peak[i];
-    o << "    " << pad(b(p.bytes), 11) << pad(hex(p.addr), 16)
+    o << "    " << pad(b(p.bytes), 11)
+      << pad(hex(p.addr) + ' ', 16)  // an address of 2^63 and above: 18 chars
       << pad(p.ghost             ? "before trace"
              : p.alloc_index < 0 ? "before trace"
                                  : "entry " + std::to_string(p.alloc_index),

@@ -5,6 +5,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QLabel>
+#include <QProgressBar>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QtTest>
@@ -13,6 +14,7 @@
 #include "core/snapshot/snapshot_reader.h"
 #include "tests/ui/screenshots.h"
 #include "ui/session/job_tracker.h"
+#include "ui/snapshot/memory_timeline_widget.h"
 #include "ui/snapshot/snapshot_window.h"
 #include "ui/snapshot/whatif_chart.h"
 #include "ui/snapshot/whatif_oom_model.h"
@@ -46,6 +48,24 @@ std::uint64_t maxReserved(const std::vector<allocator::CurvePoint>& c) {
   std::uint64_t top = 0;
   for (const auto& p : c) top = std::max(top, p.reserved);
   return top;
+}
+
+// The highest reserved figure in force during entries [lo, hi] of a full step curve.
+std::uint64_t maxReservedIn(const std::vector<allocator::CurvePoint>& c, std::int64_t lo, std::int64_t hi) {
+  std::uint64_t top = 0;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    const std::int64_t end = i + 1 < c.size() ? c[i + 1].index - 1 : hi;
+    if (end >= lo && c[i].index <= hi) top = std::max(top, c[i].reserved);
+  }
+  return top;
+}
+
+// Loads a snapshot into a window and waits for its What if page's jobs.
+void loadWindow(SnapshotWindow& w, const char* name) {
+  QSignalSpy loaded(&w, &SnapshotWindow::loaded);
+  w.load(QString::fromStdString(data(name)));
+  QVERIFY(loaded.wait(60000));
+  settle(*w.whatIfPanel());
 }
 
 }  // namespace
@@ -193,6 +213,112 @@ class TestWhatIfPanel : public QObject {
     QVERIFY(panel.view()->choice == WhatIfChoice{});
     panel.setChoice({});
     QVERIFY(panel.errorText().isEmpty());
+  }
+
+  void maxSplitSizeCanBeSetBackToNone() {
+    const auto snap = read("torch_snapshot_decomfl_windows_with_trace.pickle");
+    WhatIfPanel panel;
+    panel.setSnapshot(snap, 0);
+    settle(panel);
+    WhatIfChoice limited;
+    limited.settings = {"max_split_size_mb:64"};
+    panel.setChoice(limited);
+    settle(panel);
+    QCOMPARE(panel.view()->scenario().result.config.max_split_size, 64 * allocator::kMiB);
+    // "none": every block may be split again (PyTorch's default), which the controls can say.
+    WhatIfChoice none;
+    none.settings = {"max_split_size_mb:none"};
+    panel.setChoice(none);
+    settle(panel);
+    QVERIFY(panel.choice() == std::optional<WhatIfChoice>(none));
+    QVERIFY(panel.view()->choice == none);
+    QCOMPARE(panel.view()->scenario().result.config.max_split_size, allocator::kNoLimit);
+    allocator::WhatIfOptions o;
+    o.settings = none.settings;
+    o.one_scenario = true;
+    QCOMPARE(panel.view()->scenario().result.peak_reserved,
+             cliResult(*snap, o).scenarios.front().result.peak_reserved);
+    QVERIFY(panel.summary()->text().contains(QStringLiteral("max_split_size_mb:none")));
+    panel.setChoice({});
+    QVERIFY(panel.choice() == std::optional<WhatIfChoice>(WhatIfChoice{}));
+  }
+
+  void standardScenariosShowTheirProgress() {
+    const auto snap = read("torch_snapshot_decomfl_windows_with_trace.pickle");
+    WhatIfPanel panel;
+    panel.standardJob()->setProgressInterval(std::chrono::milliseconds(0));
+    QSignalSpy values(panel.standardProgress(), &QProgressBar::valueChanged);
+    QSignalSpy reports(panel.standardJob(), &JobTracker::progress);
+    panel.setSnapshot(snap, 0);
+    QVERIFY(panel.standardJob()->busy());
+    QVERIFY(panel.standardProgress()->isVisibleTo(&panel));
+    settle(panel);
+    QVERIFY(reports.count() > 0);
+    int top = 0;
+    for (const auto& v : values) top = std::max(top, v.at(0).toInt());
+    QVERIFY2(top > 0, "the bar moved with run_whatif's progress");
+    double reported = 0;
+    for (const auto& r : reports) reported = std::max(reported, r.at(0).toDouble());
+    QCOMPARE(top, static_cast<int>(reported * 100));          // the bar shows the job's own figures
+    QVERIFY(!panel.standardProgress()->isVisibleTo(&panel));  // hidden once the scenarios landed
+  }
+
+  void chartFollowsTheTimelineZoomAndBack() {
+    SnapshotWindow w;
+    loadWindow(w, "torch_snapshot_decomfl_windows_with_trace.pickle");
+    MemoryTimelineWidget* t = w.timeline();
+    WhatIfChart* chart = w.whatIfPanel()->chart();
+    const WhatIfView* v = chart->view();
+    QVERIFY(v);
+    QVERIFY(v->lastIndex > 400);
+    QCOMPARE(chart->rangeLo(), t->rangeLo());
+    QCOMPARE(chart->rangeHi(), t->rangeHi());
+    // Zooming the timeline: the chart shows the same entries, downsampled from the full curves.
+    t->setRange(120, 360);
+    QCOMPARE(chart->rangeLo(), 120.0);
+    QCOMPARE(chart->rangeHi(), 360.0);
+    QVERIFY(!chart->shownRecorded().empty());
+    QCOMPARE(chart->shownRecorded().front().index, std::int64_t{120});
+    QVERIFY(chart->shownRecorded().back().index <= 360);
+    QCOMPARE(maxReserved(chart->shownRecorded()), maxReservedIn(v->recordedFull, 120, 360));
+    QCOMPARE(maxReserved(chart->shownReplayed()), maxReservedIn(v->replayedFull, 120, 360));
+    // Zooming the chart with the wheel moves the timeline to the same range.
+    w.resize(1200, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const QPoint at(chart->width() / 2, chart->height() / 2);
+    QWheelEvent wheel(at, chart->mapToGlobal(at), {}, QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(chart, &wheel);
+    QVERIFY(chart->rangeHi() - chart->rangeLo() < 240.0);
+    QCOMPARE(t->rangeLo(), chart->rangeLo());
+    QCOMPARE(t->rangeHi(), chart->rangeHi());
+    for (int i = 0; i < w.tabs()->count(); ++i)
+      if (w.tabs()->tabText(i) == QStringLiteral("What if")) w.tabs()->setCurrentIndex(i);
+    shoot(w, QStringLiteral("whatif-zoomed-decomfl.png"));
+    t->resetZoom();
+    QCOMPARE(chart->rangeLo(), -1.0);
+    QCOMPARE(chart->rangeHi(), static_cast<double>(v->lastIndex));
+  }
+
+  void axisLabelsNameRealEntries() {
+    SnapshotWindow w;
+    loadWindow(w, "torch_snapshot_cs336_small_peak.pickle");
+    WhatIfChart* chart = w.whatIfPanel()->chart();
+    const std::int64_t last = chart->view()->lastIndex;
+    for (const auto& [lo, hi] :
+         {std::pair(-1.0, static_cast<double>(last)), std::pair(-1.0, 7.0), std::pair(30.0, 60.0)}) {
+      w.timeline()->setRange(lo, hi);
+      const auto ticks = chart->axisTicks();
+      QVERIFY(ticks.size() >= 2);
+      for (const auto& [index, label] : ticks) {
+        QVERIFY2(index >= -1 && index <= last, qPrintable(label));
+        QVERIFY(index >= chart->rangeLo() && index <= chart->rangeHi());
+        QCOMPARE(label, index < 0 ? QStringLiteral("start") : QStringLiteral("entry %1").arg(index));
+      }
+    }
+    // The x axis starts before the first entry (-1): no label may name an entry the trace lacks.
+    for (const auto& tick : chart->axisTicks()) QVERIFY(tick.second != QStringLiteral("entry -1"));
   }
 
   void screenshots() {

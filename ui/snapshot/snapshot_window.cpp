@@ -31,6 +31,7 @@
 #include "ui/snapshot/overlay_page.h"
 #include "ui/snapshot/series_widget.h"
 #include "ui/snapshot/snapshot_models.h"
+#include "ui/snapshot/whatif_chart.h"
 #include "ui/snapshot/whatif_panel.h"
 
 namespace oomscope::ui {
@@ -112,6 +113,10 @@ SnapshotWindow::SnapshotWindow(QWidget* parent) : QMainWindow(parent) {
   m_series = new SeriesWidget;
   m_seriesPage = m_series;
   m_whatIf = new WhatIfPanel;
+  // The What if chart shows the timeline's entry range, and zooming or panning either moves both (the
+  // timeline's setRange emits rangeChanged, the chart's does not, so the two do not loop).
+  connect(m_timeline, &MemoryTimelineWidget::rangeChanged, m_whatIf->chart(), &WhatIfChart::setRange);
+  connect(m_whatIf->chart(), &WhatIfChart::rangeChanged, m_timeline, &MemoryTimelineWidget::setRange);
 }
 
 void SnapshotWindow::applyCategoryRules(const QString& path) { m_categories->apply(path); }

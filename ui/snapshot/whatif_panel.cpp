@@ -58,6 +58,8 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
   connect(m_choiceJob, &JobTracker::progress, this,
           [this](double f, const QString&) { m_progress->setValue(static_cast<int>(f * 100)); });
   connect(m_choiceJob, &JobTracker::cancelled, this, [this] { jobEnded(tr("The replay was cancelled.")); });
+  connect(m_standardJob, &JobTracker::progress, this,
+          [this](double f, const QString&) { m_standardProgress->setValue(static_cast<int>(f * 100)); });
   connect(m_standardJob, &JobTracker::cancelled, this,
           [this] { m_searches->setText(tr("The standard scenarios were cancelled.")); });
 
@@ -105,7 +107,15 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
   auto* title =
       new QLabel(tr("Standard scenarios (as `oomscope-cli whatif` runs them; double-click one to "
                     "choose it) [derived]"));
-  sl->addWidget(title);
+  auto* titleRow = new QHBoxLayout;
+  titleRow->addWidget(title, 1);
+  m_standardProgress = new QProgressBar;
+  m_standardProgress->setRange(0, 100);
+  m_standardProgress->setMaximumWidth(140);
+  m_standardProgress->setFormat(tr("replaying %p %"));
+  m_standardProgress->hide();
+  titleRow->addWidget(m_standardProgress);
+  sl->addLayout(titleRow);
   sl->addWidget(m_scenarioView, 1);
   m_searches = new QLabel;
   m_searches->setWordWrap(true);
@@ -143,9 +153,20 @@ QWidget* WhatIfPanel::buildControls() {
   connect(m_expandable, &QComboBox::currentIndexChanged, this, &WhatIfPanel::scheduleRun);
   h->addWidget(m_expandable);
   h->addWidget(new QLabel(QStringLiteral("max_split_size_mb:")));
+  // As recorded, none (every block may be split: PyTorch's default), or a limit in MiB.
+  m_maxSplitMode = new QComboBox;
+  m_maxSplitMode->addItem(tr("as recorded"));
+  m_maxSplitMode->addItem(tr("none (unlimited)"));
+  m_maxSplitMode->addItem(tr("MiB:"));
+  connect(m_maxSplitMode, &QComboBox::currentIndexChanged, this, [this](int mode) {
+    m_maxSplit->setEnabled(mode == 2);
+    scheduleRun();
+  });
+  h->addWidget(m_maxSplitMode);
   m_maxSplit = new QSpinBox;
-  m_maxSplit->setRange(20, 1 << 20);
-  m_maxSplit->setSpecialValueText(tr("as recorded"));
+  m_maxSplit->setRange(21, 1 << 20);
+  m_maxSplit->setValue(512);
+  m_maxSplit->setEnabled(false);
   m_maxSplit->setToolTip(tr("above 20 MiB; blocks at or above it are never split"));
   connect(m_maxSplit, &QSpinBox::valueChanged, this, &WhatIfPanel::scheduleRun);
   h->addWidget(m_maxSplit);
@@ -187,6 +208,7 @@ void WhatIfPanel::setSnapshot(std::shared_ptr<const snapshot::Snapshot> snap, st
   m_oomModel->setOom(std::nullopt, nullptr);
   m_scenarioModel->setResult(nullptr);
   m_searches->setText(tr("Replaying the standard scenarios\u2026"));
+  m_standardProgress->setValue(0);
   auto s = m_snap;
   m_standardJob->start<std::shared_ptr<const allocator::WhatIfResult>>(
       QString::fromStdString(m_snap->path),
@@ -202,7 +224,7 @@ void WhatIfPanel::setChoice(const WhatIfChoice& c) {
   m_settingControls = true;
   m_capacity->setText(c.capacity ? QString::number(*c.capacity) : QString());
   m_expandable->setCurrentIndex(0);
-  m_maxSplit->setValue(m_maxSplit->minimum());
+  m_maxSplitMode->setCurrentIndex(0);
   m_divisions->setValue(0);
   m_gc->setValue(0.0);
   for (const std::string& kv : c.settings) {
@@ -212,9 +234,12 @@ void WhatIfPanel::setChoice(const WhatIfChoice& c) {
         QString::fromStdString(colon == std::string::npos ? std::string() : kv.substr(colon + 1));
     if (key == "expandable_segments")
       m_expandable->setCurrentIndex(value.compare(QStringLiteral("true"), Qt::CaseInsensitive) == 0 ? 1 : 2);
-    else if (key == "max_split_size_mb")
+    else if (key == "max_split_size_mb" && value.compare(QStringLiteral("none"), Qt::CaseInsensitive) == 0)
+      m_maxSplitMode->setCurrentIndex(1);
+    else if (key == "max_split_size_mb") {
+      m_maxSplitMode->setCurrentIndex(2);
       m_maxSplit->setValue(value.toInt());
-    else if (key == "roundup_power2_divisions")
+    } else if (key == "roundup_power2_divisions")
       m_divisions->setValue(value.toInt());
     else if (key == "garbage_collection_threshold")
       m_gc->setValue(value.toDouble());
@@ -240,7 +265,8 @@ std::optional<WhatIfChoice> WhatIfPanel::choice() {
   }
   if (m_expandable->currentIndex() > 0)
     c.settings.push_back("expandable_segments:" + m_expandable->currentData().toString().toStdString());
-  if (m_maxSplit->value() > m_maxSplit->minimum())
+  if (m_maxSplitMode->currentIndex() == 1) c.settings.emplace_back("max_split_size_mb:none");
+  if (m_maxSplitMode->currentIndex() == 2)
     c.settings.push_back("max_split_size_mb:" + std::to_string(m_maxSplit->value()));
   if (m_divisions->value() > 0)
     c.settings.push_back("roundup_power2_divisions:" + std::to_string(m_divisions->value()));
@@ -354,6 +380,7 @@ void WhatIfPanel::showStandard(std::shared_ptr<const allocator::WhatIfResult> re
 void WhatIfPanel::updateBusy() {
   const bool busy = m_choiceJob->busy() || m_standardJob->busy();
   m_progress->setVisible(m_choiceJob->busy());
+  m_standardProgress->setVisible(m_standardJob->busy());
   m_cancel->setVisible(busy);
 }
 

@@ -4,7 +4,8 @@
 // recorded curves, the first failure as the allocator saw it, and the standard scenarios' table. Each choice
 // replays on a JobTracker worker with progress and Cancel; a new choice supersedes the run before it (the
 // tracker's generations), so a stale replay never lands. The standard scenarios run once per snapshot on a
-// second tracker. Double-clicking a scenario's row makes it the choice.
+// second tracker, with a progress bar of their own above their table (Cancel stops both). Double-clicking
+// a scenario's row makes it the choice.
 
 #include <QWidget>
 #include <memory>
@@ -46,6 +47,7 @@ class WhatIfPanel : public QWidget {
 
   JobTracker* choiceJob() const { return m_choiceJob; }
   JobTracker* standardJob() const { return m_standardJob; }
+  QProgressBar* standardProgress() const { return m_standardProgress; }
   WhatIfChart* chart() const { return m_chart; }
   WhatIfOomModel* oomModel() const { return m_oomModel; }
   WhatIfScenarioModel* scenarioModel() const { return m_scenarioModel; }
@@ -77,6 +79,7 @@ class WhatIfPanel : public QWidget {
   bool m_settingControls = false;
   QLineEdit* m_capacity = nullptr;
   QComboBox* m_expandable = nullptr;
+  QComboBox* m_maxSplitMode = nullptr;  // as recorded, none, a limit (m_maxSplit)
   QSpinBox* m_maxSplit = nullptr;
   QSpinBox* m_divisions = nullptr;
   QDoubleSpinBox* m_gc = nullptr;
@@ -84,7 +87,8 @@ class WhatIfPanel : public QWidget {
   QLabel* m_validation = nullptr;
   QLabel* m_summary = nullptr;
   QLabel* m_searches = nullptr;
-  QProgressBar* m_progress = nullptr;
+  QProgressBar* m_progress = nullptr;          // the choice's replay
+  QProgressBar* m_standardProgress = nullptr;  // the standard scenarios' replays
   QPushButton* m_cancel = nullptr;
   WhatIfChart* m_chart = nullptr;
   WhatIfOomModel* m_oomModel = nullptr;

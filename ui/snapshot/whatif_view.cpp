@@ -29,14 +29,15 @@ WhatIfView buildWhatIfView(const snapshot::Snapshot& snap, std::int64_t device, 
   const allocator::CurvePoint start =
       rec.curve.empty() ? allocator::CurvePoint{-1, rec.start_reserved, rec.start_allocated, 0}
                         : rec.curve.front();
-  v.recorded = allocator::downsample_curve(allocator::recorded_curve(snap, v.result.device, start, stop),
-                                           v.lastIndex, -1, v.lastIndex, kWhatIfCurvePoints);
-  const allocator::ReplayResult& r = v.scenario().result;
-  v.replayed = allocator::downsample_curve(r.curve, static_cast<std::int64_t>(r.replayed) - 1, -1,
-                                           v.lastIndex, kWhatIfCurvePoints);
-  // The replay's own curve is no longer needed: the view keeps only what the chart draws.
+  v.recordedFull = allocator::recorded_curve(snap, v.result.device, start, stop);
+  v.recorded = allocator::downsample_curve(v.recordedFull, v.lastIndex, -1, v.lastIndex, kWhatIfCurvePoints);
+  allocator::ReplayResult& r = v.result.scenarios.front().result;
+  v.replayedTo = static_cast<std::int64_t>(r.replayed) - 1;
+  v.replayedFull = std::move(r.curve);
+  v.replayed = allocator::downsample_curve(v.replayedFull, v.replayedTo, -1, v.lastIndex, kWhatIfCurvePoints);
+  // The recorded replay's own curve is not drawn: the recording's is.
   v.result.recorded.result.curve = {};
-  v.result.scenarios.front().result.curve = {};
+  r.curve = {};
   return v;
 }
 

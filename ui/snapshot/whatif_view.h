@@ -35,6 +35,10 @@ struct WhatIfView {
   // Downsampled over the whole trace (index -1 .. lastIndex); the replayed curve ends where its replay
   // stopped (an OOM).
   std::vector<allocator::CurvePoint> recorded, replayed;
+  // The same curves in full (a point at each entry that changed a figure), which the chart downsamples
+  // again for a zoomed range; the replayed one covers entries up to replayedTo.
+  std::vector<allocator::CurvePoint> recordedFull, replayedFull;
+  std::int64_t replayedTo = -1;
   const allocator::Scenario& scenario() const { return result.scenarios.front(); }
 };
 
