@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <exception>
 #include <numeric>
+#include <system_error>
+#include <thread>
 
 #include "core/capture/detail/capture_builder.h"
 
@@ -72,6 +75,25 @@ void sort_by_time(std::vector<T>& v) {
 void CaptureBuilder::finish_runtime() {
   Capture& c = *capture_;
 
+  // The launch and device-event tables (the biggest on a GPU capture) are put in time order on a second
+  // core while this one does the lines and the allocator tables; each table is sorted by one thread only,
+  // so the result does not depend on timing. Without a thread to be had, they are sorted here.
+  std::exception_ptr side_error;
+  const auto sort_side = [&c, &side_error] {
+    try {
+      sort_by_time(c.device_events_);
+      sort_by_time(c.launches_);
+    } catch (...) {
+      side_error = std::current_exception();
+    }
+  };
+  std::jthread side;
+  try {
+    side = std::jthread(sort_side);
+  } catch (const std::system_error&) {
+    sort_side();
+  }
+
   // Lines written in several parts (or out of order) are put in time order; appending parts left
   // growth slack in their vectors, which a big capture should not keep.
   const auto earlier = [](const EventRecord& a, const EventRecord& b) { return a.start_ps() < b.start_ps(); };
@@ -110,8 +132,8 @@ void CaptureBuilder::finish_runtime() {
   sort_by_time(c.memory_events_);
   sort_by_time(c.retries_);
   sort_by_time(c.executions_);
-  sort_by_time(c.device_events_);
-  sort_by_time(c.launches_);
+  if (side.joinable()) side.join();
+  if (side_error) std::rethrow_exception(side_error);
 
   std::vector<bool> seen(c.allocators_.size(), false);
   for (const MemoryEvent& m : c.memory_events_) {
