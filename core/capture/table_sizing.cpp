@@ -30,7 +30,10 @@ void reserve_table(std::vector<T>& table, std::size_t extra, PageWarmer& warmer,
   if (table.capacity() != 0) warmer.wait();  // the old block is freed below: the warmer must be done with it
   // Exact the first time; a table that grows again (a line continued in a later plane entry, as in a capture
   // joined to itself) grows by half at least, so that N entries cost O(N) copying, not O(N^2).
-  table.reserve(table.capacity() == 0 ? needed : std::max(needed, table.capacity() + table.capacity() / 2));
+  // A table sized from an upper bound (not warmed) doubles instead: on an 8-GPU capture it grows once per
+  // device plane, and each growth moves it.
+  const std::size_t grown = table.capacity() + (warm ? table.capacity() / 2 : table.capacity());
+  table.reserve(table.capacity() == 0 ? needed : std::max(needed, grown));
   if (!warm) return;
   constexpr std::uintptr_t kAlign = 2u << 20;  // the warmer works in slices of this size
   const auto begin = reinterpret_cast<std::uintptr_t>(table.data());
