@@ -94,6 +94,15 @@ bool ends_with(std::string_view s, std::string_view suffix) { return s.ends_with
 
 }  // namespace
 
+// A typed table past its estimate grows by doubling, as push_back would; first the warmer must be done
+// with the block that growing frees.
+template <typename T>
+void CaptureBuilder::grow_for_one(std::vector<T>& table) {
+  if (table.size() < table.capacity()) return;
+  warmer_.wait();
+  table.reserve(std::max<std::size_t>(16, 2 * table.capacity()));
+}
+
 EventClass classify_event_name(PlaneKind plane, std::string_view name) {
   if (plane != PlaneKind::HostCpu) return EventClass::None;
   if (name == "MemoryAllocation") return EventClass::MemAlloc;
@@ -222,6 +231,7 @@ void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const Even
       span.duration_ps = duration_of(ev);
       span.plane = seg.plane;
       span.line = line;
+      grow_for_one(capture_->executions_);
       capture_->executions_.push_back(std::move(span));
       return;
     }
@@ -230,6 +240,7 @@ void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const Even
       const DecodedStats d = decode(file_->data(), bytes_of(ev), seg.stat_keys, *seg.stat_names);
       if (!d.correlation_id) return;
       charge(sizeof(LaunchEvent), "launch events");
+      grow_for_one(capture_->launches_);
       capture_->launches_.push_back(
           LaunchEvent{ev.start_ps(), *d.correlation_id, d.device_id, d.program_id, seg.plane, line});
       return;
@@ -254,6 +265,7 @@ void CaptureBuilder::on_device_module(const Segment& seg, std::uint32_t line, co
   span.duration_ps = duration_of(ev);
   span.plane = seg.plane;
   span.line = line;
+  grow_for_one(capture_->executions_);
   capture_->executions_.push_back(std::move(span));
 }
 
@@ -273,6 +285,7 @@ void CaptureBuilder::on_device_event(const Segment& seg, const EventRecord& ev) 
   }
   if (!program && module.empty()) return;
   charge(sizeof(DeviceProgramEvent), "device events");
+  grow_for_one(capture_->device_events_);
   capture_->device_events_.push_back(DeviceProgramEvent{ev.start_ps(), program.value_or(0), intern(module),
                                                         seg.plane, d.correlation_id.value_or(0),
                                                         duration_of(ev), intern(d.hlo_op)});

@@ -24,13 +24,17 @@ constexpr std::uint8_t kMetadataIdTag = wire::tag_byte(xf::XEvent::kMetadataIdFi
 // faults a large table's pages in while the scan fills it. No transparent huge pages: asking for them made
 // the first read after a while 1.7x slower (the kernel compacts memory to find them), for a 20 % gain later.
 template <typename T>
-void reserve_table(std::vector<T>& table, std::size_t extra, PageWarmer& warmer) {
+void reserve_table(std::vector<T>& table, std::size_t extra, PageWarmer& warmer, bool warm) {
   const std::size_t needed = table.size() + extra;
   if (needed <= table.capacity()) return;
   if (table.capacity() != 0) warmer.wait();  // the old block is freed below: the warmer must be done with it
   // Exact the first time; a table that grows again (a line continued in a later plane entry, as in a capture
   // joined to itself) grows by half at least, so that N entries cost O(N) copying, not O(N^2).
-  table.reserve(table.capacity() == 0 ? needed : std::max(needed, table.capacity() + table.capacity() / 2));
+  // A table sized from an upper bound (not warmed) doubles instead: on an 8-GPU capture it grows once per
+  // device plane, and each growth moves it.
+  const std::size_t grown = table.capacity() + (warm ? table.capacity() / 2 : table.capacity());
+  table.reserve(table.capacity() == 0 ? needed : std::max(needed, grown));
+  if (!warm) return;
   constexpr std::uintptr_t kAlign = 2u << 20;  // the warmer works in slices of this size
   const auto begin = reinterpret_cast<std::uintptr_t>(table.data());
   const std::uintptr_t end = begin + table.capacity() * sizeof(T);
@@ -56,6 +60,7 @@ LineShape line_shape(const WireReader& parent, std::string_view payload, const I
     if ((number == xf::XLine::kNameFieldNumber || number == xf::XLine::kDisplayNameFieldNumber) &&
         !event.empty())
       shape.named = true;
+    if (number == xf::XLine::kNameFieldNumber && event == "XLA Modules") shape.module_line = true;
     if (number != xf::XLine::kEventsFieldNumber) return;
     if (event.empty()) {
       ++shape.empty_events;
@@ -66,8 +71,22 @@ LineShape line_shape(const WireReader& parent, std::string_view payload, const I
       const auto* p = reinterpret_cast<const std::uint8_t*>(event.data()) + 1;
       std::uint64_t id = 0;
       if (quick_varint(p, p + event.size() - 1, id)) {
-        const EventClass cls = classes.find(wire::as_int64(id));
-        if (cls == EventClass::MemAlloc || cls == EventClass::MemDealloc) ++shape.memory_events;
+        switch (classes.find(wire::as_int64(id))) {
+          case EventClass::MemAlloc:
+          case EventClass::MemDealloc:
+            ++shape.memory_events;
+            break;
+          case EventClass::Launch:
+            ++shape.launches;
+            break;
+          case EventClass::XlaModule:
+          case EventClass::ExecuteHelper:
+          case EventClass::Pjit:
+            ++shape.executions;
+            break;
+          default:
+            break;
+        }
       }
     }
   };
@@ -91,7 +110,15 @@ LineShape line_shape(const WireReader& parent, std::string_view payload, const I
   return shape;
 }
 
-template void reserve_table(std::vector<EventRecord>& table, std::size_t extra, PageWarmer& warmer);
-template void reserve_table(std::vector<MemoryEvent>& table, std::size_t extra, PageWarmer& warmer);
+template void reserve_table(std::vector<EventRecord>& table, std::size_t extra, PageWarmer& warmer,
+                            bool warm);
+template void reserve_table(std::vector<MemoryEvent>& table, std::size_t extra, PageWarmer& warmer,
+                            bool warm);
+template void reserve_table(std::vector<LaunchEvent>& table, std::size_t extra, PageWarmer& warmer,
+                            bool warm);
+template void reserve_table(std::vector<ExecutionSpan>& table, std::size_t extra, PageWarmer& warmer,
+                            bool warm);
+template void reserve_table(std::vector<DeviceProgramEvent>& table, std::size_t extra, PageWarmer& warmer,
+                            bool warm);
 
 }  // namespace oomscope::capture

@@ -283,20 +283,34 @@ void CaptureBuilder::scan_plane(const WireReader& parent, std::string_view paylo
   std::vector<LineShape> shapes;
   shapes.reserve(lines.size());
   std::unordered_map<std::int64_t, std::uint64_t> to_reserve;
-  std::size_t memory_events = 0;
+  std::size_t memory_events = 0, launches = 0, executions = 0, device_events = 0;
   std::uint64_t events = 0;
   window_.start(plane_begin, plane_end, /*populate=*/true);
   for (auto line : lines) {
     window_.advance(r.offset_of(line));
     shapes.push_back(line_shape(r, line, seg.classes, window_));
-    if (!shapes.back().ok) continue;
-    to_reserve[shapes.back().id] += shapes.back().events;
-    memory_events += shapes.back().memory_events;
-    events += shapes.back().events;
+    const LineShape& shape = shapes.back();
+    if (!shape.ok) continue;
+    to_reserve[shape.id] += shape.events;
+    memory_events += shape.memory_events;
+    launches += shape.launches;
+    executions += shape.executions;
+    if (seg.kind == PlaneKind::Device) {
+      if (shape.module_line) executions += shape.events;
+      if (seg.device_program_stats) device_events += shape.events;
+    }
+    events += shape.events;
   }
   charge(events * sizeof(EventRecord), "events");
   charge(memory_events * sizeof(MemoryEvent), "allocator events");
   reserve_table(capture_->memory_events_, memory_events, warmer_);
+  // The typed tables are sized from the same walk, so that they are not copied as they grow (the 1 GB
+  // conv3d capture's launch table is hundreds of MiB). Launches and host spans are counted like allocator
+  // events; a device plane's events are an upper bound of its program events, so that table is not warmed.
+  // Memory is charged as records are kept (runtime_events.cpp), not here.
+  reserve_table(capture_->launches_, launches, warmer_);
+  reserve_table(capture_->executions_, executions, warmer_);
+  reserve_table(capture_->device_events_, device_events, warmer_, /*warm=*/false);
   window_.finish(plane_end);
   window_.start(plane_begin, plane_end, /*populate=*/true);
   for (std::size_t i = 0; i < lines.size(); ++i) {

@@ -74,8 +74,11 @@ struct LineShape {
   std::int64_t id = 0;
   std::uint32_t events = 0;
   std::uint32_t memory_events = 0;  // an estimate: events whose first field names allocator metadata
+  std::uint32_t launches = 0;       // the same estimate for driver-API launches (EventClass::Launch)
+  std::uint32_t executions = 0;     // ... and for host execution spans (XlaModule, ExecuteHelper, Pjit)
   std::uint32_t empty_events = 0;   // events with no bytes at all: counted, never stored
   bool named = false;               // the entry has a name or display name
+  bool module_line = false;         // the entry is named "XLA Modules" (a device plane's module spans)
   bool ok = false;
 };
 
@@ -155,10 +158,11 @@ class PageWarmer {
 // `window` is advanced as the walk moves through the entry's events.
 LineShape line_shape(const wire::WireReader& parent, std::string_view payload,
                      const IdTable<EventClass>& classes, PassWindow& window);
-// Grows `table` to hold `extra` more records, exactly, and has the warmer fault the new block in; for
-// EventRecord and MemoryEvent tables.
+// Grows `table` to hold `extra` more records, exactly, and (when `warm`) has the warmer fault the new block
+// in; for EventRecord, MemoryEvent and the typed runtime tables. A table sized from an upper bound is not
+// warmed: the pages it never fills stay unbacked.
 template <typename T>
-void reserve_table(std::vector<T>& table, std::size_t extra, PageWarmer& warmer);
+void reserve_table(std::vector<T>& table, std::size_t extra, PageWarmer& warmer, bool warm = true);
 
 class CaptureBuilder {
  public:
@@ -215,6 +219,8 @@ class CaptureBuilder {
   void on_device_module(const Segment& seg, std::uint32_t line, const EventRecord& ev);
   void on_device_event(const Segment& seg, const EventRecord& ev);
   void finish_runtime();
+  template <typename T>
+  void grow_for_one(std::vector<T>& table);  // before a push_back that may outgrow the reservation
   std::uint32_t intern(std::string_view s);
 
   // hlo_modules.cpp
