@@ -6,26 +6,28 @@
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
-#include <QProcess>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include "core/util/safe_text.h"
+#include "core/util/error.h"
 #include "ui/live/attach_dialog.h"
+#include "ui/live/demo_trainer.h"
 #include "ui/live/direct_attach.h"
+#include "ui/live/live_alert_list.h"
 #include "ui/live/live_chart.h"
+#include "ui/live/live_forecast_banner.h"
+#include "ui/live/live_prometheus.h"
+#include "ui/live/live_rank_navigator.h"
+#include "ui/live/live_rank_table.h"
+#include "ui/live/live_recording_opener.h"
 #include "ui/live/rank_table_model.h"
-#include "ui/session/job_tracker.h"
-#include "ui/session/page_file_opener.h"
 #include "ui/session/safe_text_qt.h"
 
 namespace oomscope::ui {
@@ -58,14 +60,7 @@ LivePage::LivePage(QWidget* parent) : QWidget(parent) {
   bar->addWidget(m_window);
   bar->addWidget(m_status, 1);
   layout->addLayout(bar);
-  m_banner = new QLabel(this);
-  m_banner->setObjectName(QStringLiteral("forecastBanner"));
-  m_banner->setTextFormat(Qt::PlainText);  // agents' names and figures: never markup
-  m_banner->setWordWrap(true);
-  m_banner->setToolTip(
-      tr("Derived from the samples: the forecast model is said in each rank's forecast (docs/live.md, "
-         "\"The OOM forecast\")."));
-  m_banner->hide();
+  m_banner = new LiveForecastBanner(this);
   layout->addWidget(m_banner);
 
   auto* split = new QSplitter(Qt::Horizontal, this);
@@ -76,35 +71,16 @@ LivePage::LivePage(QWidget* parent) : QWidget(parent) {
   m_gridLayout->setSpacing(6);
   m_scroll->setWidget(m_grid);
   auto* side = new QSplitter(Qt::Vertical, split);
-  m_ranks = new RankTableModel(this);
-  m_table = new QTableView(side);
-  m_table->setObjectName(QStringLiteral("rankTable"));
-  m_sorted = new QSortFilterProxyModel(this);
-  m_sorted->setSourceModel(m_ranks);
-  m_sorted->setSortRole(Qt::UserRole);
-  m_sorted->setDynamicSortFilter(true);
-  m_table->setModel(m_sorted);
-  m_table->setSortingEnabled(true);
-  // The soonest forecast OOM on top, then the other ranks by headroom.
-  m_table->sortByColumn(RankTableModel::Forecast, Qt::AscendingOrder);
-  m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+  m_table = new LiveRankTable(side);
+  m_ranks = m_table->ranks();
   connect(m_table, &QWidget::customContextMenuRequested, this, &LivePage::showRankMenu);
-  m_table->verticalHeader()->hide();
-  m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
   auto* alertBox = new QWidget(side);
   auto* alertLayout = new QVBoxLayout(alertBox);
   alertLayout->setContentsMargins(0, 4, 0, 0);
   auto* alertTitle = new QLabel(tr("<b>Alerts</b>"), alertBox);
   alertLayout->addWidget(alertTitle);
-  m_alerts = new QListWidget(alertBox);
-  m_alerts->setObjectName(QStringLiteral("alertList"));
-  m_alerts->setWordWrap(true);
-  m_alerts->setToolTip(tr("Double-click an OOM line that names a snapshot to open it at the OOM"));
-  connect(m_alerts, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
-    const QString path = item->data(Qt::UserRole).toString();
-    if (!path.isEmpty()) emit openSnapshotRequested(path);
-  });
+  m_alerts = new LiveAlertList(alertBox);
+  connect(m_alerts, &LiveAlertList::openSnapshotRequested, this, &LivePage::openSnapshotRequested);
   alertLayout->addWidget(m_alerts);
   m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   split->setStretchFactor(0, 3);
@@ -113,11 +89,12 @@ LivePage::LivePage(QWidget* parent) : QWidget(parent) {
   side->setSizes({1000, 1000});
   layout->addWidget(split, 1);
 
-  createNavigatorSource();
-  m_opener = new PageFileOpener(tr("Live recordings (*.oomlive)"), &LivePage::opensFile, this);
-  connect(m_opener, &PageFileOpener::openRequested, this, &LivePage::openRecording);
-  m_recordingJob = new JobTracker(this);
-  connect(m_recordingJob, &JobTracker::failed, this, &LivePage::recordingFailed);
+  m_navigator = new LiveRankNavigator(m_table, this);
+  connect(m_navigator, &LiveRankNavigator::chartRequested, this, &LivePage::showChart);
+  m_recordings = new LiveRecordingOpener(this);
+  connect(m_recordings, &LiveRecordingOpener::openRequested, this, &LivePage::openRecording);
+  connect(m_recordings, &LiveRecordingOpener::failed, this, &LivePage::recordingFailed);
+  m_demo = new DemoTrainer(this);
   m_direct = new DirectAttach(this);
   connect(m_direct, &DirectAttach::connecting, m_status, &QLabel::setText);
   connect(m_direct, &DirectAttach::failed, this, &LivePage::rankFailed);
@@ -133,10 +110,8 @@ LivePage::LivePage(QWidget* parent) : QWidget(parent) {
     refresh(true);
   });
   connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
-    const QModelIndex source = m_sorted->mapToSource(index);
-    if (!source.isValid()) return;
-    const int rank = m_ranks->row(source.row()).index;
-    if (rank < int(m_charts.size())) m_scroll->ensureWidgetVisible(m_charts[std::size_t(rank)]);
+    const int chart = m_table->chartOf(index);
+    if (chart >= 0) showChart(chart);
   });
   m_timer = new QTimer(this);
   m_timer->setInterval(250);
@@ -144,19 +119,20 @@ LivePage::LivePage(QWidget* parent) : QWidget(parent) {
   m_timer->start();
 }
 
-LivePage::~LivePage() {
-  detach();
-  if (m_demo) {
-    m_demo->kill();
-    m_demo->waitForFinished(2000);
-  }
+LivePage::~LivePage() { detach(); }  // the demo trainer, a child, is killed after
+
+QListWidget* LivePage::alertList() const { return m_alerts; }
+QTableView* LivePage::rankTable() const { return m_table; }
+QLabel* LivePage::forecastBanner() const { return m_banner; }
+
+void LivePage::showChart(int index) {
+  if (index >= 0 && index < int(m_charts.size())) m_scroll->ensureWidgetVisible(m_charts[std::size_t(index)]);
 }
 
 QString LivePage::statusText() const { return m_status->text(); }
 
 void LivePage::setDemoTrainer(const QString& program, const QStringList& args) {
-  m_demoProgram = program;
-  m_demoArgs = args;
+  m_demo->setProgram(program, args);
 }
 
 void LivePage::setWindowSeconds(int seconds) {
@@ -167,15 +143,13 @@ void LivePage::setWindowSeconds(int seconds) {
 }
 
 void LivePage::resetSession(std::vector<live::AlertRule> rules) {
-  m_recordingJob->cancel();  // a recording still opening fills the old session: its outcome is not shown
+  m_recordings->cancel();  // a recording still opening fills the old session: its outcome is not shown
   detach();
   m_session = std::make_shared<live::LiveSession>();
   if (rules.empty()) rules = live::default_alert_rules();
   for (auto& r : rules) m_session->add_rule(std::move(r));
-  m_alerts->clear();
+  m_alerts->newSession();
   m_banner->hide();
-  m_seenAlerts = 0;
-  m_seenEvents.clear();
   m_seenVersion = ~0ull;
 }
 
@@ -198,13 +172,12 @@ void LivePage::attach(const std::vector<live::Endpoint>& endpoints, const std::s
 void LivePage::detach() {
   if (m_client) m_client->stop();
   m_client.reset();
-  if (m_prom) m_prom->stop();
-  m_prom.reset();
+  m_prom.reset();  // stops it
   if (m_session) m_session->stop_recording();
 }
 
 void LivePage::chooseAttach() {
-  AttachDialog dialog(!m_demoProgram.isEmpty(), this);
+  AttachDialog dialog(m_demo->available(), this);
   if (dialog.exec() != QDialog::Accepted) return;
   const AttachRequest& r = dialog.request();
   if (r.startDemo)
@@ -216,23 +189,14 @@ void LivePage::chooseAttach() {
 }
 
 bool LivePage::startDemoTrainer(std::vector<live::AlertRule> rules) {
-  if (m_demoProgram.isEmpty()) return false;
-  const QString sock = QStringLiteral("/tmp/oomscope-demo-%1.sock").arg(QCoreApplication::applicationPid());
-  if (m_demo) {
-    m_demo->kill();
-    m_demo->waitForFinished(2000);
-    delete m_demo;
-  }
-  m_demo = new QProcess(this);
-  m_demo->setProcessChannelMode(QProcess::MergedChannels);
-  m_demo->setStandardOutputFile(QProcess::nullDevice());
-  m_demo->start(m_demoProgram,
-                m_demoArgs + QStringList{QStringLiteral("--serve"), QStringLiteral("unix:") + sock});
-  if (!m_demo->waitForStarted(5000)) {
-    m_status->setText(tr("Cannot start the demo trainer %1: %2").arg(m_demoProgram, m_demo->errorString()));
+  if (!m_demo->available()) return false;
+  QString error;
+  const QString endpoint = m_demo->start(&error);
+  if (endpoint.isEmpty()) {
+    m_status->setText(error);
     return false;
   }
-  attach({live::parse_endpoint((QStringLiteral("unix:") + sock).toStdString())}, {}, std::move(rules));
+  attach({live::parse_endpoint(endpoint.toStdString())}, {}, std::move(rules));
   return true;
 }
 
@@ -268,8 +232,6 @@ void LivePage::refresh(bool force) {
       m_session->read([](const live::Store& s, const live::AlertEngine&) { return int(s.ranks().size()); });
   if (n > int(m_charts.size())) rebuildCharts(n);
   QVector<LiveRankRow> rows;
-  QStringList newAlerts;
-  QVector<QPair<QString, QString>> snapshots;  // (line, path) of oom events that name a snapshot
   int up = 0;
   m_session->read_all([&](const auto& store, const auto& alerts, const auto& forecasts) {
     rows = liveRankRows(store, &forecasts);
@@ -295,51 +257,144 @@ void LivePage::refresh(bool force) {
       if (const live::Forecast* f = forecasts.latest(int(i))) add_forecast(data, *f);
       chart->setData(std::move(data));
     }
-    const auto& all = alerts.alerts();
-    for (std::size_t i = m_seenAlerts; i < all.size(); ++i) newAlerts << safeText(all[i].message);
-    m_seenAlerts = all.size();
-    const auto& ranks = store.ranks();
-    if (m_seenEvents.size() < ranks.size()) m_seenEvents.resize(ranks.size(), 0);
-    for (std::size_t r = 0; r < ranks.size(); ++r) {
-      for (std::size_t e = m_seenEvents[r]; e < ranks[r].events.size(); ++e) {
-        const live::Event& ev = ranks[r].events[e];
-        if (ev.kind != "oom" || ev.path.empty()) continue;
-        const QString path = QString::fromStdString(ev.path);
-        snapshots.append({tr("rank %1: OOM, snapshot written to %2 (double-click to open it at the OOM)")
-                              .arg(r)
-                              .arg(QString::fromStdString(single_line_safe(ev.path))),
-                          path});
-      }
-      m_seenEvents[r] = ranks[r].events.size();
-    }
-    for (const auto& r : ranks) up += r.connected ? 1 : 0;
+    m_alerts->collect(store, alerts);
+    for (const auto& r : store.ranks()) up += r.connected ? 1 : 0;
     return 0;
   });
-  bool oom = false;
-  const QString banner = ui::forecastBanner(rows, &oom);
-  m_banner->setText(banner);
-  m_banner->setVisible(!banner.isEmpty());
-  m_banner->setStyleSheet(
-      oom ? QStringLiteral("QLabel { background: #fde2e1; color: #8b1a1a; padding: 4px; }")
-          : QStringLiteral("QLabel { background: #eef3ee; color: #2b4d2b; padding: 4px; }"));
+  m_banner->showRows(rows);
   m_ranks->setRows(std::move(rows));
-  updateNavigatorSource();
-  for (const QString& a : newAlerts) {
-    auto* item = new QListWidgetItem(a, m_alerts);
-    item->setForeground(QColor(0xc6, 0x28, 0x28));
-  }
-  for (const auto& [line, path] : snapshots) {
-    auto* item = new QListWidgetItem(line, m_alerts);
-    item->setData(Qt::UserRole, path);
-    item->setForeground(QColor(0x1f, 0x5f, 0xbf));
-  }
-  if (!newAlerts.isEmpty() || !snapshots.isEmpty()) m_alerts->scrollToBottom();
+  m_navigator->update();
+  m_alerts->showCollected();
   if (!m_isRecording && m_client) {
     QString s = tr("%1 of %2 rank(s) live").arg(up).arg(m_client->endpoints().size());
     if (m_session->recording()) s += tr(" \u00b7 recording to %1").arg(safeText(m_session->recording_path()));
     m_status->setText(s);
   }
   if (m_prom) updatePrometheusStatus();
+}
+
+void LivePage::attachPrometheus(const std::string& server, const std::string& selector,
+                                std::vector<live::AlertRule> rules) {
+  resetSession(std::move(rules));
+  m_isRecording = false;
+  if (m_windowSeconds == 0) setWindowSeconds(600);
+  try {
+    m_prom = std::make_unique<LivePrometheus>(server, selector, std::max(600, m_windowSeconds), *m_session);
+  } catch (const Error& e) {
+    rankFailed(safeText(e.what()));
+    return;
+  }
+  m_notice.clear();
+  m_prom->start();
+  m_record->setEnabled(true);
+  m_record->setText(tr("Record\u2026"));
+  rebuildCharts(0);
+  m_status->setText(m_prom->startText(server));
+  refresh(true);
+}
+
+std::vector<live::PromRankInfo> LivePage::prometheusRanks() const {
+  return m_prom ? m_prom->ranks() : std::vector<live::PromRankInfo>{};
+}
+
+void LivePage::rankFailed(const QString& reason) {
+  m_notice = reason;
+  m_status->setText(reason);
+  emit directAttachFailed(reason);
+}
+
+bool LivePage::attachDirectly(int index) {
+  if (!m_prom) {
+    rankFailed(tr("Attach directly works from a Prometheus view; this session is already direct."));
+    return false;
+  }
+  const auto ranks = m_prom->ranks();
+  if (index < 0 || index >= int(ranks.size())) return false;
+  return m_direct->start(ranks[std::size_t(index)], index);
+}
+
+void LivePage::showRankMenu(const QPoint& at) {
+  const int index = m_table->chartOf(m_table->indexAt(at));
+  if (index < 0) return;
+  QMenu menu(this);
+  QAction* chart = menu.addAction(tr("Show Chart"));
+  QAction* direct = menu.addAction(tr("Attach Directly (10 Hz, events)"));
+  direct->setEnabled(m_prom != nullptr);
+  if (!m_prom) direct->setToolTip(tr("Only from a Prometheus view"));
+  QAction* chosen = menu.exec(m_table->viewport()->mapToGlobal(at));
+  if (chosen == chart)
+    showChart(index);
+  else if (chosen == direct)
+    attachDirectly(index);
+}
+
+void LivePage::updatePrometheusStatus() {
+  const LivePrometheus::Status st = m_prom->status(*m_session, m_notice);
+  if (st.text != m_status->text() && st.worthShowing) m_status->setText(st.text);
+  m_status->setToolTip(st.toolTip);
+}
+
+void LivePage::openRecording(const QString& path) {
+  resetSession({});
+  m_isRecording = true;
+  m_record->setEnabled(false);
+  m_status->setText(tr("Opening %1\u2026").arg(path));
+  auto session = m_session;
+  m_recordings->open(path, session, [this, session, path](const QString& note) {
+    if (m_session != session) return;
+    setWindowSeconds(0);
+    const int ranks =
+        session->read([](const live::Store& s, const live::AlertEngine&) { return int(s.ranks().size()); });
+    rebuildCharts(ranks);
+    refresh(true);
+    m_status->setText(
+        tr("Recording %1%2").arg(path, note.isEmpty() ? QString() : QStringLiteral(" \u2014 ") + note));
+    emit recordingOpened(path, note);
+    m_recordings->reportOpened(path);
+  });
+}
+
+void LivePage::recordingFailed(const JobError& failure) {
+  const QString error = failure.text();
+  m_status->setText(error);
+  emit failed(error);
+  m_recordings->reportFailed(failure);
+}
+
+bool LivePage::opensFile(const QString& path) { return LiveRecordingOpener::opensFile(path); }
+
+bool LivePage::startRecording(const QString& path, QString* error) {
+  if (!m_session || m_isRecording) return false;
+  try {
+    m_session->start_recording(path.toStdString());
+  } catch (const Error& e) {
+    if (error) *error = safeMultiline(e.what());
+    m_status->setText(safeMultiline(e.what()));
+    return false;
+  }
+  m_record->setText(tr("Stop Recording"));
+  return true;
+}
+
+void LivePage::stopRecording() {
+  if (m_session) m_session->stop_recording();
+  m_record->setText(tr("Record\u2026"));
+}
+
+bool LivePage::isRecording() const { return m_session && m_session->recording(); }
+
+void LivePage::chooseRecording() {
+  const QString path = LiveRecordingOpener::chooseToOpen(this);
+  if (!path.isEmpty()) openRecording(path);
+}
+
+void LivePage::toggleRecording() {
+  if (isRecording()) {
+    stopRecording();
+    return;
+  }
+  const QString path = LiveRecordingOpener::chooseToRecord(this);
+  if (!path.isEmpty()) startRecording(path);
 }
 
 }  // namespace oomscope::ui

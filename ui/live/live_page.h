@@ -19,20 +19,22 @@ class QComboBox;
 class QGridLayout;
 class QLabel;
 class QListWidget;
-class QProcess;
 class QPushButton;
 class QScrollArea;
-class QSortFilterProxyModel;
 class QTableView;
 class QTimer;
 
 namespace oomscope::ui {
 
+class DemoTrainer;
 class DirectAttach;
-class JobTracker;
+class LiveAlertList;
 class LiveChart;
-class NavigatorSource;
-class PageFileOpener;
+class LiveForecastBanner;
+class LivePrometheus;
+class LiveRankNavigator;
+class LiveRankTable;
+class LiveRecordingOpener;
 class RankTableModel;
 struct JobError;
 
@@ -79,11 +81,11 @@ class LivePage : public QWidget {
 
   live::LiveSession* session() const { return m_session.get(); }
   RankTableModel* rankModel() const { return m_ranks; }
-  QTableView* rankTable() const { return m_table; }    // its model sorts rankModel() (forecast by default)
-  QLabel* forecastBanner() const { return m_banner; }  // hidden before the first forecast
+  QTableView* rankTable() const;   // its model sorts rankModel() (forecast by default)
+  QLabel* forecastBanner() const;  // hidden before the first forecast
   std::vector<live::PromRankInfo> prometheusRanks() const;
   const std::vector<LiveChart*>& charts() const { return m_charts; }
-  QListWidget* alertList() const { return m_alerts; }
+  QListWidget* alertList() const;
   QString statusText() const;
 
  signals:
@@ -105,43 +107,34 @@ class LivePage : public QWidget {
   void rankFailed(const QString& reason);
   void recordingFailed(const JobError& failure);
   void updatePrometheusStatus();
-  // The ranks in the main window's navigator (live_page_navigator.cpp).
-  void createNavigatorSource();
-  void updateNavigatorSource();
+  void showChart(int index);
 
   std::shared_ptr<live::LiveSession> m_session;
   std::unique_ptr<live::LiveClient> m_client;
-  std::unique_ptr<live::PrometheusSource> m_prom;
-  QString m_promSelector;
+  std::unique_ptr<LivePrometheus> m_prom;
   QString m_notice;  // the last drill-down result, shown after the Prometheus status
   std::uint64_t m_seenVersion = ~0ull;
-  std::size_t m_seenAlerts = 0;
-  std::vector<std::size_t> m_seenEvents;  // per rank: events already scanned for oom snapshots
-  bool m_isRecording = false;             // a recording being viewed, not made
+  bool m_isRecording = false;  // a recording being viewed, not made
   int m_windowSeconds = 600;
-  QString m_demoProgram;
-  QStringList m_demoArgs;
-  QProcess* m_demo = nullptr;
+  DemoTrainer* m_demo = nullptr;
 
   QPushButton* m_attach = nullptr;
   QPushButton* m_open = nullptr;
   QPushButton* m_record = nullptr;
   QComboBox* m_window = nullptr;
   QLabel* m_status = nullptr;
-  QLabel* m_banner = nullptr;
+  LiveForecastBanner* m_banner = nullptr;
   QScrollArea* m_scroll = nullptr;
   QWidget* m_grid = nullptr;
   QGridLayout* m_gridLayout = nullptr;
   std::vector<LiveChart*> m_charts;
   RankTableModel* m_ranks = nullptr;
-  QSortFilterProxyModel* m_sorted = nullptr;
-  QTableView* m_table = nullptr;
-  QListWidget* m_alerts = nullptr;
+  LiveRankTable* m_table = nullptr;
+  LiveAlertList* m_alerts = nullptr;
   QTimer* m_timer = nullptr;
-  NavigatorSource* m_navigator = nullptr;
-  PageFileOpener* m_opener = nullptr;
-  JobTracker* m_recordingJob = nullptr;  // opening a recording (a new session or open supersedes it)
-  DirectAttach* m_direct = nullptr;      // the drill-down to a rank's own agent
+  LiveRankNavigator* m_navigator = nullptr;
+  LiveRecordingOpener* m_recordings = nullptr;  // opening a recording (a new session or open supersedes it)
+  DirectAttach* m_direct = nullptr;             // the drill-down to a rank's own agent
 };
 
 }  // namespace oomscope::ui

@@ -1,24 +1,25 @@
 #include "ui/sim/simulator_page.h"
 
+#include <QDateTime>
 #include <QFileDialog>
-#include <QGroupBox>
-#include <QHeaderView>
 #include <QLabel>
-#include <QLocale>
 #include <QShortcut>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTextBrowser>
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include "ui/session/job_tracker.h"
-#include "ui/session/navigator_source.h"
 #include "ui/sim/event_table_model.h"
-#include "ui/sim/memory_gauge.h"
 #include "ui/sim/outcome_style.h"
+#include "ui/sim/sim_alternatives.h"
 #include "ui/sim/sim_controls.h"
+#include "ui/sim/sim_format.h"
+#include "ui/sim/sim_notice.h"
+#include "ui/sim/sim_run_jobs.h"
+#include "ui/sim/sim_run_navigator.h"
+#include "ui/sim/sim_run_pane.h"
+#include "ui/sim/sim_side_panel.h"
 #include "ui/sim/totals_model.h"
 #include "ui/sim/transport_bar.h"
 #include "ui/sim/tree_view.h"
@@ -26,6 +27,8 @@
 namespace oomscope::ui {
 
 namespace {
+
+const char* slotLetter(int s) { return s == 0 ? "A" : "B"; }
 
 QString legendHtml() {
   using sim::Outcome;
@@ -49,14 +52,16 @@ QWidget* createSimulatorPage(QWidget* parent) { return new SimulatorPage(parent)
 SimulatorPage::SimulatorPage(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("simulatorPage"));
   m_totals = new SimTotalsModel(this);
+  m_jobs = new SimRunJobs(this);
+  connect(m_jobs, &SimRunJobs::busyChanged, this, [this] { m_transport->setBusy(isBusy()); });
+  connect(m_jobs, &SimRunJobs::failed, this, &SimulatorPage::jobFailed);
+  connect(m_jobs, &SimRunJobs::progress, this,
+          [this](double f, const QString& stage) { m_transport->setProgress(f, stage); });
+  connect(m_jobs, &SimRunJobs::runArrived, this, &SimulatorPage::runArrived);
   for (int s = 0; s < 2; ++s) {
-    auto& slot = m_slots[std::size_t(s)];
-    slot.jobs = new JobTracker(this);
-    slot.events = new SimEventTableModel(this);
-    connect(slot.jobs, &JobTracker::busyChanged, this, [this] { updateBusy(); });
-    connect(slot.jobs, &JobTracker::failed, this, [this](const JobError& error) { jobFailed(error.text()); });
-    connect(slot.jobs, &JobTracker::progress, this,
-            [this](double f, const QString& stage) { m_transport->setProgress(f, stage); });
+    m_panes[std::size_t(s)] = new SimRunPane(s);
+    connect(m_panes[std::size_t(s)], &SimRunPane::eventClicked, this,
+            [this, s](qint64 id) { selectEvent(s, id); });
   }
 
   auto* root = new QVBoxLayout(this);
@@ -74,14 +79,7 @@ SimulatorPage::SimulatorPage(QWidget* parent) : QWidget(parent) {
       QStringLiteral("background:#fdecea; color:#8a1c12; border:1px solid #f5c2bd; padding:4px 8px;"));
   m_error->hide();
   root->addWidget(m_error);
-  m_notice = new QLabel;
-  m_notice->setObjectName(QStringLiteral("simNotice"));
-  m_notice->setWordWrap(true);
-  m_notice->setTextFormat(Qt::RichText);
-  m_notice->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  m_notice->setStyleSheet(
-      QStringLiteral("background:#fff8e1; color:#5c4400; border:1px solid #f0d68a; padding:4px 8px;"));
-  m_notice->hide();
+  m_notice = new SimNotice;
   root->addWidget(m_notice);
 
   auto* trees = new QWidget;
@@ -93,30 +91,14 @@ SimulatorPage::SimulatorPage(QWidget* parent) : QWidget(parent) {
   treesLayout->addWidget(legend);
   auto* paneSplit = new QSplitter(Qt::Vertical);
   paneSplit->setChildrenCollapsible(false);
-  paneSplit->addWidget(buildPane(0));
-  paneSplit->addWidget(buildPane(1));
+  paneSplit->addWidget(m_panes[0]);
+  paneSplit->addWidget(m_panes[1]);
   treesLayout->addWidget(paneSplit, 1);
 
   m_eventTabs = new QTabWidget;
   m_eventTabs->setDocumentMode(true);
-  for (int s = 0; s < 2; ++s) {
-    auto& slot = m_slots[std::size_t(s)];
-    slot.eventView = new QTableView;
-    slot.eventView->setModel(slot.events);
-    slot.eventView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    slot.eventView->setSelectionMode(QAbstractItemView::SingleSelection);
-    slot.eventView->verticalHeader()->hide();
-    slot.eventView->verticalHeader()->setDefaultSectionSize(20);
-    slot.eventView->horizontalHeader()->setStretchLastSection(true);
-    const int widths[] = {56, 52, 50, 46, 104, 116, 120, 84, 80, 80, 74};
-    for (int c = 0; c < int(std::size(widths)); ++c) slot.eventView->setColumnWidth(c, widths[c]);
-    slot.eventView->setAlternatingRowColors(true);
-    slot.eventView->setWordWrap(false);
-    m_eventTabs->addTab(slot.eventView, s == 0 ? tr("Attempts · A") : tr("Attempts · B"));
-    connect(slot.eventView, &QTableView::clicked, this, [this, s](const QModelIndex& idx) {
-      selectEvent(s, idx.data(SimEventTableModel::EventIdRole).toLongLong());
-    });
-  }
+  m_eventTabs->addTab(m_panes[0]->eventView(), tr("Attempts · A"));
+  m_eventTabs->addTab(m_panes[1]->eventView(), tr("Attempts · B"));
   auto* leftSplit = new QSplitter(Qt::Vertical);
   leftSplit->setChildrenCollapsible(false);
   leftSplit->addWidget(trees);
@@ -128,7 +110,8 @@ SimulatorPage::SimulatorPage(QWidget* parent) : QWidget(parent) {
   auto* main = new QSplitter(Qt::Horizontal);
   main->setChildrenCollapsible(false);
   main->addWidget(leftSplit);
-  main->addWidget(buildSidePanel());
+  m_side = new SimSidePanel({m_panes[0]->gauge(), m_panes[1]->gauge()}, m_totals);
+  main->addWidget(m_side);
   main->setStretchFactor(0, 3);
   main->setStretchFactor(1, 1);
   main->setSizes({1100, 460});
@@ -146,8 +129,8 @@ SimulatorPage::SimulatorPage(QWidget* parent) : QWidget(parent) {
   connect(m_controls, &SimControls::configChanged, this, [this] {
     // Any edit of the inputs means "simulate this": a trace shown in A gives way to the simulation, except
     // a real run, whose prediction (B) the edit changes.
-    if (!m_predict) m_slots[0].tracePath.clear();
-    if (m_controls->compare() != SimControls::Compare::None) m_slots[1].tracePath.clear();
+    if (!m_predict) m_jobs->clearTracePath(0);
+    if (m_controls->compare() != SimControls::Compare::None) m_jobs->clearTracePath(1);
     m_debounce->start();
   });
   m_playTimer = new QTimer(this);
@@ -160,18 +143,18 @@ SimulatorPage::SimulatorPage(QWidget* parent) : QWidget(parent) {
   connect(m_transport, &SimTransportBar::endRequested, this, &SimulatorPage::runToEnd);
   connect(m_transport, &SimTransportBar::playToggled, this, &SimulatorPage::setPlaying);
   connect(m_transport, &SimTransportBar::fitRequested, this, [this] {
-    for (auto& slot : m_slots) {
-      slot.tree->setFollowCurrent(true);
-      slot.tree->fit();
+    for (auto* pane : m_panes) {
+      pane->tree()->setFollowCurrent(true);
+      pane->tree()->fit();
     }
   });
   connect(m_transport, &SimTransportBar::openTraceRequested, this, &SimulatorPage::chooseTrace);
   connect(m_transport, &SimTransportBar::cancelRequested, this, [this] {
-    for (auto& slot : m_slots) slot.jobs->cancel();
+    m_jobs->cancelAll();
     m_endPending = false;
   });
 
-  auto shortcut = [this](QKeySequence key, auto fn) {
+  auto shortcut = [this](const QKeySequence& key, auto fn) {
     auto* sc = new QShortcut(key, this);
     sc->setContext(Qt::WidgetWithChildrenShortcut);
     connect(sc, &QShortcut::activated, this, fn);
@@ -183,7 +166,7 @@ SimulatorPage::SimulatorPage(QWidget* parent) : QWidget(parent) {
   shortcut(QKeySequence(Qt::Key_Home), [this] { reset(); });
 
   setFocusPolicy(Qt::StrongFocus);
-  m_slots[1].pane->hide();
+  m_panes[1]->hide();
   m_eventTabs->setTabVisible(1, false);
   createNavigatorSource();
   stepTo(0);
@@ -192,91 +175,17 @@ SimulatorPage::SimulatorPage(QWidget* parent) : QWidget(parent) {
 
 SimulatorPage::~SimulatorPage() = default;
 
-QWidget* SimulatorPage::buildPane(int s) {
-  auto& slot = m_slots[std::size_t(s)];
-  slot.pane = new QWidget;
-  auto* v = new QVBoxLayout(slot.pane);
-  v->setContentsMargins(0, 0, 0, 0);
-  v->setSpacing(2);
-  slot.header = new QLabel;
-  slot.header->setTextFormat(Qt::RichText);
-  v->addWidget(slot.header);
-  slot.tree = new SimTreeView;
-  slot.tree->setObjectName(s == 0 ? QStringLiteral("treeA") : QStringLiteral("treeB"));
-  v->addWidget(slot.tree, 1);
-  connect(slot.tree, &SimTreeView::nodeClicked, this, [this, s](qint64 id) { selectEvent(s, id); });
-  return slot.pane;
-}
-
-QWidget* SimulatorPage::buildSidePanel() {
-  auto* side = new QWidget;
-  side->setMinimumWidth(440);
-  auto* v = new QVBoxLayout(side);
-  v->setContentsMargins(0, 0, 0, 0);
-  v->setSpacing(6);
-
-  auto* gaugeBox = new QGroupBox(tr("Memory of the current attempt"));
-  auto* gv = new QVBoxLayout(gaugeBox);
-  gv->setContentsMargins(8, 6, 8, 6);
-  for (auto& slot : m_slots) {
-    slot.gauge = new SimMemoryGauge;
-    gv->addWidget(slot.gauge);
-  }
-  v->addWidget(gaugeBox);
-
-  auto* countersBox = new QGroupBox(tr("Counters"));
-  auto* cv = new QVBoxLayout(countersBox);
-  cv->setContentsMargins(4, 6, 4, 4);
-  auto* table = new QTableView;
-  table->setObjectName(QStringLiteral("totalsTable"));
-  table->setModel(m_totals);
-  table->verticalHeader()->hide();
-  table->verticalHeader()->setDefaultSectionSize(20);
-  table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-  table->setSelectionMode(QAbstractItemView::NoSelection);
-  table->setFocusPolicy(Qt::NoFocus);
-  table->setAlternatingRowColors(true);
-  table->setShowGrid(false);
-  table->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
-  table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  table->setMinimumHeight(20 * 16 + 6);  // scrolls past 15 rows
-  cv->addWidget(table);
-  m_alternatives = new QLabel;
-  m_alternatives->setTextFormat(Qt::RichText);
-  m_alternatives->setWordWrap(true);
-  m_alternatives->setToolTip(
-      tr("The same scenes and epochs without split-and-retry, priced by the same memory and time model "
-         "(derived by the simulator)"));
-  m_alternatives->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-  m_alternatives->setContentsMargins(6, 6, 6, 6);
-  v->addWidget(countersBox);
-
-  // The selected attempt and the alternative schedules share the bottom: both are read one at a time.
-  auto* bottom = new QTabWidget;
-  bottom->setDocumentMode(true);
-  auto* detailsPage = new QWidget;
-  auto* dv = new QVBoxLayout(detailsPage);
-  dv->setContentsMargins(6, 6, 6, 6);
-  m_detailsTitle = new QLabel;
-  m_detailsTitle->setStyleSheet(QStringLiteral("color:#5b636d"));
-  dv->addWidget(m_detailsTitle);
-  m_details = new QTextBrowser;
-  m_details->setFrameShape(QFrame::NoFrame);
-  m_details->setOpenLinks(false);
-  dv->addWidget(m_details, 1);
-  bottom->addTab(detailsPage, tr("Selected attempt"));
-  bottom->addTab(m_alternatives, tr("Other schedules"));
-  v->addWidget(bottom, 1);
-  return side;
-}
+SimEventTableModel* SimulatorPage::eventModel(int slot) const { return m_panes[std::size_t(slot)]->events(); }
+SimTreeView* SimulatorPage::treeView(int slot) const { return m_panes[std::size_t(slot)]->tree(); }
+SimMemoryGauge* SimulatorPage::gauge(int slot) const { return m_panes[std::size_t(slot)]->gauge(); }
+RunPtr SimulatorPage::run(int slot) const { return m_panes[std::size_t(slot)]->run(); }
 
 QString SimulatorPage::errorText() const {
   return m_error->isVisible() || !m_error->isHidden() ? m_error->text() : QString();
 }
-QString SimulatorPage::detailsText() const { return m_details->toPlainText(); }
-QString SimulatorPage::alternativesText() const { return m_alternatives->text(); }
-QString SimulatorPage::noticeText() const { return m_notice->isHidden() ? QString() : m_notice->text(); }
+QString SimulatorPage::detailsText() const { return m_side->detailsText(); }
+QString SimulatorPage::alternativesText() const { return m_side->alternativesText(); }
+QString SimulatorPage::noticeText() const { return m_notice->shownText(); }
 
 void SimulatorPage::chooseTrace(int slot) {
   const QString path = QFileDialog::getOpenFileName(this, tr("Open a split-and-retry trace"), {},
@@ -288,36 +197,187 @@ void SimulatorPage::chooseTrace(int slot) {
     openTrace(path, slot);
 }
 
-// The runs (A, and B when comparing) in the main window's navigator: picking one there shows its attempt
-// list and puts the keyboard on its tree; picking an attempt tab here selects the run there.
+// Picking a run in the navigator shows its attempt list and puts the keyboard on its tree; picking an
+// attempt tab here selects the run there.
 void SimulatorPage::createNavigatorSource() {
-  m_navigator = new NavigatorSource(tr("Simulator runs"), this);
-  connect(m_navigator, &NavigatorSource::activated, this, [this](int entry) {
-    // Entries list the slots that hold a run, A first.
-    int slot = -1;
-    for (int s = 0, seen = 0; s < 2; ++s)
-      if (m_slots[std::size_t(s)].run && seen++ == entry) slot = s;
-    if (slot < 0) return;
+  m_navigator = new SimRunNavigator(this);
+  connect(m_navigator, &SimRunNavigator::runPicked, this, [this](int slot) {
     m_eventTabs->setCurrentIndex(slot);
-    m_slots[std::size_t(slot)].tree->setFocus(Qt::OtherFocusReason);
+    m_panes[std::size_t(slot)]->tree()->setFocus(Qt::OtherFocusReason);
   });
   connect(m_eventTabs, &QTabWidget::currentChanged, this, [this] { updateNavigatorSource(); });
 }
 
 void SimulatorPage::updateNavigatorSource() {
-  if (!m_navigator) return;
-  std::vector<NavigatorSource::Entry> entries;
-  int current = -1;
-  for (int s = 0; s < 2; ++s) {
-    const RunPtr& run = m_slots[std::size_t(s)].run;
-    if (!run) continue;
-    if (s == m_eventTabs->currentIndex()) current = int(entries.size());
-    const qint64 attempts = run->stepTotals.empty() ? 0 : qint64(run->stepTotals.back().attempts);
-    entries.push_back({tr("%1: %2").arg(s == 0 ? QStringLiteral("A") : QStringLiteral("B"), run->title),
-                       attempts == 1 ? tr("1 attempt") : tr("%1 attempts").arg(QLocale().toString(attempts)),
-                       run->source});
+  if (m_navigator) m_navigator->setRuns({m_panes[0]->run(), m_panes[1]->run()}, m_eventTabs->currentIndex());
+}
+
+void SimulatorPage::simulateNow() {
+  m_debounce->stop();
+  startJobs();
+}
+
+void SimulatorPage::startJobs() {
+  m_debounce->stop();
+  if (m_predict) {
+    // A stays the real run; B is the prediction of the controls' config.
+    if (!m_predictPending) m_jobs->simulate(1, m_controls->config(), tr("prediction"));
+    return;
   }
-  m_navigator->setEntries(std::move(entries), current);
+  const sim::SimConfig a = m_controls->config();
+  if (m_jobs->tracePath(0).isEmpty())
+    m_jobs->simulate(0, a, QString::fromStdString(sim::preset_name(a.policy)));
+  if (const auto b = m_controls->compareConfig()) {
+    m_jobs->clearTracePath(1);
+    m_jobs->simulate(1, *b, QString::fromStdString(sim::preset_name(b->policy)));
+  } else if (m_jobs->tracePath(1).isEmpty()) {
+    m_jobs->cancel(1);
+    runArrived(1, nullptr);
+  }
+}
+
+void SimulatorPage::openRealRunWithPrediction(const QString& path) {
+  m_predict = true;
+  m_predictPending = true;
+  m_jobs->cancel(1);
+  runArrived(1, nullptr);
+  m_jobs->openTrace(0, path);
+}
+
+void SimulatorPage::openTrace(const QString& path, int s) {
+  m_predict = m_predictPending = false;
+  m_jobs->openTrace(s, path);
+}
+
+void SimulatorPage::runArrived(int s, const RunPtr& run) {
+  SimRunPane* pane = m_panes[std::size_t(s)];
+  pane->setRun(run, run ? std::min(m_step, run->steps()) : 0);
+  if (s == 0 || run) m_error->hide();
+  if (s == 0 && m_predictPending && run) {
+    m_predictPending = false;
+    if (run->config) {
+      m_controls->setConfig(*run->config);  // no configChanged: the prediction starts here
+      m_jobs->simulate(1, *run->config, tr("prediction"));
+    } else {
+      m_predict = false;
+      jobFailed(tr("%1 cannot be predicted: its header has no simulator config (%2)")
+                    .arg(m_jobs->tracePath(0), run->configError));
+    }
+  }
+  pane->setVisible(s == 0 || run != nullptr);
+  m_eventTabs->setTabVisible(s, s == 0 || run != nullptr);
+  if (m_detailSlot == s) m_detailEvent = -1;
+  m_totals->setRuns(m_panes[0]->run(), m_panes[1]->run());
+  updateNavigatorSource();
+  m_side->alternatives()->setRun(m_panes[0]->run());
+  stepTo(m_step);
+  QStringList status;
+  for (int i = 0; i < 2; ++i) {
+    const auto& r = m_panes[std::size_t(i)]->run();
+    if (!r) continue;
+    status << tr("%1: %2 (%3 attempts, %4 nodes; computed in %5 ms, layout %6 ms)%7")
+                  .arg(QLatin1String(slotLetter(i)), r->source, simfmt::count(r->stepTotals.back().attempts),
+                       simfmt::count(std::int64_t(r->layout.nodeCount())))
+                  .arg(r->computeSeconds * 1e3, 0, 'f', 0)
+                  .arg(r->layoutSeconds * 1e3, 0, 'f', 0)
+                  .arg(r->truncated ? tr(" — only the first %1 steps kept").arg(simfmt::count(kMaxSteps))
+                                    : QString());
+  }
+  m_status->setText(status.join(QStringLiteral("   ·   ")));
+  m_notice->showRuns(m_panes[0]->run(), m_panes[1]->run(), m_predict);
+  if (!isBusy()) {
+    if (m_endPending) {
+      m_endPending = false;
+      stepTo(lastStep());
+    }
+    emit runsReady();
+  }
+}
+
+void SimulatorPage::jobFailed(const QString& message) {
+  m_error->setText(message);
+  m_error->show();
+  emit failed(message);
+  if (!isBusy()) emit runsReady();
+}
+
+bool SimulatorPage::isBusy() const { return m_jobs->busy(); }
+
+std::int64_t SimulatorPage::lastStep() const {
+  std::int64_t last = 0;
+  for (const auto* pane : m_panes)
+    if (pane->run()) last = std::max(last, pane->run()->steps());
+  return last;
+}
+
+std::int64_t SimulatorPage::slotStep(int s) const {
+  const auto& r = m_panes[std::size_t(s)]->run();
+  return r ? std::min(m_step, r->steps()) : 0;
+}
+
+void SimulatorPage::stepTo(std::int64_t step) {
+  m_step = std::clamp<std::int64_t>(step, 0, lastStep());
+  for (int s = 0; s < 2; ++s)
+    m_panes[std::size_t(s)]->showStep(slotStep(s), isBusy(), m_detailEvent >= 0 && m_detailSlot == s);
+  m_totals->setSteps(slotStep(0), slotStep(1));
+  m_transport->setPosition(m_step, lastStep());
+  refreshDetails();
+  if (m_playing && m_step >= lastStep()) setPlaying(false);
+  emit stepChanged(m_step);
+}
+
+void SimulatorPage::refreshDetails() {
+  const RunPtr& run = m_panes[std::size_t(m_detailSlot)]->run();
+  if (!run) {
+    m_side->showNoRun();
+    return;
+  }
+  const auto st = slotStep(m_detailSlot);
+  std::int64_t id = m_detailEvent;
+  if (id >= run->eventsAfter(st)) id = -1;  // stepped back before it
+  const bool following = id < 0;
+  if (following) id = run->attemptOfStep(st);
+  for (int s = 0; s < 2; ++s)
+    m_panes[std::size_t(s)]->tree()->setSelected(s == m_detailSlot && !following ? id : -1);
+  m_side->showAttempt(*run, QLatin1String(slotLetter(m_detailSlot)), id, st, following);
+}
+
+void SimulatorPage::selectEvent(int s, std::int64_t eventId) {
+  m_detailSlot = s;
+  m_detailEvent = eventId;
+  m_panes[std::size_t(s)]->revealEvent(eventId);
+  refreshDetails();
+}
+
+void SimulatorPage::runToEnd() {
+  setPlaying(false);
+  if (isBusy()) m_endPending = true;
+  stepTo(lastStep());
+}
+
+void SimulatorPage::setPlaying(bool play) {
+  if (play && m_step >= lastStep()) play = false;
+  m_playing = play;
+  m_transport->setPlaying(play);
+  if (play) {
+    m_playCarry = 0;
+    m_lastTickMs = QDateTime::currentMSecsSinceEpoch();
+    m_playTimer->start();
+  } else {
+    m_playTimer->stop();
+  }
+}
+
+void SimulatorPage::tick() {
+  const qint64 now = QDateTime::currentMSecsSinceEpoch();
+  // Elapsed time, not ticks, so a slow paint does not slow the simulated clock; capped to avoid jumps.
+  const double dt = std::min(0.25, double(now - m_lastTickMs) / 1000.0);
+  m_lastTickMs = now;
+  m_playCarry += m_transport->speed() * dt;
+  const auto steps = std::int64_t(m_playCarry);
+  if (steps <= 0) return;
+  m_playCarry -= double(steps);
+  stepTo(m_step + steps);
 }
 
 }  // namespace oomscope::ui

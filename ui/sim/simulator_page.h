@@ -3,10 +3,10 @@
 // of run B when comparing) in the middle, the memory gauge, the counters of both runs with their
 // difference and the selected attempt's details on the right, the attempt list below.
 //
-// Each run is simulated (or its trace read) to the end once, on a worker thread through JobTracker, with
-// its tree laid out there too; the page then only moves one cursor, so Next/Back/Play/Run to end cost the
-// same for a 10-node and a 100,000-node run and never block the window. Both runs step together: at global
-// step s each run shows min(s, its last step).
+// Each run is simulated (or its trace read) to the end once, on a worker thread (SimRunJobs), with its
+// tree laid out there too; the page then only moves one cursor over each run's views (SimRunPane), so
+// Next/Back/Play/Run to end cost the same for a 10-node and a 100,000-node run and never block the window.
+// Both runs step together: at global step s each run shows min(s, its last step).
 
 #include <QWidget>
 #include <array>
@@ -16,17 +16,18 @@
 
 class QLabel;
 class QTabWidget;
-class QTableView;
-class QTextBrowser;
 class QTimer;
 
 namespace oomscope::ui {
 
-class JobTracker;
-class NavigatorSource;
 class SimControls;
 class SimEventTableModel;
 class SimMemoryGauge;
+class SimNotice;
+class SimRunJobs;
+class SimRunNavigator;
+class SimRunPane;
+class SimSidePanel;
 class SimTotalsModel;
 class SimTransportBar;
 class SimTreeView;
@@ -40,10 +41,10 @@ class SimulatorPage : public QWidget {
 
   SimControls* controls() const { return m_controls; }
   SimTotalsModel* totalsModel() const { return m_totals; }
-  SimEventTableModel* eventModel(int slot) const { return m_slots[std::size_t(slot)].events; }
-  SimTreeView* treeView(int slot) const { return m_slots[std::size_t(slot)].tree; }
-  SimMemoryGauge* gauge(int slot) const { return m_slots[std::size_t(slot)].gauge; }
-  RunPtr run(int slot) const { return m_slots[std::size_t(slot)].run; }
+  SimEventTableModel* eventModel(int slot) const;
+  SimTreeView* treeView(int slot) const;
+  SimMemoryGauge* gauge(int slot) const;
+  RunPtr run(int slot) const;
   QString errorText() const;
   QString detailsText() const;
   QString alternativesText() const;
@@ -78,30 +79,11 @@ class SimulatorPage : public QWidget {
   void failed(const QString& message);
 
  private:
-  struct Slot {
-    JobTracker* jobs = nullptr;
-    RunPtr run;
-    QString tracePath;  // non-empty: this slot shows a trace, not a simulation
-    SimTreeView* tree = nullptr;
-    SimEventTableModel* events = nullptr;
-    QTableView* eventView = nullptr;
-    SimMemoryGauge* gauge = nullptr;
-    QLabel* header = nullptr;
-    QWidget* pane = nullptr;
-  };
-
-  QWidget* buildPane(int slot);
-  QWidget* buildSidePanel();
   void startJobs();
-  void startSimulation(int slot, const sim::SimConfig& config, const QString& title);
   void runArrived(int slot, const RunPtr& run);
   void jobFailed(const QString& message);
-  void updateBusy();
-  void refreshSlot(int slot);
   void refreshDetails();
-  void refreshAlternatives();
-  void refreshNotice();
-  // The runs in the main window's navigator (simulator_page_navigator.cpp).
+  // The runs in the main window's navigator.
   void createNavigatorSource();
   void updateNavigatorSource();
   void tick();
@@ -111,15 +93,14 @@ class SimulatorPage : public QWidget {
   SimControls* m_controls = nullptr;
   SimTransportBar* m_transport = nullptr;
   SimTotalsModel* m_totals = nullptr;
-  std::array<Slot, 2> m_slots;
+  SimRunJobs* m_jobs = nullptr;
+  std::array<SimRunPane*, 2> m_panes{};
   QTabWidget* m_eventTabs = nullptr;
-  NavigatorSource* m_navigator = nullptr;
-  QTextBrowser* m_details = nullptr;
-  QLabel* m_detailsTitle = nullptr;
+  SimRunNavigator* m_navigator = nullptr;
+  SimSidePanel* m_side = nullptr;
   QLabel* m_error = nullptr;
-  QLabel* m_notice = nullptr;
+  SimNotice* m_notice = nullptr;
   QLabel* m_status = nullptr;
-  QLabel* m_alternatives = nullptr;
   QTimer* m_debounce = nullptr;
   QTimer* m_playTimer = nullptr;
 

@@ -1,47 +1,50 @@
-// The SimulatorPage's notice: what the page could not keep of a run, and how a real run and its
-// prediction agree.
-#include <QLabel>
+#include "ui/sim/sim_notice.h"
 
 #include "core/sim/agreement.h"
 #include "ui/sim/outcome_style.h"
 #include "ui/sim/sim_format.h"
-#include "ui/sim/simulator_page.h"
 
 namespace oomscope::ui {
 
 namespace {
 
 QString truncatedLine(const QString& letter, const RunData& r) {
-  QString line = SimulatorPage::tr(
+  QString line = SimNotice::tr(
                      "<b>Run %1 is too large to keep whole</b>: the page keeps its first %2 steps "
                      "(%3 of %4 events); the tree, the list and the counters stop there.")
                      .arg(letter, simfmt::count(kMaxSteps), simfmt::count(std::int64_t(r.log.events.size())),
                           simfmt::count(r.wholeRunEvents));
   if (r.wholeRun) {
     const sim::Totals& t = *r.wholeRun;
-    line += SimulatorPage::tr(
+    line += SimNotice::tr(
                 " The whole run: %1 attempts (%2 OOM), %3 points dropped, %4 of the points reached "
                 "the optimizer step%5.")
                 .arg(simfmt::count(t.attempts), simfmt::count(t.oom_attempts),
                      simfmt::count(t.points_dropped), simfmt::percent(t.applied_point_fraction()),
-                     t.crashes ? SimulatorPage::tr(", then it crashed") : QString());
+                     t.crashes ? SimNotice::tr(", then it crashed") : QString());
   } else {
-    line += SimulatorPage::tr(" The trace has no totals line, so the whole run's counters are unknown.");
+    line += SimNotice::tr(" The trace has no totals line, so the whole run's counters are unknown.");
   }
   return line;
 }
 
 }  // namespace
 
-void SimulatorPage::refreshNotice() {
+SimNotice::SimNotice(QWidget* parent) : QLabel(parent) {
+  setObjectName(QStringLiteral("simNotice"));
+  setWordWrap(true);
+  setTextFormat(Qt::RichText);
+  setTextInteractionFlags(Qt::TextSelectableByMouse);
+  setStyleSheet(
+      QStringLiteral("background:#fff8e1; color:#5c4400; border:1px solid #f0d68a; padding:4px 8px;"));
+  hide();
+}
+
+void SimNotice::showRuns(const RunPtr& a, const RunPtr& b, bool predicting) {
   QStringList lines;
-  for (int s = 0; s < 2; ++s) {
-    const auto& r = m_slots[std::size_t(s)].run;
-    if (r && r->truncated) lines << truncatedLine(QLatin1String(s == 0 ? "A" : "B"), *r);
-  }
-  const auto& a = m_slots[0].run;
-  const auto& b = m_slots[1].run;
-  if (m_predict && a && b && a->realRun) {
+  if (a && a->truncated) lines << truncatedLine(QStringLiteral("A"), *a);
+  if (b && b->truncated) lines << truncatedLine(QStringLiteral("B"), *b);
+  if (predicting && a && b && a->realRun) {
     const sim::Agreement g = sim::compare_outcomes(a->log, b->log);
     QString line = tr("<b>Real run (A) vs prediction (B)</b>: the same outcome for %1 of %2 events (%3)")
                        .arg(simfmt::count(g.same), simfmt::count(std::max(g.events_a, g.events_b)),
@@ -61,8 +64,8 @@ void SimulatorPage::refreshNotice() {
     if (a->truncated || b->truncated) line += tr(" (Over the kept events only.)");
     lines << line;
   }
-  m_notice->setText(lines.join(QStringLiteral("<br>")));
-  m_notice->setVisible(!lines.isEmpty());
+  setText(lines.join(QStringLiteral("<br>")));
+  setVisible(!lines.isEmpty());
 }
 
 }  // namespace oomscope::ui
