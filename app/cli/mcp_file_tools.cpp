@@ -86,6 +86,12 @@ mcp::Tool mcp_report_tool() {
            "never started, else the largest executed module, else the largest)"}}},
         {"capacity", mcp_string_or_number("check the plan against a pool of this size: bytes, or with a unit "
                                           "(2.79GiB, 512MiB, 16GB; docs/byte-sizes.md)")},
+        {"at",
+         {{"type", Json::array({"integer", "string"})},
+          {"description",
+           "show the analysed module's plan at this program position instead of at its peak: the index of "
+           "an event of its heap-simulator trace, from 0, as XProf's memory viewer numbers program order "
+           "(the CLI's --at POSITION)"}}},
         {"top", top_schema("rows per list (default 25)")}}},
       {"anyOf", Json::array({Json{{"required", {"path"}}}, Json{{"required", {"paths"}}}})},
       {"additionalProperties", false}};
@@ -114,6 +120,10 @@ mcp::Tool mcp_report_tool() {
       if (args.contains("capacity"))
         options.capacity = parse_capacity("--capacity", mcp_arg_text(args["capacity"]));
       if (args.contains("top")) options.top = parse_count("--top", mcp_arg_text(args["top"]));
+      if (args.contains("at")) {
+        const std::int64_t at = parse_position("--at", mcp_arg_text(args["at"]));
+        options.plan_range = std::pair(at, at);
+      }
       const ReportDocument doc = report_document(expand_capture_inputs(inputs), options, ctx.progress,
                                                  ctx.stop, [](const Error&) {});
       if (!doc.reported) {  // as the CLI: every file failed (exit code 1), each named
