@@ -45,8 +45,6 @@ CLI::Option* add_count(CLI::App& app, const std::string& name, std::size_t& into
 // tools): they throw CLI::ValidationError(name, why) in the same words.
 std::size_t parse_count(const std::string& name, const std::string& text);
 std::int64_t parse_capacity(const std::string& name, const std::string& text);
-// report's --at: a program position (an index of the heap-simulator trace, 0 or more).
-std::int64_t parse_position(const std::string& name, const std::string& text);
 
 }  // namespace oomscope::cli
 

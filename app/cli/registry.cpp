@@ -70,14 +70,6 @@ std::int64_t parse_capacity(const std::string& name, const std::string& text) {
   return parsed.bytes;
 }
 
-std::int64_t parse_position(const std::string& name, const std::string& text) {
-  std::int64_t at = -1;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), at);
-  if (ec != std::errc() || end != text.data() + text.size() || at < 0)
-    throw CLI::ValidationError(name, "'" + text + "' is not a program position (0 or more)");
-  return at;
-}
-
 CLI::Option* add_count(CLI::App& app, const std::string& name, std::size_t& into, const std::string& help) {
   return app
       .add_option_function<std::string>(
