@@ -120,10 +120,7 @@ Runner define_report(CLI::App& app) {
   app.add_option_function<std::string>(
          "--at",
          [o](const std::string& text) {
-           std::int64_t at = -1;
-           const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), at);
-           if (ec != std::errc() || end != text.data() + text.size() || at < 0)
-             throw CLI::ValidationError("--at", "'" + text + "' is not a program position (0 or more)");
+           const std::int64_t at = parse_position("--at", text);
            o->report.plan_range = std::pair(at, at);
          },
          "show the analysed module's plan at this program position instead of at its peak: the\n"

@@ -4,7 +4,9 @@
 
 #include <sys/stat.h>
 
+#include <CLI/App.hpp>
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <sstream>
 
@@ -186,6 +188,14 @@ Rendered diff_document(const std::string& a, const std::string& b, std::size_t t
   std::ostringstream text;
   snapshot::write_diff_text(text, d);
   return Rendered{text.str(), nlohmann::ordered_json(snapshot::diff_json(d))};
+}
+
+std::int64_t parse_position(const std::string& name, const std::string& text) {
+  std::int64_t at = -1;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), at);
+  if (ec != std::errc() || end != text.data() + text.size() || at < 0)
+    throw CLI::ValidationError(name, "'" + text + "' is not a program position (0 or more)");
+  return at;
 }
 
 }  // namespace oomscope::cli

@@ -4,6 +4,7 @@
 // (app/cli/mcp_file_tools.cpp) return them, so a tool's structured result is the command's --json output.
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <stop_token>
 #include <string>
@@ -39,6 +40,10 @@ ReportDocument report_document(const std::vector<std::string>& inputs, const ana
                                ProgressSink& progress, const std::stop_token& stop,
                                const std::function<void(const Error&)>& on_failure,
                                const snapshot::CategoryRules* rules = nullptr);
+
+// report's --at POSITION (an index of the heap-simulator trace, 0 or more), for the command and the MCP
+// tool alike: throws CLI::ValidationError(name, why) in the CLI's words.
+std::int64_t parse_position(const std::string& name, const std::string& text);
 
 // `diff A B --top N [--categories FILE]`: two PyTorch snapshots. The text is written unescaped, as `diff`
 // prints it. With `rules`, both are categorised by the user's rules first (docs/categories.md).

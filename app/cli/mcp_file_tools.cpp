@@ -102,6 +102,12 @@ mcp::Tool mcp_report_tool() {
            "never started, else the largest executed module, else the largest)"}}},
         {"capacity", mcp_string_or_number("check the plan against a pool of this size: bytes, or with a unit "
                                           "(2.79GiB, 512MiB, 16GB; docs/byte-sizes.md)")},
+        {"at",
+         {{"type", Json::array({"integer", "string"})},
+          {"description",
+           "show the analysed module's plan at this program position instead of at its peak: the index of "
+           "an event of its heap-simulator trace, from 0, as XProf's memory viewer numbers program order "
+           "(the CLI's --at POSITION)"}}},
         {"top", top_schema("rows per list (default 25)")},
         {"categories", categories_schema()}}},
       {"anyOf", Json::array({Json{{"required", {"path"}}}, Json{{"required", {"paths"}}}})},
@@ -131,6 +137,10 @@ mcp::Tool mcp_report_tool() {
       if (args.contains("capacity"))
         options.capacity = parse_capacity("--capacity", mcp_arg_text(args["capacity"]));
       if (args.contains("top")) options.top = parse_count("--top", mcp_arg_text(args["top"]));
+      if (args.contains("at")) {
+        const std::int64_t at = parse_position("--at", mcp_arg_text(args["at"]));
+        options.plan_range = std::pair(at, at);
+      }
       const std::vector<std::string> files = expand_capture_inputs(inputs);
       const std::optional<snapshot::CategoryRules> rules = rules_of(args);
       const ReportDocument doc = report_document(

@@ -202,7 +202,7 @@ struct MemoryEvent {
   std::int64_t allocation_bytes = 0;
   std::int64_t bytes_in_use = 0;  // stat bytes_allocated: in use after this operation
   std::int64_t bytes_available = 0;
-  std::int64_t bytes_reserved = 0;
+  std::int64_t bytes_reserved = 0;     // -1: the event has no bytes_reserved stat
   std::int64_t peak_bytes_in_use = 0;  // allocator lifetime peak (may predate the capture)
   double fragmentation = 0.0;
   std::int64_t step_id = -1;  // stat "id" when present

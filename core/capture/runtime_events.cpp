@@ -193,7 +193,7 @@ void CaptureBuilder::on_event(const Segment& seg, std::uint32_t line, const Even
       m.allocation_bytes = d.allocation.value_or(0);
       m.bytes_in_use = d.bytes_allocated.value_or(0);
       m.bytes_available = d.bytes_available.value_or(0);
-      m.bytes_reserved = d.bytes_reserved.value_or(0);
+      m.bytes_reserved = d.bytes_reserved.value_or(-1);  // XProf's reserved series has a gap there
       m.peak_bytes_in_use = d.peak.value_or(0);
       m.fragmentation = d.fragmentation.value_or(0.0);
       m.step_id = d.step_id.value_or(-1);

@@ -163,7 +163,8 @@ void CaptureBuilder::finish_runtime() {
       a.max_bytes_in_use = m.bytes_in_use;
       // Capacity is the allocator's limit: in use + reserved + available (XProf's memory_capacity);
       // bytes_reserved is 0 for the GPU BFC, not for the TPU allocator.
-      a.capacity_bytes = saturating_add(saturating_add(m.bytes_in_use, m.bytes_reserved), m.bytes_available);
+      a.capacity_bytes = saturating_add(
+          saturating_add(m.bytes_in_use, std::max<std::int64_t>(0, m.bytes_reserved)), m.bytes_available);
     }
     a.last_time_ps = m.time_ps;
     if (m.kind == MemoryEventKind::Allocation) {
@@ -174,7 +175,8 @@ void CaptureBuilder::finish_runtime() {
     }
     if (m.bytes_in_use > a.max_bytes_in_use) {
       a.max_bytes_in_use = m.bytes_in_use;
-      a.capacity_bytes = saturating_add(saturating_add(m.bytes_in_use, m.bytes_reserved), m.bytes_available);
+      a.capacity_bytes = saturating_add(
+          saturating_add(m.bytes_in_use, std::max<std::int64_t>(0, m.bytes_reserved)), m.bytes_available);
     }
     a.peak_bytes_in_use = std::max(a.peak_bytes_in_use, m.peak_bytes_in_use);
   }

@@ -11,6 +11,7 @@ Usage: test_cut_capture.py OOMSCOPE_CLI DATA_DIR
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -100,6 +101,36 @@ def main():
             check(
                 code == 0 and "cut short: the file ends inside the plane" in text, f"{name}: the text says it"
             )
+            # Each runtime line says it counts only the planes read whole; none states a count of the cut
+            # plane's events as a fact about the run.
+            lines = text.splitlines()
+            rows = [x for x in lines if re.search(r"\) +peak .* executions \d", x)]
+            check(
+                rows and all("in the planes read whole" in x for x in rows),
+                f"{name}: every module row's executions are hedged",
+            )
+            check(
+                "host executions in the capture" not in text
+                and "host executions in the planes read whole" in text,
+                f"{name}: the host executions are counted in the planes read whole",
+            )
+            check(
+                not any(
+                    x.strip().startswith("executions of ") and "in the planes read whole" not in x
+                    for x in lines
+                ),
+                f"{name}: the analysed module's executions are hedged",
+            )
+            check(
+                "no allocator events in the capture" not in text
+                and "AllocatorRetry: none [measured]" not in text,
+                f"{name}: the allocator lines are hedged",
+            )
+            if "tpu" not in name:
+                check(
+                    "never launched a kernel: 0" not in text,
+                    f"{name}: no count of launches missed without executions",
+                )
             code, info, _ = run(cli, "info", cut)
             check(code == 0 and "the file is cut short" in info, f"{name}: info says it")
 

@@ -159,6 +159,22 @@ def main():
         joined = make("joined", os.path.join(tmp, "joined.xplane.pb"), copies=4)
         code, out, err = run(cli, "report", joined)
         check(code == 0 and b"appears 4 times with identical bytes" in out, "a joined capture is detected")
+        check(
+            out.count(b"with identical bytes") == 1,
+            "a capture joined to itself gets one summary line, not one per plane",
+        )
+        # Two different real captures concatenated into one file: read as one run, and said so.
+        two = os.path.join(tmp, "two_runs.xplane.pb")
+        with open(two, "wb") as f:
+            for name in ("jax0.8_rocm_mi300x_gemm.xplane.pb", "jax0.8_rocm_mi300x_elementwise.xplane.pb"):
+                with open(os.path.join(data, name), "rb") as part:
+                    f.write(part.read())
+        for command in ("report", "info"):
+            code, out, err = run(cli, command, two)
+            check(
+                code == 0 and b"2 different captures joined together" in out,
+                f"{command}: two concatenated captures are said to be different runs",
+            )
         errs = make("empty-errors", os.path.join(tmp, "errs.xplane.pb"), size=8 << 20)
         code, out, err = run(cli, "report", errs)
         check(

@@ -70,6 +70,29 @@ test('report of a real capture, first call after initialize', async () => {
   console.log(`# measured: client start + initialize + first report (gemm capture) ${firstReportMs.toFixed(1)} ms`);
 });
 
+test('report at a program position, as `report --at`, and its refusals in the CLI\'s words', async () => {
+  const tpu = data('jax_tpu_v6e_inference.xplane.pb');
+  const r = await same('report', { path: tpu, module: 'jit_f', at: 5 },
+    ['report', tpu, '--module', 'jit_f', '--at', '5', '--json', '-'], ['report', tpu, '--module', 'jit_f', '--at', '5']);
+  assert.match(r.content[0].text, /at position 5 /);
+  // The text form of a position is read as the CLI reads it.
+  await same('report', { path: tpu, module: 'jit_f', at: '3' }, ['report', tpu, '--module', 'jit_f', '--at', '3', '--json', '-'], null);
+  const refused = [
+    [{ at: 'x' }, ['--at', 'x']],
+    [{ at: -1 }, ['--at', '-1']],
+    [{ at: '2.5' }, ['--at', '2.5']],
+    [{ at: 12 }, ['--at', '12']],
+  ];
+  for (const [args, flags] of refused) {
+    const got = await client.callTool({ name: 'report', arguments: { path: tpu, module: 'jit_f', ...args } });
+    const c = await cli(['report', tpu, '--module', 'jit_f', ...flags]);
+    assert.equal(got.isError, true, JSON.stringify(args));
+    assert.notEqual(c.status, 0, flags.join(' '));
+    assert.ok(got.content[0].text.includes('--at'), got.content[0].text);
+    assert.ok(c.stderr.includes(got.content[0].text), `${JSON.stringify(args)}: ${got.content[0].text} / ${c.stderr}`);
+  }
+});
+
 test('info on every kind of file equals `info --json`', async () => {
   for (const f of ['jax_tpu_v6e_inference.xplane.pb', 'torch_snapshot_segments_only_diffusion_vit.pickle',
     'jax_device_memory_profile_cuda_microjax.prof', 'kineto_resnet50_v100_profile_memory_2021.pt.trace.json.gz',

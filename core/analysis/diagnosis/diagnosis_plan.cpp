@@ -283,6 +283,23 @@ std::optional<DiagnosisLine> rule_workspace(const DiagnosisInput& in) {
   return l;
 }
 
+namespace {
+
+// "call 3", "calls 2-5", "calls 2, 4-5": 1-based call numbers, ascending.
+std::string call_list(const std::vector<std::int64_t>& calls) {
+  std::string out;
+  for (std::size_t i = 0; i < calls.size();) {
+    std::size_t j = i;
+    while (j + 1 < calls.size() && calls[j + 1] == calls[j] + 1) ++j;
+    out += (out.empty() ? "" : ", ") + std::to_string(calls[i]) +
+           (j > i ? "-" + std::to_string(calls[j]) : std::string());
+    i = j + 1;
+  }
+  return (calls.size() == 1 ? "call " : "calls ") + out;
+}
+
+}  // namespace
+
 std::optional<DiagnosisLine> rule_no_donation(const DiagnosisInput& in) {
   if (!in.has_plan || in.parameters_bytes <= 0) return std::nullopt;
   DiagnosisLine l;
@@ -312,12 +329,16 @@ std::optional<DiagnosisLine> rule_no_donation(const DiagnosisInput& in) {
     // Donating would delete arrays that later calls still read: no fix.
     l.rule = "donation-inputs-reused";
     l.provenance = Provenance::Measured;
-    l.finding += "; but the runtime shows buffers of those sizes live at the start of " + in.module +
-                 "'s next call (" + std::to_string(in.donation_reused_calls) + " of the last " + calls +
-                 "), so the same arrays are passed again";
-    l.cause =
-        "a shape match is not a replacement: the outputs do not take the inputs' place, and donating the "
-        "inputs would delete arrays that later calls use";
+    const std::string by = call_list(in.donation_reused_by);
+    l.finding += "; but the inputs are reused by " + by + "; donating would delete them";
+    l.cause = "a shape match is not a replacement: at " + by +
+              " the buffers live at the call's start that could "
+              "be its arguments are exactly those of the call before, with no room for another array of a "
+              "parameter's size, so the same arrays are passed again (measured)";
+    if (in.donation_total_calls > 0)  // nothing after the last call is in the capture
+      l.cause += "; call " + std::to_string(in.donation_total_calls) +
+                 " is the last in the capture, and whether its inputs are used after it, the capture cannot "
+                 "tell";
     return l;
   }
   l.cause = in.eager ? "each eager op allocates a new output while its inputs stay alive"

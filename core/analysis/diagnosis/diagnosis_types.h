@@ -105,6 +105,8 @@ struct DiagnosisInput {
   std::int64_t donation_calls = 0;
   std::int64_t donation_dead_calls = 0;
   std::int64_t donation_reused_calls = 0;
+  std::int64_t donation_total_calls = 0;         // the module's executions in the capture
+  std::vector<std::int64_t> donation_reused_by;  // the calls (1-based) that took the previous call's inputs
   // Phases: where the peak is and the highest point outside that phase ("" / nullopt when unknown).
   std::string peak_phase;
   std::string peak_instruction;

@@ -143,6 +143,8 @@ DiagnosisInput diagnosis_input(const HostReport& r, std::size_t top) {
   in.donation_calls = r.donation_liveness.calls;
   in.donation_dead_calls = r.donation_liveness.dead_calls;
   in.donation_reused_calls = r.donation_liveness.reused_calls;
+  in.donation_total_calls = r.donation_liveness.total_calls;
+  in.donation_reused_by = r.donation_liveness.reused_by;
   in.program_modules_executed = r.program.modules_executed;
   in.program_executions = r.program.executions;
   in.program_most_executions = r.program.most_executions;
@@ -366,6 +368,7 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
     r.diagnosis = diagnose(in);
   }
   add_limits(r, c);
+  r.cut_short = c.cut_short().has_value();
   for (std::string& p : consistency_problems(c, r.runtime)) r.problems.push_back(std::move(p));
   return r;
 }

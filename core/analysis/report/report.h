@@ -97,7 +97,9 @@ struct HostReport {
   DonationLiveness donation_liveness;
   std::string diagnosis_pool_note;  // the inferred memory fraction ("" when it cannot be inferred)
   std::vector<DiagnosisLine> diagnosis;
-  std::vector<std::string> limits;    // the spec's known limits that apply to this capture
+  std::vector<std::string> limits;  // the spec's known limits that apply to this capture
+  // The file is cut short (capture/cut_short.h): every runtime figure counts only the planes read whole.
+  bool cut_short = false;
   std::string module_note;            // several modules answer --module NAME: which one is analysed
   std::vector<std::string> problems;  // XSpace errors, module problems, selection notes
 };

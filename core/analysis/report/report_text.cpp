@@ -24,15 +24,21 @@ using detail::secs;
 void write_memory_space_buffers(std::ostream& o, const MemorySpaceTotals& t, std::size_t top) {
   if (t.buffers.empty()) return;
   o << "    its " << t.buffers.size() << " logical buffer" << (t.buffers.size() == 1 ? "" : "s")
-    << ", largest first, each with the kind of allocation that holds it [read]:\n";
+    << ", largest first: size, shape, the allocation that holds it, the instruction that defines it "
+       "[read]:\n";
   for (std::size_t i = 0; i < t.buffers.size() && i < top; ++i) {
     const PlanBuffer& buf = t.buffers[i];
-    std::string kind = to_string(buf.role);
+    std::string holder = std::string(to_string(buf.role)) + " allocation";
     if (buf.role == BufferRole::Parameter && buf.parameter_number >= 0)
-      kind += " " + std::to_string(buf.parameter_number);
-    if (!buf.indefinite) kind = "temp";
-    o << "      " << pad(b(buf.size_bytes), 10) << pad(buf.shape, 28) << " " << pad(kind, 12) << " "
-      << (buf.opcode.empty() ? std::string() : buf.opcode + " ") << buf.instruction;
+      holder = "parameter " + std::to_string(buf.parameter_number) + "'s allocation";
+    if (!buf.indefinite) holder = "temp allocation";
+    // The instruction by its name; its opcode only where the name does not already say it ("param", a
+    // parameter; "copy-start.1" needs no "copy-start" before it).
+    std::string defined_by = buf.instruction;
+    if (!buf.opcode.empty() && !buf.instruction.starts_with(buf.opcode))
+      defined_by += defined_by.empty() ? buf.opcode : " (" + buf.opcode + ")";
+    o << "      " << pad(b(buf.size_bytes), 10) << pad(buf.shape, 28) << " " << pad(holder, 24) << " "
+      << defined_by;
     if (buf.unpadded_bytes >= 0 && buf.unpadded_bytes != buf.size_bytes)
       o << " (unpadded " << b(buf.unpadded_bytes) << ")";
     o << "\n";
@@ -187,7 +193,9 @@ void write_runtime(std::ostream& o, const HostReport& r, std::size_t top) {
   if (rt.time_window)
     o << "  selection: " << secs(rt.time_window->first) << " .. " << secs(rt.time_window->second)
       << " of the capture; allocators, waits and executions below are counted inside it\n";
-  if (rt.allocators.empty()) o << "  no allocator events in the capture\n";
+  // A file cut short: each runtime figure says it counts only the planes read whole (LIMITS says why).
+  const std::string counted = r.cut_short ? "the planes read whole" : scope;
+  if (rt.allocators.empty()) o << "  no allocator events in " << counted << "\n";
   for (const AllocatorRuntime& a : rt.allocators) {
     o << "  " << pad(a.name, 18) << "capacity " << pad(b(a.capacity_bytes), 10) << "[read]  peak in use "
       << b(a.peak_bytes_in_use) << " at " << secs(a.peak_time_ps) << " [read]  lifetime peak "
@@ -199,18 +207,18 @@ void write_runtime(std::ostream& o, const HostReport& r, std::size_t top) {
   }
   o << "  AllocatorRetry: ";
   if (rt.retries.count == 0)
-    o << "none [measured]\n";
+    o << (r.cut_short ? "none in the planes read whole [measured]\n" : "none [measured]\n");
   else
     o << rt.retries.count << " waits, longest " << secs(rt.retries.longest_ps) << " at "
       << secs(rt.retries.longest_time_ps) << ", total " << secs(rt.retries.total_ps) << " [measured]\n";
-  o << "  host executions in " << scope << ": " << rt.executions_total << " [measured]\n";
+  o << "  host executions in " << counted << ": " << rt.executions_total << " [measured]\n";
   if (!rt.module) {
     o << "  no module analysed\n";
   } else {
     const ModuleRuntime& m = *rt.module;
     o << "  executions of " << m.module;
     if (m.program_id) o << "(" << *m.program_id << ")";
-    o << ": " << m.executions.size();
+    o << ": " << m.executions.size() << (r.cut_short ? " in the planes read whole" : "");
     if (m.allocator && *m.allocator < rt.allocators.size()) o << " on " << rt.allocators[*m.allocator].name;
     const auto by_id = std::count_if(m.executions.begin(), m.executions.end(),
                                      [](const RuntimeExecution& e) { return e.matched_by_program_id; });
@@ -274,13 +282,16 @@ void write_runtime(std::ostream& o, const HostReport& r, std::size_t top) {
       }
       o << (m.growth_consistent ? "; every step grew\n" : "\n");
     }
-    o << "  executions that never launched a kernel: " << m.never_launched;
-    if (!rt.has_device_program_events)
-      o << " (no device events: unknown)\n";
-    else if (m.launch_unknown > 0)
-      o << " [measured], " << m.launch_unknown << " unknown\n";
-    else
-      o << " [measured]\n";
+    // On a cut file without executions, a count of launches missed would say nothing.
+    if (!r.cut_short || !m.executions.empty()) {
+      o << "  executions that never launched a kernel: " << m.never_launched;
+      if (!rt.has_device_program_events)
+        o << " (no device events: unknown)\n";
+      else if (m.launch_unknown > 0)
+        o << " [measured], " << m.launch_unknown << " unknown\n";
+      else
+        o << " [measured]\n";
+    }
     if (n >= 2) {
       o << "  host events between the last two executions (" << secs(m.between_start_ps) << " .. "
         << secs(m.between_end_ps) << ", " << m.host_events_between_total << " events) [measured]:\n";
@@ -314,7 +325,8 @@ void write_diagnosis(std::ostream& o, const HostReport& r) {
                                                      : "capacity of " + r.capacity_allocator + " [read]")
       << ")\n";
   else
-    o << "  pool: unknown (no allocator events; pass --capacity BYTES to check the plan against a pool)\n";
+    o << "  pool: unknown (no allocator events" << (r.cut_short ? " in the planes read whole" : "")
+      << "; pass --capacity BYTES to check the plan against a pool)\n";
   if (r.capacity_bytes && r.capacity_source == CapacitySource::Given && r.device_memory_bytes &&
       *r.capacity_bytes > *r.device_memory_bytes)
     o << "  warning: the given pool is larger than the device's " << b(*r.device_memory_bytes)
@@ -371,7 +383,7 @@ void write_report_text(std::ostream& o, const HostReport& r, std::size_t top) {
     o << "  " << pad(m.name + "(" + std::to_string(m.program_id) + ")", 40) << " peak "
       << pad(b(m.peak_bytes), 10) << " temp " << pad(b(m.temp_bytes), 10) << " params "
       << pad(b(m.parameters_bytes), 10) << " outputs " << pad(b(m.outputs_bytes), 10) << " executions "
-      << m.executions;
+      << m.executions << (r.cut_short ? " in the planes read whole" : "");
     if (m.executions > 0)
       o << (m.executions_by_program_id == m.executions ? " (by program id)"
             : m.executions_by_program_id == 0
@@ -386,7 +398,11 @@ void write_report_text(std::ostream& o, const HostReport& r, std::size_t top) {
   if (r.runtime.module) {
     o << "analysed module: " << r.runtime.module->module;
     if (r.runtime.module->program_id) o << "(" << *r.runtime.module->program_id << ")";
-    o << ", " << to_string(r.runtime.choice) << "\n";
+    o << ", "
+      << (r.cut_short && r.runtime.choice == ModuleChoice::LargestModule
+              ? std::string("largest module (none executed in the planes read whole)")
+              : std::string(to_string(r.runtime.choice)))
+      << "\n";
     if (!r.module_note.empty()) o << "  note: " << r.module_note << "\n";
   }
   if (r.plan) write_plan(o, r, top);

@@ -39,6 +39,28 @@ void write_reconciliation(std::ostream& o, const HostReport& r) {
   }
 }
 
+// Bytes reserved over time (XProf's reserved series): the peak and where, or that the capture has none.
+void write_reserved(std::ostream& o, const AllocatorRuntime& a, const RuntimePeak& p) {
+  o << "  bytes reserved on " << a.name << " (the allocator's bytes_reserved stat): ";
+  if (a.reserved_events == 0) {
+    o << "the capture carries no reserved figure (none of its " << a.allocations + a.deallocations
+      << " events has the stat)\n";
+    return;
+  }
+  const std::int64_t events = a.allocations + a.deallocations;
+  const std::string on = a.reserved_events == events
+                             ? "on every event"
+                             : "on " + std::to_string(a.reserved_events) + " of its " +
+                                   std::to_string(events) + " events (the others carry none)";
+  if (a.peak_bytes_reserved == 0) {
+    o << "0 B " << on << " [read]\n";
+    return;
+  }
+  o << "peak " << b(a.peak_bytes_reserved) << " at " << secs(a.peak_reserved_time_ps) << ", "
+    << (p.bytes_reserved_at_peak >= 0 ? b(p.bytes_reserved_at_peak) : std::string("no figure"))
+    << " at the runtime peak; read " << on << " [read]\n";
+}
+
 }  // namespace
 
 void write_runtime_peak(std::ostream& o, const HostReport& r, std::size_t top) {
@@ -84,13 +106,14 @@ void write_runtime_peak(std::ostream& o, const HostReport& r, std::size_t top) {
     if (p.live_allocations > static_cast<std::int64_t>(p.largest_chunks.size()))
       o << "    ... " << p.live_allocations - static_cast<std::int64_t>(p.largest_chunks.size()) << " more\n";
   }
-  if (p.largest_fragmentation > 0.0 || p.bytes_reserved_at_peak > 0) {
+  if (p.largest_fragmentation > 0.0) {
     char buf[96];
     std::snprintf(buf, sizeof buf, "%.3f at the peak, largest %.3f at ", p.fragmentation_at_peak,
                   p.largest_fragmentation);
     o << "  fragmentation (the allocator's own stat): " << buf << secs(p.largest_fragmentation_time_ps)
-      << "; bytes reserved at the peak " << b(p.bytes_reserved_at_peak) << " [read]\n";
+      << " [read]\n";
   }
+  if (p.allocator < r.runtime.allocators.size()) write_reserved(o, r.runtime.allocators[p.allocator], p);
   o << "  allocations rounded up by 1 MiB or more on " << allocator << ": " << p.rounded_up_1mib << " of "
     << p.allocations_seen;
   if (p.rounded_up_1mib > 0) o << ", " << b(p.rounded_up_1mib_bytes) << " more than requested in all";

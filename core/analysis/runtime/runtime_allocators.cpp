@@ -26,6 +26,8 @@ std::vector<AllocatorRuntime> analyze_allocators(std::span<const MemoryEvent> ev
   std::vector<AllocatorRuntime> out(names.size());
   std::vector<std::vector<std::int64_t>> in_use(names.size());
   std::vector<std::vector<std::int64_t>> times(names.size());
+  std::vector<std::vector<std::int64_t>> reserved(names.size());
+  std::vector<std::vector<std::int64_t>> reserved_times(names.size());
   std::vector<std::unordered_map<std::uint64_t, std::int64_t>> live(names.size());  // addr -> bytes
   for (std::size_t i = 0; i < names.size(); ++i) {
     out[i].index = static_cast<std::uint32_t>(i);
@@ -41,7 +43,8 @@ std::vector<AllocatorRuntime> analyze_allocators(std::span<const MemoryEvent> ev
     }
     a.last_time_ps = e.time_ps;
     a.bytes_in_use_at_end = e.bytes_in_use;
-    a.capacity_bytes = std::max(a.capacity_bytes, e.bytes_in_use + e.bytes_available + e.bytes_reserved);
+    a.capacity_bytes = std::max(
+        a.capacity_bytes, e.bytes_in_use + e.bytes_available + std::max<std::int64_t>(0, e.bytes_reserved));
     a.lifetime_peak_bytes = std::max(a.lifetime_peak_bytes, e.peak_bytes_in_use);
     if (first || e.bytes_in_use > a.peak_bytes_in_use) {
       a.peak_bytes_in_use = e.bytes_in_use;
@@ -49,6 +52,15 @@ std::vector<AllocatorRuntime> analyze_allocators(std::span<const MemoryEvent> ev
     }
     in_use[e.allocator].push_back(e.bytes_in_use);
     times[e.allocator].push_back(e.time_ps);
+    if (e.bytes_reserved >= 0) {  // the event carries the stat
+      if (a.reserved_events == 0 || e.bytes_reserved > a.peak_bytes_reserved) {
+        a.peak_bytes_reserved = e.bytes_reserved;
+        a.peak_reserved_time_ps = e.time_ps;
+      }
+      ++a.reserved_events;
+      reserved[e.allocator].push_back(e.bytes_reserved);
+      reserved_times[e.allocator].push_back(e.time_ps);
+    }
     auto& open = live[e.allocator];
     if (e.kind == MemoryEventKind::Allocation) {
       ++a.allocations;
@@ -76,6 +88,8 @@ std::vector<AllocatorRuntime> analyze_allocators(std::span<const MemoryEvent> ev
     }
     for (const CurvePoint& p : downsample_min_max(in_use[i], series_points))
       out[i].series.push_back({times[i][static_cast<std::size_t>(p.index)], p.value});
+    for (const CurvePoint& p : downsample_min_max(reserved[i], series_points))
+      out[i].reserved_series.push_back({reserved_times[i][static_cast<std::size_t>(p.index)], p.value});
   }
   return out;
 }

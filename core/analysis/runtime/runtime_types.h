@@ -24,6 +24,13 @@ struct RuntimeSeriesPoint {
   bool operator==(const RuntimeSeriesPoint&) const = default;
 };
 
+// The allocator's bytes_reserved stat at one event (XProf's "reserved" series).
+struct ReservedSeriesPoint {
+  std::int64_t time_ps = 0;
+  std::int64_t bytes_reserved = 0;
+  bool operator==(const ReservedSeriesPoint&) const = default;
+};
+
 struct AllocatorRuntime {
   std::uint32_t index = 0;  // index into Capture::allocators()
   std::string name;
@@ -48,6 +55,12 @@ struct AllocatorRuntime {
   std::int64_t last_time_ps = 0;
   // Bytes in use over time, downsampled for charts (min/max kept per bucket, the peak kept exactly).
   std::vector<RuntimeSeriesPoint> series;
+  // Bytes reserved over time (read), from the events that carry the bytes_reserved stat, downsampled the
+  // same way; empty when none carries it. Its peak, first event with it, and how many events carry it.
+  std::vector<ReservedSeriesPoint> reserved_series;
+  std::int64_t reserved_events = 0;
+  std::int64_t peak_bytes_reserved = 0;
+  std::int64_t peak_reserved_time_ps = 0;
 };
 
 // One execution of a module, seen from the host.

@@ -60,6 +60,25 @@ TEST(RuntimeAllocators, LiveAllocationsBeforeATime) {
   EXPECT_TRUE(live_allocations_before(s.events(), 0, 10).empty());
 }
 
+TEST(RuntimeAllocators, ReservedSeriesFromTheEventsThatCarryTheStat) {
+  MemoryScript s(1000);
+  s.alloc(10, 1, 100).alloc(20, 2, 100).free(30, 1, 100).alloc(40, 3, 10, 0, 1);
+  std::vector<capture::MemoryEvent> events = s.events();
+  events[0].bytes_reserved = 64;
+  events[1].bytes_reserved = 256;  // the peak of the reserved series
+  events[2].bytes_reserved = -1;   // no bytes_reserved stat on this event
+  events[3].bytes_reserved = -1;   // none on any event of the second allocator
+  const auto out = analyze_allocators(events, kNames);
+  EXPECT_EQ(out[0].reserved_events, 2);
+  EXPECT_EQ(out[0].peak_bytes_reserved, 256);
+  EXPECT_EQ(out[0].peak_reserved_time_ps, 20);
+  EXPECT_EQ(out[0].reserved_series, (std::vector<ReservedSeriesPoint>{{10, 64}, {20, 256}}));
+  EXPECT_EQ(out[0].capacity_bytes, 1000 + 256);  // in use + available + reserved, the largest seen
+  EXPECT_EQ(out[1].reserved_events, 0);          // the capture carries no reserved figure for it
+  EXPECT_TRUE(out[1].reserved_series.empty());
+  EXPECT_EQ(out[1].capacity_bytes, 1000);  // a missing stat adds nothing
+}
+
 TEST(RuntimeAllocators, DownsampledSeriesKeepsThePeak) {
   MemoryScript s(1 << 30);
   for (int i = 0; i < 5000; ++i) s.alloc(i * 10, static_cast<std::uint64_t>(i), i == 3333 ? 1000000 : 1);

@@ -135,6 +135,35 @@ TEST(DonationLiveness, InputsLiveAtEveryCallAreReusedNotDead) {
   EXPECT_EQ(d.fate, ArgumentFate::LiveAtLaterCalls);
   EXPECT_EQ(d.dead_calls, 0);
   EXPECT_EQ(d.reused_calls, 2);  // the last call has no next call to be live at
+  EXPECT_EQ(d.reused_by, (std::vector<std::int64_t>{2, 3}));
+}
+
+TEST(DonationLiveness, InputsHeldSinceBeforeTheCaptureArePassedAgain) {
+  // The elementwise capture's shape: a and b (64 bytes each) were allocated before the capture, so no event
+  // names them; in use at every call's start is exactly them (plus 8 bytes of another size).
+  MemoryScript mem(100000, {128, 0});
+  mem.alloc(5, 9, 8);
+  const std::vector<RuntimeExecution> runs{execution("jit_add", 10, 20, 1), execution("jit_add", 40, 50, 2),
+                                           execution("jit_add", 70, 80, 3)};
+  mem.alloc(12, 3, 64).free(30, 3, 64).alloc(42, 4, 64).free(60, 4, 64).alloc(72, 5, 64);
+  const std::vector<std::int64_t> sizes{64}, both{64, 64};
+  const DonationLiveness d = check_donation_liveness(mem.events(), 0, runs, runs, sizes, both);
+  EXPECT_EQ(d.fate, ArgumentFate::LiveAtLaterCalls);
+  EXPECT_EQ(d.total_calls, 3);
+  EXPECT_EQ(d.reused_by, (std::vector<std::int64_t>{2, 3}));  // the last call's later use is not seen
+}
+
+TEST(DonationLiveness, ASpareArrayOfTheSizeLeavesTheArgumentsUnknown) {
+  // Three arrays of a parameter's size live at every call of a two-parameter module: which two were passed
+  // to each call, the capture cannot tell.
+  MemoryScript mem;
+  mem.alloc(5, 1, 64).alloc(6, 2, 64).alloc(7, 6, 64);
+  const std::vector<RuntimeExecution> runs{execution("jit_add", 10, 20, 1), execution("jit_add", 40, 50, 2)};
+  mem.alloc(12, 3, 64).free(30, 3, 64).alloc(42, 4, 64);
+  const std::vector<std::int64_t> sizes{64}, both{64, 64};
+  const DonationLiveness d = check_donation_liveness(mem.events(), 0, runs, runs, sizes, both);
+  EXPECT_EQ(d.fate, ArgumentFate::Unknown);
+  EXPECT_TRUE(d.reused_by.empty());
 }
 
 TEST(DonationLiveness, AFreeAfterAnotherExecutionStartedCannotBeJudged) {

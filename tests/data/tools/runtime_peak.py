@@ -63,13 +63,13 @@ def read(path):
 
 
 def donation(runs, sizes, parameter_sizes, executions, memory):
-    """Over the last 8 of a module's calls `runs`: for each parameter size, the allocations live at
-    the call's start
-    whose request has that size; a call is "dead" when every size has one freed after the call ended and
-    before the next execution (of anything) started, "reused" when for some size as many of them as the
-    module has parameters of that size are still live at the module's next call. Every call dead:
-    "dead after the call"; else any reused: "live at later
-    calls"; else "unknown"."""
+    """Over the last 8 of a module's calls `runs`: a call is "dead" when for every donatable size one of the
+    allocations live at its start whose request has that size is freed after the call ended and before the
+    next execution (of anything) started. Its arguments' candidates are the live allocations whose request is
+    a parameter's size plus the bytes in use since before the capture (in use minus the live chunks); they are
+    "tight" when they hold the parameters with less than the smallest parameter over. A call is "reused by"
+    the module's next call when both are tight and have the same candidates. Every call dead: "dead after the
+    call"; else any reused: "live at later calls"; else "unknown"."""
     allocator = next((x["allocator"] for x in runs if x["allocator"]), None)
     mine = [m for m in memory if m[3] == allocator]
     freed, open_ = {}, {}
@@ -79,38 +79,64 @@ def donation(runs, sizes, parameter_sizes, executions, memory):
             freed[m] = None
         elif m[4] in open_:
             freed[open_.pop(m[4])] = m[0]
-    calls = dead_calls = reused_calls = 0
-    for k in range(max(0, len(runs) - 8), len(runs)):
+
+    def live_at(t):
+        return [m for m, f in freed.items() if m[0] < t and (f is None or f >= t)]
+
+    def candidates(t):
+        before = [m for m in mine if m[0] < t]
+        if before:
+            in_use = before[-1][7]
+        else:
+            m = next(m for m in mine if m[0] >= t)
+            in_use = m[7] - m[6] if m[2] else m[7] + m[6]
+        live = live_at(t)
+        pre = max(0, in_use - sum(m[6] for m in live))
+        args = sorted(m[1] for m in live if m[5] in parameter_sizes)
+        held = sum(m[5] for m in live if m[5] in parameter_sizes) + pre
+        need = sum(parameter_sizes)
+        smallest = min(parameter_sizes) if parameter_sizes else 0
+        return (args, pre), smallest > 0 and need <= held < need + smallest
+
+    calls = dead_calls = 0
+    reused_by = []
+    first = max(0, len(runs) - 8)
+    for k in range(first, len(runs)):
         run = runs[k]
         calls += 1
         later = [x["start"] for x in executions if x["start"] > run["end"]]
         next_any = min(later) if later else None
-        next_own = runs[k + 1]["start"] if k + 1 < len(runs) else None
-        live = [m for m, f in freed.items() if m[0] < run["start"] and (f is None or f >= run["start"])]
-        every_dead, some_reused = True, False
+        live = live_at(run["start"])
+        every_dead = True
         for size in sizes:
             args = [m for m in live if m[5] == size]
             dead = any(
                 freed[m] is not None and freed[m] >= run["end"] and (next_any is None or freed[m] <= next_any)
                 for m in args
             )
-            kept = next_own is not None and sum(
-                1 for m in args if freed[m] is None or freed[m] > next_own
-            ) >= max(1, parameter_sizes.count(size))
             every_dead = every_dead and dead
-            some_reused = some_reused or kept
         dead_calls += every_dead
-        reused_calls += some_reused
+        if k + 1 < len(runs):
+            now, now_tight = candidates(run["start"])
+            nxt, nxt_tight = candidates(runs[k + 1]["start"])
+            if now_tight and nxt_tight and now == nxt:
+                reused_by.append(k + 2)
     fate = (
         "no runtime"
         if not runs or allocator is None
         else "dead after the call"
         if dead_calls == calls
         else "live at later calls"
-        if reused_calls
+        if reused_by
         else "unknown"
     )
-    return {"fate": fate, "calls": calls, "dead_calls": dead_calls, "reused_calls": reused_calls}
+    return {
+        "fate": fate,
+        "calls": calls,
+        "dead_calls": dead_calls,
+        "reused_calls": len(reused_by),
+        "reused_by": reused_by,
+    }
 
 
 def main():
