@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "app/cli/command.h"
 #include "app/cli/info_format.h"
 #include "app/cli/log_entries.h"
 #include "app/cli/log_json.h"
@@ -15,6 +16,8 @@
 #include "core/analysis/report/report_json.h"
 #include "core/analysis/report/report_text.h"
 #include "core/capture/reader.h"
+#include "core/live/client/recording_ranks.h"
+#include "core/live/client/replay.h"
 #include "core/snapshot/file_kind.h"
 #include "core/snapshot/snapshot_diff.h"
 #include "core/snapshot/snapshot_reader.h"
@@ -92,6 +95,19 @@ ReportDocument report_document(const std::vector<std::string>& inputs, const ana
                                ProgressSink& progress, const std::stop_token& stop,
                                const std::function<void(const Error&)>& on_failure,
                                const snapshot::CategoryRules* rules) {
+  // A live recording: its ranks compared as one job (core/live/client/recording_ranks.h).
+  if (inputs.size() == 1 && live::looks_like_recording(inputs[0])) {
+    if (rules)
+      throw UsageError{"--categories applies to PyTorch allocator snapshots (.pickle); none was given"};
+    const live::RecordingComparison c = live::compare_recording_ranks(inputs[0], stop);
+    std::ostringstream text;
+    live::write_recording_comparison_text(text, c);
+    ReportDocument doc;
+    doc.out =
+        Rendered{terminal_safe(text.str()), nlohmann::ordered_json(live::recording_comparison_json(c)), {}};
+    doc.reported = true;
+    return doc;
+  }
   // The per-rank snapshots of one job are compared (rank_job_documents.h); anything else as before.
   if (std::optional<ReportDocument> job =
           rank_job_document(inputs, options.top, options.capacity, true, progress, stop, on_failure))
