@@ -99,6 +99,12 @@ ReportDocument report_document(const std::vector<std::string>& inputs, const ana
   if (inputs.size() == 1 && live::looks_like_recording(inputs[0])) {
     if (rules)
       throw UsageError{"--categories applies to PyTorch allocator snapshots (.pickle); none was given"};
+    if (options.capacity)
+      throw UsageError{
+          "--capacity does not apply to a live recording: each rank's capacity is its hello's "
+          "total_bytes (or recommended_max)"};
+    if (options.module || options.plan_range)
+      throw UsageError{"--module and --at apply to XLA captures (.xplane.pb), not to a live recording"};
     const live::RecordingComparison c = live::compare_recording_ranks(inputs[0], stop);
     std::ostringstream text;
     live::write_recording_comparison_text(text, c);
@@ -108,6 +114,12 @@ ReportDocument report_document(const std::vector<std::string>& inputs, const ana
     doc.reported = true;
     return doc;
   }
+  if (inputs.size() > 1)
+    for (const std::string& f : inputs)
+      if (live::looks_like_recording(f))
+        throw UsageError{f +
+                         " is a live recording: report one recording alone (its ranks are compared), "
+                         "without other files"};
   // The per-rank snapshots of one job are compared (rank_job_documents.h); anything else as before.
   if (std::optional<ReportDocument> job =
           rank_job_document(inputs, options.top, options.capacity, true, progress, stop, on_failure))
