@@ -101,7 +101,8 @@ Runner define_report(CLI::App& app) {
       "reads a log from standard input, and a log beside captures is reported after them. Several\n"
       "snapshots that are the ranks of one job (rank numbers in their names, else one device each; a\n"
       "folder with no capture gives its .pickle files) are compared as one job: ranks table, verdict,\n"
-      "imbalance (docs/cli.md).\n"
+      "imbalance (docs/cli.md). A live recording (watch --record) alone has its ranks compared the same "
+      "way.\n"
       "\n"
       "Exit codes: 0 every capture reported; 1 none could be read (bad input); 2 bad arguments; 5 some\n"
       "captures were reported and others could not be read (each is named on stderr and in the report).");

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "app/cli/command.h"
 #include "app/cli/info_format.h"
 #include "app/cli/kineto_rank_documents.h"
 #include "app/cli/log_entries.h"
@@ -20,6 +21,8 @@
 #include "core/analysis/report/report_text.h"
 #include "core/capture/reader.h"
 #include "core/log/log_text.h"
+#include "core/live/client/recording_ranks.h"
+#include "core/live/client/replay.h"
 #include "core/snapshot/file_kind.h"
 #include "core/snapshot/snapshot_diff.h"
 #include "core/snapshot/snapshot_reader.h"
@@ -100,6 +103,31 @@ ReportDocument report_document(const std::vector<std::string>& inputs, const ana
                                ProgressSink& progress, const std::stop_token& stop,
                                const std::function<void(const Error&)>& on_failure,
                                const snapshot::CategoryRules* rules) {
+  // A live recording: its ranks compared as one job (core/live/client/recording_ranks.h).
+  if (inputs.size() == 1 && live::looks_like_recording(inputs[0])) {
+    if (rules)
+      throw UsageError{"--categories applies to PyTorch allocator snapshots (.pickle); none was given"};
+    if (options.capacity)
+      throw UsageError{
+          "--capacity does not apply to a live recording: each rank's capacity is its hello's "
+          "total_bytes (or recommended_max)"};
+    if (options.module || options.plan_range)
+      throw UsageError{"--module and --at apply to XLA captures (.xplane.pb), not to a live recording"};
+    const live::RecordingComparison c = live::compare_recording_ranks(inputs[0], stop);
+    std::ostringstream text;
+    live::write_recording_comparison_text(text, c);
+    ReportDocument doc;
+    doc.out =
+        Rendered{terminal_safe(text.str()), nlohmann::ordered_json(live::recording_comparison_json(c)), {}};
+    doc.reported = true;
+    return doc;
+  }
+  if (inputs.size() > 1)
+    for (const std::string& f : inputs)
+      if (live::looks_like_recording(f))
+        throw UsageError{f +
+                         " is a live recording: report one recording alone (its ranks are compared), "
+                         "without other files"};
   // The per-rank snapshots of one job are compared (rank_job_documents.h); anything else as before.
   if (std::optional<ReportDocument> job =
           rank_job_document(inputs, options.top, options.capacity, true, progress, stop, on_failure))
