@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "oomscope-ui-tests: no test named %s (--list lists them)\n", argv[1]);
     return 2;
   }
-  // QTest reads argv[0] as the program and the rest as its options: the test's name takes the program's place.
+  // QTest reads argv[0] as the program and the rest as its options: the test's name takes the program's
+  // place.
   std::vector<char*> args(argv + 1, argv + argc);
   args.push_back(nullptr);
   return it->second(argc - 1, args.data());

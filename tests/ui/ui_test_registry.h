@@ -20,23 +20,23 @@ bool register_ui_test(const char* file, UiTestRun run);
 
 // What Qt's QTEST_MAIN and QTEST_GUILESS_MAIN (qtest.h, Qt 6.4) do in main(), in a registered function.
 #undef QTEST_MAIN
-#define QTEST_MAIN(TestObject)                                                                          \
-  static const bool oomscope_ui_test_registered = ::oomscope::test::register_ui_test(                   \
-      __FILE__, [](int argc, char** argv) -> int {                                                      \
-        QT_PREPEND_NAMESPACE(QTest::Internal::callInitMain)<TestObject>();                              \
-        QApplication app(argc, argv);                                                                   \
-        app.setAttribute(Qt::AA_Use96Dpi, true);                                                        \
-        TestObject tc;                                                                                  \
-        QTEST_SET_MAIN_SOURCE_PATH                                                                      \
-        return QTest::qExec(&tc, argc, argv);                                                           \
-      })
+#define QTEST_MAIN(TestObject)                                                        \
+  static const bool oomscope_ui_test_registered =                                     \
+      ::oomscope::test::register_ui_test(__FILE__, [](int argc, char** argv) -> int { \
+        QT_PREPEND_NAMESPACE(QTest::Internal::callInitMain)<TestObject>();            \
+        QApplication app(argc, argv);                                                 \
+        app.setAttribute(Qt::AA_Use96Dpi, true);                                      \
+        TestObject tc;                                                                \
+        QTEST_SET_MAIN_SOURCE_PATH                                                    \
+        return QTest::qExec(&tc, argc, argv);                                         \
+      });
 #undef QTEST_GUILESS_MAIN
-#define QTEST_GUILESS_MAIN(TestObject)                                                                  \
-  static const bool oomscope_ui_test_registered = ::oomscope::test::register_ui_test(                   \
-      __FILE__, [](int argc, char** argv) -> int {                                                      \
-        QT_PREPEND_NAMESPACE(QTest::Internal::callInitMain)<TestObject>();                              \
-        QCoreApplication app(argc, argv);                                                               \
-        TestObject tc;                                                                                  \
-        QTEST_SET_MAIN_SOURCE_PATH                                                                      \
-        return QTest::qExec(&tc, argc, argv);                                                           \
-      })
+#define QTEST_GUILESS_MAIN(TestObject)                                                \
+  static const bool oomscope_ui_test_registered =                                     \
+      ::oomscope::test::register_ui_test(__FILE__, [](int argc, char** argv) -> int { \
+        QT_PREPEND_NAMESPACE(QTest::Internal::callInitMain)<TestObject>();            \
+        QCoreApplication app(argc, argv);                                             \
+        TestObject tc;                                                                \
+        QTEST_SET_MAIN_SOURCE_PATH                                                    \
+        return QTest::qExec(&tc, argc, argv);                                         \
+      });

@@ -170,9 +170,12 @@ void OverlayPage::showProfile(const snapshot::ProfileDiff& d) {
                 .arg(label, bytesText(*first.a), bytesText(*first.b),
                      *first.b >= *first.a ? QStringLiteral("+") : QStringLiteral("\u2212"),
                      bytesText(*first.b >= *first.a ? *first.b - *first.a : *first.a - *first.b));
-  QString why = safeText(o.why);
-  if (!why.isEmpty()) why[0] = why[0].toUpper();
-  text += why.toHtmlEscaped() + QStringLiteral(". ");
+  // For two JAX profiles the chart says why there is no axis, and the list below says it for the format.
+  if (d.format != "pprof") {
+    QString why = safeText(o.why);
+    if (!why.isEmpty()) why[0] = why[0].toUpper();
+    text += why.toHtmlEscaped() + QStringLiteral(". ");
+  }
   if (d.format == "pprof" && !d.sites.empty())
     text +=
         tr("Largest change: <b>%1%2</b> at %3; %4 rows changed [read].")

@@ -17,7 +17,11 @@ const QColor kColourB(0xe6, 0x7e, 0x22);
 
 QString axisText(snapshot::OverlayAxis axis, double x) {
   if (axis == snapshot::OverlayAxis::Entry) return QString::number(static_cast<qint64>(std::llround(x)));
-  return QStringLiteral("%1 ms").arg(x / 1000.0, 0, 'f', std::abs(x) < 10000 ? 1 : 0);
+  const int decimals = std::abs(x) < 10000 ? 1 : 0;
+  const double scale = decimals == 1 ? 10.0 : 1.0;
+  double ms = std::round(x / 1000.0 * scale) / scale;
+  if (ms == 0) ms = 0.0;  // a tick a hair below zero would read "-0.0 ms"
+  return QStringLiteral("%1 ms").arg(ms, 0, 'f', decimals);
 }
 }  // namespace
 
@@ -91,7 +95,9 @@ void OverlayWidget::paintEvent(QPaintEvent*) {
   p.setPen(palette().color(QPalette::Text));
   for (int i = 0; i <= 4; ++i) {
     const double x = lo + (hi - lo) * i / 4;
-    p.drawText(QRectF(X(x) - 50, r.bottom() + 4, 100, 18), Qt::AlignCenter, axisText(o.axis, x));
+    // Centred under its tick, but kept inside the widget (the last tick sits at the right edge).
+    const double cx = std::clamp(X(x), 50.0, static_cast<double>(width()) - 50.0);
+    p.drawText(QRectF(cx - 50, r.bottom() + 4, 100, 18), Qt::AlignCenter, axisText(o.axis, x));
   }
   auto draw = [&](const snapshot::OverlayRun& run, bool isB, const QColor& c) {
     QPainterPath path;
