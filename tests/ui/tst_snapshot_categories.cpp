@@ -22,8 +22,8 @@ using namespace oomscope::ui;
 
 namespace {
 
-// The blocks live at the peak that the team rule names swiglu: `oomscope-cli report` of the same snapshot with
-// the same rules prints "swiglu 162 MiB x36".
+// The blocks live at the peak that the team rule names swiglu: `oomscope-cli report` of the same snapshot
+// with the same rules prints "swiglu 162 MiB x36".
 constexpr int kSwigluBlocks = 36;
 
 QString data(const char* name) { return QStringLiteral(OOMSCOPE_TEST_DATA "/") + QString::fromUtf8(name); }
