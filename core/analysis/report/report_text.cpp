@@ -119,7 +119,10 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
         const std::string made =
             stack.empty() ? (buf.opcode.empty() ? std::string() : "XLA " + buf.opcode + " " + buf.instruction)
                           : stack;
-        if (!made.empty()) source = (source.empty() ? "" : source + " ") + "[" + made + "]";
+        if (!made.empty()) {
+          if (!source.empty()) source += ' ';
+          source.append("[").append(made).append("]");
+        }
       }
       // XProf's unpadded size where the layout pads the buffer (TPU tiles; an indefinite allocation's
       // representative's shape).
