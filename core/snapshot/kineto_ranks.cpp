@@ -13,13 +13,6 @@ namespace {
 
 constexpr double kWallClockUs = 1e15;  // 2001-09-09 in microseconds since 1970
 
-std::string rank_list(const std::vector<std::int64_t>& r) {
-  std::string out;
-  for (std::size_t i = 0; i < r.size(); ++i)
-    out += (i == 0 ? "" : i + 1 == r.size() ? " and " : ", ") + std::to_string(r[i]);
-  return out;
-}
-
 std::string percent(std::int64_t part, std::int64_t whole) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
@@ -133,14 +126,7 @@ void decide(KinetoRankJob& j) {
       chosen = by_time[0];
       const KinetoRank& next = *by_time[1];
       const double gap_ms = (next.ooms.front().ts_us - chosen->ooms.front().ts_us) / 1000.0;
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%.3f ms", gap_ms);
-      v.sentences.push_back(
-          "rank " + std::to_string(chosen->rank) + " first, " + buf + " before rank " +
-          std::to_string(next.rank) +
-          (gap_ms == 0 ? " (the same microsecond: the lower rank is named)" : "") +
-          " [read]; the times are wall-clock microseconds over overlapping spans, so they compare as far as "
-          "the hosts' clocks agree");
+      v.sentences.push_back(first_oom_sentence(chosen->rank, next.rank, gap_ms));
     } else {
       chosen = closest_to_capacity(oom);
       v.sentences.push_back("which ran out first cannot be told: " + why + "; named: rank " +

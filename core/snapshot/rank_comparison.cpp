@@ -87,13 +87,6 @@ std::string fraction(std::int64_t part, std::int64_t whole) {
   return buf;
 }
 
-std::string rank_list(const std::vector<std::int64_t>& r) {
-  std::string out;
-  for (std::size_t i = 0; i < r.size(); ++i)
-    out += (i == 0 ? "" : i + 1 == r.size() ? " and " : ", ") + std::to_string(r[i]);
-  return out;
-}
-
 // The rank whose reserved peak is the largest share of its capacity; ranks without a capacity come after
 // those with one, by bytes. Ties go to the lower rank (the first given; ranks are in order).
 const RankFigures* closest_to_capacity(const std::vector<const RankFigures*>& among) {
@@ -145,14 +138,7 @@ void decide(RankComparison& c) {
       chosen = by_time[0];
       const RankFigures& next = *by_time[1];
       const double gap_ms = static_cast<double>(next.oom->time_us - chosen->oom->time_us) / 1000.0;
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%.3f ms", gap_ms);
-      v.sentences.push_back(
-          "rank " + std::to_string(chosen->rank) + " first, " + buf + " before rank " +
-          std::to_string(next.rank) +
-          (gap_ms == 0 ? " (the same microsecond: the lower rank is named)" : "") +
-          " [read]; the times are wall-clock microseconds over overlapping spans, so they compare as far as "
-          "the hosts' clocks agree");
+      v.sentences.push_back(first_oom_sentence(chosen->rank, next.rank, gap_ms));
     } else {
       chosen = closest_to_capacity(oom);
       v.sentences.push_back("which ran out first cannot be told: " + why + "; named: rank " +
@@ -239,6 +225,22 @@ RankComparison compare_ranks(const std::vector<std::shared_ptr<const Snapshot>>&
     if (im.max_bytes > 0) c.categories.push_back(std::move(im));
   }
   return c;
+}
+
+std::string rank_list(const std::vector<std::int64_t>& r) {
+  std::string out;
+  for (std::size_t i = 0; i < r.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == r.size() ? " and " : ", ") + std::to_string(r[i]);
+  return out;
+}
+
+std::string first_oom_sentence(std::int64_t first, std::int64_t next, double gap_ms) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f ms", gap_ms);
+  return "rank " + std::to_string(first) + " first, " + buf + " before rank " + std::to_string(next) +
+         (gap_ms == 0 ? " (the same microsecond: the lower rank is named)" : "") +
+         " [read]; the times are wall-clock microseconds over overlapping spans, so they compare as far as "
+         "the hosts' clocks agree";
 }
 
 }  // namespace oomscope::snapshot

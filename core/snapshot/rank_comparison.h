@@ -99,6 +99,11 @@ RankComparison compare_ranks(const std::vector<std::shared_ptr<const Snapshot>>&
 
 // The median of the values (the mean of the two middle ones for an even count).
 double median_of(std::vector<std::int64_t> v);
+// Ranks in a sentence: "2", "0 and 2", "0, 1 and 3".
+std::string rank_list(const std::vector<std::int64_t>& ranks);
+// The verdict's sentence when two or more ranks ran out and their clocks compare: `first` ran out `gap_ms`
+// before `next` (shared by the snapshot and the Kineto job).
+std::string first_oom_sentence(std::int64_t first, std::int64_t next, double gap_ms);
 
 // Text (full: per-rank categories and sites too) and JSON (docs/report-json.md, "Ranks of one job").
 void write_rank_comparison_text(std::ostream& o, const RankComparison& c, bool full);
