@@ -44,18 +44,7 @@ RunOverlay overlay_kineto(const KinetoTrace& a, const KinetoTrace& b, std::size_
             " has no [memory] event on an accelerator: there is no memory timeline to align";
     return o;
   }
-  for (const StepMarker& sa : o.a.steps) {
-    const auto it = std::find_if(o.b.steps.begin(), o.b.steps.end(),
-                                 [&](const StepMarker& sb) { return sb.step == sa.step; });
-    if (it == o.b.steps.end()) continue;
-    o.axis = OverlayAxis::Step;
-    o.aligned_step = sa.step;
-    o.b_offset = static_cast<double>(sa.time_us - o.a.first_time_us) -
-                 static_cast<double>(it->time_us - o.b.first_time_us);
-    o.why = "both traces carry ProfilerStep#N markers: B is shifted so that its ProfilerStep#" +
-            std::to_string(sa.step) + " starts with A's";
-    return o;
-  }
+  if (align_on_common_step(o, "traces")) return o;
   const bool some = !o.a.steps.empty() || !o.b.steps.empty();
   o.why = std::string(some ? "the traces carry no ProfilerStep#N marker in common"
                            : "neither trace carries ProfilerStep#N markers") +

@@ -86,24 +86,30 @@ std::vector<StepMarker> step_markers(const Snapshot& s, std::int64_t device) {
   return out;
 }
 
+bool align_on_common_step(RunOverlay& o, const char* runs) {
+  for (const StepMarker& sa : o.a.steps) {
+    const auto it = std::find_if(o.b.steps.begin(), o.b.steps.end(),
+                                 [&](const StepMarker& sb) { return sb.step == sa.step; });
+    if (it == o.b.steps.end()) continue;
+    o.axis = OverlayAxis::Step;
+    o.aligned_step = sa.step;
+    o.b_offset = static_cast<double>(sa.time_us - o.a.first_time_us) -
+                 static_cast<double>(it->time_us - o.b.first_time_us);
+    o.why = std::string("both ") + runs +
+            " carry ProfilerStep#N markers: B is shifted so that its ProfilerStep#" +
+            std::to_string(sa.step) + " starts with A's";
+    return true;
+  }
+  return false;
+}
+
 RunOverlay overlay_runs(const Snapshot& a, const SnapshotReport& ra, const Snapshot& b,
                         const SnapshotReport& rb, std::size_t points) {
   RunOverlay o;
   o.a = run_of(a, ra, points);
   o.b = run_of(b, rb, points);
   if (o.a.has_time && o.b.has_time) {
-    for (const StepMarker& sa : o.a.steps) {
-      const auto it = std::find_if(o.b.steps.begin(), o.b.steps.end(),
-                                   [&](const StepMarker& sb) { return sb.step == sa.step; });
-      if (it == o.b.steps.end()) continue;
-      o.axis = OverlayAxis::Step;
-      o.aligned_step = sa.step;
-      o.b_offset = static_cast<double>(sa.time_us - o.a.first_time_us) -
-                   static_cast<double>(it->time_us - o.b.first_time_us);
-      o.why = "both runs carry ProfilerStep#N markers: B is shifted so that its ProfilerStep#" +
-              std::to_string(sa.step) + " starts with A's";
-      return o;
-    }
+    if (align_on_common_step(o, "runs")) return o;
     o.axis = OverlayAxis::Time;
     const bool some = !o.a.steps.empty() || !o.b.steps.empty();
     o.why = std::string(some ? "the runs carry no ProfilerStep#N marker in common"

@@ -50,6 +50,10 @@ struct RunOverlay {
 // ProfilerStep#N START markers of `device`, in time order.
 std::vector<StepMarker> step_markers(const Snapshot& s, std::int64_t device);
 
+// Aligns B on the first ProfilerStep#N that both runs carry (axis Step, b_offset, why naming `runs`, "runs"
+// or "traces"); false, and `o` untouched, when they carry none in common.
+bool align_on_common_step(RunOverlay& o, const char* runs);
+
 // `points` bounds each series (at least 4).
 RunOverlay overlay_runs(const Snapshot& a, const SnapshotReport& ra, const Snapshot& b,
                         const SnapshotReport& rb, std::size_t points = 2000);
