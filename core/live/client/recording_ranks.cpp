@@ -9,6 +9,8 @@
 #include <map>
 
 #include "core/live/client/replay.h"
+#include "core/ranks/rank_imbalance.h"
+#include "core/ranks/rank_verdict.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
 
@@ -108,28 +110,18 @@ class RankCollector final : public LiveSink {
   std::map<int, std::int64_t> last_step_;
 };
 
-double median(std::vector<std::int64_t> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  if (n == 0) return 0;
-  return n % 2 ? static_cast<double>(v[n / 2])
-               : (static_cast<double>(v[n / 2 - 1]) + static_cast<double>(v[n / 2])) / 2;
-}
-
 RecordingImbalance imbalance(const std::vector<RecordingRankFigures>& ranks, const char* name,
                              std::int64_t RecordingRankFigures::*figure) {
+  std::vector<oomscope::ranks::RankValue> values;
+  values.reserve(ranks.size());
+  for (const RecordingRankFigures& f : ranks) values.push_back({f.rank, f.*figure});
+  const oomscope::ranks::Imbalance shared = oomscope::ranks::imbalance_of(name, values);
   RecordingImbalance im;
-  im.name = name;
-  std::vector<std::int64_t> values;
-  for (const RecordingRankFigures& f : ranks) {
-    values.push_back(f.*figure);
-    if (values.size() == 1 || f.*figure > im.max_bytes) {
-      im.max_bytes = f.*figure;
-      im.max_rank = f.rank;
-    }
-  }
-  im.median = median(values);
-  if (im.median > 0) im.ratio = static_cast<double>(im.max_bytes) / im.median;
+  im.name = shared.name;
+  im.max_bytes = shared.max_bytes;
+  im.max_rank = static_cast<int>(shared.max_rank);
+  im.median = shared.median;
+  im.ratio = shared.ratio;
   return im;
 }
 
@@ -148,17 +140,23 @@ const std::string& ranks_host(const std::vector<RecordingRankFigures>& ranks, in
 
 RecordingVerdict verdict_of(const std::vector<RecordingRankFigures>& ranks, std::int64_t t0) {
   RecordingVerdict v;
-  std::vector<std::pair<std::int64_t, int>> firsts;  // first OOM time, rank
-  for (const RecordingRankFigures& f : ranks)
+  // The first OOM of each rank, as ns since t0 (exact in a double for 104 days), earliest first.
+  std::vector<oomscope::ranks::RankStanding> standings;
+  for (const RecordingRankFigures& f : ranks) {
+    oomscope::ranks::RankStanding s{f.rank, std::nullopt, f.peak_reserved, std::nullopt};
     if (!f.ooms.empty()) {
       std::int64_t first = f.ooms.front().t;
       for (const RecordingOom& o : f.ooms) first = std::min(first, o.t);
-      firsts.emplace_back(first, f.rank);
+      s.oom_time = static_cast<double>(first - t0);
     }
-  std::sort(firsts.begin(), firsts.end());
+    standings.push_back(std::move(s));
+  }
+  std::vector<std::pair<std::int64_t, int>> firsts;  // first OOM time, rank
+  for (const std::size_t i : oomscope::ranks::ooms_by_time(standings))
+    firsts.emplace_back(static_cast<std::int64_t>(*standings[i].oom_time) + t0, ranks[i].rank);
   for (const auto& [t, r] : firsts) v.oom_ranks.push_back(r);
   if (!firsts.empty()) {
-    v.kind = "oom";
+    v.kind = oomscope::ranks::to_string(oomscope::ranks::VerdictCase::Oom);
     v.rank = firsts.front().second;
     std::string s = "rank " + std::to_string(v.rank) + " ran out first: its OOM event at " +
                     seconds(firsts.front().first - t0) + " [read] is the earliest";
@@ -179,12 +177,22 @@ RecordingVerdict verdict_of(const std::vector<RecordingRankFigures>& ranks, std:
     v.sentences.push_back(s);
     return v;
   }
-  const RecordingRankFigures* closest = nullptr;
-  for (const RecordingRankFigures& f : ranks)
-    if (f.tightest && (!closest || f.tightest->fraction() < closest->tightest->fraction())) closest = &f;
+  // The closest to capacity by the tightest sample's used / capacity (the least headroom), among the ranks
+  // with one.
+  std::vector<oomscope::ranks::RankStanding> closeness;
+  std::vector<std::size_t> with_capacity;
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    const RecordingRankFigures& f = ranks[i];
+    closeness.push_back({f.rank, std::nullopt, f.tightest ? f.tightest->used : 0,
+                         f.tightest ? std::optional(f.tightest->capacity) : std::nullopt});
+    if (f.tightest) with_capacity.push_back(i);
+  }
+  const RecordingRankFigures* closest =
+      with_capacity.empty() ? nullptr
+                            : &ranks[oomscope::ranks::closest_to_capacity(closeness, with_capacity)];
   if (closest) {
     const RecordingTightest& t = *closest->tightest;
-    v.kind = "closest-to-capacity";
+    v.kind = oomscope::ranks::to_string(oomscope::ranks::VerdictCase::ClosestToCapacity);
     v.rank = closest->rank;
     char pct[32];
     std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * t.fraction());
@@ -194,10 +202,8 @@ RecordingVerdict verdict_of(const std::vector<RecordingRankFigures>& ranks, std:
                           format_bytes(t.used) + ") at " + seconds(t.t - t0) + " [derived]");
     return v;
   }
-  const RecordingRankFigures* highest = &ranks.front();
-  for (const RecordingRankFigures& f : ranks)
-    if (f.peak_reserved > highest->peak_reserved) highest = &f;
-  v.kind = "highest-reserved-peak";
+  const RecordingRankFigures* highest = &ranks[oomscope::ranks::highest_held(standings)];
+  v.kind = oomscope::ranks::to_string(oomscope::ranks::VerdictCase::HighestReservedPeak);
   v.rank = highest->rank;
   v.sentences.push_back("no rank has an OOM event or a known capacity; rank " + std::to_string(v.rank) +
                         " has the highest reserved peak, " + format_bytes(highest->peak_reserved) +
