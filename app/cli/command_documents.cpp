@@ -206,7 +206,8 @@ ReportDocument report_document(const std::vector<std::string>& inputs, const ana
 
 Rendered diff_document(const std::string& a, const std::string& b, std::size_t top, ProgressSink& progress,
                        const std::stop_token& stop, const snapshot::CategoryRules* rules) {
-  if (std::optional<Rendered> other = profile_diff_document(a, b, top, progress, stop))  // traces, pprof
+  if (std::optional<Rendered> other =
+          profile_diff_document(a, b, top, progress, stop, rules))  // traces, pprof
     return std::move(*other);
   const auto sa = load_snapshot(a, progress, stop);
   const auto sb = load_snapshot(b, progress, stop);

@@ -30,7 +30,8 @@ const char* kind_words(FileKind k) {
 }  // namespace
 
 std::optional<Rendered> profile_diff_document(const std::string& a, const std::string& b, std::size_t top,
-                                              ProgressSink& progress, const std::stop_token& stop) {
+                                              ProgressSink& progress, const std::stop_token& stop,
+                                              const CategoryRules* rules) {
   if (a == "-" || b == "-") return std::nullopt;
   const FileKind ka = detect_file_kind(a).kind, kb = detect_file_kind(b).kind;
   const auto ours = [](FileKind k) { return k == FileKind::ChromeTrace || k == FileKind::Pprof; };
@@ -45,9 +46,9 @@ std::optional<Rendered> profile_diff_document(const std::string& a, const std::s
     require_memory_events(*ta);
     const auto tb = read_kineto_trace(b, progress, stop);
     require_memory_events(*tb);
-    d = diff_kineto(*ta, *tb);
+    d = diff_kineto(*ta, *tb, rules);
   } else {
-    d = diff_pprof(*read_pprof(a), *read_pprof(b), top);
+    d = diff_pprof(*read_pprof(a), *read_pprof(b), top, rules);
   }
   std::ostringstream text;
   write_profile_diff_text(text, d);

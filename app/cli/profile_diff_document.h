@@ -14,6 +14,7 @@ namespace oomscope::cli {
 // nullopt: neither file is a Chrome trace or a pprof profile (diff_document reads them as snapshots).
 // Throws oomscope::Error naming B when one is a trace or profile and the other is of another kind.
 std::optional<Rendered> profile_diff_document(const std::string& a, const std::string& b, std::size_t top,
-                                              ProgressSink& progress, const std::stop_token& stop);
+                                              ProgressSink& progress, const std::stop_token& stop,
+                                              const snapshot::CategoryRules* rules = nullptr);
 
 }  // namespace oomscope::cli

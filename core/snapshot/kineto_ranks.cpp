@@ -13,12 +13,6 @@ namespace {
 
 constexpr double kWallClockUs = 1e15;  // 2001-09-09 in microseconds since 1970
 
-std::string percent(std::int64_t part, std::int64_t whole) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
-  return buf;
-}
-
 KinetoRank figures_of(const KinetoTrace& t, std::int64_t rank, std::string named_by,
                       std::optional<std::int64_t> capacity) {
   KinetoRank r;
@@ -62,98 +56,54 @@ KinetoRank figures_of(const KinetoTrace& t, std::int64_t rank, std::string named
 // trace has no Total Reserved.
 std::int64_t held(const KinetoRank& r) { return r.peak_reserved.value_or(r.peak_allocated); }
 
-const KinetoRank* closest_to_capacity(const std::vector<const KinetoRank*>& among) {
-  const auto key = [](const KinetoRank* r) {
-    const double share = r->capacity && *r->capacity > 0
-                             ? static_cast<double>(held(*r)) / static_cast<double>(*r->capacity)
-                             : -1.0;
-    return std::pair(share, held(*r));
-  };
-  const KinetoRank* best = nullptr;
-  for (const KinetoRank* r : among)
-    if (!best || key(r) > key(best)) best = r;
-  return best;
+Imbalance imbalance_of(std::string name, const std::vector<KinetoRank>& job_ranks,
+                       std::int64_t (*value)(const KinetoRank&)) {
+  std::vector<ranks::RankValue> values;
+  values.reserve(job_ranks.size());
+  for (const KinetoRank& r : job_ranks) values.push_back({r.rank, value(r)});
+  return ranks::imbalance_of(std::move(name), values);
 }
 
-Imbalance imbalance_of(std::string name, const std::vector<KinetoRank>& ranks,
-                       std::int64_t (*value)(const KinetoRank&)) {
-  Imbalance im;
-  im.name = std::move(name);
-  std::vector<std::int64_t> v;
-  for (const KinetoRank& r : ranks) {
-    const std::int64_t x = value(r);
-    if (v.empty() || x > im.max_bytes) im.max_bytes = x, im.max_rank = r.rank;
-    v.push_back(x);
+// The first OOMs of several ranks compare when they are wall-clock microseconds and the traces overlap in
+// time; else why not.
+std::string clocks_problem(const std::vector<const KinetoRank*>& oom) {
+  std::string why;
+  double lo = 0, hi = 0;
+  for (std::size_t i = 0; i < oom.size(); ++i) {
+    const KinetoRank& r = *oom[i];
+    const double at = r.ooms.front().ts_us;
+    if (at < kWallClockUs)
+      why = "rank " + std::to_string(r.rank) + "'s times are not wall-clock microseconds";
+    const double first = r.memory_events ? std::min(r.first_ts_us, at) : at;
+    lo = i ? std::max(lo, first) : first;
+    hi = i ? std::min(hi, at) : at;
   }
-  im.median = median_of(v);
-  if (im.median > 0) im.ratio = static_cast<double>(im.max_bytes) / im.median;
-  return im;
+  if (why.empty() && lo > hi) why = "the ranks' traces do not overlap in time";
+  return why;
 }
 
 void decide(KinetoRankJob& j) {
   RankVerdict& v = j.verdict;
   std::vector<const KinetoRank*> oom;
-  for (const KinetoRank& r : j.ranks)
-    if (!r.ooms.empty()) oom.push_back(&r), v.oom_ranks.push_back(r.rank);
-  const KinetoRank* chosen = nullptr;
-  const std::string n = std::to_string(j.ranks.size());
-  if (oom.size() == 1) {
-    chosen = oom.front();
-    v.kind = VerdictCase::Oom;
-    v.sentences.push_back("rank " + std::to_string(chosen->rank) + " ran out of memory, the only one of " +
-                          n + " ranks whose trace has an [OutOfMemory] event [read]");
-  } else if (oom.size() > 1) {
-    v.kind = VerdictCase::Oom;
-    std::string why;
-    double lo = 0, hi = 0;
-    for (std::size_t i = 0; i < oom.size(); ++i) {
-      const KinetoRank& r = *oom[i];
-      const double at = r.ooms.front().ts_us;
-      if (at < kWallClockUs)
-        why = "rank " + std::to_string(r.rank) + "'s times are not wall-clock microseconds";
-      const double first = r.memory_events ? std::min(r.first_ts_us, at) : at;
-      lo = i ? std::max(lo, first) : first;
-      hi = i ? std::min(hi, at) : at;
-    }
-    if (why.empty() && lo > hi) why = "the ranks' traces do not overlap in time";
-    v.clocks_comparable = why.empty();
-    v.sentences.push_back("ranks " + rank_list(v.oom_ranks) + " ran out of memory [read]");
-    if (why.empty()) {
-      std::vector<const KinetoRank*> by_time = oom;
-      std::stable_sort(by_time.begin(), by_time.end(), [](const KinetoRank* a, const KinetoRank* b) {
-        return a->ooms.front().ts_us < b->ooms.front().ts_us;
-      });
-      chosen = by_time[0];
-      const KinetoRank& next = *by_time[1];
-      const double gap_ms = (next.ooms.front().ts_us - chosen->ooms.front().ts_us) / 1000.0;
-      v.sentences.push_back(first_oom_sentence(chosen->rank, next.rank, gap_ms));
-    } else {
-      chosen = closest_to_capacity(oom);
-      v.sentences.push_back("which ran out first cannot be told: " + why + "; named: rank " +
-                            std::to_string(chosen->rank) + ", which came closest to its capacity [derived]");
-    }
-  } else {
-    std::vector<const KinetoRank*> all;
-    bool capacities = true;
-    for (const KinetoRank& r : j.ranks) all.push_back(&r), capacities = capacities && r.capacity.has_value();
-    chosen = closest_to_capacity(all);
-    const std::string what = chosen->peak_reserved ? "reserved peak " : "allocated peak (no Total Reserved) ";
-    if (capacities) {
-      v.kind = VerdictCase::ClosestToCapacity;
-      v.sentences.push_back("no trace has an [OutOfMemory] event [read]; rank " +
-                            std::to_string(chosen->rank) + " came closest to its capacity: " + what +
-                            format_bytes(held(*chosen)) + " of " + format_bytes(*chosen->capacity) + " (" +
-                            percent(held(*chosen), *chosen->capacity) + ") [derived]");
-    } else {
-      v.kind = VerdictCase::HighestReservedPeak;
-      v.sentences.push_back(
-          "no trace has an [OutOfMemory] event [read], and not every rank's device has a "
-          "totalGlobalMem in deviceProperties: rank " +
-          std::to_string(chosen->rank) + " has the highest " + what + format_bytes(held(*chosen)) +
-          " [derived]; give --capacity to rank them by "
-          "closeness to capacity");
-    }
+  std::vector<ranks::RankStanding> standings;
+  for (const KinetoRank& r : j.ranks) {
+    if (!r.ooms.empty()) oom.push_back(&r);
+    ranks::RankStanding s{r.rank, std::nullopt, held(r), r.capacity,
+                          r.peak_reserved ? "reserved peak" : "allocated peak (no Total Reserved)"};
+    if (!r.ooms.empty()) s.oom_time = r.ooms.front().ts_us;
+    standings.push_back(std::move(s));
   }
+  static const ranks::VerdictWords kWords{"whose trace has an [OutOfMemory] event",
+                                          "no trace has an [OutOfMemory] event",
+                                          "not every rank's device has a totalGlobalMem in deviceProperties",
+                                          ", which came closest to its capacity", " "};
+  ranks::VerdictChoice choice =
+      ranks::choose_verdict(standings, oom.size() > 1 ? clocks_problem(oom) : std::string(), kWords);
+  const KinetoRank* chosen = &j.ranks[choice.chosen];
+  v.kind = choice.kind;
+  v.oom_ranks = std::move(choice.oom_ranks);
+  v.clocks_comparable = choice.clocks_comparable;
+  v.sentences = std::move(choice.sentences);
   v.rank = chosen->rank;
   if (!chosen->ooms.empty()) {
     const KinetoOom& o = chosen->ooms.front();
@@ -197,6 +147,14 @@ KinetoRankJob compare_kineto_ranks(const std::vector<std::shared_ptr<const Kinet
     // distributedInfo's rank first, else a rank number in the file or folder name.
     std::int64_t rank = -1;
     std::string named_by;
+    if (t->distributed && t->distributed->rank >= 0 && t->distributed->world_size >= 0 &&
+        t->distributed->rank >= t->distributed->world_size) {
+      j.excluded.push_back({t->path, "its distributedInfo.rank " + std::to_string(t->distributed->rank) +
+                                         " is not below its world_size " +
+                                         std::to_string(t->distributed->world_size) +
+                                         ": not a rank of that job"});
+      continue;
+    }
     if (t->distributed && t->distributed->rank >= 0) {
       rank = t->distributed->rank;
       named_by = "distributedInfo.rank";

@@ -12,7 +12,6 @@ namespace oomscope::snapshot {
 namespace {
 
 std::string b(std::int64_t v) { return format_bytes(v); }
-std::string b(double v) { return format_bytes(static_cast<std::int64_t>(std::llround(v))); }
 
 std::string pad(std::string s, std::size_t w) {
   if (s.size() < w) s.append(w - s.size(), ' ');
@@ -25,35 +24,10 @@ std::string seconds(double us) {
   return buf;
 }
 
-std::string ratio(const Imbalance& im) {
-  if (!im.ratio) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2fx", *im.ratio);
-  return buf;
-}
-
-void imbalance_line(std::ostream& o, const Imbalance& im) {
-  o << "  " << pad(im.name, 18) << pad(ratio(im), 8) << "max " << b(im.max_bytes) << " (rank " << im.max_rank
-    << "), median " << b(im.median) << (im.ratio ? "" : ": no ratio, the median rank holds none") << "\n";
-}
-
-nlohmann::json median_json(double m) {
-  if (m == static_cast<double>(static_cast<std::int64_t>(m))) return static_cast<std::int64_t>(m);
-  return m;
-}
-
 // A trace's times are microseconds, whole in most traces: written as integers then, else as they are.
 nlohmann::json time_json(double us) {
   if (us == std::floor(us) && std::abs(us) < 9e15) return static_cast<std::int64_t>(us);
   return us;
-}
-
-nlohmann::json imbalance_json(const Imbalance& im) {
-  return {{"name", im.name},
-          {"max_bytes", im.max_bytes},
-          {"max_rank", im.max_rank},
-          {"median_bytes", median_json(im.median)},
-          {"ratio", im.ratio ? nlohmann::json(*im.ratio) : nlohmann::json(nullptr)}};
 }
 
 nlohmann::json rank_json(const KinetoRank& r) {
@@ -136,8 +110,8 @@ void write_kineto_ranks_text(std::ostream& o, const KinetoRankJob& j) {
   o << "\nVERDICT (" << to_string(v.kind) << "): rank " << v.rank << "\n";
   for (const std::string& s : v.sentences) o << "  " << s << "\n";
   o << "\nIMBALANCE (max / median over the ranks, at each rank's peak) [derived]\n";
-  imbalance_line(o, j.peak_allocated);
-  imbalance_line(o, j.peak_reserved);
+  ranks::write_imbalance_line(o, j.peak_allocated);
+  ranks::write_imbalance_line(o, j.peak_reserved);
   o << "  (no categories: a Kineto trace does not say what its allocations are)\n";
 }
 
@@ -159,8 +133,8 @@ nlohmann::json kineto_ranks_json(const KinetoRankJob& j) {
   verdict["sites"] = nlohmann::json::array();
   verdict["sites_total"] = 0;
   out["verdict"] = std::move(verdict);
-  out["imbalance"] = {{"peak_allocated", imbalance_json(j.peak_allocated)},
-                      {"peak_reserved", imbalance_json(j.peak_reserved)},
+  out["imbalance"] = {{"peak_allocated", ranks::imbalance_json(j.peak_allocated)},
+                      {"peak_reserved", ranks::imbalance_json(j.peak_reserved)},
                       {"categories", nlohmann::json::array()}};
   return out;
 }

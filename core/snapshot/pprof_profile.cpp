@@ -54,22 +54,31 @@ std::int64_t PprofProfile::total_bytes() const {
   return n;
 }
 
+std::string PprofProfile::site_of(const PprofSample& s) const {
+  std::string where = "(no stack)";
+  for (std::size_t i = 0; i < s.stack.size(); ++i) {
+    const PprofFrame& f = frames[s.stack[i]];
+    if (i == 0 || !jax_internal(f.filename))
+      where = f.filename + ":" + std::to_string(f.line) + " (" + f.function + ")";
+    if (!jax_internal(f.filename)) break;
+  }
+  return where;
+}
+
+std::int64_t PprofProfile::bytes_of(const PprofSample& s) const {
+  if (space_index < 0 || static_cast<std::size_t>(space_index) >= s.values.size()) return 0;
+  return s.values[static_cast<std::size_t>(space_index)];
+}
+
 std::vector<PprofGroup> PprofProfile::by_line() const {
   std::map<std::pair<std::string, std::string>, PprofGroup> groups;
   for (const PprofSample& s : samples) {
-    std::string where = "(no stack)";
-    for (std::size_t i = 0; i < s.stack.size(); ++i) {
-      const PprofFrame& f = frames[s.stack[i]];
-      if (i == 0 || !jax_internal(f.filename))
-        where = f.filename + ":" + std::to_string(f.line) + " (" + f.function + ")";
-      if (!jax_internal(f.filename)) break;
-    }
+    const std::string where = site_of(s);
     PprofGroup& g = groups[{where, s.kind}];
     g.where = where;
     g.kind = s.kind;
     ++g.samples;
-    if (space_index >= 0 && static_cast<std::size_t>(space_index) < s.values.size())
-      g.bytes += s.values[static_cast<std::size_t>(space_index)];
+    g.bytes += bytes_of(s);
     if (count_index >= 0 && static_cast<std::size_t>(count_index) < s.values.size())
       g.count += s.values[static_cast<std::size_t>(count_index)];
   }

@@ -39,7 +39,12 @@ struct PprofProfile {
   std::int64_t time_nanos = 0;
   int space_index = -1, count_index = -1;  // sample types "space"/bytes and "allocations"/count
   std::int64_t total_bytes() const;
-  // Live bytes grouped by the innermost frame outside JAX's own code, per kind, largest first.
+  // A sample's site: "file.py:12 (function)" of its innermost frame outside JAX's own code (else its
+  // innermost frame), "(no stack)" without frames.
+  std::string site_of(const PprofSample& s) const;
+  // A sample's live bytes (its "space" value; 0 without one).
+  std::int64_t bytes_of(const PprofSample& s) const;
+  // Live bytes grouped by site_of, per kind, largest first.
   std::vector<PprofGroup> by_line() const;
   // Totals per (kind, device).
   std::vector<PprofGroup> by_kind() const;

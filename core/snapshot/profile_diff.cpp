@@ -33,9 +33,40 @@ std::string pad(std::string s, std::size_t w) {
   return s;
 }
 
+// Live bytes by category (the user's rules), with what decided each.
+void write_categories_text(std::ostream& o, const ProfileCategories& c) {
+  o << "\nlive bytes by category (rules of " << c.rules_path << " on the Python frames; no built-in rules) "
+    << "[derived]\n";
+  o << "  " << pad("B - A", 12) << pad("A", 12) << pad("B", 12) << "category\n";
+  for (const ProfileCategoryRow& r : c.rows) {
+    o << "  " << pad(signed_bytes(r.delta()), 12) << pad(format_bytes(r.a), 12) << pad(format_bytes(r.b), 12)
+      << r.name << "\n";
+    for (const ProfileCategoryReason& why : r.reasons)
+      o << "      " << why.why << ": " << why.a_samples << " samples in A, " << why.b_samples << " in B\n";
+  }
+  for (const std::string& n : c.notes) o << "  " << n << "\n";
+}
+
+nlohmann::json categories_json(const ProfileCategories& c) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const ProfileCategoryRow& r : c.rows) {
+    nlohmann::json why = nlohmann::json::array();
+    for (const ProfileCategoryReason& x : r.reasons)
+      why.push_back({{"why", x.why}, {"a_samples", x.a_samples}, {"b_samples", x.b_samples}});
+    rows.push_back({{"category", r.name},
+                    {"a", r.a},
+                    {"b", r.b},
+                    {"delta", r.delta()},
+                    {"a_samples", r.a_samples},
+                    {"b_samples", r.b_samples},
+                    {"reasons", why}});
+  }
+  return {{"rows", rows}, {"notes", c.notes}};
+}
+
 }  // namespace
 
-ProfileDiff diff_kineto(const KinetoTrace& a, const KinetoTrace& b) {
+ProfileDiff diff_kineto(const KinetoTrace& a, const KinetoTrace& b, const CategoryRules* rules) {
   ProfileDiff d;
   d.format = "kineto";
   d.path_a = a.path;
@@ -65,10 +96,17 @@ ProfileDiff diff_kineto(const KinetoTrace& a, const KinetoTrace& b) {
     d.cannot_tell.push_back(
         "a trace in the old event schema has no Total Allocated or Total Reserved: its "
         "peak is the running sum of Bytes since profiling began");
+  if (rules) {
+    d.rules_path = rules->path();
+    d.categories_note = "--categories " + rules->path() +
+                        ": not applied, a Kineto [memory] event carries no stack frames, annotations or "
+                        "metadata for its rules to read";
+  }
   return d;
 }
 
-ProfileDiff diff_pprof(const PprofProfile& a, const PprofProfile& b, std::size_t top) {
+ProfileDiff diff_pprof(const PprofProfile& a, const PprofProfile& b, std::size_t top,
+                       const CategoryRules* rules) {
   ProfileDiff d;
   d.format = "pprof";
   d.path_a = a.path;
@@ -105,6 +143,10 @@ ProfileDiff diff_pprof(const PprofProfile& a, const PprofProfile& b, std::size_t
       "no peak; the bytes are what was live at that moment in each run");
   d.cannot_tell.push_back(
       "it names no category (parameter, activation, ...): sites are Python lines, by kind");
+  if (rules) {
+    d.rules_path = rules->path();
+    d.categories = pprof_categories(a, b, *rules);
+  }
   return d;
 }
 
@@ -142,6 +184,8 @@ void write_profile_diff_text(std::ostream& o, const ProfileDiff& d) {
         << pad(format_bytes(r.b), 12) << pad(r.kind.empty() ? "-" : r.kind, 12) << r.site << "\n";
     if (d.sites_total > d.sites.size()) o << "  ... " << d.sites_total - d.sites.size() << " more\n";
   }
+  if (d.categories) write_categories_text(o, *d.categories);
+  if (!d.categories_note.empty()) o << "\n" << d.categories_note << "\n";
   o << "\nwhat the format cannot tell:\n";
   for (const std::string& s : d.cannot_tell) o << "  " << s << "\n";
 }
@@ -171,6 +215,11 @@ nlohmann::json profile_diff_json(const ProfileDiff& d) {
                             {"a_count", r.a_count},
                             {"b_count", r.b_count}});
     j["sites_changed"] = d.sites_total;
+  }
+  if (!d.rules_path.empty()) {  // only with --categories: the JSON without it is unchanged
+    j["category_rules"] = d.rules_path;
+    j["categories"] = d.categories ? categories_json(*d.categories) : nlohmann::json(nullptr);
+    if (!d.categories_note.empty()) j["categories_note"] = d.categories_note;
   }
   j["cannot_tell"] = d.cannot_tell;
   return j;

@@ -8,16 +8,6 @@
 
 namespace oomscope::snapshot {
 
-const char* to_string(VerdictCase c) noexcept { return enum_name(kVerdictCaseNames, c, "?"); }
-
-double median_of(std::vector<std::int64_t> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  if (n % 2) return static_cast<double>(v[n / 2]);
-  return (static_cast<double>(v[n / 2 - 1]) + static_cast<double>(v[n / 2])) / 2.0;
-}
-
 namespace {
 
 constexpr std::int64_t kWallClockUs = 1'000'000'000'000'000;  // 2001-09-09 in microseconds since 1970
@@ -65,107 +55,53 @@ std::int64_t category_bytes(const RankFigures& f, Category c) {
   return 0;
 }
 
-Imbalance imbalance_of(std::string name, const std::vector<RankFigures>& ranks,
+Imbalance imbalance_of(std::string name, const std::vector<RankFigures>& job_ranks,
                        std::int64_t (*value)(const RankFigures&, int), int arg) {
-  Imbalance im;
-  im.name = std::move(name);
-  std::vector<std::int64_t> v;
-  for (const RankFigures& f : ranks) {
-    const std::int64_t x = value(f, arg);
-    if (v.empty() || x > im.max_bytes) im.max_bytes = x, im.max_rank = f.rank;
-    v.push_back(x);
+  std::vector<ranks::RankValue> values;
+  values.reserve(job_ranks.size());
+  for (const RankFigures& f : job_ranks) values.push_back({f.rank, value(f, arg)});
+  return ranks::imbalance_of(std::move(name), values);
+}
+
+// The clocks of several OOM ranks compare when each OOM entry has a wall-clock time and the ranks' recorded
+// spans overlap; else why not.
+std::string clocks_problem(const std::vector<const RankFigures*>& oom) {
+  std::string why;
+  std::int64_t lo = 0, hi = 0;
+  for (std::size_t i = 0; i < oom.size(); ++i) {
+    const RankFigures& f = *oom[i];
+    if (f.oom->time_us < 0)
+      why = "rank " + std::to_string(f.rank) + "'s OOM entry has no time";
+    else if (f.oom->time_us < kWallClockUs)
+      why = "rank " + std::to_string(f.rank) + "'s times are not wall-clock microseconds";
+    const std::int64_t first = f.first_time_us < 0 ? f.oom->time_us : f.first_time_us;
+    lo = i ? std::max(lo, first) : first;
+    hi = i ? std::min(hi, f.oom->time_us) : f.oom->time_us;
   }
-  im.median = median_of(v);
-  if (im.median > 0) im.ratio = static_cast<double>(im.max_bytes) / im.median;
-  return im;
-}
-
-std::string fraction(std::int64_t part, std::int64_t whole) {
-  const double pct = whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f %%", pct);
-  return buf;
-}
-
-// The rank whose reserved peak is the largest share of its capacity; ranks without a capacity come after
-// those with one, by bytes. Ties go to the lower rank (the first given; ranks are in order).
-const RankFigures* closest_to_capacity(const std::vector<const RankFigures*>& among) {
-  const auto key = [](const RankFigures* f) {
-    const double share = f->capacity && *f->capacity > 0
-                             ? static_cast<double>(f->peak_reserved) / static_cast<double>(*f->capacity)
-                             : -1.0;
-    return std::pair(share, f->peak_reserved);
-  };
-  const RankFigures* best = nullptr;
-  for (const RankFigures* f : among)
-    if (!best || key(f) > key(best)) best = f;
-  return best;
+  if (why.empty() && lo > hi) why = "the ranks' recorded spans do not overlap in time";
+  return why;
 }
 
 void decide(RankComparison& c) {
   RankVerdict& v = c.verdict;
   std::vector<const RankFigures*> oom;
-  for (const RankFigures& f : c.ranks)
-    if (f.oom) oom.push_back(&f), v.oom_ranks.push_back(f.rank);
-  const RankFigures* chosen = nullptr;
-  if (oom.size() == 1) {
-    chosen = oom.front();
-    v.kind = VerdictCase::Oom;
-    v.sentences.push_back("rank " + std::to_string(chosen->rank) + " ran out of memory, the only one of " +
-                          std::to_string(c.ranks.size()) + " ranks whose snapshot records an OOM [read]");
-  } else if (oom.size() > 1) {
-    v.kind = VerdictCase::Oom;
-    std::string why;
-    std::int64_t lo = 0, hi = 0;
-    for (std::size_t i = 0; i < oom.size(); ++i) {
-      const RankFigures& f = *oom[i];
-      if (f.oom->time_us < 0)
-        why = "rank " + std::to_string(f.rank) + "'s OOM entry has no time";
-      else if (f.oom->time_us < kWallClockUs)
-        why = "rank " + std::to_string(f.rank) + "'s times are not wall-clock microseconds";
-      const std::int64_t first = f.first_time_us < 0 ? f.oom->time_us : f.first_time_us;
-      lo = i ? std::max(lo, first) : first;
-      hi = i ? std::min(hi, f.oom->time_us) : f.oom->time_us;
-    }
-    if (why.empty() && lo > hi) why = "the ranks' recorded spans do not overlap in time";
-    v.clocks_comparable = why.empty();
-    v.sentences.push_back("ranks " + rank_list(v.oom_ranks) + " ran out of memory [read]");
-    if (why.empty()) {
-      std::vector<const RankFigures*> by_time = oom;
-      std::stable_sort(by_time.begin(), by_time.end(), [](const RankFigures* a, const RankFigures* b) {
-        return a->oom->time_us < b->oom->time_us;
-      });
-      chosen = by_time[0];
-      const RankFigures& next = *by_time[1];
-      const double gap_ms = static_cast<double>(next.oom->time_us - chosen->oom->time_us) / 1000.0;
-      v.sentences.push_back(first_oom_sentence(chosen->rank, next.rank, gap_ms));
-    } else {
-      chosen = closest_to_capacity(oom);
-      v.sentences.push_back("which ran out first cannot be told: " + why + "; named: rank " +
-                            std::to_string(chosen->rank) +
-                            ", whose reserved peak came closest to its capacity [derived]");
-    }
-  } else {
-    std::vector<const RankFigures*> all;
-    bool capacities = true;
-    for (const RankFigures& f : c.ranks) all.push_back(&f), capacities = capacities && f.capacity.has_value();
-    chosen = closest_to_capacity(all);
-    if (capacities) {
-      v.kind = VerdictCase::ClosestToCapacity;
-      v.sentences.push_back("no snapshot records an OOM [read]; rank " + std::to_string(chosen->rank) +
-                            " came closest to its capacity: reserved peak " +
-                            format_bytes(chosen->peak_reserved) + " of " + format_bytes(*chosen->capacity) +
-                            " (" + fraction(chosen->peak_reserved, *chosen->capacity) + ") [derived]");
-    } else {
-      v.kind = VerdictCase::HighestReservedPeak;
-      v.sentences.push_back(
-          "no snapshot records an OOM [read], and a snapshot without one does not record its "
-          "device's capacity: rank " +
-          std::to_string(chosen->rank) + " has the highest reserved peak, " +
-          format_bytes(chosen->peak_reserved) +
-          " [derived]; give --capacity to rank them by closeness to capacity");
-    }
+  std::vector<ranks::RankStanding> standings;
+  for (const RankFigures& f : c.ranks) {
+    if (f.oom) oom.push_back(&f);
+    ranks::RankStanding s{f.rank, std::nullopt, f.peak_reserved, f.capacity};
+    if (f.oom) s.oom_time = static_cast<double>(f.oom->time_us);
+    standings.push_back(std::move(s));
   }
+  static const ranks::VerdictWords kWords{"whose snapshot records an OOM", "no snapshot records an OOM",
+                                          "a snapshot without one does not record its device's capacity",
+                                          ", whose reserved peak came closest to its capacity", ", "};
+  ranks::VerdictChoice choice =
+      ranks::choose_verdict(standings, oom.size() > 1 ? clocks_problem(oom) : std::string(), kWords);
+  const RankFigures* chosen = &c.ranks[choice.chosen];
+  v.kind = choice.kind;
+  v.oom_ranks = std::move(choice.oom_ranks);
+  v.clocks_comparable = choice.clocks_comparable;
+  v.sentences = std::move(choice.sentences);
   v.rank = chosen->rank;
   if (chosen->oom)
     v.sentences.push_back("rank " + std::to_string(chosen->rank) + ": a " +
@@ -225,22 +161,6 @@ RankComparison compare_ranks(const std::vector<std::shared_ptr<const Snapshot>>&
     if (im.max_bytes > 0) c.categories.push_back(std::move(im));
   }
   return c;
-}
-
-std::string rank_list(const std::vector<std::int64_t>& r) {
-  std::string out;
-  for (std::size_t i = 0; i < r.size(); ++i)
-    out += (i == 0 ? "" : i + 1 == r.size() ? " and " : ", ") + std::to_string(r[i]);
-  return out;
-}
-
-std::string first_oom_sentence(std::int64_t first, std::int64_t next, double gap_ms) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.3f ms", gap_ms);
-  return "rank " + std::to_string(first) + " first, " + buf + " before rank " + std::to_string(next) +
-         (gap_ms == 0 ? " (the same microsecond: the lower rank is named)" : "") +
-         " [read]; the times are wall-clock microseconds over overlapping spans, so they compare as far as "
-         "the hosts' clocks agree";
 }
 
 }  // namespace oomscope::snapshot

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/ranks/rank_imbalance.h"
+#include "core/ranks/rank_verdict.h"
 #include "core/snapshot/rank_job.h"
 #include "core/snapshot/snapshot_analysis.h"
 #include "core/util/enum_names.h"
@@ -51,26 +53,19 @@ struct RankFigures {
   std::vector<PeakAllocation> largest;                          // live at the peak, largest first
 };
 
-enum class VerdictCase : std::uint8_t { Oom, ClosestToCapacity, HighestReservedPeak };
-inline constexpr EnumName<VerdictCase> kVerdictCaseNames[] = {
-    {VerdictCase::Oom, "oom"},
-    {VerdictCase::ClosestToCapacity, "closest-to-capacity"},
-    {VerdictCase::HighestReservedPeak, "highest-reserved-peak"}};
-static_assert(names_every_value(kVerdictCaseNames, VerdictCase::HighestReservedPeak));
-const char* to_string(VerdictCase c) noexcept;
+// The verdict's cases and the imbalance are core/ranks' (shared with the Kineto and the recording ranks).
+using ranks::Imbalance;
+using ranks::kVerdictCaseNames;
+using ranks::median_of;
+using ranks::rank_list;
+using ranks::to_string;
+using ranks::VerdictCase;
 
 struct RankDifference {  // the verdict rank against the median rank
   std::string name;      // a category name or an allocation site
   std::int64_t bytes = 0;
   double median = 0;
   double difference() const { return static_cast<double>(bytes) - median; }
-};
-
-struct Imbalance {  // max / median over the ranks
-  std::string name;
-  std::int64_t max_bytes = 0, max_rank = 0;
-  double median = 0;
-  std::optional<double> ratio;  // none when the median is 0
 };
 
 struct RankVerdict {
@@ -96,14 +91,6 @@ struct RankComparison {
 RankComparison compare_ranks(const std::vector<std::shared_ptr<const Snapshot>>& snaps,
                              const RankGrouping& grouping, std::optional<std::int64_t> capacity,
                              std::size_t top = 10);
-
-// The median of the values (the mean of the two middle ones for an even count).
-double median_of(std::vector<std::int64_t> v);
-// Ranks in a sentence: "2", "0 and 2", "0, 1 and 3".
-std::string rank_list(const std::vector<std::int64_t>& ranks);
-// The verdict's sentence when two or more ranks ran out and their clocks compare: `first` ran out `gap_ms`
-// before `next` (shared by the snapshot and the Kineto job).
-std::string first_oom_sentence(std::int64_t first, std::int64_t next, double gap_ms);
 
 // Text (full: per-rank categories and sites too) and JSON (docs/report-json.md, "Ranks of one job").
 void write_rank_comparison_text(std::ostream& o, const RankComparison& c, bool full);

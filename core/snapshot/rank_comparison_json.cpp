@@ -8,19 +8,8 @@ namespace oomscope::snapshot {
 
 namespace {
 
-// A median is a whole number of bytes for an odd count and may end in .5 for an even one.
-nlohmann::json median_json(double m) {
-  if (m == static_cast<double>(static_cast<std::int64_t>(m))) return static_cast<std::int64_t>(m);
-  return m;
-}
-
-nlohmann::json imbalance_json(const Imbalance& im) {
-  return {{"name", im.name},
-          {"max_bytes", im.max_bytes},
-          {"max_rank", im.max_rank},
-          {"median_bytes", median_json(im.median)},
-          {"ratio", im.ratio ? nlohmann::json(*im.ratio) : nlohmann::json(nullptr)}};
-}
+using ranks::imbalance_json;
+using ranks::median_json;
 
 nlohmann::json difference_json(const RankDifference& d, const char* key) {
   return {{key, d.name},

@@ -29,18 +29,6 @@ std::string seconds(std::int64_t us) {
   return buf;
 }
 
-std::string ratio(const Imbalance& im) {
-  if (!im.ratio) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2fx", *im.ratio);
-  return buf;
-}
-
-void imbalance_line(std::ostream& o, const Imbalance& im) {
-  o << "  " << pad(im.name, 18) << pad(ratio(im), 8) << "max " << b(im.max_bytes) << " (rank " << im.max_rank
-    << "), median " << b(im.median) << (im.ratio ? "" : ": no ratio, the median rank holds none") << "\n";
-}
-
 void difference_line(std::ostream& o, std::int64_t rank, const RankDifference& d) {
   o << "      " << pad(signed_bytes(d.difference()), 12) << "(rank " << rank << " " << b(d.bytes)
     << ", median " << b(d.median) << ")";
@@ -111,9 +99,9 @@ void write_rank_comparison_text(std::ostream& o, const RankComparison& c, bool f
     if (v.sites_total > v.sites.size()) o << "      ... " << v.sites_total - v.sites.size() << " more\n";
   }
   o << "\nIMBALANCE (max / median over the ranks, at each rank's peak) [derived]\n";
-  imbalance_line(o, c.peak_allocated);
-  imbalance_line(o, c.peak_reserved);
-  for (const Imbalance& im : c.categories) imbalance_line(o, im);
+  ranks::write_imbalance_line(o, c.peak_allocated);
+  ranks::write_imbalance_line(o, c.peak_reserved);
+  for (const Imbalance& im : c.categories) ranks::write_imbalance_line(o, im);
 }
 
 }  // namespace oomscope::snapshot
