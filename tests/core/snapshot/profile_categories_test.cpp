@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <sstream>
 
 #include "core/snapshot/profile_diff.h"
@@ -87,7 +89,8 @@ TEST(ProfileCategories, TheDiffWritesTheCategoriesOnlyWithRules) {
   write_profile_diff_text(with, diff_pprof(a, b, 25, &rules));
   EXPECT_EQ(without.str().find("by category"), std::string::npos);
   EXPECT_NE(with.str().find("live bytes by category (rules of m.rules"), std::string::npos) << with.str();
-  EXPECT_NE(with.str().find("+4.0 KiB     5.0 KiB     9.0 KiB     parameters"), std::string::npos)
+  // parameters = attention 4096 + embedding 1000 B in A (5,096 B = 4.98 KiB), 8192 + 1000 in B.
+  EXPECT_NE(with.str().find("+4.00 KiB   4.98 KiB    8.98 KiB    parameters"), std::string::npos)
       << with.str();
   EXPECT_FALSE(profile_diff_json(diff_pprof(a, b)).contains("categories"));
   EXPECT_EQ(profile_diff_json(diff_pprof(a, b, 25, &rules))["categories"]["rows"][0]["delta"], 4096);
