@@ -191,7 +191,8 @@ TEST(DiagnosisAdvice, HostOffloadIsReportedAsSuchAndAnUnseenTempBlockIsSaid) {
   in.reserved_peak_bytes = 21491712000;
   in.reserved_peak_time_ps = 19500056406000;
   in.largest_allocation_bytes = 5LL * 1024 * MiB;
-  const DiagnosisLine* cited = find(diagnose(in), "temp-unseen");
+  const auto cited_lines = diagnose(in);  // kept: find() points into it
+  const DiagnosisLine* cited = find(cited_lines, "temp-unseen");
   ASSERT_NE(cited, nullptr);
   EXPECT_NE(cited->cause.find("the capture cannot show where it came from; what it does show: TPU_0's "
                               "bytes_reserved stat reaches 20.0 GiB at 19.500056 s, more than any allocation "
