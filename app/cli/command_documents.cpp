@@ -17,6 +17,7 @@
 #include "app/cli/log_json.h"
 #include "app/cli/profile_diff_document.h"
 #include "app/cli/rank_job_documents.h"
+#include "core/analysis/report/capture_runs.h"
 #include "core/analysis/report/report_json.h"
 #include "core/analysis/report/report_text.h"
 #include "core/capture/reader.h"
@@ -88,11 +89,19 @@ Rendered info_document(const std::string& path, ProgressSink& progress, const st
       }
       return all;
     }
+    // Every capture in turn, then whether they were taken together (hosts of one run) or apart.
+    std::vector<analysis::CaptureIdentity> identities;
     for (std::size_t i = 0; i < files.size(); ++i) {
-      Rendered one = info_rendered(*capture::read_capture(files[i], progress, stop));
+      const std::shared_ptr<const capture::Capture> cap = capture::read_capture(files[i], progress, stop);
+      Rendered one = info_rendered(*cap);
       all.text += (i ? "\n" : "") + one.text;
       all.json.push_back(std::move(one.json));
+      std::vector<std::string> modules;
+      for (const capture::Module& m : cap->modules()) modules.push_back(m.name);
+      identities.push_back({files[i], cap->hostnames(), cap->profile_start_time_ns(), std::move(modules)});
     }
+    if (const analysis::CaptureRuns runs = analysis::judge_capture_runs(identities); !runs.sentence.empty())
+      all.text += "\n" + terminal_safe("runs: " + runs.sentence) + "\n";
     return all;
   }
   if (std::optional<Rendered> other = info_other_format(path, progress, stop)) return std::move(*other);

@@ -155,9 +155,10 @@ void TimelinePage::setResult(std::shared_ptr<const AnalysisResult> result) {
                 : plural(s.retries.size(), tr("AllocatorRetry wait"), tr("AllocatorRetry waits")));
   m_summary->setText(parts.join(QStringLiteral(" \u00b7 ")));
   QString note =
-      tr("Bytes in use are read from each allocator event; executions and waits are measured from host "
-         "spans. ");
+      tr("Bytes in use (and bytes reserved, dotted, where drawn) are read from each allocator event; "
+         "executions and waits are measured from host spans. ");
   if (!m_chart->capacityNote().isEmpty()) note += m_chart->capacityNote() + QLatin1Char(' ');
+  if (!m_chart->reservedNote().isEmpty()) note += m_chart->reservedNote() + QLatin1Char(' ');
   note += planNote(*result) + QLatin1Char(' ');
   note +=
       tr("Wheel zooms, drag pans, shift+drag selects a time range, click the plan to select its "

@@ -78,6 +78,15 @@ TimelineSeries timelineSeries(const analysis::HostReport& report, const capture:
       out.bytes.push_back(p.bytes_in_use);
       widen(p.time_ps);
     }
+    out.events = a.allocations + a.deallocations;
+    out.reservedEvents = a.reserved_events;
+    out.peakReservedBytes = a.reserved_events > 0 ? a.peak_bytes_reserved : 0;
+    out.peakReservedTimePs = a.peak_reserved_time_ps;
+    for (const analysis::ReservedSeriesPoint& p : a.reserved_series) {
+      out.reservedTimePs.push_back(p.time_ps);
+      out.reservedBytes.push_back(p.bytes_reserved);
+      widen(p.time_ps);
+    }
     s.allocators.push_back(std::move(out));
   }
   if (s.allocators.empty()) {
@@ -102,6 +111,54 @@ TimelineSeries timelineSeries(const analysis::HostReport& report, const capture:
     widen(r.time_ps);
   }
   return s;
+}
+
+bool drawsReserved(const TimelineAllocator& a) { return a.reservedEvents > 0 && a.peakReservedBytes > 0; }
+
+namespace {
+
+// "GPU_0_bfc", "GPU_0_bfc and GPU_1_bfc", "GPU_0_bfc, GPU_1_bfc and GPU_2_bfc", "8 allocators (GPU_0_bfc ..
+// GPU_7_bfc)"; `all` says "all N allocators" when the group is every allocator of the capture.
+QString allocatorGroup(const QStringList& names, bool all) {
+  if (names.size() > 3)
+    return QStringLiteral("%1 %2 allocators (%3 .. %4)")
+        .arg(all ? QStringLiteral("all") : QString())
+        .arg(names.size())
+        .arg(names.front(), names.back())
+        .trimmed();
+  if (names.size() == 1) return names.front();
+  return QStringList(names.begin(), names.end() - 1).join(QStringLiteral(", ")) + QStringLiteral(" and ") +
+         names.back();
+}
+
+}  // namespace
+
+QString reservedNote(const TimelineSeries& s) {
+  QStringList none, zero, some;
+  for (const TimelineAllocator& a : s.allocators) {
+    if (a.reservedEvents == 0)
+      none << a.name;
+    else if (a.peakReservedBytes <= 0)
+      zero << a.name;
+    else if (a.reservedEvents < a.events)
+      some << QStringLiteral("%1 (%2 of its %3 events)").arg(a.name).arg(a.reservedEvents).arg(a.events);
+  }
+  const auto n = qsizetype(s.allocators.size());
+  QStringList out;
+  if (!none.isEmpty())
+    out << QStringLiteral(
+               "Bytes reserved: the capture carries no reserved figure for %1 (no event has the "
+               "bytes_reserved stat), so no reserved line is drawn.")
+               .arg(allocatorGroup(none, none.size() == n && n > 1));
+  if (!zero.isEmpty())
+    out << QStringLiteral(
+               "Bytes reserved: the bytes_reserved stat reads 0 B on every event of %1, so no "
+               "reserved line is drawn (the capture shows no reservation beside bytes in use).")
+               .arg(allocatorGroup(zero, zero.size() == n && n > 1));
+  if (!some.isEmpty())
+    out << QStringLiteral("The reserved line of %1 is drawn from the events that carry the stat only.")
+               .arg(some.join(QStringLiteral(", ")));
+  return out.join(QLatin1Char(' '));
 }
 
 }  // namespace oomscope::ui

@@ -41,6 +41,14 @@ struct TimelineAllocator {
   qint64 capacity = 0;
   qint64 peakBytes = 0;
   qint64 peakTimePs = 0;
+  // Bytes reserved over time (the allocator's bytes_reserved stat, read; downsampled in core like bytes in
+  // use), from the events that carry the stat; empty when none does. reservedEvents of events carry it.
+  std::vector<qint64> reservedTimePs;
+  std::vector<qint64> reservedBytes;
+  qint64 events = 0;
+  qint64 reservedEvents = 0;
+  qint64 peakReservedBytes = 0;
+  qint64 peakReservedTimePs = 0;
 };
 
 struct TimelineExecution {
@@ -77,5 +85,13 @@ struct TimelineSeries {
 // maxPoints bounds the curve drawn (min/max per bucket, the peak kept exactly).
 PlanCurveSeries planCurveSeries(const analysis::HostReport& report, std::size_t maxPoints = 2000);
 TimelineSeries timelineSeries(const analysis::HostReport& report, const capture::Capture& capture);
+
+// Whether allocator a's reserved line is drawn: some event carries the stat and it is above 0 somewhere (a
+// stat that reads 0 on every event is not drawn as a flat line, as if a reservation had been measured).
+bool drawsReserved(const TimelineAllocator& a);
+// What the chart says of bytes reserved, one sentence per kind of allocator: no event carries the stat, it
+// reads 0 B on every event, or it is drawn from only some of the events. "" when every allocator's line is
+// drawn from all its events.
+QString reservedNote(const TimelineSeries& s);
 
 }  // namespace oomscope::ui

@@ -39,6 +39,25 @@ QString shortModule(const QString& label) {
   return paren > 0 && label.size() - paren > 8 ? label.left(paren) : label;
 }
 
+// The step line of (times, bytes) for [t0, t1]: the points inside and one on each side (the steps that cross
+// the edges). Bytes change at events and hold in between. Times are clamped to [t0, t1]: a point far outside
+// the view would make a line millions of pixels long, which the painter still walks.
+QList<QPointF> stepPoints(const std::vector<qint64>& times, const std::vector<qint64>& bytes, qint64 t0,
+                          qint64 t1, const ByteUnit& unit) {
+  auto lo = std::lower_bound(times.begin(), times.end(), t0);
+  auto hi = std::upper_bound(lo, times.end(), t1);
+  if (lo != times.begin()) --lo;
+  if (hi != times.end()) ++hi;
+  QList<QPointF> pts;
+  pts.reserve(qsizetype(hi - lo) * 2);
+  for (auto k = std::size_t(lo - times.begin()); k < std::size_t(hi - times.begin()); ++k) {
+    const double t = seconds(std::clamp(times[k], t0, t1));
+    if (!pts.isEmpty()) pts << QPointF(t, pts.back().y());
+    pts << QPointF(t, unit.toAxis(bytes[k]));
+  }
+  return pts;
+}
+
 }  // namespace
 
 QString secondsText(qint64 ps) { return QStringLiteral("%1 s").arg(seconds(ps), 0, 'f', 6); }
@@ -71,11 +90,13 @@ void TimelineChart::clear() {
   m_x = nullptr;
   m_y = nullptr;
   m_lines.clear();
+  m_reservedLines.clear();
   delete m_bands;
   m_bands = nullptr;
   m_series = {};
   m_capacityShown = false;
   m_capacityNote.clear();
+  m_reservedNote.clear();
 }
 
 void TimelineChart::setSeries(TimelineSeries s) {
@@ -85,8 +106,15 @@ void TimelineChart::setSeries(TimelineSeries s) {
   if (d.empty()) return;
 
   qint64 maxBytes = 1;
-  for (const TimelineAllocator& a : d.allocators)
+  bool anyReserved = false;
+  for (const TimelineAllocator& a : d.allocators) {
     for (qint64 b : a.bytes) maxBytes = std::max(maxBytes, b);
+    if (drawsReserved(a)) {
+      maxBytes = std::max(maxBytes, a.peakReservedBytes);
+      anyReserved = true;
+    }
+  }
+  m_reservedNote = ui::reservedNote(d);
   maxBytes = std::max(maxBytes, d.plannedPeakBytes);
   qint64 top = maxBytes;
   if (d.capacity) {
@@ -102,7 +130,10 @@ void TimelineChart::setSeries(TimelineSeries s) {
   }
   m_unit = byteUnitFor(top);
   auto* y = new QValueAxis;
-  setupByteAxis(y, m_unit, top, QStringLiteral("bytes in use"), QStringLiteral("read"), 1.12);
+  setupByteAxis(
+      y, m_unit, top,
+      anyReserved ? QStringLiteral("bytes in use, reserved (dotted)") : QStringLiteral("bytes in use"),
+      QStringLiteral("read"), 1.12);
   const double yTop = y->max();
 
   const double span = std::max(seconds(d.lastPs - d.firstPs), 1e-6);
@@ -135,8 +166,22 @@ void TimelineChart::setSeries(TimelineSeries s) {
     connect(line, &QLineSeries::hovered, this, [this, i](const QPointF& p, bool state) {
       if (state) QToolTip::showText(QCursor::pos(), describeAllocator(i, p.x()));
     });
+    // Bytes reserved beside bytes in use, in the allocator's colour, dotted; its legend entry follows.
+    if (!drawsReserved(a)) {
+      m_reservedLines.push_back(nullptr);
+      continue;
+    }
+    auto* reserved = new QLineSeries;  // filled for the visible range by refreshWindow()
+    reserved->setName(
+        QStringLiteral("%1 reserved (peak %2)").arg(a.name.toHtmlEscaped(), bytesText(a.peakReservedBytes)));
+    pen.setStyle(Qt::DotLine);
+    reserved->setPen(pen);
+    m_chart->addSeries(reserved);
+    m_reservedLines.push_back(reserved);
+    connect(reserved, &QLineSeries::hovered, this, [this, i](const QPointF& p, bool state) {
+      if (state) QToolTip::showText(QCursor::pos(), describeReserved(i, p.x()));
+    });
   }
-
   if (m_capacityShown) {
     auto* cap = new QLineSeries;
     cap->append(m_fullMin, m_unit.toAxis(*d.capacity));
@@ -219,25 +264,12 @@ void TimelineChart::refreshWindow() {
       bands.emplace_back(seconds(s.start_ps), seconds(s.end_ps));
     m_bands->setSpans(std::move(bands));
   }
-  for (std::size_t i = 0; i < d.allocators.size() && i < m_lines.size(); ++i) {
-    const TimelineAllocator& a = d.allocators[i];
-    // The points in [t0, t1] and one on each side (the steps that cross the edges).
-    auto lo = std::lower_bound(a.timePs.begin(), a.timePs.end(), t0);
-    auto hi = std::upper_bound(lo, a.timePs.end(), t1);
-    if (lo != a.timePs.begin()) --lo;
-    if (hi != a.timePs.end()) ++hi;
-    QList<QPointF> pts;
-    pts.reserve(qsizetype(hi - lo) * 2);
-    // Bytes in use change at events and hold in between: draw steps.
-    // Times are clamped to [t0, t1]: a point far outside the view would make a line millions of pixels long,
-    // which the painter still walks.
-    for (auto k = std::size_t(lo - a.timePs.begin()); k < std::size_t(hi - a.timePs.begin()); ++k) {
-      const double t = seconds(std::clamp(a.timePs[k], t0, t1));
-      if (!pts.isEmpty()) pts << QPointF(t, pts.back().y());
-      pts << QPointF(t, m_unit.toAxis(a.bytes[k]));
-    }
-    m_lines[i]->replace(pts);
-  }
+  for (std::size_t i = 0; i < d.allocators.size() && i < m_lines.size(); ++i)
+    m_lines[i]->replace(stepPoints(d.allocators[i].timePs, d.allocators[i].bytes, t0, t1, m_unit));
+  for (std::size_t i = 0; i < d.allocators.size() && i < m_reservedLines.size(); ++i)
+    if (m_reservedLines[i])
+      m_reservedLines[i]->replace(
+          stepPoints(d.allocators[i].reservedTimePs, d.allocators[i].reservedBytes, t0, t1, m_unit));
 }
 
 QString TimelineChart::describeAllocator(std::size_t allocator, double x) const {
@@ -254,6 +286,18 @@ QString TimelineChart::describeAllocator(std::size_t allocator, double x) const 
     text += QStringLiteral("\n%1 of the pool's %2")
                 .arg(percentText(100.0 * double(a.bytes[i]) / double(a.capacity)), bytesText(a.capacity));
   return text;
+}
+
+QString TimelineChart::describeReserved(std::size_t allocator, double x) const {
+  if (allocator >= m_series.allocators.size()) return {};
+  const TimelineAllocator& a = m_series.allocators[allocator];
+  if (a.reservedTimePs.empty()) return {};
+  const qint64 ps = qint64(std::llround(x * kPsPerSecond));
+  auto it = std::upper_bound(a.reservedTimePs.begin(), a.reservedTimePs.end(), ps);
+  const std::size_t i = it == a.reservedTimePs.begin() ? 0 : std::size_t(it - a.reservedTimePs.begin()) - 1;
+  return QStringLiteral("%1 at %2\nreserved %3 [read]\n(the allocator's bytes_reserved stat; peak %4 at %5)")
+      .arg(a.name, secondsText(a.reservedTimePs[i]), bytesWithExact(a.reservedBytes[i]),
+           bytesText(a.peakReservedBytes), secondsText(a.peakReservedTimePs));
 }
 
 QString TimelineChart::describeExecution(double x) const {

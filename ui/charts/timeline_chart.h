@@ -1,5 +1,6 @@
 #pragma once
-// Adapter from TimelineSeries to a Qt chart: bytes in use per allocator over time (step lines, read), the
+// Adapter from TimelineSeries to a Qt chart: bytes in use per allocator over time (step lines, read) and
+// bytes reserved where the capture carries the stat (dotted, read), the
 // analysed module's executions as shaded bands (measured), executions that never launched a kernel and
 // AllocatorRetry waits as red marks (measured), and the pool's capacity as a dashed line when in range.
 // Time is in seconds of the capture's clock, as the CLI report prints it. Hover shows exact bytes.
@@ -31,6 +32,10 @@ class TimelineChart : public QObject {
   const ByteUnit& unit() const { return m_unit; }
   // The bytes-in-use line of allocator i of the series (null when it has no points).
   QLineSeries* allocatorLine(std::size_t i) const { return i < m_lines.size() ? m_lines[i] : nullptr; }
+  // The bytes-reserved line of allocator i (dotted, its colour; null when not drawn: see drawsReserved).
+  QLineSeries* reservedLine(std::size_t i) const {
+    return i < m_reservedLines.size() ? m_reservedLines[i] : nullptr;
+  }
   // The execution bands painted for the visible range (null when the series has no executions).
   const ExecutionBandsItem* executionBands() const { return m_bands; }
   // Full x range in seconds (a little wider than the data), for ZoomChartView::setXAxis.
@@ -46,9 +51,12 @@ class TimelineChart : public QObject {
 
   bool capacityShown() const { return m_capacityShown; }
   QString capacityNote() const { return m_capacityNote; }
+  // What the chart says of bytes reserved (reservedNote of the series).
+  QString reservedNote() const { return m_reservedNote; }
   const TimelineSeries& series() const { return m_series; }
   // Hover texts.
   QString describeAllocator(std::size_t allocator, double seconds) const;
+  QString describeReserved(std::size_t allocator, double seconds) const;
   QString describeExecution(double seconds) const;
   QString describeRetry(double seconds) const;
 
@@ -56,14 +64,16 @@ class TimelineChart : public QObject {
   QChart* m_chart;
   QValueAxis* m_x = nullptr;
   QValueAxis* m_y = nullptr;
-  std::vector<QLineSeries*> m_lines;      // per allocator of m_series (null: no points)
-  ExecutionBandsItem* m_bands = nullptr;  // the analysed module's executions (null: none)
+  std::vector<QLineSeries*> m_lines;          // per allocator of m_series (null: no points)
+  std::vector<QLineSeries*> m_reservedLines;  // per allocator of m_series (null: not drawn)
+  ExecutionBandsItem* m_bands = nullptr;      // the analysed module's executions (null: none)
   TimelineSeries m_series;
   ByteUnit m_unit;
   double m_fullMin = 0;
   double m_fullMax = 1;
   bool m_capacityShown = false;
   QString m_capacityNote;
+  QString m_reservedNote;
 };
 
 // "9.719534 s" (microseconds), and "2.57 ms" style durations.

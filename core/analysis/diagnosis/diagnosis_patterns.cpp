@@ -11,6 +11,7 @@
 namespace oomscope::analysis {
 
 using detail::checked;
+using detail::clock_time;
 using detail::mib;
 using detail::percent;
 using detail::unit_of;
@@ -234,12 +235,22 @@ std::optional<DiagnosisLine> rule_temp_unseen(const DiagnosisInput& in) {
   l.provenance = Provenance::Measured;
   l.finding = "no allocator event of the capture allocates " + in.module + "'s " + mib(in.temp_bytes) +
               " temp block, although it ran " + std::to_string(in.executions) + " time(s)";
+  // What the capture does show of memory held outside the allocation events: the allocator's
+  // bytes_reserved stat above any one allocation.
+  std::string shows;
+  if (in.reserved_peak_bytes > in.largest_allocation_bytes)
+    shows = "; what it does show: " + in.reserved_allocator + "'s bytes_reserved stat reaches " +
+            mib(in.reserved_peak_bytes) + " at " + clock_time(in.reserved_peak_time_ps) +
+            ", more than any allocation event asks for (the largest is " + mib(in.largest_allocation_bytes) +
+            ")";
   l.cause = in.platform == "TPU"
-                ? "the capture cannot show where it came from: the TPU runtime may reserve program scratch "
-                  "outside the allocator events it records (then the runtime figures do not include it), or "
-                  "it was allocated before the capture started"
+                ? "the capture cannot show where it came from" + shows +
+                      ". The TPU runtime may reserve program scratch outside the allocator events it records "
+                      "(then the runtime figures do not include it), or it was allocated before the capture "
+                      "started"
                 : "the temp block came from an allocator that records no events (or it was "
-                  "allocated before the capture started)";
+                  "allocated before the capture started)" +
+                      shows;
   return l;
 }
 

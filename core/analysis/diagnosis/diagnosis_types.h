@@ -136,6 +136,13 @@ struct DiagnosisInput {
   std::string peak_shares;  // "jit_matmul 244 MiB, jit_add 4.00 MiB" (modules by share of the runtime peak)
   // Runtime: whether an allocator event requested the temp block (nullopt when there is no runtime).
   std::optional<bool> temp_block_seen;
+  // The analysed module's allocator's bytes_reserved peak and when (read; 0 when no event carries it above
+  // 0), and the largest allocation any allocator event of the capture asks for (read): what the capture
+  // shows of memory held outside the allocation events.
+  std::string reserved_allocator;
+  std::int64_t reserved_peak_bytes = 0;
+  std::int64_t reserved_peak_time_ps = 0;
+  std::int64_t largest_allocation_bytes = 0;
   std::vector<std::int64_t> growth_steps;
   std::int64_t backward_bytes = 0;
   std::int64_t workspace_bytes = 0;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/analysis/diagnosis/diagnosis_rules.h"
+#include "core/analysis/report/capture_runs.h"
 #include "core/analysis/report/consistency_checks.h"
 #include "core/analysis/report/detail/report_detail.h"
 #include "core/analysis/runtime/runtime_analysis.h"
@@ -153,6 +154,15 @@ DiagnosisInput diagnosis_input(const HostReport& r, std::size_t top) {
       in.peak_shares += (i ? ", " : "") + r.runtime_peak->modules[i].module + " " +
                         format_bytes(r.runtime_peak->modules[i].bytes);
   in.temp_block_seen = r.temp_block_seen;
+  in.largest_allocation_bytes = r.largest_allocation_bytes;
+  if (const auto& m = r.runtime.module; m && m->allocator && *m->allocator < r.runtime.allocators.size()) {
+    const AllocatorRuntime& a = r.runtime.allocators[*m->allocator];
+    if (a.reserved_events > 0 && a.peak_bytes_reserved > 0) {
+      in.reserved_allocator = a.name;
+      in.reserved_peak_bytes = a.peak_bytes_reserved;
+      in.reserved_peak_time_ps = a.peak_reserved_time_ps;
+    }
+  }
   if (const auto& m = r.runtime.module) {
     in.growth_steps = m->growth_steps;
     in.executions = static_cast<int>(m->executions.size());
@@ -268,6 +278,7 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
   r.path = c.path();
   r.file_size = c.file_size();
   r.hostnames = c.hostnames();
+  r.profile_start_ns = c.profile_start_time_ns();
   r.platform = platform_of(c);
   if (const capture::Stat* s = plane_stat(c, "/device:", "memory_size"))
     if (auto v = s->value.as_int(); v && *v > 0) r.device_memory_bytes = *v;
@@ -355,11 +366,13 @@ HostReport build_host_report(const capture::Capture& c, const ReportOptions& opt
   r.eager = r.program.eager;
   if (r.plan && r.runtime.module && !r.runtime.module->executions.empty() && r.plan->temp_bytes > 0) {
     const std::int64_t temp = r.plan->temp_bytes;
-    r.temp_block_seen =
-        std::any_of(c.memory_events().begin(), c.memory_events().end(), [&](const capture::MemoryEvent& m) {
-          return m.kind == capture::MemoryEventKind::Allocation &&
-                 (m.requested_bytes == temp || m.allocation_bytes == temp);
-        });
+    r.temp_block_seen = false;
+    for (const capture::MemoryEvent& m : c.memory_events()) {
+      if (m.kind != capture::MemoryEventKind::Allocation) continue;
+      if (m.requested_bytes == temp || m.allocation_bytes == temp) r.temp_block_seen = true;
+      r.largest_allocation_bytes =
+          std::max({r.largest_allocation_bytes, m.requested_bytes, m.allocation_bytes});
+    }
   }
   detail::add_runtime_facts(c, refs, options.top, r);
   {
@@ -410,6 +423,22 @@ void add_multi_host_limits(std::vector<HostReport>& hosts) {
                          " files read together all name host " + per_host.begin()->first +
                          ", so they are separate captures of one host, not a multi-host "
                          "run; each is reported on its own");
+    return;
+  }
+  // Profiles started far apart are not the hosts of one run (capture_runs.h).
+  std::vector<CaptureIdentity> identities;
+  for (const HostReport& h : hosts) {
+    std::vector<std::string> modules;
+    for (const ModuleRow& m : h.modules) modules.push_back(m.name);
+    identities.push_back({h.path, h.hostnames, h.profile_start_ns, std::move(modules)});
+  }
+  if (const CaptureRuns runs = judge_capture_runs(identities);
+      runs.verdict == CaptureRunsVerdict::Apart || runs.verdict == CaptureRunsVerdict::DifferentPrograms) {
+    for (HostReport& h : hosts)
+      h.limits.push_back(
+          "not one run: " + runs.sentence +
+          "; each is reported on its own, and device ordinals and allocator names are local to "
+          "each capture");
     return;
   }
   for (HostReport& h : hosts)

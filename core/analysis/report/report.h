@@ -71,8 +71,10 @@ struct HostReport {
   std::string path;
   std::uint64_t file_size = 0;
   std::vector<std::string> hostnames;
-  std::string platform;                             // "GPU (AMD)", "GPU (Nvidia)", "TPU", "unknown"
-  bool plan_only = false;                           // a bare HloProto: no runtime section
+  std::optional<std::int64_t>
+      profile_start_ns;    // Task Environment's profile_start_time (read), when recorded
+  std::string platform;    // "GPU (AMD)", "GPU (Nvidia)", "TPU", "unknown"
+  bool plan_only = false;  // a bare HloProto: no runtime section
   std::optional<std::int64_t> device_memory_bytes;  // memory_size stat of the first device plane (read)
   std::vector<ModuleRow> modules;                   // every module of /host:metadata, by program id
   std::optional<std::size_t> module_index;          // the analysed module (index into modules)
@@ -84,6 +86,8 @@ struct HostReport {
   ProgramKind program;                  // eager or a step, decided for the program (derived)
   bool eager = false;                   // program.eager
   std::optional<bool> temp_block_seen;  // an allocator event requested the analysed module's temp block
+  std::int64_t largest_allocation_bytes =
+      0;  // the largest any allocation event asks for (read; with temp_block_seen)
   // The peak of the analysed module's allocator (else the device allocator with the largest peak)
   // explained: its execution, what was live by producer, requested -> chunk.
   std::optional<RuntimePeak> runtime_peak;

@@ -44,6 +44,18 @@ from compile_protos import compile_protos  # noqa: E402
 MiB = 1 << 20
 
 
+
+def allocator_key(st):
+    """The allocator an event belongs to: its allocator_name (the BFC on GPU); the TPU runtime writes none,
+    its events carry device_ordinal or index_on_host (one per chip), named "TPU_<n>" here as XProf groups
+    them."""
+    if st.get("allocator_name"):
+        return st["allocator_name"]
+    for key in ("device_ordinal", "index_on_host"):
+        if st.get(key) is not None:
+            return "TPU_%d" % int(st[key])
+    return ""
+
 def value(stat, names):
     kind = stat.WhichOneof("value")
     if kind == "ref_value":
@@ -189,7 +201,7 @@ def main():
                             t,
                             len(memory),
                             name == "MemoryAllocation",
-                            st.get("allocator_name") or "",
+                            allocator_key(st),
                             int(st.get("addr") or 0),
                             int(st.get("requested_bytes") or 0),
                             int(st.get("allocation_bytes") or 0),

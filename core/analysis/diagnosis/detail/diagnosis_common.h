@@ -13,6 +13,13 @@ namespace oomscope::analysis::detail {
 
 inline std::string mib(std::int64_t bytes) { return format_bytes(bytes); }
 
+// "19.500056 s": a time on the capture's clock, as the report prints it.
+inline std::string clock_time(std::int64_t ps) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.6f s", static_cast<double>(ps) / 1e12);
+  return buf;
+}
+
 inline std::string percent(std::int64_t part, std::int64_t whole) {
   if (whole <= 0) return "0 %";
   char buf[32];

@@ -1,0 +1,1 @@
+../jax0.8_rocm_mi300x_conv3d_8gpu.xplane.pb

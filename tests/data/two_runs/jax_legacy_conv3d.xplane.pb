@@ -1,0 +1,1 @@
+../jax_legacy_rocm_mi300x_conv3d_8gpu.xplane.pb
