@@ -1,5 +1,5 @@
 // `oomscope-cli diff A B [--top N] [--categories FILE] [--json FILE|-]`: what changed between two PyTorch
-// allocator snapshots.
+// allocator snapshots (or two Kineto traces, two JAX memory profiles, two live recordings).
 
 #include <fstream>
 #include <iostream>
@@ -49,8 +49,12 @@ Runner define_diff(CLI::App& app) {
       "and categories whose bytes at the peak changed most (JSON: sites). A is the baseline, B the\n"
       "changed run. Categories: docs/categories.md. Two Kineto traces (profile_memory) are compared by\n"
       "their peaks, capacity and OOM events (their events carry no stacks, so no sites), two JAX device\n"
-      "memory profiles (.prof) by live bytes by kind and Python line (one moment each: no peak).");
-  app.add_option("A", o->files[0], "the baseline snapshot (.pickle), Kineto trace or JAX memory profile")
+      "memory profiles (.prof) by live bytes by kind and Python line (one moment each: no peak), two live\n"
+      "recordings (watch --record) per rank: peaks, capacity, OOM events and steps, aligned by step, and\n"
+      "each run's verdict (no stacks in a recording: no sites, and --categories is refused).");
+  app.add_option("A", o->files[0],
+                 "the baseline snapshot (.pickle), Kineto trace, JAX memory profile or live\n"
+                 "recording")
       ->required()
       ->type_name("FILE");
   app.add_option("B", o->files[1], "the changed run's file, of A's kind")->required()->type_name("FILE");
@@ -68,7 +72,7 @@ Runner define_diff(CLI::App& app) {
 }  // namespace
 
 OOMSCOPE_COMMAND(Command{
-    "diff", "compare two PyTorch allocator snapshots: totals, peak by category and by allocation site",
+    "diff", "compare two runs: snapshots (totals, peak by category and site), traces, profiles or recordings",
     define_diff});
 
 }  // namespace oomscope::cli

@@ -11,7 +11,9 @@
 #include "app/cli/capture_inputs.h"
 #include "app/cli/command.h"
 #include "app/cli/command_documents.h"
+#include "app/cli/recording_info.h"
 #include "core/capture/reader.h"
+#include "core/live/client/replay.h"
 #include "core/util/safe_text.h"
 
 namespace oomscope::cli {
@@ -41,7 +43,11 @@ struct InfoOptions {
 
 int run_info_file(const std::string& path, bool json) {
   NullProgress none;
-  std::optional<Rendered> out = info_other_format(path, none, {});  // snapshots, Kineto traces, pprof, ...
+  std::optional<Rendered> out;
+  if (live::looks_like_recording(path))  // a live recording (watch --record): recording_info.h
+    out = recording_info_document(path, {});
+  else
+    out = info_other_format(path, none, {});  // snapshots, Kineto traces, pprof, ...
   if (!out) {
     std::shared_ptr<const capture::Capture> cap;
     if (::isatty(STDERR_FILENO)) {
@@ -81,7 +87,8 @@ Runner define_info(CLI::App& app) {
   app.footer(
       "Summarises a profiler capture (.xplane.pb): hosts, planes, the memory plan of every XLA module\n"
       "(parameters, donated, outputs, temp, total allocation), allocator figures, AllocatorRetry waits and\n"
-      "execution spans. PyTorch snapshots, Kineto traces and pprof files are recognised by content.");
+      "execution spans. PyTorch snapshots, Kineto traces, pprof files and live recordings (watch --record)\n"
+      "are recognised by content.");
   app.add_option("CAPTURE", o->path, "the capture file, or a folder: each capture under it in turn")
       ->required()
       ->type_name("FILE");

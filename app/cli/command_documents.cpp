@@ -17,6 +17,8 @@
 #include "app/cli/log_json.h"
 #include "app/cli/profile_diff_document.h"
 #include "app/cli/rank_job_documents.h"
+#include "app/cli/recording_diff_document.h"
+#include "app/cli/recording_info.h"
 #include "core/analysis/report/capture_runs.h"
 #include "core/analysis/report/report_json.h"
 #include "core/analysis/report/report_text.h"
@@ -104,6 +106,7 @@ Rendered info_document(const std::string& path, ProgressSink& progress, const st
       all.text += "\n" + terminal_safe("runs: " + runs.sentence) + "\n";
     return all;
   }
+  if (live::looks_like_recording(path)) return recording_info_document(path, stop);
   if (std::optional<Rendered> other = info_other_format(path, progress, stop)) return std::move(*other);
   return info_rendered(*capture::read_capture(path, progress, stop));
 }
@@ -215,6 +218,8 @@ ReportDocument report_document(const std::vector<std::string>& inputs, const ana
 
 Rendered diff_document(const std::string& a, const std::string& b, std::size_t top, ProgressSink& progress,
                        const std::stop_token& stop, const snapshot::CategoryRules* rules) {
+  if (std::optional<Rendered> runs = recording_diff_document(a, b, rules != nullptr, stop))  // recordings
+    return std::move(*runs);
   if (std::optional<Rendered> other =
           profile_diff_document(a, b, top, progress, stop, rules))  // traces, pprof
     return std::move(*other);

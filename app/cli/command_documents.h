@@ -45,8 +45,10 @@ ReportDocument report_document(const std::vector<std::string>& inputs, const ana
 // tool alike: throws CLI::ValidationError(name, why) in the CLI's words.
 std::int64_t parse_position(const std::string& name, const std::string& text);
 
-// `diff A B --top N [--categories FILE]`: two PyTorch snapshots. The text is written unescaped, as `diff`
-// prints it. With `rules`, both are categorised by the user's rules first (docs/categories.md).
+// `diff A B --top N [--categories FILE]`: two PyTorch snapshots (or two Kineto traces, two JAX memory
+// profiles, two live recordings: profile_diff_document.h, recording_diff_document.h). The text is written
+// unescaped, as `diff` prints it. With `rules`, both are categorised by the user's rules first
+// (docs/categories.md).
 Rendered diff_document(const std::string& a, const std::string& b, std::size_t top, ProgressSink& progress,
                        const std::stop_token& stop, const snapshot::CategoryRules* rules = nullptr);
 

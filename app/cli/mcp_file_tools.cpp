@@ -47,8 +47,9 @@ mcp::Tool mcp_info_tool() {
       "Says what a file is and what it holds, recognised by content: a JAX/XLA profiler capture "
       "(.xplane.pb[.gz]: hosts, planes, every XLA module's memory plan, allocators, AllocatorRetry waits, "
       "executions), a PyTorch allocator snapshot (.pickle), a Kineto trace, a torch.profiler raw memory "
-      "timeline or a JAX device memory profile (pprof). Every figure is read from the file. The structured "
-      "result is `oomscope-cli info PATH --json` (docs/cli-json.md).";
+      "timeline, a JAX device memory profile (pprof) or a live recording (watch --record: ranks, hosts, "
+      "duration, samples, steps, OOM events, the verdict). Every figure is read from the file or derived "
+      "from it. The structured result is `oomscope-cli info PATH --json` (docs/cli-json.md).";
   t.input_schema = Json{{"type", "object"},
                         {"properties", {{"path", path_schema("the file to read (any kind above)")}}},
                         {"required", {"path"}},
@@ -159,17 +160,20 @@ mcp::Tool mcp_report_tool() {
 mcp::Tool mcp_diff_tool() {
   mcp::Tool t;
   t.name = "diff";
-  t.title = "Compare two PyTorch snapshots";
+  t.title = "Compare two PyTorch snapshots, traces, profiles or live recordings";
   t.description =
       "What changed between two PyTorch allocator snapshots (torch.cuda.memory._dump_snapshot): reserved, "
       "allocated and peak memory, the peak's composition by category, and the allocation sites (innermost "
       "user frame) whose bytes at the peak changed most, with diagnosis lines. Figures are read from the "
-      "snapshots or derived from them. base is the baseline, other the changed run. The structured result "
-      "is `oomscope-cli diff BASE OTHER --json -`.";
+      "snapshots or derived from them. Two Kineto traces, two JAX memory profiles or two live recordings "
+      "(watch --record; per rank: peaks, capacity, OOM events, steps, each run's verdict; no sites: a "
+      "recording has no stacks) are compared by what each carries. base is the baseline, other the changed "
+      "run, of base's kind. The structured result is `oomscope-cli diff BASE OTHER --json -`.";
   t.input_schema = Json{{"type", "object"},
                         {"properties",
-                         {{"base", path_schema("the baseline snapshot (.pickle)")},
-                          {"other", path_schema("the changed run's snapshot (.pickle)")},
+                         {{"base", path_schema("the baseline snapshot (.pickle), Kineto trace, JAX memory "
+                                               "profile or live recording")},
+                          {"other", path_schema("the changed run's file, of base's kind")},
                           {"top", top_schema("allocation sites to list (default 25)")},
                           {"categories", categories_schema()}}},
                         {"required", {"base", "other"}},
@@ -178,11 +182,14 @@ mcp::Tool mcp_diff_tool() {
                          {"properties",
                           {{"a", {{"type", "string"}}},
                            {"b", {{"type", "string"}}},
+                           {"format", {{"type", "string"}}},
                            {"totals", {{"type", "array"}}},
                            {"categories_at_peak", {{"type", "array"}}},
                            {"sites_at_peak", {{"type", "array"}}},
+                           {"ranks", {{"type", "array"}}},
+                           {"cannot_tell", {{"type", "array"}}},
                            {"diagnosis", {{"type", "array"}}}}},
-                         {"required", {"a", "b", "totals", "sites_at_peak"}}};
+                         {"required", {"a", "b"}}};
   t.annotations = kReadOnly;
   t.run = [](const Json& args, mcp::ToolContext& ctx) {
     return mcp_guard([&] {

@@ -18,6 +18,8 @@ import tempfile
 sys.path.insert(0, os.path.dirname(__file__))
 from live_util import AGENT_PATH, check  # noqa: E402
 from forecast_scenarios import SCENARIOS  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "tools"))
 from recording_writer import RecordingWriter  # noqa: E402
 
 sys.path.insert(0, AGENT_PATH)

@@ -139,6 +139,23 @@ test('diff and simulate equal their commands', async () => {
   assert.ok(c.content[0].text.includes(want.stderr.replace('oomscope-cli simulate: ', '')));
 });
 
+test('diff and info of live recordings equal their commands; --categories on recordings is refused in the CLI\'s words', async () => {
+  const a = data('live/two_runs_a_rank1_leaks.oomlive');
+  const b = data('live/two_runs_b_fixed.oomlive');
+  const d = await same('diff', { base: a, other: b }, ['diff', a, b, '--json', '-'], ['diff', a, b]);
+  assert.equal(d.structuredContent.format, 'live-recording');
+  assert.equal(d.structuredContent.ranks.length, 2);
+  await same('info', { path: a }, ['info', a, '--json'], ['info', a]);
+  const rules = path.join(tmp, 'recording.rules');
+  fs.writeFileSync(rules, 'site train\\.py -> mine\n');
+  const t = await client.callTool({ name: 'diff', arguments: { base: a, other: b, categories: rules } });
+  const c = await cli(['diff', a, b, '--categories', rules]);
+  assert.equal(t.isError, true);
+  assert.equal(c.status, 2);
+  assert.match(t.content[0].text, /no allocations to categorise/);
+  assert.ok(c.stderr.includes(t.content[0].text), `${t.content[0].text} / ${c.stderr}`);
+});
+
 test('report and diff take a category rules file as --categories does; its errors are the CLI\'s, word for word', async () => {
   const s1 = data('torch_snapshot_cs336_fp32_ctx128.pickle');
   const s2 = data('torch_snapshot_cs336_bf16_ctx128.pickle');
