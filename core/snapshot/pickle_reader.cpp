@@ -6,8 +6,11 @@
 
 #include <bit>
 #include <cstring>
+#include <optional>
 #include <string_view>
 
+#include "core/snapshot/detail/pickle_utf8.h"
+#include "core/snapshot/detail/record_dict_decoder.h"
 #include "core/util/bytes.h"
 #include "core/util/error.h"
 
@@ -36,41 +39,6 @@ void warm_ahead(const std::vector<T>& v, std::uintptr_t& warmed) {
   warm_reserved(v.data(), v.size() * sizeof(T), v.capacity() * sizeof(T), warmed);
 }
 
-bool valid_utf8(const unsigned char* s, std::size_t n) {
-  std::size_t i = 0;
-  while (i < n) {
-    // ASCII fast path, eight bytes at a time.
-    if (i + 8 <= n) {
-      std::uint64_t w;
-      std::memcpy(&w, s + i, 8);
-      if ((w & 0x8080808080808080ull) == 0) {
-        i += 8;
-        continue;
-      }
-    }
-    const unsigned char c = s[i];
-    std::size_t len = 0;
-    if (c < 0x80)
-      len = 1;
-    else if (c >= 0xc2 && c <= 0xdf)
-      len = 2;
-    else if (c >= 0xe0 && c <= 0xef)
-      len = 3;  // surrogates allowed: Python writes them with surrogatepass
-    else if (c >= 0xf0 && c <= 0xf4)
-      len = 4;
-    else
-      return false;
-    if (i + len > n) return false;
-    for (std::size_t k = 1; k < len; ++k)
-      if ((s[i + k] & 0xc0) != 0x80) return false;
-    if (c == 0xe0 && s[i + 1] < 0xa0) return false;
-    if (c == 0xf0 && s[i + 1] < 0x90) return false;
-    if (c == 0xf4 && s[i + 1] > 0x8f) return false;
-    i += len;
-  }
-  return true;
-}
-
 }  // namespace
 
 void warm_reserved(const void* data, std::size_t used_bytes, std::size_t capacity_bytes,
@@ -86,149 +54,6 @@ void warm_reserved(const void* data, std::size_t used_bytes, std::size_t capacit
   warmed = to;
 }
 
-const char* pickle_opcode_name(std::uint8_t op) {
-  switch (op) {
-    case 0x28:
-      return "MARK";
-    case 0x2e:
-      return "STOP";
-    case 0x30:
-      return "POP";
-    case 0x31:
-      return "POP_MARK";
-    case 0x32:
-      return "DUP";
-    case 0x46:
-      return "FLOAT";
-    case 0x49:
-      return "INT";
-    case 0x4a:
-      return "BININT";
-    case 0x4b:
-      return "BININT1";
-    case 0x4c:
-      return "LONG";
-    case 0x4d:
-      return "BININT2";
-    case 0x4e:
-      return "NONE";
-    case 0x50:
-      return "PERSID";
-    case 0x51:
-      return "BINPERSID";
-    case 0x52:
-      return "REDUCE";
-    case 0x53:
-      return "STRING";
-    case 0x54:
-      return "BINSTRING";
-    case 0x55:
-      return "SHORT_BINSTRING";
-    case 0x56:
-      return "UNICODE";
-    case 0x58:
-      return "BINUNICODE";
-    case 0x61:
-      return "APPEND";
-    case 0x62:
-      return "BUILD";
-    case 0x63:
-      return "GLOBAL";
-    case 0x64:
-      return "DICT";
-    case 0x7d:
-      return "EMPTY_DICT";
-    case 0x65:
-      return "APPENDS";
-    case 0x67:
-      return "GET";
-    case 0x68:
-      return "BINGET";
-    case 0x69:
-      return "INST";
-    case 0x6a:
-      return "LONG_BINGET";
-    case 0x6c:
-      return "LIST";
-    case 0x5d:
-      return "EMPTY_LIST";
-    case 0x6f:
-      return "OBJ";
-    case 0x70:
-      return "PUT";
-    case 0x71:
-      return "BINPUT";
-    case 0x72:
-      return "LONG_BINPUT";
-    case 0x73:
-      return "SETITEM";
-    case 0x74:
-      return "TUPLE";
-    case 0x29:
-      return "EMPTY_TUPLE";
-    case 0x75:
-      return "SETITEMS";
-    case 0x47:
-      return "BINFLOAT";
-    case 0x42:
-      return "BINBYTES";
-    case 0x43:
-      return "SHORT_BINBYTES";
-    case 0x80:
-      return "PROTO";
-    case 0x81:
-      return "NEWOBJ";
-    case 0x82:
-      return "EXT1";
-    case 0x83:
-      return "EXT2";
-    case 0x84:
-      return "EXT4";
-    case 0x85:
-      return "TUPLE1";
-    case 0x86:
-      return "TUPLE2";
-    case 0x87:
-      return "TUPLE3";
-    case 0x88:
-      return "NEWTRUE";
-    case 0x89:
-      return "NEWFALSE";
-    case 0x8a:
-      return "LONG1";
-    case 0x8b:
-      return "LONG4";
-    case 0x8c:
-      return "SHORT_BINUNICODE";
-    case 0x8d:
-      return "BINUNICODE8";
-    case 0x8e:
-      return "BINBYTES8";
-    case 0x8f:
-      return "EMPTY_SET";
-    case 0x90:
-      return "ADDITEMS";
-    case 0x91:
-      return "FROZENSET";
-    case 0x92:
-      return "NEWOBJ_EX";
-    case 0x93:
-      return "STACK_GLOBAL";
-    case 0x94:
-      return "MEMOIZE";
-    case 0x95:
-      return "FRAME";
-    case 0x96:
-      return "BYTEARRAY8";
-    case 0x97:
-      return "NEXT_BUFFER";
-    case 0x98:
-      return "READONLY_BUFFER";
-    default:
-      return "";
-  }
-}
-
 class PickleParser {
  public:
   PickleParser(PickleSource source, const std::string& name, ProgressSink& progress, std::stop_token stop,
@@ -238,6 +63,8 @@ class PickleParser {
         progress_(progress),
         stop_(std::move(stop)),
         sink_(sink) {
+    fast_taken_ = source.fast_records_taken;
+    if (sink_ && source.fast_records) records_.emplace(*tree_, memo_, source.data, source.size, *sink_);
     tree_->keep_ = std::move(source.keep);
     release_ = std::move(source.release);
     data_ = source.data;
@@ -307,7 +134,7 @@ class PickleParser {
                           " bytes is longer than 4 GiB");
     const std::uint64_t off = pos_;
     const std::uint8_t* p = need(len, what);
-    if (!valid_utf8(p, static_cast<std::size_t>(len)))
+    if (!detail::valid_utf8(p, static_cast<std::size_t>(len)))
       damaged(op_at_, std::string(what) + " is not valid UTF-8");
     return new_node(Tag::Str, Node{off, static_cast<std::uint32_t>(len), 0});
   }
@@ -432,7 +259,9 @@ class PickleParser {
   std::vector<Ref> stack_;
   std::vector<std::size_t> marks_;
   std::vector<Ref> memo_;
-  std::uintptr_t warmed_[4] = {0, 0, 0, 0};  // warm_ahead() of nodes_, pool_, memo_, segments_
+  std::uintptr_t warmed_[4] = {0, 0, 0, 0};   // warm_ahead() of nodes_, pool_, memo_, segments_
+  std::optional<RecordDictDecoder> records_;  // the fast path for the sink's records
+  std::uint64_t* fast_taken_ = nullptr;
 };
 
 std::shared_ptr<const PickleTree> PickleParser::run() {
@@ -479,6 +308,7 @@ std::shared_ptr<const PickleTree> PickleParser::run() {
           damaged(op_at_, "STOP with " + std::to_string(marks_.size()) + " MARK(s) still open");
         if (stack_.empty()) damaged(op_at_, "STOP with nothing on the stack");
         tree_->root_ = stack_.back();
+        if (fast_taken_) *fast_taken_ = records_ ? records_->taken() : 0;
         progress_.report(1.0, "reading pickle");
         return tree_;
       }
@@ -496,9 +326,18 @@ std::shared_ptr<const PickleTree> PickleParser::run() {
       case 0x32:
         push(top("DUP"));
         break;
-      case 0x7d:
+      case 0x7d: {  // EMPTY_DICT: a trace entry's shape is read by the fast path when a sink takes it
+        Ref dict;
+        if (records_ && records_->worth_trying()) {
+          if (const std::uint64_t end = records_->decode(pos_, marks_.size(), dict)) {
+            pos_ = end;
+            push(dict);
+            break;
+          }
+        }
         push(container(Tag::Dict));
         break;
+      }
       case 0x5d:
         push(container(Tag::List));
         break;

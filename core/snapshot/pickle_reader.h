@@ -38,6 +38,10 @@ struct PickleSource {
   std::shared_ptr<const void> keep;  // owns the bytes for the tree's lifetime
   std::function<void(std::uint64_t end)>
       release;  // may drop [0, end) from memory (it is faulted back if read)
+  // With a DictRecordSink: read the record dicts' usual shape by the fast path (record_dict_decoder.h).
+  // The tree and the errors are the same without it; tests turn it off to compare.
+  bool fast_records = true;
+  std::uint64_t* fast_records_taken = nullptr;  // if set: how many records the fast path read
 };
 
 // Parses the whole stream up to STOP (bytes after STOP, such as memory_viz's NUL padding, are ignored).

@@ -110,6 +110,7 @@ class PickleTree {
 
  private:
   friend class PickleParser;
+  friend class RecordDictDecoder;
   std::optional<std::int64_t> as_int_slow(Ref r) const;
   std::shared_ptr<const void> keep_;  // owns the bytes strings point into
   const char* data_ = nullptr;

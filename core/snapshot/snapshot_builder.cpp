@@ -98,14 +98,21 @@ class Builder {
     damaged(std::string(what) + " " + std::to_string(where) + " has an address that is " + kind(v));
   }
 
+  // A frames list's id: by its node in a small cache (a list shared through the memo is met again soon),
+  // else by its content, which gives the same id (a trace's lists are mostly new lists of shared frames).
   FramesId frames(Ref list) {
     if (!t_.is_list(list) || t_.size(list) == 0) return 0;
-    auto [it, added] = list_ids_.try_emplace(PickleTree::index(list), 0);
-    if (!added) return it->second;
-    std::vector<std::uint32_t> ids;
-    ids.reserve(t_.size(list));
+    auto& cached = list_cache_[PickleTree::index(list) % list_cache_.size()];
+    if (cached.first == PickleTree::index(list)) return cached.second;
+    std::vector<std::uint32_t>& ids = ids_scratch_;
+    ids.clear();
     t_.for_each(list, [&](Ref f) {
       if (!t_.is_dict(f)) return;
+      auto& fcached = frame_cache_[PickleTree::index(f) % frame_cache_.size()];
+      if (fcached.first == PickleTree::index(f)) {
+        ids.push_back(fcached.second);
+        return;
+      }
       auto [fit, fadded] = frame_ids_.try_emplace(PickleTree::index(f), 0);
       if (fadded) {
         Frame fr;
@@ -145,13 +152,16 @@ class Builder {
         }
         fit->second = cit->second;
       }
+      fcached = {PickleTree::index(f), fit->second};
       ids.push_back(fit->second);
     });
-    auto [cit, cadded] =
-        list_by_content_.try_emplace(std::move(ids), static_cast<FramesId>(s_.frame_lists.size()));
-    if (cadded) s_.frame_lists.push_back(cit->first);
-    it->second = cit->second;
-    return it->second;
+    auto cit = list_by_content_.find(ids);
+    if (cit == list_by_content_.end()) {
+      cit = list_by_content_.emplace(ids, static_cast<FramesId>(s_.frame_lists.size())).first;
+      s_.frame_lists.push_back(ids);
+    }
+    cached = {PickleTree::index(list), cit->second};
+    return cit->second;
   }
 
   void read_segments(Ref list) {
@@ -448,7 +458,12 @@ class Builder {
   std::stop_token stop_;
   std::uint64_t work_ = 0;
   bool saw_block_address_ = false, saw_segment_frames_ = false, device_free_ = false;
-  std::unordered_map<std::uint64_t, FramesId> list_ids_;
+  // Node -> id caches in front of the maps (~0: empty slot).
+  std::vector<std::pair<std::uint64_t, FramesId>> list_cache_ =
+      std::vector<std::pair<std::uint64_t, FramesId>>(4096, {~0ull, 0});
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> frame_cache_ =
+      std::vector<std::pair<std::uint64_t, std::uint32_t>>(4096, {~0ull, 0});
+  std::vector<std::uint32_t> ids_scratch_;
   std::unordered_map<std::uint64_t, std::uint32_t> frame_ids_;
   struct IdsHash {
     std::size_t operator()(const std::vector<std::uint32_t>& v) const noexcept {
@@ -495,8 +510,13 @@ std::uint16_t stream_index(Snapshot& snap, std::int64_t stream) {
 int TraceEntrySink::field_of(const PickleTree& tree, Ref key) {
   if (key.tag() != Tag::Str) return kUnknown;
   const std::uint64_t node = PickleTree::index(key);
+  auto& cached = key_cache_[node % key_cache_.size()];
+  if (cached.first == node) return cached.second;
   for (const auto& [n, f] : keys_)
-    if (n == node) return f;
+    if (n == node) {
+      cached = {node, f};
+      return f;
+    }
   const std::string_view k = *tree.as_str(key);
   int f = kUnknown;
   if (k == "action")
@@ -520,6 +540,7 @@ int TraceEntrySink::field_of(const PickleTree& tree, Ref key) {
   else if (k == "internal_metadata" || k == "pool_id" || k == "cpp_frames")
     f = kIgnored;
   if (keys_.size() < 64) keys_.emplace_back(node, f);
+  cached = {node, f};
   return f;
 }
 
@@ -531,18 +552,24 @@ bool TraceEntrySink::take(const PickleTree& tree, const Ref* pairs, std::size_t 
   std::uint64_t device_free = 0;
   for (std::size_t i = 0; i + 1 < count; i += 2) {
     const Ref v = pairs[i + 1];
-    switch (field_of(tree, pairs[i])) {
+    const int field = field_of(tree, pairs[i]);
+    switch (field) {
       case kAction: {
         if (v.tag() != Tag::Str) return false;
         const std::uint64_t node = PickleTree::index(v);
         Action a = Action::Other;
         bool found = false;
-        for (const auto& [n, act] : actions_)
-          if (n == node) a = act, found = true;
+        if (last_action_.first == node) {
+          a = last_action_.second, found = true;
+        } else {
+          for (const auto& [n, act] : actions_)
+            if (n == node) a = act, found = true;
+        }
         if (!found) {
           a = action_named(*tree.as_str(v));
           if (actions_.size() < 64) actions_.emplace_back(node, a);
         }
+        if (found) last_action_ = {node, a};
         te.action = a;
         have_action = true;
         break;
@@ -554,7 +581,7 @@ bool TraceEntrySink::take(const PickleTree& tree, const Ref* pairs, std::size_t 
       case kDeviceFree: {
         const auto x = tree.as_int(v);
         if (!x) return false;
-        const int f = field_of(tree, pairs[i]);
+        const int f = field;
         if (f == kAddr)
           te.addr = static_cast<std::uint64_t>(*x);
         else if (f == kSize)

@@ -1,7 +1,9 @@
 #pragma once
 // Turns a parsed pickle into the Snapshot model (every version of docs/snapshot-format.md section 2).
 
+#include <array>
 #include <stop_token>
+#include <utility>
 #include <vector>
 
 #include "core/snapshot/pickle_reader.h"
@@ -26,6 +28,15 @@ class TraceEntrySink final : public DictRecordSink {
   std::vector<std::pair<std::uint64_t, int>> keys_;        // str node -> field
   std::vector<std::pair<std::uint64_t, Action>> actions_;  // str node -> action
   std::uintptr_t warmed_ = 0;                              // warm_reserved() of records
+  // The last field and action seen per key slot: a trace's keys are a few memoized strs, met millions
+  // of times (~0 is no node).
+  std::array<std::pair<std::uint64_t, int>, 32> key_cache_ = filled_key_cache();
+  std::pair<std::uint64_t, Action> last_action_{~0ull, Action::Other};
+  static std::array<std::pair<std::uint64_t, int>, 32> filled_key_cache() {
+    std::array<std::pair<std::uint64_t, int>, 32> c;
+    c.fill({~0ull, 0});
+    return c;
+  }
 };
 
 // The index of `stream` in snap.streams, added when new (at most 65,536 streams).

@@ -1,8 +1,8 @@
 #include "core/snapshot/timeline.h"
 
 #include <algorithm>
-#include <unordered_map>
-#include <unordered_set>
+
+#include "core/snapshot/detail/address_index.h"
 
 namespace oomscope::snapshot {
 
@@ -13,8 +13,7 @@ Timeline active_memory_timeline(const Snapshot& snap, std::int64_t device) {
   const auto& trace = device >= 0 && static_cast<std::size_t>(device) < snap.device_traces.size()
                           ? snap.device_traces[static_cast<std::size_t>(device)]
                           : kNone;
-  std::unordered_map<std::uint64_t, std::uint32_t> live;  // addr -> element
-  live.reserve(1024);
+  detail::AddressIndex live;  // addr -> element
   // Pass 1: pairing.
   std::vector<std::int32_t> delta_elem(trace.size(), -1);  // element an entry opens or closes
   std::int64_t running = 0;
@@ -23,17 +22,17 @@ Timeline active_memory_timeline(const Snapshot& snap, std::int64_t device) {
     if (e.action == Action::Alloc) {
       t.elements.push_back(
           TimelineElement{e.addr, e.size, static_cast<std::int64_t>(i), -1, e.frames, false});
-      live[e.addr] = static_cast<std::uint32_t>(t.elements.size() - 1);
+      live.insert_or_assign(e.addr, static_cast<std::uint32_t>(t.elements.size() - 1));
       delta_elem[i] = static_cast<std::int32_t>(t.elements.size() - 1);
       running += e.size;
       t.trace_only_peak = std::max(t.trace_only_peak, running);
     } else if (e.action == Action::FreeCompleted) {
       running -= e.size;
-      auto it = live.find(e.addr);
-      if (it != live.end()) {
-        t.elements[it->second].end = static_cast<std::int64_t>(i);
-        delta_elem[i] = static_cast<std::int32_t>(it->second);
-        live.erase(it);
+      if (const std::uint32_t* open = live.find(e.addr)) {
+        const std::uint32_t el = *open;
+        t.elements[el].end = static_cast<std::int64_t>(i);
+        delta_elem[i] = static_cast<std::int32_t>(el);
+        live.erase(e.addr);
       } else {
         t.elements.push_back(
             TimelineElement{e.addr, e.size, -1, static_cast<std::int64_t>(i), e.frames, false});
@@ -49,7 +48,7 @@ Timeline active_memory_timeline(const Snapshot& snap, std::int64_t device) {
     if (s.device != device) continue;
     for (std::uint32_t b = s.first_block; b < s.first_block + s.block_count; ++b) {
       const Block& blk = snap.blocks[b];
-      if (blk.state != BlockState::ActiveAllocated || live.count(blk.address)) continue;
+      if (blk.state != BlockState::ActiveAllocated || live.contains(blk.address)) continue;
       t.elements.push_back(TimelineElement{blk.address, blk.effective_requested, -1, -1, blk.frames, true});
       ++t.ghosts;
       t.ghost_bytes += blk.effective_requested;
