@@ -127,8 +127,16 @@ TEST(Gzip, TrailingBytesThatAreNotAMemberAreIgnored) {
 
 TEST(Gzip, EveryCutIsZlibsVerdict) {
   const std::string text = trace_like(40'000, 4);
-  const std::string gz = gzip_of(text) + gzip_of("second member\n");
+  const std::string first = gzip_of(text);
+  const std::string gz = first + gzip_of("second member\n");
+  // Every cut within 512 bytes of a header or a trailer (the first member's start and end, the second's
+  // whole), and every 61st cut through the deflate data between: every cut was quadratic (a minute in the ci
+  // build, several under ASan) and the middle cuts all end the same way, inside a block.
+  const auto near_an_edge = [&](std::size_t cut) {
+    return cut < 512 || (cut + 512 > first.size() && cut < first.size() + 512) || cut >= first.size();
+  };
   for (std::size_t cut = 0; cut < gz.size(); ++cut) {
+    if (!near_an_edge(cut) && cut % 61 != 0) continue;
     const std::string_view part(gz.data(), cut);
     const Outcome o = fast(part);
     expect_same(o, reference(part), "cut at " + std::to_string(cut));
