@@ -29,7 +29,7 @@ void PromReader::cancel() {
   for (auto& a : pool_) a->cancel();
 }
 
-void PromReader::set_stop_token(std::stop_token stop) {
+void PromReader::set_stop_token(const std::stop_token& stop) {
   api_.set_stop_token(stop);
   for (auto& a : pool_) a->set_stop_token(stop);
 }

@@ -48,7 +48,7 @@ class PromReader {
   void poll(std::int64_t now_ms);
   void cancel();  // from another thread: breaks the requests in flight
   // Checked before each request: a stop request makes the next call throw oomscope::Cancelled.
-  void set_stop_token(std::stop_token stop);
+  void set_stop_token(const std::stop_token& stop);
 
   const std::vector<PromRankInfo>& ranks() const { return info_; }
   std::int64_t step_ms() const { return step_ms_; }
