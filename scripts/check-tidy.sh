@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Runs clang-tidy (the checks in .clang-tidy) on C++ source files; every finding fails. Needs
 # build/ci/compile_commands.json (cmake --preset ci), and a built tree for the cache below.
-# Usage: scripts/check-tidy.sh [--all | FILE...]
+# Usage: scripts/check-tidy.sh [--all | --shard K/N | FILE...]
 #   no argument, on a branch: the .cpp files changed since its merge base with main, and untracked ones;
 #   no argument, on main itself (CI's clone, where that merge base is HEAD): the .cpp files changed by the last
 #     TIDY_COMMITS (default 10) commits of main's first-parent history, the most recently changed first,
 #     at most TIDY_MAX_FILES (default 16) of them not already in the cache; the rest wait for the next run;
-#   --all: every compiled .cpp file; FILE...: those. TIDY_BASE names another branch than main.
+#   --all: every compiled .cpp file; --shard K/N: the K-th of N equal shares of the tracked .cpp files (K from 0; in
+#     path order, every N-th from the K-th), so that N runs with K = 0..N-1 check the whole tree;
+#   FILE...: those. TIDY_BASE names another branch than main.
 # A file found clean is remembered in a cache of results keyed by the file, the headers of the tree it
 # includes, its compile command, .clang-tidy and the clang-tidy version (scripts/tidy_keys.py), stored outside
 # the tree in $TIDY_CACHE (default ~/.cache/oomscope/tidy; TIDY_CACHE=none: no cache); a file whose key is
@@ -25,6 +27,12 @@ base=$(git merge-base HEAD "${TIDY_BASE:-main}" 2>/dev/null || git rev-parse HEA
 if [ "${1:-}" = "--all" ]; then
   what="every compiled file"
   mapfile -t files < <(git ls-files -- '*.cpp')
+elif [ "${1:-}" = "--shard" ]; then
+  [[ "${2:-}" =~ ^([0-9]+)/([1-9][0-9]*)$ ]] && [ "${BASH_REMATCH[1]}" -lt "${BASH_REMATCH[2]}" ] ||
+    { echo "[tidy] --shard wants K/N with 0 <= K < N, not '${2:-}'" >&2; exit 2; }
+  shard=${BASH_REMATCH[1]} shards=${BASH_REMATCH[2]}
+  what="shard $shard of $shards (0-based) of every compiled file"
+  mapfile -t files < <(git ls-files -- '*.cpp' | sort | awk -v k="$shard" -v n="$shards" '(NR - 1) % n == k')
 elif [ $# -gt 0 ]; then
   what="the files given"
   files=("$@")

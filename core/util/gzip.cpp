@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/util/bytes.h"
-#include "core/util/detail/inflaters.h"
+#include "core/util/detail/inflate_pass.h"
 #include "core/util/error.h"
 
 namespace oomscope {

@@ -3,7 +3,7 @@
 // progress, cancellation and a check of the content: core/capture/gzip_input.cpp) and the PyTorch and JAX
 // files that come compressed (.json.gz, .raw.gz, .prof: core/snapshot). ISA-L's igzip inflates (3-3.6x
 // zlib); when it stops on damaged or cut data, zlib decides what is wrong and where, so the errors are
-// zlib's (core/util/detail/inflaters.h). Both stream: output comes in chunks of at most 1 MiB.
+// zlib's (core/util/detail/inflate_pass.h). Both stream: output comes in chunks of at most 1 MiB.
 
 #include <cstdint>
 #include <functional>

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/util/detail/inflaters.h"
+#include "core/util/detail/inflate_pass.h"
 
 namespace oomscope {
 

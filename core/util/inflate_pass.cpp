@@ -1,4 +1,6 @@
-// One pass of gzip decompression by ISA-L or zlib (core/util/detail/inflaters.h).
+// One pass of gzip decompression by ISA-L or zlib (core/util/detail/inflate_pass.h).
+
+#include "core/util/detail/inflate_pass.h"
 
 #include <isa-l/igzip_lib.h>
 #include <zlib.h>
@@ -7,8 +9,6 @@
 #include <climits>
 #include <cstring>
 #include <string>
-
-#include "core/util/detail/inflaters.h"
 
 namespace oomscope::detail {
 

@@ -1,44 +1,42 @@
 #include "ui/shell/main_window.h"
 
-#include <QAbstractItemView>
 #include <QApplication>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QDir>
-#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileInfo>
-#include <QHBoxLayout>
-#include <QLabel>
-#include <QLocale>
+#include <QGuiApplication>
 #include <QMenuBar>
-#include <QProgressBar>
-#include <QPushButton>
-#include <QStatusBar>
-#include <QTabWidget>
-#include <QTableView>
-#include <algorithm>
+#include <QMimeData>
+#include <QUrl>
 
-#include "core/capture/companion.h"
-#include "core/util/bytes.h"
 #include "core/util/safe_text.h"
 #include "ui/analysis/analysis_pages.h"
-#include "ui/analysis/buffers_page.h"
-#include "ui/analysis/column_widths.h"
-#include "ui/analysis/diagnosis_page.h"
+#include "ui/analysis/analysis_result.h"
 #include "ui/analysis/hosts_page.h"
-#include "ui/analysis/overview_page.h"
-#include "ui/analysis/table_page.h"
-#include "ui/models/capture_rows.h"
-#include "ui/models/capture_table_models.h"
+#include "ui/log/log_window.h"
+#include "ui/models/navigator_model.h"
 #include "ui/session/navigator_source.h"
 #include "ui/session/page_file_opener.h"
 #include "ui/session/safe_text_qt.h"
 #include "ui/session/settings_store.h"
+#include "ui/shell/allocators_range.h"
 #include "ui/shell/app_icon.h"
+#include "ui/shell/capture_tabs.h"
 #include "ui/shell/empty_state_page.h"
 #include "ui/shell/exporter.h"
+#include "ui/shell/host_selector.h"
+#include "ui/shell/load_error_box.h"
+#include "ui/shell/load_error_reporter.h"
+#include "ui/shell/load_status_bar.h"
+#include "ui/shell/navigator_dock.h"
+#include "ui/shell/navigator_view.h"
+#include "ui/shell/open_dialogs.h"
+#include "ui/shell/page_file_router.h"
 #include "ui/shell/recent_files_menu.h"
 #include "ui/snapshot/ranks_window.h"
-#include "ui/snapshot/snapshot_window.h"
 
 namespace oomscope::ui {
 
@@ -51,6 +49,15 @@ const QString kStateKey = QStringLiteral("mainWindow/state");
 // are written as visible escapes.
 QString fileName(const QString& path) {
   return QString::fromStdString(single_line_safe(QFileInfo(path).fileName().toStdString()));
+}
+
+QStringList localFiles(const QMimeData* mime) {
+  QStringList files;
+  if (!mime || !mime->hasUrls()) return files;
+  for (const QUrl& url : mime->urls()) {
+    if (url.isLocalFile()) files << url.toLocalFile();
+  }
+  return files;
 }
 
 struct RegisteredPage {
@@ -74,85 +81,32 @@ MainWindow::MainWindow(CaptureSession* session, QWidget* parent) : QMainWindow(p
   setWindowIcon(appIcon());
   setAcceptDrops(true);
 
-  m_tabs = new QTabWidget(this);
-  m_tabs->setObjectName(QStringLiteral("pages"));
-  m_tabs->setDocumentMode(true);
-  m_tabs->setTabBarAutoHide(true);
-  setCentralWidget(m_tabs);
-
-  // Pages live as hidden children of the window while they are not tabs; a tab reparents them.
-  m_empty = new EmptyStatePage(this);
-  m_empty->hide();
-  connect(m_empty, &EmptyStatePage::openRequested, this, [this] { chooseFile(); });
-  connect(m_empty, &EmptyStatePage::openExampleRequested, this, [this] { openFile(m_examplePath); });
-  connect(m_empty, &EmptyStatePage::pasteLogRequested, this, &MainWindow::pasteLog);
-
-  m_overview = new OverviewPage(this);
-  m_overview->hide();
-
-  m_modules = new ModuleTableModel(this);
-  m_modulesPage = new TablePage(
-      m_modules,
-      {tr("module"), true, tr("Filter by module name or program id (Ctrl+F)"),
-       tr("Sizes are summed over each module's buffer assignment (memory space 0) in the HloProtos read from "
-          "/host:metadata; \u2014 means the module carries no buffer assignment. Hover a column header for "
-          "what it counts."),
-       ModuleTableModel::TotalAllocation, Qt::DescendingOrder},
-      this);
-  m_modulesPage->setObjectName(QStringLiteral("modulesPage"));
-  m_modulesPage->view()->setObjectName(QStringLiteral("modulesView"));
-  m_modulesPage->hide();
-
-  m_allocators = new AllocatorTableModel(this);
-  m_allocatorsPage = new TablePage(
-      m_allocators,
-      {tr("allocator"),
-       false,
-       {},
-       tr("Counts, Max in use and Capacity are derived from the MemoryAllocation / MemoryDeallocation events "
-          "recorded during the capture; Lifetime peak is the allocator's own figure and can predate the "
-          "capture. Hover a column header for details."),
-       AllocatorTableModel::MaxInUse,
-       Qt::DescendingOrder},
-      this);
-  m_allocatorsPage->setObjectName(QStringLiteral("allocatorsPage"));
-  m_allocatorsPage->view()->setObjectName(QStringLiteral("allocatorsView"));
-  m_allocatorsPage->hide();
-
+  m_pages = new CaptureTabs(this);
+  setCentralWidget(m_pages);
   m_presenter = [this](QMessageBox::Icon icon, const QString& title, const QString& text) {
     openMessageBox(this, icon, title, text);
   };
-
-  m_hostsPage = new HostsPage(this);
-  m_hostsPage->hide();
-  connect(m_hostsPage, &HostsPage::hostActivated, m_session, &CaptureSession::setCurrentHost);
-
-  m_analysis = new AnalysisPages(this);
-  for (const auto& [page, title] : m_analysis->pages()) page->hide();
-  connect(m_analysis, &AnalysisPages::resultChanged, this, &MainWindow::syncAnalysisTabs);
-  connect(m_analysis, &AnalysisPages::analysisFailed, this,
-          [this](const QString& message) { statusBar()->showMessage(message, 10'000); });
-  // Double-clicking a module analyses it and shows its diagnosis.
-  connect(m_modulesPage->view(), &QAbstractItemView::doubleClicked, this, &MainWindow::analyseModuleAt);
-
-  createNavigator();
-  createAllocatorsRange();
-  // Column widths the user sets are kept per table, across runs.
-  ColumnWidthKeeper::attach(m_modulesPage->view(), QStringLiteral("modules"));
-  ColumnWidthKeeper::attach(m_allocatorsPage->view(), QStringLiteral("allocators"));
-  ColumnWidthKeeper::attach(m_hostsPage->table()->view(), QStringLiteral("hosts"));
-  if (auto* buffers = m_analysis->buffersPage())
-    ColumnWidthKeeper::attach(buffers->view(), QStringLiteral("buffers"));
-  m_exporter = new Exporter(this, m_session, m_analysis);
+  m_navigatorDock = new NavigatorDock(m_pages, this);
+  addDockWidget(Qt::LeftDockWidgetArea, m_navigatorDock);
+  connect(m_pages->analysis(), &AnalysisPages::resultChanged, this, &MainWindow::syncNavigatorWithResult);
+  m_hostSelector = new HostSelector(this);
+  addToolBar(Qt::TopToolBarArea, m_hostSelector);
+  m_hostSelector->hide();
+  m_allocatorsRange = new AllocatorsRange(m_pages->allocatorsPage(), m_pages->allocatorsModel(),
+                                          m_pages->analysis(), m_session, this);
+  m_errors = new LoadErrorReporter(this, m_session);
+  m_router = new PageFileRouter(m_pages, this);
+  m_dialogs = std::make_unique<OpenDialogs>(this);
+  m_exporter = new Exporter(this, m_session, m_pages->analysis());
   m_exporter->setTeller(
       [this](const QString& title, const QString& text) { tell(QMessageBox::Warning, title, text); });
-  connect(m_exporter, &Exporter::exported, this,
-          [this](const QString& path) { statusBar()->showMessage(tr("Exported %1").arg(path), 10'000); });
-  attachExports();
+  m_pages->attachExports(m_exporter);
   createActions();
-  createStatusBar();
+  m_status = new LoadStatusBar(m_session, this);
+  setStatusBar(m_status);
+  connectParts();
   connectSession();
-  showEmptyState();
+  m_pages->showEmptyState();
   updateActions();
 
   for (const auto& page : registeredPages()) addPage(page.factory(*this), page.title);
@@ -168,33 +122,43 @@ void MainWindow::clearRegisteredPages() { registeredPages().clear(); }
 
 MainWindow::~MainWindow() {
   // The pages go with the tabs below; their navigator lists must not be synced while they do.
-  disconnect(m_tabs, &QTabWidget::currentChanged, nullptr, nullptr);
-  m_sources.clear();
+  disconnect(m_pages, &QTabWidget::currentChanged, nullptr, nullptr);
+  m_navigatorDock->forgetSources();
 }
 
 void MainWindow::addPage(QWidget* page, const QString& title) {
-  m_extraPages.push_back(page);
-  m_tabs->addTab(page, title);
+  m_pages->addTab(page, title);
   if (auto* source = page->findChild<NavigatorSource*>(QString(), Qt::FindDirectChildrenOnly))
-    addNavigatorSource(source, page);
+    m_navigatorDock->addSource(source, page);
   if (auto* opener = page->findChild<PageFileOpener*>(QString(), Qt::FindDirectChildrenOnly))
-    addPageFileOpener(opener, page);
+    m_router->addOpener(opener, page);
 }
 
 void MainWindow::setExamplePath(const QString& path) {
   m_examplePath = path;
-  m_empty->setExamplePath(path);
+  m_pages->emptyPage()->setExamplePath(path);
 }
 
 void MainWindow::setMessagePresenter(MessagePresenter presenter) {
   m_presenter = std::move(presenter);
-  m_customPresenter = true;
+  m_errors->setTeller(
+      [this](QMessageBox::Icon icon, const QString& title, const QString& text) { tell(icon, title, text); });
 }
 
-void MainWindow::setFileChooser(FileChooser chooser) { m_chooser = std::move(chooser); }
+void MainWindow::setFileChooser(FileChooser chooser) { m_dialogs->setFileChooser(std::move(chooser)); }
 
 const LoadedCapture& MainWindow::currentCapture() const { return m_session->current(); }
-
+QTabWidget* MainWindow::tabs() const { return m_pages; }
+TablePage* MainWindow::modulesPage() const { return m_pages->modulesPage(); }
+TablePage* MainWindow::allocatorsPage() const { return m_pages->allocatorsPage(); }
+RangeBanner* MainWindow::allocatorsRangeBanner() const { return m_allocatorsRange->banner(); }
+OverviewPage* MainWindow::overviewPage() const { return m_pages->overviewPage(); }
+AnalysisPages* MainWindow::analysis() const { return m_pages->analysis(); }
+NavigatorModel* MainWindow::navigator() const { return m_navigatorDock->model(); }
+QTreeView* MainWindow::navigatorView() const { return m_navigatorDock->view(); }
+QDockWidget* MainWindow::navigatorDock() const { return m_navigatorDock; }
+QComboBox* MainWindow::hostSelector() const { return m_hostSelector->comboBox(); }
+HostsPage* MainWindow::hostsPage() const { return m_pages->hostsPage(); }
 QString MainWindow::statusText() const { return m_status->text(); }
 
 void MainWindow::tell(QMessageBox::Icon icon, const QString& title, const QString& text) {
@@ -215,7 +179,7 @@ void MainWindow::createActions() {
   m_exportMenu = file->addMenu(tr("&Export"));
   m_exportMenu->setObjectName(QStringLiteral("exportMenu"));
   connect(m_exportMenu, &QMenu::aboutToShow, this,
-          [this] { m_exporter->fillMenu(m_exportMenu, m_tabs->currentWidget()); });
+          [this] { m_exporter->fillMenu(m_exportMenu, m_pages->currentWidget()); });
   m_exporter->fillMenu(m_exportMenu, nullptr);
   file->addSeparator();
   m_reloadAction = file->addAction(tr("Re&load"), this, &MainWindow::reload);
@@ -236,7 +200,7 @@ void MainWindow::createActions() {
 
   auto* view = menuBar()->addMenu(tr("&View"));
   view->addAction(m_navigatorDock->toggleViewAction());
-  m_filterAction = view->addAction(tr("&Filter Modules"), this, &MainWindow::focusFilter);
+  m_filterAction = view->addAction(tr("&Filter Modules"), m_pages, &CaptureTabs::focusFilter);
   m_filterAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F));
 
   auto* help = menuBar()->addMenu(tr("&Help"));
@@ -248,201 +212,189 @@ void MainWindow::createActions() {
   });
 }
 
-void MainWindow::createStatusBar() {
-  m_status = new QLabel(this);
-  m_status->setObjectName(QStringLiteral("statusText"));
-  m_status->setTextFormat(Qt::PlainText);  // file names are shown as they are, never read as markup
-  m_progress = new QProgressBar(this);
-  m_progress->setObjectName(QStringLiteral("loadProgress"));
-  m_progress->setRange(0, 1000);
-  m_progress->setMaximumWidth(220);
-  m_progress->setFormat(QStringLiteral("%p%"));
-  m_cancel = new QPushButton(tr("Cancel"), this);
-  m_cancel->setObjectName(QStringLiteral("cancelButton"));
-  m_cancel->setToolTip(tr("Stop loading (Esc); the capture open before stays open."));
-  m_cancel->setShortcut(QKeySequence(Qt::Key_Escape));
-  connect(m_cancel, &QPushButton::clicked, m_session, &CaptureSession::cancel);
-  statusBar()->addWidget(m_status, 1);
-  statusBar()->addPermanentWidget(m_progress);
-  statusBar()->addPermanentWidget(m_cancel);
-  m_progress->hide();
-  m_cancel->hide();
-  m_status->setText(tr("No capture open."));
+void MainWindow::connectParts() {
+  AnalysisPages* analysis = m_pages->analysis();
+  connect(m_pages->emptyPage(), &EmptyStatePage::openRequested, this, [this] { chooseFile(); });
+  connect(m_pages->emptyPage(), &EmptyStatePage::openExampleRequested, this,
+          [this] { openFile(m_examplePath); });
+  connect(m_pages->emptyPage(), &EmptyStatePage::pasteLogRequested, this, &MainWindow::pasteLog);
+  connect(m_pages->hostsPage(), &HostsPage::hostActivated, m_session, &CaptureSession::setCurrentHost);
+  connect(analysis, &AnalysisPages::analysisFailed, this,
+          [this](const QString& message) { statusBar()->showMessage(message, 10'000); });
+
+  connect(m_navigatorDock, &NavigatorDock::hostChosen, this, [this](int host) {
+    if (host != m_session->currentHost()) m_session->setCurrentHost(host);
+  });
+  connect(m_navigatorDock, &NavigatorDock::moduleChosen, m_pages, &CaptureTabs::showModule);
+  connect(m_navigatorDock, &NavigatorDock::allocatorChosen, m_pages, &CaptureTabs::showAllocator);
+  connect(m_navigatorDock, &NavigatorDock::modulesChosen, m_pages, &CaptureTabs::showModules);
+  connect(m_navigatorDock, &NavigatorDock::allocatorsChosen, m_pages, &CaptureTabs::showAllocators);
+  connect(m_hostSelector, &HostSelector::hostChosen, m_session, &CaptureSession::setCurrentHost);
+
+  connect(m_errors, &LoadErrorReporter::openRequested, this, &MainWindow::openFile);
+  connect(m_errors, &LoadErrorReporter::chooseRequested, this, &MainWindow::chooseFile);
+  connect(m_router, &PageFileRouter::failed, this,
+          [this](const JobError& error) { m_errors->report(error, /*onPage=*/true); });
+  connect(m_exporter, &Exporter::exported, this,
+          [this](const QString& path) { statusBar()->showMessage(tr("Exported %1").arg(path), 10'000); });
 }
 
 void MainWindow::connectSession() {
-  connect(m_session, &CaptureSession::loadStarted, this, &MainWindow::onLoadStarted);
-  connect(m_session, &CaptureSession::progress, this, &MainWindow::onProgress);
+  connect(m_session, &CaptureSession::hostChanged, this, [this] { showHost(m_session->current()); });
+  connect(m_session, &CaptureSession::loadStarted, m_status, &LoadStatusBar::showLoading);
+  connect(m_session, &CaptureSession::progress, m_status, &LoadStatusBar::showProgress);
   connect(m_session, &CaptureSession::loaded, this, &MainWindow::onLoaded);
   connect(m_session, &CaptureSession::loadFailed, this, &MainWindow::onLoadFailed);
   connect(m_session, &CaptureSession::loadCancelled, this, &MainWindow::onLoadCancelled);
   connect(m_session, &CaptureSession::closed, this, &MainWindow::onClosed);
-  connect(m_session, &CaptureSession::fileShrank, this, [this](const QString& path, const QString& message) {
-    m_status->setText(tr("%1 shrank after loading: reload it once it is complete.").arg(fileName(path)));
-    QString problem = message;
-    if (problem.startsWith(path + QStringLiteral(": "))) problem = problem.mid(path.size() + 2);
-    if (!problem.isEmpty()) problem[0] = problem[0].toUpper();
-    tell(QMessageBox::Warning, tr("%1 changed on disk").arg(fileName(path)),
-         QStringLiteral("%1\n\n%2").arg(QDir::toNativeSeparators(path), problem));
-  });
+  connect(m_session, &CaptureSession::fileShrank, this, &MainWindow::onFileShrank);
   connect(m_session, &CaptureSession::busyChanged, this, [this](bool busy) {
-    m_progress->setVisible(busy);
-    m_cancel->setVisible(busy);
+    m_status->setBusy(busy);
     updateActions();
   });
 }
 
+void MainWindow::chooseFile(const QString& dir) {
+  // Several files at once are one multi-host run (one file per host).
+  const QStringList paths = m_dialogs->chooseFiles(dir, m_router->filters());
+  if (!paths.isEmpty()) openFiles(paths);
+}
+
+void MainWindow::chooseFolder() {
+  const QString dir = m_dialogs->chooseFolder();
+  if (!dir.isEmpty()) openFile(dir);
+}
+
 void MainWindow::openFile(const QString& path) {
   if (path.isEmpty()) return;
-  if (openOnPage(path)) return;
+  if (m_router->openOnPage(path)) return;
   if (QFileInfo(path).isDir()) {
     if (RanksWindow::openIfSnapshotFolder(path)) return;  // a job's per-rank snapshots, no capture
     m_session->openRun({path});
     return;
   }
-  // PyTorch snapshots, Kineto traces, ... (by content) open in a window of their own; a file XProf writes
-  // beside a capture (<host>.trace.json.gz) goes to the capture reader, whose error names the capture.
-  if (openInOwnWindow(path)) return;
+  if (m_router->openInOwnWindow(path)) return;
   m_session->open(path);
+}
+
+void MainWindow::openFiles(const QStringList& paths) {
+  if (RanksWindow::openIfSnapshots(paths)) return;  // several PyTorch snapshots: the ranks of one job?
+  QStringList captures;
+  for (const QString& path : paths) {
+    if (path.isEmpty()) continue;
+    if (m_router->openOnPage(path)) continue;  // a live recording: on the Live page
+    if (m_router->openInOwnWindow(path)) continue;
+    captures << path;
+  }
+  if (captures.size() == 1)
+    openFile(captures.first());
+  else if (!captures.isEmpty())
+    m_session->openRun(captures);
+}
+
+void MainWindow::pasteLog() {
+  const QString text = QGuiApplication::clipboard()->text();
+  if (text.trimmed().isEmpty()) {
+    m_status->setText(tr("The clipboard holds no text to read as a log."));
+    return;
+  }
+  LogWindow::openText(text);
+}
+
+void MainWindow::openRecent(const QString& path) {
+  if (!QFileInfo::exists(path)) {
+    SettingsStore::instance().removeRecent(path);
+    tell(QMessageBox::Information, tr("File not found"),
+         tr("%1 no longer exists, so it was removed from the recent files.").arg(path));
+    return;
+  }
+  openFile(path);
 }
 
 void MainWindow::closeCapture() { m_session->close(); }
 
 void MainWindow::reload() { m_session->reload(); }
 
-void MainWindow::focusFilter() {
-  if (m_tabs->indexOf(m_modulesPage) < 0) return;
-  m_tabs->setCurrentWidget(m_modulesPage);
-  m_modulesPage->focusFilter();
-}
-
-void MainWindow::onLoadStarted(const QString& path) {
-  m_progress->setValue(0);
-  m_status->setText(tr("Loading %1\u2026").arg(fileName(path)));
-}
-
-void MainWindow::onProgress(double fraction, const QString& stage) {
-  m_progress->setValue(int(qBound(0.0, fraction, 1.0) * 1000));
-  const QString name = fileName(m_session->loadingPath());
-  m_status->setText(stage.isEmpty() ? tr("Loading %1\u2026").arg(name)
-                                    : tr("Loading %1: %2\u2026").arg(name, stage));
-}
-
 void MainWindow::onLoaded(const LoadedCapture& loaded) {
   fillRunViews();
   showHost(loaded);
-  if (m_session->run().isMultiHost()) m_tabs->setCurrentWidget(m_hostsPage);
+  if (m_session->run().isMultiHost()) m_pages->setCurrentWidget(m_pages->hostsPage());
   for (const QString& input : m_session->run().inputs) SettingsStore::instance().addRecent(input);
   emit loadFinished(true);
 }
 
+void MainWindow::onLoadFailed(const JobError& error) {
+  if (error.kind == ErrorKind::Cancelled) {  // a job that stopped itself: as a cancel, no box
+    onLoadCancelled(error.subject);
+    return;
+  }
+  m_status->showLoaded();
+  m_errors->report(error, /*onPage=*/false);
+  emit loadFinished(false);
+}
+
+void MainWindow::onLoadCancelled(const QString& path) {
+  m_status->showCancelled(path);
+  emit loadFinished(false);
+}
+
 void MainWindow::onClosed() {
-  m_overview->clear();
-  m_modules->setRows({});
-  m_allocators->setRows({});
-  m_analysis->setCapture(nullptr);
+  m_pages->clear();
   fillRunViews();
-  showEmptyState();
+  m_pages->showEmptyState();
   setWindowTitle(QStringLiteral("oomscope"));
-  showLoadedStatus();
+  m_status->showLoaded();
   updateActions();
   emit captureChanged(m_session->current());
 }
 
-void MainWindow::showCapturePages(bool haveModules, bool haveAllocators) {
-  QWidget* previous = m_tabs->currentWidget();
-  for (QWidget* page :
-       {static_cast<QWidget*>(m_empty), static_cast<QWidget*>(m_hostsPage), static_cast<QWidget*>(m_overview),
-        static_cast<QWidget*>(m_modulesPage), static_cast<QWidget*>(m_allocatorsPage)}) {
-    if (int i = m_tabs->indexOf(page); i >= 0) m_tabs->removeTab(i);
-  }
-  removeAnalysisTabs();  // syncAnalysisTabs() puts them back after the Overview
-  int at = 0;
-  // A multi-host run leads with the comparison: which host ran out first.
-  if (m_session->run().isMultiHost()) m_tabs->insertTab(at++, m_hostsPage, tr("Hosts"));
-  m_tabs->insertTab(at++, m_overview, tr("Overview"));
-  if (haveModules) m_tabs->insertTab(at++, m_modulesPage, tr("Modules"));
-  if (haveAllocators) m_tabs->insertTab(at++, m_allocatorsPage, tr("Allocators"));
-  syncAnalysisTabs();
-  // A reload keeps the page the user was looking at.
-  m_tabs->setCurrentWidget(previous && m_tabs->indexOf(previous) >= 0 && previous != m_empty ? previous
-                                                                                             : m_overview);
+void MainWindow::onFileShrank(const QString& path, const QString& message) {
+  m_status->setText(tr("%1 shrank after loading: reload it once it is complete.").arg(fileName(path)));
+  QString problem = message;
+  if (problem.startsWith(path + QStringLiteral(": "))) problem = problem.mid(path.size() + 2);
+  if (!problem.isEmpty()) problem[0] = problem[0].toUpper();
+  tell(QMessageBox::Warning, tr("%1 changed on disk").arg(fileName(path)),
+       QStringLiteral("%1\n\n%2").arg(QDir::toNativeSeparators(path), problem));
 }
 
-void MainWindow::showEmptyState() {
-  for (QWidget* page : {static_cast<QWidget*>(m_hostsPage), static_cast<QWidget*>(m_overview),
-                        static_cast<QWidget*>(m_modulesPage), static_cast<QWidget*>(m_allocatorsPage)}) {
-    if (int i = m_tabs->indexOf(page); i >= 0) m_tabs->removeTab(i);
-  }
-  removeAnalysisTabs();
-  if (m_tabs->indexOf(m_empty) < 0) m_tabs->insertTab(0, m_empty, tr("Start"));
-  m_tabs->setCurrentWidget(m_empty);
+void MainWindow::fillRunViews() {
+  const LoadedRun& run = m_session->run();
+  m_navigatorDock->setRun(run);
+  m_hostSelector->setRun(run);
+  m_pages->hostsPage()->setRun(run);
 }
 
-void MainWindow::removeAnalysisTabs() {
-  for (const auto& [page, title] : m_analysis->pages()) {
-    if (int i = m_tabs->indexOf(page); i >= 0) m_tabs->removeTab(i);
-  }
+void MainWindow::showHost(const LoadedCapture& loaded) {
+  const bool multiHost = m_session->run().isMultiHost();
+  m_pages->showCapture(loaded, multiHost);
+  const int host = m_session->currentHost();
+  m_hostSelector->setCurrentHost(host);
+  m_navigatorDock->setCurrentHost(host, multiHost);
+
+  const QString name = safeText(QFileInfo(loaded.path).fileName());
+  setWindowTitle(multiHost ? tr("%1 \u2014 %2 \u2014 oomscope")
+                                 .arg(name, safeText(QFileInfo(m_session->run().label).fileName()))
+                           : tr("%1 \u2014 oomscope").arg(name));
+  m_status->showLoaded();
+  updateActions();
+  emit captureChanged(loaded);
 }
 
-void MainWindow::syncAnalysisTabs() {
-  if (m_tabs->indexOf(m_overview) < 0) return;  // nothing open
-  QWidget* current = m_tabs->currentWidget();
-  // Design order (docs/architecture.md): Timeline, Plan, Buffers, Diagnosis; Diagnosis leads, after Overview,
-  // because it is what a user whose run just died reads first.
-  auto pages = m_analysis->pages();
-  std::reverse(pages.begin(), pages.end());
-  int at = m_tabs->indexOf(m_overview) + 1;
-  for (const auto& [page, title] : pages) {
-    const int i = m_tabs->indexOf(page);
-    // Until the first result arrives every page stays, showing that it is working.
-    const bool show = m_analysis->hasContent(page) || !m_analysis->result();
-    if (show && i < 0) m_tabs->insertTab(at, page, title);
-    if (!show && i >= 0) m_tabs->removeTab(i);
-    if (show) ++at;
-  }
-  if (current && m_tabs->indexOf(current) >= 0) m_tabs->setCurrentWidget(current);
-}
-
-void MainWindow::analyseModuleAt(const QModelIndex& index) {
-  if (!index.isValid()) return;
-  const QVariant id = index.siblingAtColumn(ModuleTableModel::ProgramId).data(RecordTableModel::SortRole);
-  m_analysis->selectProgram(id.toULongLong());
-  if (QWidget* diagnosis = m_analysis->diagnosisPage(); diagnosis && m_tabs->indexOf(diagnosis) >= 0)
-    m_tabs->setCurrentWidget(diagnosis);
+void MainWindow::syncNavigatorWithResult() {
+  const auto result = m_pages->analysis()->result();
+  if (!result || result->request.capture != m_session->current().capture) return;
+  const int host = m_session->currentHost();
+  const auto& report = *result->report;
+  m_navigatorDock->setModulePlan(host, report.modules, result->defaultModule, result->defaultChoice);
+  if (report.module_index)
+    m_navigatorDock->select(navigator()->moduleIndex(host, report.modules[*report.module_index].program_id));
 }
 
 void MainWindow::updateActions() {
   const bool open = bool(m_session->current());
   m_closeAction->setEnabled(open || m_session->isLoading());
   m_reloadAction->setEnabled(open);
-  m_filterAction->setEnabled(m_tabs->indexOf(m_modulesPage) >= 0);
-}
-
-void MainWindow::showLoadedStatus() {
-  const auto& current = m_session->current();
-  if (!current) {
-    m_status->setText(tr("No capture open."));
-    return;
-  }
-  const auto& capture = *current.capture;
-  const auto plural = [](std::size_t n, const QString& one, const QString& many) {
-    return QStringLiteral("%1 %2").arg(QLocale().toString(qulonglong(n)), n == 1 ? one : many);
-  };
-  const double s = m_session->run().isMultiHost() ? m_session->run().loadSeconds : current.loadSeconds;
-  const QString took =
-      s < 1.0 ? tr("%1 ms").arg(qMax(1, qRound(s * 1000))) : tr("%1 s").arg(QLocale().toString(s, 'f', 1));
-  const auto& run = m_session->run();
-  const QString host =
-      run.isMultiHost() ? tr("host %1 of %2 \u00b7 ").arg(m_session->currentHost() + 1).arg(run.hosts.size())
-                        : QString();
-  m_status->setText(host + tr("%1 \u00b7 %2 \u00b7 %3, %4 \u00b7 loaded in %5")
-                               .arg(fileName(current.path),
-                                    QString::fromStdString(format_bytes(std::uint64_t(capture.file_size()))),
-                                    plural(capture.modules().size(), tr("module"), tr("modules")),
-                                    plural(capture.allocators().size(), tr("allocator"), tr("allocators")),
-                                    took));
-  m_status->setToolTip(plainToolTip(QFileInfo(current.path).absoluteFilePath()));
+  m_filterAction->setEnabled(m_pages->showsModules());
 }
 
 void MainWindow::restoreWindowSettings() {
@@ -457,6 +409,17 @@ void MainWindow::saveWindowSettings() {
   SettingsStore& store = SettingsStore::instance();
   store.setValue(kGeometryKey, saveGeometry());
   store.setValue(kStateKey, saveState(kWindowStateVersion));
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (!localFiles(event->mimeData()).isEmpty()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QStringList files = localFiles(event->mimeData());
+  if (files.isEmpty()) return;
+  event->acceptProposedAction();
+  openFiles(files);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

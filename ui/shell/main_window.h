@@ -1,5 +1,11 @@
 #pragma once
-// The main window: File menu, status bar with progress and Cancel, and the pages as tabs.
+// The main window: the menus, and the parts it is built from, each a class of its own in ui/shell:
+//   CaptureTabs      the pages as tabs (capture_tabs.h)         NavigatorDock   the navigator
+//   (navigator_dock.h) HostSelector     the Hosts toolbar (host_selector.h)        LoadStatusBar   status,
+//   progress, Cancel AllocatorsRange  the Allocators table under a range         LoadErrorReporter  a file
+//   that cannot be opened PageFileRouter   which page or window opens which file      OpenDialogs     File >
+//   Open's dialogs Exporter, RecentFilesMenu and EmptyStatePage (their headers)
+// MainWindow composes them and connects them to the capture session and to each other.
 //
 // Capture pages (Overview, Modules, Allocators) appear only while a capture is open, and only when they
 // have rows to show; with nothing open an empty-state page explains how to get a capture. Loading runs on a
@@ -18,34 +24,33 @@
 #include <QMainWindow>
 #include <QMessageBox>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "ui/session/capture_session.h"
-#include "ui/shell/load_error_box.h"
 
 class QAction;
 class QComboBox;
 class QDockWidget;
-class QLabel;
 class QMenu;
-class QProgressBar;
-class QPushButton;
 class QTabWidget;
-class QToolBar;
 class QTreeView;
 
 namespace oomscope::ui {
 
-class AllocatorTableModel;
+class AllocatorsRange;
 class AnalysisPages;
-class EmptyStatePage;
+class CaptureTabs;
 class Exporter;
+class HostSelector;
 class HostsPage;
-class ModuleTableModel;
+class LoadErrorReporter;
+class LoadStatusBar;
+class NavigatorDock;
 class NavigatorModel;
-class NavigatorSource;
+class OpenDialogs;
 class OverviewPage;
-class PageFileOpener;
+class PageFileRouter;
 class RangeBanner;
 class TablePage;
 
@@ -100,22 +105,22 @@ class MainWindow : public QMainWindow {
 
   const LoadedCapture& currentCapture() const;
   CaptureSession& session() { return *m_session; }
-  QTabWidget* tabs() const { return m_tabs; }
-  TablePage* modulesPage() const { return m_modulesPage; }
-  TablePage* allocatorsPage() const { return m_allocatorsPage; }
+  QTabWidget* tabs() const;
+  TablePage* modulesPage() const;
+  TablePage* allocatorsPage() const;
   // Says which range the Allocators table covers, with one click to clear it.
-  RangeBanner* allocatorsRangeBanner() const { return m_allocatorsRange; }
-  OverviewPage* overviewPage() const { return m_overview; }
+  RangeBanner* allocatorsRangeBanner() const;
+  OverviewPage* overviewPage() const;
   // Diagnosis, Buffers, Plan, Timeline: built on a worker from the open capture
   // (ui/analysis/analysis_pages.h).
-  AnalysisPages* analysis() const { return m_analysis; }
+  AnalysisPages* analysis() const;
   // The navigator (files, hosts, modules, allocators) and its dock.
-  NavigatorModel* navigator() const { return m_navigator; }
-  QTreeView* navigatorView() const { return m_navigatorView; }
-  QDockWidget* navigatorDock() const { return m_navigatorDock; }
+  NavigatorModel* navigator() const;
+  QTreeView* navigatorView() const;
+  QDockWidget* navigatorDock() const;
   // The host selector (shown for multi-host runs) and the per-host comparison page.
-  QComboBox* hostSelector() const { return m_hostSelector; }
-  HostsPage* hostsPage() const { return m_hostsPage; }
+  QComboBox* hostSelector() const;
+  HostsPage* hostsPage() const;
   // Export of tables, charts and the report (File > Export, context menus, Ctrl+C).
   Exporter* exporter() const { return m_exporter; }
   // The status bar's text (what is loaded, or what is loading).
@@ -134,88 +139,41 @@ class MainWindow : public QMainWindow {
 
  private:
   void createActions();
-  void createStatusBar();
+  void connectParts();
   void connectSession();
   // Asks for files to open, starting in dir (empty: the folder last opened from).
   void chooseFile(const QString& dir = {});
   void chooseFolder();
-  void focusFilter();
   void restoreWindowSettings();
   void saveWindowSettings();
 
-  void onLoadStarted(const QString& path);
-  void onProgress(double fraction, const QString& stage);
   void onLoaded(const LoadedCapture& loaded);
-  // Fills the pages for one host of the open run (after a load or a host switch).
-  void showHost(const LoadedCapture& loaded);
-  void createNavigator();
-  void fillRunViews();
-  void onNavigatorCurrentChanged(const QModelIndex& index);
-  void syncNavigatorWithResult();
-  void selectInNavigator(const QModelIndex& index);
-  void showAllocator(const QString& name);
-  // A page's list (Live ranks, Simulator runs) in the navigator, in sync with the page both ways.
-  void addNavigatorSource(NavigatorSource* source, QWidget* page);
-  // Context menus and Ctrl+C on every table, export menus on every chart of the pages.
-  void attachExports();
   void onLoadFailed(const JobError& error);
-  // The box for a file that cannot be opened (a capture's, or a page's: then Retry opens the file again).
-  void showLoadError(const JobError& error, bool onPage);
-  void runLoadErrorAction(LoadErrorAction action, const JobError& error, bool onPage);
-  // Hands path to the page that opens files of its kind, showing that page; false when no page takes it.
-  bool openOnPage(const QString& path);
-  // A file that is not a capture (a log, a PyTorch snapshot, a Kineto trace, ...) opens in a window of its
-  // own.
-  bool openInOwnWindow(const QString& path);
-  void addPageFileOpener(PageFileOpener* opener, QWidget* page);
   void onLoadCancelled(const QString& path);
   void onClosed();
-
-  void showCapturePages(bool haveModules, bool haveAllocators);
-  // The Allocators table follows the analysis' time selection (main_window_range.cpp).
-  void createAllocatorsRange();
-  void syncAllocatorsWithRange();
-  // Puts the analysis tabs after Overview; once a result is in, only those with something to show.
-  void syncAnalysisTabs();
-  void removeAnalysisTabs();
-  void analyseModuleAt(const QModelIndex& index);
-  void showEmptyState();
+  void onFileShrank(const QString& path, const QString& message);
+  // The navigator, the host selector and the Hosts page for the open run.
+  void fillRunViews();
+  // Fills the pages for one host of the open run (after a load or a host switch).
+  void showHost(const LoadedCapture& loaded);
+  void syncNavigatorWithResult();
   void updateActions();
-  void showLoadedStatus();
   void tell(QMessageBox::Icon icon, const QString& title, const QString& text);
 
   CaptureSession* m_session = nullptr;
   MessagePresenter m_presenter;
-  bool m_customPresenter = false;
-  FileChooser m_chooser;
+  std::unique_ptr<OpenDialogs> m_dialogs;
   QString m_examplePath;
 
-  QTabWidget* m_tabs = nullptr;
-  EmptyStatePage* m_empty = nullptr;
-  OverviewPage* m_overview = nullptr;
-  ModuleTableModel* m_modules = nullptr;
-  AllocatorTableModel* m_allocators = nullptr;
-  TablePage* m_modulesPage = nullptr;
-  TablePage* m_allocatorsPage = nullptr;
-  RangeBanner* m_allocatorsRange = nullptr;
-  AnalysisPages* m_analysis = nullptr;
-  HostsPage* m_hostsPage = nullptr;
+  CaptureTabs* m_pages = nullptr;
+  NavigatorDock* m_navigatorDock = nullptr;
+  HostSelector* m_hostSelector = nullptr;
+  LoadStatusBar* m_status = nullptr;
+  AllocatorsRange* m_allocatorsRange = nullptr;
+  LoadErrorReporter* m_errors = nullptr;
+  PageFileRouter* m_router = nullptr;
   Exporter* m_exporter = nullptr;
   QMenu* m_exportMenu = nullptr;
-  std::vector<QWidget*> m_extraPages;
-
-  NavigatorModel* m_navigator = nullptr;
-  QTreeView* m_navigatorView = nullptr;
-  QDockWidget* m_navigatorDock = nullptr;
-  QToolBar* m_hostBar = nullptr;
-  QComboBox* m_hostSelector = nullptr;
-  std::vector<std::pair<NavigatorSource*, QWidget*>> m_sources;  // by the navigator's source number
-  std::vector<std::pair<PageFileOpener*, QWidget*>> m_openers;
-  bool m_syncing = false;  // the window is moving the navigator or the selector itself
-
-  QLabel* m_status = nullptr;
-  QProgressBar* m_progress = nullptr;
-  QPushButton* m_cancel = nullptr;
 
   QAction* m_closeAction = nullptr;
   QAction* m_reloadAction = nullptr;

@@ -3,10 +3,12 @@
 // a convolution output held twice, host prefetches), host offload totals, and a temp block the runtime
 // never allocated.
 
+#include "core/analysis/diagnosis/diagnosis_patterns.h"
+
 #include <algorithm>
 
 #include "core/analysis/diagnosis/detail/diagnosis_common.h"
-#include "core/analysis/diagnosis/diagnosis_rules.h"
+#include "core/analysis/diagnosis/diagnosis_plan.h"
 
 namespace oomscope::analysis {
 

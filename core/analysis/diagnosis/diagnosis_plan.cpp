@@ -1,10 +1,12 @@
 // Diagnosis rules that read the plan: does the step fit, which role dominates its peak, donation, remat.
 
+#include "core/analysis/diagnosis/diagnosis_plan.h"
+
 #include <algorithm>
 #include <cstdio>
 
 #include "core/analysis/diagnosis/detail/diagnosis_common.h"
-#include "core/analysis/diagnosis/diagnosis_rules.h"
+#include "core/analysis/diagnosis/diagnosis_patterns.h"
 
 namespace oomscope::analysis {
 

@@ -1,12 +1,15 @@
 // Diagnosis rules that read the runtime: growth across executions, other live arrays, AllocatorRetry.
 // Also diagnose(), which runs every rule in the report's order.
 
+#include "core/analysis/diagnosis/diagnosis_runtime.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "core/analysis/diagnosis/detail/diagnosis_common.h"
-#include "core/analysis/diagnosis/diagnosis_rules.h"
+#include "core/analysis/diagnosis/diagnosis_patterns.h"
+#include "core/analysis/diagnosis/diagnosis_plan.h"
 
 namespace oomscope::analysis {
 

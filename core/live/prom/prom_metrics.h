@@ -1,5 +1,5 @@
 #pragma once
-// Internal to the Prometheus source (prom_reader.cpp, prom_history.cpp): which oomscope metric feeds which
+// Internal to the Prometheus source (prom_reader.cpp, prom_source.cpp): which oomscope metric feeds which
 // sample field, the other series read, and small label helpers. See docs/prometheus-source.md.
 
 #include <cctype>

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/util/detail/inflaters.h"
+#include "core/util/detail/inflate_pass.h"
 #include "core/util/error.h"
 #include "core/util/gzip_stream.h"
 

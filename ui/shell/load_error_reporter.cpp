@@ -1,14 +1,13 @@
-// MainWindow: a load that failed or was cancelled. The error keeps its kind, file and problem up to here
-// (JobError); the box names the file and the problem and offers the action that fits the kind
-// (ui/shell/load_error_box.h). The recent files keep a file that failed to load unless it is gone.
+#include "ui/shell/load_error_reporter.h"
+
 #include <QDir>
 #include <QFileInfo>
-#include <QLabel>
+#include <QMainWindow>
 #include <QStatusBar>
 
+#include "ui/session/capture_session.h"
 #include "ui/session/safe_text_qt.h"
 #include "ui/session/settings_store.h"
-#include "ui/shell/main_window.h"
 
 namespace oomscope::ui {
 
@@ -18,17 +17,10 @@ QString shownName(const QString& path) { return safeText(QFileInfo(path).fileNam
 
 }  // namespace
 
-void MainWindow::onLoadFailed(const JobError& error) {
-  if (error.kind == ErrorKind::Cancelled) {  // a job that stopped itself: as a cancel, no box
-    onLoadCancelled(error.subject);
-    return;
-  }
-  showLoadedStatus();
-  showLoadError(error, /*onPage=*/false);
-  emit loadFinished(false);
-}
+LoadErrorReporter::LoadErrorReporter(QMainWindow* window, CaptureSession* session)
+    : QObject(window), m_window(window), m_session(session) {}
 
-void MainWindow::showLoadError(const JobError& error, bool onPage) {
+void LoadErrorReporter::report(const JobError& error, bool onPage) {
   const QString& path = error.subject;
   // A file that is gone leaves the recent list; one that exists stays, whatever its problem (it may be
   // rewritten, or its permissions fixed, and opened again from there).
@@ -47,39 +39,32 @@ void MainWindow::showLoadError(const JobError& error, bool onPage) {
   if (const auto& current = m_session->current())
     text += tr("\n\n%1 is still open.").arg(shownName(current.path));
   const QString title = tr("Cannot open %1").arg(shownName(path));
-  statusBar()->showMessage(tr("Cannot open %1: %2").arg(shownName(path), error.problem), 10'000);
-  if (m_customPresenter) {
-    tell(QMessageBox::Warning, title, text);
+  m_window->statusBar()->showMessage(tr("Cannot open %1: %2").arg(shownName(path), error.problem), 10'000);
+  if (m_teller) {
+    m_teller(QMessageBox::Warning, title, text);
   } else {
-    openMessageBox(
-        this, QMessageBox::Warning, title, text, loadErrorChoices(error),
-        [this, error, onPage](LoadErrorAction action) { runLoadErrorAction(action, error, onPage); });
+    openMessageBox(m_window, QMessageBox::Warning, title, text, loadErrorChoices(error),
+                   [this, error, onPage](LoadErrorAction action) { runAction(action, error, onPage); });
   }
 }
 
-void MainWindow::runLoadErrorAction(LoadErrorAction action, const JobError& error, bool onPage) {
+void LoadErrorReporter::runAction(LoadErrorAction action, const JobError& error, bool onPage) {
   switch (action) {
     case LoadErrorAction::OpenCompanion:
-      openFile(error.companion);
+      emit openRequested(error.companion);
       return;
     case LoadErrorAction::Retry:
       if (onPage)
-        openFile(error.subject);  // the page's file again, on the page
+        emit openRequested(error.subject);  // the page's file again, on the page
       else
         m_session->retry();
       return;
     case LoadErrorAction::ChooseAnother: {
       const QFileInfo info(error.subject);
-      chooseFile(info.isDir() ? info.absoluteFilePath() : info.absolutePath());
+      emit chooseRequested(info.isDir() ? info.absoluteFilePath() : info.absolutePath());
       return;
     }
   }
-}
-
-void MainWindow::onLoadCancelled(const QString& path) {
-  showLoadedStatus();
-  m_status->setText(tr("Loading %1 cancelled. %2").arg(shownName(path), m_status->text()));
-  emit loadFinished(false);
 }
 
 }  // namespace oomscope::ui

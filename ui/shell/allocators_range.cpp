@@ -1,7 +1,5 @@
-// MainWindow: the Allocators table under a range selection. A time range re-scopes it to the allocator
-// events inside the range (the analysis' own figures, computed on its worker); a program-order range selects
-// no time, so the table keeps the whole capture and says why. Clearing the range brings the capture's rows
-// back.
+#include "ui/shell/allocators_range.h"
+
 #include <QLocale>
 
 #include "ui/analysis/analysis_pages.h"
@@ -11,19 +9,21 @@
 #include "ui/charts/timeline_chart.h"
 #include "ui/models/capture_rows.h"
 #include "ui/models/capture_table_models.h"
-#include "ui/shell/main_window.h"
+#include "ui/session/capture_session.h"
 
 namespace oomscope::ui {
 
-void MainWindow::createAllocatorsRange() {
-  m_allocatorsRange = new RangeBanner(m_allocatorsPage);
-  m_allocatorsRange->setObjectName(QStringLiteral("allocatorsRange"));
-  m_allocatorsPage->addTopWidget(m_allocatorsRange);
-  connect(m_allocatorsRange, &RangeBanner::clearRequested, m_analysis, &AnalysisPages::clearRange);
-  connect(m_analysis, &AnalysisPages::resultChanged, this, &MainWindow::syncAllocatorsWithRange);
+AllocatorsRange::AllocatorsRange(TablePage* page, AllocatorTableModel* model, AnalysisPages* analysis,
+                                 const CaptureSession* session, QObject* parent)
+    : QObject(parent), m_model(model), m_analysis(analysis), m_session(session) {
+  m_banner = new RangeBanner(page);
+  m_banner->setObjectName(QStringLiteral("allocatorsRange"));
+  page->addTopWidget(m_banner);
+  connect(m_banner, &RangeBanner::clearRequested, m_analysis, &AnalysisPages::clearRange);
+  connect(m_analysis, &AnalysisPages::resultChanged, this, &AllocatorsRange::syncWithRange);
 }
 
-void MainWindow::syncAllocatorsWithRange() {
+void AllocatorsRange::syncWithRange() {
   const auto result = m_analysis->result();
   const auto& current = m_session->current().capture;
   if (!current || (result && result->request.capture != current)) return;
@@ -41,21 +41,21 @@ void MainWindow::syncAllocatorsWithRange() {
               (silent == 1
                    ? tr("1 allocator with no event in it is not listed.")
                    : tr("%1 allocators with no event in it are not listed.").arg(QLocale().toString(silent)));
-    m_allocators->setRows(std::move(rows));
-    m_allocatorsRange->setText(text);
+    m_model->setRows(std::move(rows));
+    m_banner->setText(text);
     return;
   }
   // No time range (none, or a program-order range): the whole capture's allocators.
-  if (!m_allocatorsRange->text().isEmpty())  // it showed a range: back to the capture's rows
-    m_allocators->setRows(allocatorRows(*current));
+  if (!m_banner->text().isEmpty())  // it showed a range: back to the capture's rows
+    m_model->setRows(allocatorRows(*current));
   if (request && request->planRange)
-    m_allocatorsRange->setText(
+    m_banner->setText(
         tr("Selection: program positions %1 .. %2 of the plan. A program-order range selects no time, so "
            "this table still covers the allocator events of the whole capture.")
             .arg(request->planRange->first)
             .arg(request->planRange->second));
   else
-    m_allocatorsRange->setText({});
+    m_banner->setText({});
 }
 
 }  // namespace oomscope::ui
