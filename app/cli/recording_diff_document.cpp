@@ -124,9 +124,16 @@ void write_rank_text(std::ostream& o, const RecordingRankDiff& r, const std::str
   }
 }
 
-void write_verdict_text(std::ostream& o, const char* side, const RecordingComparison& c) {
-  o << "verdict of " << side << ": rank " << c.verdict.rank << " (" << c.verdict.kind << ")\n";
-  for (const std::string& s : c.verdict.sentences) o << "  " << s << "\n";
+// The verdict naming ranks as the table does: by hello rank when the ranks were matched by it.
+const RecordingVerdict& verdict_as_matched(const RecordingComparison& c, const std::string& matched_by) {
+  return matched_by == "hello rank" && c.verdict_by_hello_rank ? *c.verdict_by_hello_rank : c.verdict;
+}
+
+void write_verdict_text(std::ostream& o, const char* side, const RecordingComparison& c,
+                        const std::string& matched_by) {
+  const RecordingVerdict& v = verdict_as_matched(c, matched_by);
+  o << "verdict of " << side << ": rank " << v.rank << " (" << v.kind << ")\n";
+  for (const std::string& s : v.sentences) o << "  " << s << "\n";
 }
 
 Json side_json(const RecordingRankFigures& f, const RecordingRankSteps& s, std::int64_t t0) {
@@ -190,11 +197,9 @@ Json rank_json(const RecordingRankDiff& r, const RecordingDiff& d) {
   return j;
 }
 
-Json verdict_json(const RecordingComparison& c) {
-  return {{"rank", c.verdict.rank},
-          {"case", c.verdict.kind},
-          {"sentences", c.verdict.sentences},
-          {"oom_ranks", c.verdict.oom_ranks}};
+Json verdict_json(const RecordingComparison& c, const std::string& matched_by) {
+  const RecordingVerdict& v = verdict_as_matched(c, matched_by);
+  return {{"rank", v.rank}, {"case", v.kind}, {"sentences", v.sentences}, {"oom_ranks", v.oom_ranks}};
 }
 
 Json truncated_json(const RecordingComparison& c) {
@@ -228,8 +233,8 @@ std::optional<Rendered> recording_diff_document(const std::string& a, const std:
   if (!d.b.truncated_note.empty()) o << "B: " << d.b.truncated_note << "\n";
   for (const RecordingRankDiff& r : d.ranks) write_rank_text(o, r, d.matched_by);
   o << "\n";
-  write_verdict_text(o, "A", d.a);
-  write_verdict_text(o, "B", d.b);
+  write_verdict_text(o, "A", d.a, d.matched_by);
+  write_verdict_text(o, "B", d.b, d.matched_by);
   o << "\nwhat a recording cannot tell:\n";
   for (const std::string& s : d.cannot_tell) o << "  " << s << "\n";
 
@@ -242,8 +247,8 @@ std::optional<Rendered> recording_diff_document(const std::string& a, const std:
   j["truncated_b"] = truncated_json(d.b);
   j["ranks"] = Json::array();
   for (const RecordingRankDiff& r : d.ranks) j["ranks"].push_back(rank_json(r, d));
-  j["verdict_a"] = verdict_json(d.a);
-  j["verdict_b"] = verdict_json(d.b);
+  j["verdict_a"] = verdict_json(d.a, d.matched_by);
+  j["verdict_b"] = verdict_json(d.b, d.matched_by);
   j["sites"] = nullptr;
   j["cannot_tell"] = d.cannot_tell;
   return Rendered{terminal_safe(o.str()), std::move(j)};

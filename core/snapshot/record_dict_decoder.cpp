@@ -236,13 +236,14 @@ std::uint64_t RecordDictDecoder::decode(std::uint64_t pos, std::size_t open_mark
   if (ok && count > 0 && sink_.take(tree_, pairs, count, record)) {
     tree_.nodes_[PickleTree::index(dict)].a = PickleTree::kRecordBit | record;
     ++taken_;
+    failed_in_a_row_ = 0;
     return pos_;
   }
   tree_.nodes_.resize(nodes0);
   memo_.resize(memo0);
   tree_.pool_.resize(pool0);
   tree_.segments_.resize(segs0);
-  ++failed_;
+  ++failed_in_a_row_;
   return 0;
 }
 

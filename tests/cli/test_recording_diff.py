@@ -125,6 +125,15 @@ def main() -> int:
             f"A's verdict {doc['verdict_a']}",
         )
         check(doc["verdict_b"]["case"] == "closest-to-capacity", f"B's verdict {doc['verdict_b']}")
+        # Both of B's ranks have 16 GiB: the closest is the larger reserved peak, named by its hello rank as
+        # the table names it (B's recording index 0 is hello rank 1).
+        fb = by_hello(recording_figures.read(run_b))
+        want = max(fb, key=lambda h: fb[h]["reserved"])
+        sentence = doc["verdict_b"]["sentences"][0]
+        check(
+            doc["verdict_b"]["rank"] == want and f"rank {want} came closest" in sentence,
+            f"B's verdict names rank {doc['verdict_b']['rank']} ({sentence}), expected {want}",
+        )
         # Recording index 0 of B is hello rank 1: matched by hello rank, its figures are rank 1's.
         r1 = next(r for r in doc["ranks"] if r["rank"] == 1)
         check(r1["b"]["recording_rank"] == 0 and r1["a"]["recording_rank"] == 1, f"rank 1 indices {r1}")

@@ -4,6 +4,7 @@
 // (tests/cli/test_reserved_series.py: 21,491,712,000 B at 19,500,056,406,000 ps on TPU_0). A GPU capture
 // whose events all say 0 gets no flat line but a note saying so; an allocator without the stat, a note that
 // the capture carries no reserved figure. Screenshots of both captures.
+#include <QChart>
 #include <QDir>
 #include <QLabel>
 #include <QLegend>

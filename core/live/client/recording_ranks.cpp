@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <set>
 
 #include "core/live/client/replay.h"
 #include "core/ranks/rank_imbalance.h"
@@ -138,7 +139,13 @@ const std::string& ranks_host(const std::vector<RecordingRankFigures>& ranks, in
   return kNone;
 }
 
-RecordingVerdict verdict_of(const std::vector<RecordingRankFigures>& ranks, std::int64_t t0) {
+// `by_hello`: name every rank by its hello rank (each rank has one of its own), else by its index.
+RecordingVerdict verdict_of(const std::vector<RecordingRankFigures>& ranks, std::int64_t t0, bool by_hello) {
+  const auto name = [&](int index) {
+    for (const RecordingRankFigures& f : ranks)
+      if (f.rank == index && by_hello && f.hello_rank) return *f.hello_rank;
+    return index;
+  };
   RecordingVerdict v;
   // The first OOM of each rank, as ns since t0 (exact in a double for 104 days), earliest first.
   std::vector<oomscope::ranks::RankStanding> standings;
@@ -154,10 +161,10 @@ RecordingVerdict verdict_of(const std::vector<RecordingRankFigures>& ranks, std:
   std::vector<std::pair<std::int64_t, int>> firsts;  // first OOM time, rank
   for (const std::size_t i : oomscope::ranks::ooms_by_time(standings))
     firsts.emplace_back(static_cast<std::int64_t>(*standings[i].oom_time) + t0, ranks[i].rank);
-  for (const auto& [t, r] : firsts) v.oom_ranks.push_back(r);
+  for (const auto& [t, r] : firsts) v.oom_ranks.push_back(name(r));
   if (!firsts.empty()) {
     v.kind = oomscope::ranks::to_string(oomscope::ranks::VerdictCase::Oom);
-    v.rank = firsts.front().second;
+    v.rank = name(firsts.front().second);
     std::string s = "rank " + std::to_string(v.rank) + " ran out first: its OOM event at " +
                     seconds(firsts.front().first - t0) + " [read] is the earliest";
     if (firsts.size() == 1)
@@ -170,8 +177,9 @@ RecordingVerdict verdict_of(const std::vector<RecordingRankFigures>& ranks, std:
       }
       v.clocks_comparable = one_host;
       s += ", " + seconds(firsts[1].first - firsts.front().first) + " before rank " +
-           std::to_string(firsts[1].second) + "'s" +
-           (one_host ? " (the ranks with an OOM are all on host " + ranks_host(ranks, v.rank) + ": one clock)"
+           std::to_string(name(firsts[1].second)) + "'s" +
+           (one_host ? " (the ranks with an OOM are all on host " + ranks_host(ranks, firsts.front().second) +
+                           ": one clock)"
                      : " (stamped on different hosts: the order holds as far as their clocks agree)");
     }
     v.sentences.push_back(s);
@@ -193,7 +201,7 @@ RecordingVerdict verdict_of(const std::vector<RecordingRankFigures>& ranks, std:
   if (closest) {
     const RecordingTightest& t = *closest->tightest;
     v.kind = oomscope::ranks::to_string(oomscope::ranks::VerdictCase::ClosestToCapacity);
-    v.rank = closest->rank;
+    v.rank = name(closest->rank);
     char pct[32];
     std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * t.fraction());
     v.sentences.push_back("no rank has an OOM event; rank " + std::to_string(v.rank) +
@@ -204,7 +212,7 @@ RecordingVerdict verdict_of(const std::vector<RecordingRankFigures>& ranks, std:
   }
   const RecordingRankFigures* highest = &ranks[oomscope::ranks::highest_held(standings)];
   v.kind = oomscope::ranks::to_string(oomscope::ranks::VerdictCase::HighestReservedPeak);
-  v.rank = highest->rank;
+  v.rank = name(highest->rank);
   v.sentences.push_back("no rank has an OOM event or a known capacity; rank " + std::to_string(v.rank) +
                         " has the highest reserved peak, " + format_bytes(highest->peak_reserved) +
                         " [derived]");
@@ -241,7 +249,12 @@ RecordingComparison compare_recording_ranks(const std::string& path, const std::
     throw Error(ErrorKind::Empty, path, "the recording holds no sample of any rank: nothing to compare");
   c.t0 = c.ranks.front().first_t;
   for (const RecordingRankFigures& f : c.ranks) c.t0 = std::min(c.t0, f.first_t);
-  c.verdict = verdict_of(c.ranks, c.t0);
+  c.verdict = verdict_of(c.ranks, c.t0, false);
+  std::set<int> hellos;
+  bool unique = true;
+  for (const RecordingRankFigures& f : c.ranks)
+    unique = unique && f.hello_rank && hellos.insert(*f.hello_rank).second;
+  if (unique) c.verdict_by_hello_rank = verdict_of(c.ranks, c.t0, true);
   c.peak_allocated = imbalance(c.ranks, "peak_allocated", &RecordingRankFigures::peak_allocated);
   c.peak_reserved = imbalance(c.ranks, "peak_reserved", &RecordingRankFigures::peak_reserved);
   return c;

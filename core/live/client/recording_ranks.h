@@ -70,6 +70,10 @@ struct RecordingComparison {
   std::int64_t t0 = 0;                      // the first sample of any rank: times are printed from it
   std::vector<RecordingRankFigures> ranks;  // by rank index, ranks with samples only
   RecordingVerdict verdict;
+  // The same verdict with every rank named by its hello rank (rank, oom_ranks and the sentences), when
+  // every rank has a hello rank of its own; none otherwise. A diff that matches two runs' ranks by hello
+  // rank prints this one, so its verdict names the ranks its table does.
+  std::optional<RecordingVerdict> verdict_by_hello_rank;
   RecordingImbalance peak_allocated, peak_reserved;
   std::string truncated_note;  // set when the recording was cut short (replay.h)
 };

@@ -28,9 +28,10 @@ class RecordDictDecoder {
   // position after the dict's SETITEMS and sets `dict` (a record of the sink); otherwise returns 0 with
   // every table as it was.
   std::uint64_t decode(std::uint64_t pos, std::size_t open_marks, Ref& dict);
-  // False once most dicts met were not records (the file is not shaped like a trace): then the caller
-  // stops trying, which only saves time.
-  bool worth_trying() const { return failed_ < 64 || failed_ <= taken_; }
+  // False after 64 dicts in a row that were not records (a snapshot's segments and blocks come before its
+  // trace): then only every 256th dict is tried, so the trace that follows turns the fast path back on
+  // within 256 entries. Only saves time: the tree is the same either way.
+  bool worth_trying() { return failed_in_a_row_ < 64 || ++skipped_ % 256 == 0; }
   std::uint64_t taken() const { return taken_; }
 
  private:
@@ -50,7 +51,7 @@ class RecordDictDecoder {
   DictRecordSink& sink_;
   std::uint64_t pos_ = 0;
   std::vector<Ref> items_;  // a frames list's items while they are read
-  std::uint64_t taken_ = 0, failed_ = 0;
+  std::uint64_t taken_ = 0, failed_in_a_row_ = 0, skipped_ = 0;
 };
 
 }  // namespace oomscope::snapshot
