@@ -67,7 +67,9 @@ def main() -> int:
     k1 = os.path.join(data, "kineto_ranks", "no_oom", "rank1.pt.trace.json.gz")
     p = cli_checks.run(cli, "diff", k0, k1, "--categories", rules)
     lines = [line for line in p.stdout.splitlines() if line.startswith("--categories ")]
-    check(p.returncode == 0 and len(lines) == 1 and "not applied" in lines[0], f"Kineto: {p.returncode} {lines}")
+    check(
+        p.returncode == 0 and len(lines) == 1 and "not applied" in lines[0], f"Kineto: {p.returncode} {lines}"
+    )
     return check.finish()
 
 

@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-
 #include <sstream>
 
 #include "core/snapshot/profile_diff.h"

@@ -87,7 +87,10 @@ def read_profile(path):
         elif number == 5:
             f = dict((n, v) for n, w, v in fields(value))
             functions[f.get(1, 0)] = (f.get(2, 0), f.get(4, 0))
-    s = lambda i: strings[i] if i < len(strings) else ""
+
+    def s(i):
+        return strings[i] if i < len(strings) else ""
+
     space = next((k for k, (t, u) in enumerate(types) if s(u) == "bytes"), None)
     out = []
     for locs, vals in samples:

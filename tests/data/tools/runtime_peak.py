@@ -44,7 +44,6 @@ from compile_protos import compile_protos  # noqa: E402
 MiB = 1 << 20
 
 
-
 def allocator_key(st):
     """The allocator an event belongs to: its allocator_name (the BFC on GPU); the TPU runtime writes none,
     its events carry device_ordinal or index_on_host (one per chip), named "TPU_<n>" here as XProf groups
@@ -55,6 +54,7 @@ def allocator_key(st):
         if st.get(key) is not None:
             return "TPU_%d" % int(st[key])
     return ""
+
 
 def value(stat, names):
     kind = stat.WhichOneof("value")
