@@ -168,6 +168,9 @@ class TestMultiHost : public QObject {
     QVERIFY2(m_window->hostsPage()->headline().contains(QLatin1String("host-a came closest to running out")),
              qPrintable(m_window->hostsPage()->headline()));
     QVERIFY(m_window->hostsPage()->model()->rows()[1].firstTrouble.isEmpty());
+    // The hand-built hosts record no profile start: whether they are one run cannot be told, and is said.
+    QVERIFY2(m_window->hostsPage()->runsNote().contains(QLatin1String("cannot be told")),
+             qPrintable(m_window->hostsPage()->runsNote()));
   }
 
   void realCapturesOpenTogether() {
@@ -189,9 +192,34 @@ class TestMultiHost : public QObject {
     }
     QCOMPARE(m_window->navigator()->hostCount(), 2);
     QCOMPARE(m_window->hostSelector()->count(), 2);
+    // A ROCm conv3d job and a TF2 BERT job: the BERT capture has no XLA plans (no modules to compare) and
+    // records no profile start, so the page says that whether they are one run cannot be told.
+    QCOMPARE(
+        m_window->hostsPage()->runsNote(),
+        QStringLiteral("Whether these 2 captures were taken together (hosts of one run) cannot be told: ") +
+            kBert + QStringLiteral(" records no profile start time."));
     // Both verdicts wrap in full: the table grows with its rows instead of scrolling.
     QTRY_COMPARE(m_window->hostsPage()->table()->view()->verticalScrollBar()->maximum(), 0);
     save(QStringLiteral("hosts-real.png"));
+  }
+
+  void theHostsPageSaysWhenTheCapturesAreNotOneRun() {
+    // tests/data/two_host: two hosts of one run (same modules, profiles 6 ms apart): nothing to say.
+    QVERIFY(load({kData + QStringLiteral("/two_host")}));
+    QCOMPARE(int(m_window->session().run().hosts.size()), 2);
+    QCOMPARE(m_window->hostsPage()->runsNote(), QString());
+    // tests/data/two_runs: one workload run twice, 162.9 days apart.
+    QVERIFY(load({kData + QStringLiteral("/two_runs")}));
+    QVERIFY2(m_window->hostsPage()->runsNote().startsWith(QLatin1String(
+                 "These 2 captures are not of one run captured together: their profiles started "
+                 "162.9 days apart [read]")),
+             qPrintable(m_window->hostsPage()->runsNote()));
+    m_window->tabs()->setCurrentWidget(m_window->hostsPage());
+    // The verdicts keep room beside a long hostname and wrap in full (the table grows with its rows).
+    QVERIFY(m_window->hostsPage()->table()->view()->columnWidth(HostTableModel::Verdict) >
+            m_window->hostsPage()->table()->view()->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 20);
+    QTRY_COMPARE(m_window->hostsPage()->table()->view()->verticalScrollBar()->maximum(), 0);
+    save(QStringLiteral("hosts-two-runs.png"));
   }
 
   void droppingSeveralFilesOpensThemAsOneRun() {

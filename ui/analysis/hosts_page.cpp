@@ -6,6 +6,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "core/analysis/report/capture_runs.h"
 #include "ui/analysis/table_page.h"
 #include "ui/models/host_table_model.h"
 #include "ui/models/table_filter_proxy.h"
@@ -36,6 +37,13 @@ HostsPage::HostsPage(QWidget* parent) : QWidget(parent) {
   m_failures->setTextInteractionFlags(Qt::TextSelectableByMouse);
   m_failures->setTextFormat(Qt::PlainText);
   m_failures->hide();
+  m_runs = new QLabel(this);
+  m_runs->setObjectName(QStringLiteral("hostsRuns"));
+  m_runs->setWordWrap(true);
+  m_runs->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_runs->setTextFormat(Qt::PlainText);
+  m_runs->setStyleSheet(QStringLiteral("color: #9a4b00;"));
+  m_runs->hide();
   m_table = new TablePage(
       m_model,
       {tr("host"),
@@ -74,6 +82,10 @@ HostsPage::HostsPage(QWidget* parent) : QWidget(parent) {
     const int firstSign = view->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 34;
     if (header->sectionSize(HostTableModel::FirstTrouble) > firstSign)
       header->resizeSection(HostTableModel::FirstTrouble, firstSign);
+    // A long hostname (chi-mi300x-013.ord.vultr.cpe.ice.amd.com) would leave the verdict no room: the host
+    // column stops at 28 characters (the host selector in the toolbar gives the whole name).
+    const int host = view->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 28;
+    if (header->sectionSize(HostTableModel::Host) > host) header->resizeSection(HostTableModel::Host, host);
     header->setSectionResizeMode(HostTableModel::Verdict, QHeaderView::Stretch);
     fitRows();
   });
@@ -81,6 +93,7 @@ HostsPage::HostsPage(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(12, 12, 12, 4);
   layout->addWidget(m_headline);
   layout->addWidget(m_verdict);
+  layout->addWidget(m_runs);
   layout->addWidget(m_failures);
   layout->addWidget(m_table, 1);
 }
@@ -108,12 +121,15 @@ void HostsPage::fitRows() {
 
 QString HostsPage::headline() const { return m_headline->text(); }
 
+QString HostsPage::runsNote() const { return m_runs->isHidden() ? QString() : m_runs->text(); }
+
 void HostsPage::setRun(const LoadedRun& run) {
   if (!run.comparison || !run.reports) {
     m_model->setRows({});
     m_headline->clear();
     m_verdict->clear();
     m_failures->hide();
+    m_runs->hide();
     return;
   }
   m_model->setRows(hostRows(*run.comparison, *run.reports));
@@ -122,6 +138,21 @@ void HostsPage::setRun(const LoadedRun& run) {
   for (const HostRow& row : m_model->rows())
     if (row.ranOutFirst) m_verdict->setText(tr("Diagnosis of %1: %2").arg(row.host, row.verdict));
   m_headline->setText(safeText(run.comparison->explanation));
+  // Files read together are not always the hosts of one run: say so when the captures show otherwise, or
+  // cannot tell.
+  std::vector<analysis::CaptureIdentity> identities;
+  for (const analysis::HostReport& h : *run.reports) {
+    std::vector<std::string> modules;
+    for (const analysis::ModuleRow& m : h.modules) modules.push_back(m.name);
+    identities.push_back({h.path, h.hostnames, h.profile_start_ns, std::move(modules)});
+  }
+  const analysis::CaptureRuns runs = analysis::judge_capture_runs(identities);
+  const bool together = runs.verdict == analysis::CaptureRunsVerdict::Together ||
+                        runs.verdict == analysis::CaptureRunsVerdict::Single;
+  m_runs->setVisible(!together);
+  QString note = together ? QString() : safeText(runs.sentence + ".");
+  if (!note.isEmpty()) note[0] = note[0].toUpper();
+  m_runs->setText(note);
   m_failures->setVisible(!run.failures.isEmpty());
   if (!run.failures.isEmpty())
     m_failures->setText(tr("Not read: %1").arg(safeText(run.failures.join(QStringLiteral("; ")))));

@@ -24,6 +24,9 @@ class HostsPage : public QWidget {
   HostTableModel* model() const { return m_model; }
   TablePage* table() const { return m_table; }
   QString headline() const;
+  // Whether the run's captures were taken together (core/analysis/report/capture_runs.h), shown above the
+  // table unless they were ("" then, and for one capture).
+  QString runsNote() const;
 
  signals:
   void hostActivated(int host);  // index into the run's hosts
@@ -39,6 +42,7 @@ class HostsPage : public QWidget {
   QLabel* m_headline = nullptr;
   QLabel* m_verdict = nullptr;
   QLabel* m_failures = nullptr;
+  QLabel* m_runs = nullptr;
 };
 
 }  // namespace oomscope::ui

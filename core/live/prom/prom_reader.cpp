@@ -14,6 +14,27 @@ namespace oomscope::live {
 
 using namespace prom_detail;
 
+namespace {
+
+// DCGM's framebuffer series on the ranks' hosts (`DCGM_FI_DEV_FB_USED{Hostname=~"a|b"}`); "" when no rank
+// names a host.
+std::string dcgm_query(const std::vector<PromRankInfo>& ranks) {
+  std::set<std::string> hosts;
+  for (const auto& i : ranks)
+    if (!i.host.empty()) hosts.insert(i.host);
+  if (hosts.empty()) return {};
+  std::string re;
+  for (const auto& h : hosts) re.append(re.empty() ? "" : "|").append(regex_escape(h));
+  return std::string(kDcgmUsed) + "{Hostname=~\"" + re + "\"}";
+}
+
+// A DCGM series is a rank's when it names the rank's host and gpu.
+bool is_ranks_dcgm(const PromRankInfo& rank, const PromSeries& s) {
+  return rank.host == s.label("Hostname") && rank.gpu >= 0 && rank.gpu == to_int(s.label("gpu"));
+}
+
+}  // namespace
+
 PromReader::PromReader(std::string server, PromOptions options, LiveSink& sink)
     : server_(server),
       options_(std::move(options)),
@@ -203,16 +224,10 @@ void PromReader::poll(std::int64_t now) {
     }
 
   // DCGM's framebuffer figure, the latest value per host and gpu.
-  std::set<std::string> hosts;
-  for (const auto& i : info_)
-    if (!i.host.empty()) hosts.insert(i.host);
-  if (options_.dcgm && !hosts.empty()) {
-    std::string re;
-    for (const auto& h : hosts) re.append(re.empty() ? "" : "|").append(regex_escape(h));
-    for (const auto& s : api_.query(std::string(kDcgmUsed) + "{Hostname=~\"" + re + "\"}", now))
+  if (const std::string query = dcgm_query(info_); options_.dcgm && !query.empty()) {
+    for (const auto& s : api_.query(query, now))
       for (std::size_t r = 0; r < info_.size(); ++r)
-        if (info_[r].host == s.label("Hostname") && info_[r].gpu >= 0 &&
-            info_[r].gpu == to_int(s.label("gpu")) && !s.points.empty()) {
+        if (is_ranks_dcgm(info_[r], s) && !s.points.empty()) {
           state_[r].dcgm_mib = s.points.back().second;
           state_[r].dcgm_t = s.points.back().first;
         }
@@ -292,18 +307,11 @@ void PromReader::read_history(std::int64_t now) {
   // DCGM's framebuffer figure for the ranks' hosts, matched by Hostname and gpu.
   std::vector<const PromSeries*> dcgm(info_.size(), nullptr);
   std::vector<PromSeries> fb;
-  std::set<std::string> hosts;
-  for (const auto& i : info_)
-    if (!i.host.empty()) hosts.insert(i.host);
-  if (options_.dcgm && !hosts.empty()) {
-    std::string re;
-    for (const auto& h : hosts) re.append(re.empty() ? "" : "|").append(regex_escape(h));
-    fb = api_.query_range(std::string(kDcgmUsed) + "{Hostname=~\"" + re + "\"}", start, end, step_ms_);
+  if (const std::string query = dcgm_query(info_); options_.dcgm && !query.empty()) {
+    fb = api_.query_range(query, start, end, step_ms_);
     for (const auto& s : fb)
       for (std::size_t r = 0; r < info_.size(); ++r)
-        if (info_[r].host == s.label("Hostname") && info_[r].gpu >= 0 &&
-            info_[r].gpu == to_int(s.label("gpu")))
-          dcgm[r] = &s;
+        if (is_ranks_dcgm(info_[r], s)) dcgm[r] = &s;
   }
 
   // Per rank: which series of each metric (indices into results).
