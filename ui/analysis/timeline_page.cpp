@@ -124,7 +124,7 @@ QString planNote(const AnalysisResult& r) {
 
 }  // namespace
 
-void TimelinePage::setResult(std::shared_ptr<const AnalysisResult> result) {
+void TimelinePage::setResult(const std::shared_ptr<const AnalysisResult>& result) {
   m_fit->setEnabled(false);
   m_whole->setEnabled(false);
   if (!result || result->timeline.empty()) {

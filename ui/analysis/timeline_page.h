@@ -26,7 +26,7 @@ class TimelinePage : public QWidget {
  public:
   explicit TimelinePage(QWidget* parent = nullptr);
 
-  void setResult(std::shared_ptr<const AnalysisResult> result);
+  void setResult(const std::shared_ptr<const AnalysisResult>& result);
   void clear();
   // Zooms the time axis onto the analysed module's executions (with a margin).
   void fitExecutions();
