@@ -3,19 +3,10 @@
 #include "core/live/client/recording_diff.h"
 
 #include <algorithm>
-#include <set>
 
 namespace oomscope::live {
 
 namespace {
-
-// True when every rank has a hello rank and no two share one.
-bool hello_ranks_unique(const RecordingComparison& c) {
-  std::set<int> seen;
-  for (const RecordingRankFigures& f : c.ranks)
-    if (!f.hello_rank || !seen.insert(*f.hello_rank).second) return false;
-  return true;
-}
 
 int key_of(const RecordingRankFigures& f, bool by_hello) { return by_hello ? *f.hello_rank : f.rank; }
 
@@ -68,7 +59,7 @@ RecordingDiff diff_recordings(const std::string& a, const std::string& b, const 
   std::map<int, RecordingRankSteps> steps_a = read_recording_steps(a, stop),
                                     steps_b = read_recording_steps(b, stop);
 
-  const bool by_hello = hello_ranks_unique(d.a) && hello_ranks_unique(d.b);
+  const bool by_hello = hello_ranks_unique(d.a.ranks) && hello_ranks_unique(d.b.ranks);
   d.matched_by = by_hello ? "hello rank" : "recording index";
   if (!by_hello)
     d.matched_by_reason =

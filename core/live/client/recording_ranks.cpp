@@ -238,6 +238,13 @@ std::optional<std::int64_t> requested_bytes_in(const std::string& message) {
   return std::nullopt;
 }
 
+bool hello_ranks_unique(const std::vector<RecordingRankFigures>& ranks) {
+  std::set<int> seen;
+  for (const RecordingRankFigures& f : ranks)
+    if (!f.hello_rank || !seen.insert(*f.hello_rank).second) return false;
+  return true;
+}
+
 RecordingComparison compare_recording_ranks(const std::string& path, const std::stop_token& stop) {
   RankCollector collector;
   const ReplayInfo info = replay_recording(path, collector, stop);
@@ -250,11 +257,7 @@ RecordingComparison compare_recording_ranks(const std::string& path, const std::
   c.t0 = c.ranks.front().first_t;
   for (const RecordingRankFigures& f : c.ranks) c.t0 = std::min(c.t0, f.first_t);
   c.verdict = verdict_of(c.ranks, c.t0, false);
-  std::set<int> hellos;
-  bool unique = true;
-  for (const RecordingRankFigures& f : c.ranks)
-    unique = unique && f.hello_rank && hellos.insert(*f.hello_rank).second;
-  if (unique) c.verdict_by_hello_rank = verdict_of(c.ranks, c.t0, true);
+  if (hello_ranks_unique(c.ranks)) c.verdict_by_hello_rank = verdict_of(c.ranks, c.t0, true);
   c.peak_allocated = imbalance(c.ranks, "peak_allocated", &RecordingRankFigures::peak_allocated);
   c.peak_reserved = imbalance(c.ranks, "peak_reserved", &RecordingRankFigures::peak_reserved);
   return c;

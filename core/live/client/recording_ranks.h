@@ -82,6 +82,9 @@ struct RecordingComparison {
 // recording, is damaged, or holds no sample of any rank.
 RecordingComparison compare_recording_ranks(const std::string& path, const std::stop_token& stop = {});
 
+// True when every rank has a hello rank and no two share one (then ranks can be named and matched by it).
+bool hello_ranks_unique(const std::vector<RecordingRankFigures>& ranks);
+
 // "Tried to allocate 2.50 GiB" (PyTorch's wording) in an OOM message, in bytes; nullopt when absent.
 std::optional<std::int64_t> requested_bytes_in(const std::string& message);
 
