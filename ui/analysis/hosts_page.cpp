@@ -140,13 +140,8 @@ void HostsPage::setRun(const LoadedRun& run) {
   m_headline->setText(safeText(run.comparison->explanation));
   // Files read together are not always the hosts of one run: say so when the captures show otherwise, or
   // cannot tell.
-  std::vector<analysis::CaptureIdentity> identities;
-  for (const analysis::HostReport& h : *run.reports) {
-    std::vector<std::string> modules;
-    for (const analysis::ModuleRow& m : h.modules) modules.push_back(m.name);
-    identities.push_back({h.path, h.hostnames, h.profile_start_ns, std::move(modules)});
-  }
-  const analysis::CaptureRuns runs = analysis::judge_capture_runs(identities);
+  const analysis::CaptureRuns runs =
+      analysis::judge_capture_runs(std::span<const analysis::HostReport>(*run.reports));
   const bool together = runs.verdict == analysis::CaptureRunsVerdict::Together ||
                         runs.verdict == analysis::CaptureRunsVerdict::Single;
   m_runs->setVisible(!together);

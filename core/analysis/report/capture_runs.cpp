@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/analysis/report/host_comparison.h"
+#include "core/analysis/report/report.h"
 
 namespace oomscope::analysis {
 
@@ -90,6 +91,16 @@ CaptureRuns judge_capture_runs(std::span<const CaptureIdentity> captures) {
                  format_spread(out.spread_ns) +
                  " of each other [read]: taken together, as the hosts of one run are";
   return out;
+}
+
+CaptureRuns judge_capture_runs(std::span<const HostReport> hosts) {
+  std::vector<CaptureIdentity> identities;
+  for (const HostReport& h : hosts) {
+    std::vector<std::string> modules;
+    for (const ModuleRow& m : h.modules) modules.push_back(m.name);
+    identities.push_back({h.path, h.hostnames, h.profile_start_ns, std::move(modules)});
+  }
+  return judge_capture_runs(identities);
 }
 
 }  // namespace oomscope::analysis

@@ -43,6 +43,10 @@ inline constexpr std::int64_t kTogetherNs = 60'000'000'000;
 
 CaptureRuns judge_capture_runs(std::span<const CaptureIdentity> captures);
 
+struct HostReport;
+// The same judgement on the reports of captures read together (`report FILES`, the GUI's Hosts page).
+CaptureRuns judge_capture_runs(std::span<const HostReport> hosts);
+
 // "6.00 ms", "42.0 s", "12.5 min", "3.2 h", "4.1 days": a duration for the sentence above.
 std::string format_spread(std::int64_t ns);
 

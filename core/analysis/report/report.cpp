@@ -426,13 +426,7 @@ void add_multi_host_limits(std::vector<HostReport>& hosts) {
     return;
   }
   // Profiles started far apart are not the hosts of one run (capture_runs.h).
-  std::vector<CaptureIdentity> identities;
-  for (const HostReport& h : hosts) {
-    std::vector<std::string> modules;
-    for (const ModuleRow& m : h.modules) modules.push_back(m.name);
-    identities.push_back({h.path, h.hostnames, h.profile_start_ns, std::move(modules)});
-  }
-  if (const CaptureRuns runs = judge_capture_runs(identities);
+  if (const CaptureRuns runs = judge_capture_runs(std::span<const HostReport>(hosts));
       runs.verdict == CaptureRunsVerdict::Apart || runs.verdict == CaptureRunsVerdict::DifferentPrograms) {
     for (HostReport& h : hosts)
       h.limits.push_back(
