@@ -24,6 +24,7 @@
 #include "ui/live/live_chart.h"
 #include "ui/live/live_forecast_banner.h"
 #include "ui/live/live_prometheus.h"
+#include "ui/live/live_rank_comparison.h"
 #include "ui/live/live_rank_navigator.h"
 #include "ui/live/live_rank_table.h"
 #include "ui/live/live_recording_opener.h"
@@ -82,11 +83,12 @@ LivePage::LivePage(QWidget* parent) : QWidget(parent) {
   m_alerts = new LiveAlertList(alertBox);
   connect(m_alerts, &LiveAlertList::openSnapshotRequested, this, &LivePage::openSnapshotRequested);
   alertLayout->addWidget(m_alerts);
+  m_comparison = new LiveRankComparison(side);
   m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
   split->setSizes({3000, 2000});
-  side->setSizes({1000, 1000});
+  side->setSizes({1000, 700, 1300});
   layout->addWidget(split, 1);
 
   m_navigator = new LiveRankNavigator(m_table, this);
@@ -151,6 +153,7 @@ void LivePage::resetSession(std::vector<live::AlertRule> rules) {
   m_alerts->newSession();
   m_banner->hide();
   m_seenVersion = ~0ull;
+  m_comparison->showSession(m_session);
 }
 
 void LivePage::attach(const std::vector<live::Endpoint>& endpoints, const std::string& token,
@@ -337,6 +340,7 @@ void LivePage::updatePrometheusStatus() {
 void LivePage::openRecording(const QString& path) {
   resetSession({});
   m_isRecording = true;
+  m_comparison->showRecording(path);  // core compares the file itself, as `report RECORDING` does
   m_record->setEnabled(false);
   m_status->setText(tr("Opening %1\u2026").arg(path));
   auto session = m_session;

@@ -2,7 +2,8 @@
 // The Live page: attach to running trainers (one agent per rank), read them from a Prometheus server, or
 // open a recording, and watch a chart per rank (with its OOM forecast drawn to the limit line), the rank
 // table (sorted by the soonest forecast OOM, then by headroom), a banner naming the soonest forecast OOM,
-// and the alerts; record the session to a file. From a Prometheus view, a rank's context menu attaches
+// the alerts, and the ranks compared as one job (LiveRankComparison, with "Compare with Recording…" once a
+// recording is open); record the session to a file. From a Prometheus view, a rank's context menu attaches
 // directly to its agent's stats socket (in a window of its own) for 10 Hz detail and events. The client runs
 // on its own thread and writes into a LiveSession; the page polls the session's version four times a second
 // and redraws only the charts on screen, so 64 ranks at 10 Hz stay responsive.
@@ -32,6 +33,7 @@ class LiveAlertList;
 class LiveChart;
 class LiveForecastBanner;
 class LivePrometheus;
+class LiveRankComparison;
 class LiveRankNavigator;
 class LiveRankTable;
 class LiveRecordingOpener;
@@ -86,6 +88,8 @@ class LivePage : public QWidget {
   std::vector<live::PromRankInfo> prometheusRanks() const;
   const std::vector<LiveChart*>& charts() const { return m_charts; }
   QListWidget* alertList() const;
+  // The ranks compared as one job (verdict, imbalance, per-rank table) and "Compare with Recording…".
+  LiveRankComparison* comparison() const { return m_comparison; }
   QString statusText() const;
 
  signals:
@@ -131,6 +135,7 @@ class LivePage : public QWidget {
   RankTableModel* m_ranks = nullptr;
   LiveRankTable* m_table = nullptr;
   LiveAlertList* m_alerts = nullptr;
+  LiveRankComparison* m_comparison = nullptr;
   QTimer* m_timer = nullptr;
   LiveRankNavigator* m_navigator = nullptr;
   LiveRecordingOpener* m_recordings = nullptr;  // opening a recording (a new session or open supersedes it)

@@ -15,6 +15,8 @@
 
 namespace oomscope::live {
 
+class Store;
+
 struct RecordingOom {                // an `oom` event
   std::int64_t t = 0;                // unix ns [read]
   std::optional<std::int64_t> step;  // [read] from the event, else the rank's last sample before it
@@ -76,6 +78,7 @@ struct RecordingComparison {
   std::optional<RecordingVerdict> verdict_by_hello_rank;
   RecordingImbalance peak_allocated, peak_reserved;
   std::string truncated_note;  // set when the recording was cut short (replay.h)
+  std::string thinned_note;    // compare_store_ranks: set when the store merged older samples (store.h)
 };
 
 // Replays the recording and compares its ranks. Throws oomscope::Error naming the file when it is not a
@@ -85,10 +88,23 @@ RecordingComparison compare_recording_ranks(const std::string& path, const std::
 // True when every rank has a hello rank and no two share one (then ranks can be named and matched by it).
 bool hello_ranks_unique(const std::vector<RecordingRankFigures>& ranks);
 
+// The same comparison of what a live session's store holds (the Live page, while attached): the store's
+// hellos, samples and events go through the code the replay feeds, so a store that holds a recording's
+// records compares exactly as the recording does. `subject` stands for the path in the result and in the
+// error. A rank's `samples` counts those the store merged away too. Throws oomscope::Error (Empty) naming
+// `subject` when no rank has a sample. The caller holds the session's lock.
+RecordingComparison compare_store_ranks(const Store& store, const std::string& subject);
+
 // "Tried to allocate 2.50 GiB" (PyTorch's wording) in an OOM message, in bytes; nullopt when absent.
 std::optional<std::int64_t> requested_bytes_in(const std::string& message);
 
 void write_recording_comparison_text(std::ostream& o, const RecordingComparison& c);
+// The pieces of that text the Live page shows too, worded once: "996 MiB (6.1%, reserved) at 1.900 s";
+// "at 2.000 s, step 19 (its last sample's), request 2.50 GiB, snapshot PATH"; "imbalance [derived]: ...".
+// Times are seconds after t0.
+std::string recording_tightest_text(const RecordingTightest& t, std::int64_t t0);
+std::string recording_oom_text(const RecordingOom& oom, std::int64_t t0);
+std::string recording_imbalance_text(const RecordingComparison& c);
 nlohmann::json recording_comparison_json(const RecordingComparison& c);
 
 }  // namespace oomscope::live

@@ -90,6 +90,26 @@ nlohmann::json rank_json(const RecordingRankFigures& f, std::int64_t t0) {
 
 }  // namespace
 
+std::string recording_tightest_text(const RecordingTightest& t, std::int64_t t0) {
+  char line[256];
+  std::snprintf(line, sizeof line, "%s (%.1f%%, %s) at %s", format_bytes(t.headroom()).c_str(),
+                100.0 * t.fraction(), t.used_field.c_str(), seconds_since(t.t, t0).c_str());
+  return line;
+}
+
+std::string recording_oom_text(const RecordingOom& oom, std::int64_t t0) {
+  std::string s = "at " + seconds_since(oom.t, t0);
+  if (oom.step)
+    s += ", step " + std::to_string(*oom.step) + (oom.step_from_event ? "" : " (its last sample's)");
+  s += ", request " + (oom.requested ? format_bytes(*oom.requested) : std::string("not in the message"));
+  if (!oom.snapshot.empty()) s += ", snapshot " + oom.snapshot;
+  return s;
+}
+
+std::string recording_imbalance_text(const RecordingComparison& c) {
+  return "imbalance [derived]: " + ratio_text(c.peak_allocated) + "; " + ratio_text(c.peak_reserved);
+}
+
 void write_recording_comparison_text(std::ostream& o, const RecordingComparison& c) {
   bool driver = false;
   for (const RecordingRankFigures& f : c.ranks) driver = driver || f.peak_driver.has_value();
@@ -111,14 +131,7 @@ void write_recording_comparison_text(std::ostream& o, const RecordingComparison&
     }
     std::snprintf(line, sizeof line, "  %-11s", f.capacity ? format_bytes(*f.capacity).c_str() : "unknown");
     o << line << "  ";
-    if (f.tightest) {
-      const RecordingTightest& t = *f.tightest;
-      std::snprintf(line, sizeof line, "%s (%.1f%%, %s) at %s", format_bytes(t.headroom()).c_str(),
-                    100.0 * t.fraction(), t.used_field.c_str(), seconds_since(t.t, c.t0).c_str());
-      o << line;
-    } else {
-      o << "-";
-    }
+    o << (f.tightest ? recording_tightest_text(*f.tightest, c.t0) : std::string("-"));
     o << "\n";
   }
   std::vector<std::pair<const RecordingOom*, int>> ooms;  // every rank's, by time
@@ -128,16 +141,11 @@ void write_recording_comparison_text(std::ostream& o, const RecordingComparison&
                    [](const auto& a, const auto& b) { return a.first->t < b.first->t; });
   if (!ooms.empty()) o << "\nOOM events, by time [read]:\n";
   for (const auto& [p, rank] : ooms) {
-    const RecordingOom& oom = *p;
-    o << "  rank " << rank << " at " << seconds_since(oom.t, c.t0);
-    if (oom.step) o << ", step " << *oom.step << (oom.step_from_event ? "" : " (its last sample's)");
-    o << ", request " << (oom.requested ? format_bytes(*oom.requested) : std::string("not in the message"));
-    if (!oom.snapshot.empty()) o << ", snapshot " << oom.snapshot;
-    o << "\n";
+    o << "  rank " << rank << " " << recording_oom_text(*p, c.t0) << "\n";
   }
   o << "\nverdict: rank " << c.verdict.rank << " (" << c.verdict.kind << ")\n";
   for (const std::string& s : c.verdict.sentences) o << "  " << s << "\n";
-  o << "imbalance [derived]: " << ratio_text(c.peak_allocated) << "; " << ratio_text(c.peak_reserved) << "\n";
+  o << recording_imbalance_text(c) << "\n";
 }
 
 nlohmann::json recording_comparison_json(const RecordingComparison& c) {
