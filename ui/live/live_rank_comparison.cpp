@@ -94,7 +94,7 @@ void LiveRankComparison::showRecording(const QString& path) {
   m_verdict->setText(tr("Comparing the ranks of %1\u2026").arg(safeText(path)));
   m_job->start<std::shared_ptr<const live::RecordingComparison>>(
       path,
-      [p = path.toStdString()](ProgressSink&, std::stop_token stop) {
+      [p = path.toStdString()](ProgressSink&, const std::stop_token& stop) {
         return std::make_shared<const live::RecordingComparison>(live::compare_recording_ranks(p, stop));
       },
       [this](const std::shared_ptr<const live::RecordingComparison>& c) { show(c); });
@@ -112,7 +112,7 @@ void LiveRankComparison::poll() {
   if (!any) return;  // "No ranks yet." stays until the first sample
   m_job->start<std::shared_ptr<const live::RecordingComparison>>(
       kLiveSubject,
-      [session = m_session](ProgressSink&, std::stop_token) {
+      [session = m_session](ProgressSink&, const std::stop_token&) {
         return session->read([](const live::Store& s, const live::AlertEngine&) {
           return std::make_shared<const live::RecordingComparison>(
               live::compare_store_ranks(s, kLiveSubject.toStdString()));

@@ -110,7 +110,7 @@ void LiveRecordingOverlay::open(const QString& pathA, const QString& pathB) {
   m_axis->setText(tr("Reading both recordings\u2026"));
   m_job->start<std::shared_ptr<const Runs>>(
       pathB,
-      [a = pathA.toStdString(), b = pathB.toStdString()](ProgressSink&, std::stop_token stop) {
+      [a = pathA.toStdString(), b = pathB.toStdString()](ProgressSink&, const std::stop_token& stop) {
         auto runs = std::make_shared<Runs>();
         runs->b = live::read_overlay_run(b, stop);  // B first: the file just chosen is the likelier to fail
         runs->a = live::read_overlay_run(a, stop);
@@ -148,7 +148,7 @@ void LiveRecordingOverlay::recompute() {
   opts.buckets = std::max(100, m_chart->width() - 100);
   m_job->start<std::shared_ptr<const live::RecordingOverlay>>(
       m_pathB,
-      [runs = m_runs, opts](ProgressSink&, std::stop_token stop) {
+      [runs = m_runs, opts](ProgressSink&, const std::stop_token& stop) {
         return std::make_shared<const live::RecordingOverlay>(
             live::overlay_recordings(runs->a, runs->b, opts, stop));
       },
