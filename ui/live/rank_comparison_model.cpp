@@ -97,13 +97,14 @@ QVariant RankComparisonModel::data(const QModelIndex& index, int role) const {
       case PeakReserved:
         return f.has_reserved ? exact(f.peak_reserved) : QVariant();
       case Capacity:
-        return f.capacity ? tr("%1, from the %2").arg(exact(*f.capacity), safeText(f.capacity_from))
-                          : QVariant();
+        return f.capacity
+                   ? plainToolTip(tr("%1, from the %2").arg(exact(*f.capacity), safeText(f.capacity_from)))
+                   : QVariant();
       case Ooms: {
         QStringList lines;
         for (const live::RecordingOom& o : f.ooms)
           lines << safeText(live::recording_oom_text(o, m_comparison->t0));
-        return lines.isEmpty() ? QVariant() : QVariant(lines.join(QLatin1Char('\n')));
+        return lines.isEmpty() ? QVariant() : QVariant(plainToolTip(lines.join(QLatin1Char('\n'))));
       }
       default:
         return {};
