@@ -143,6 +143,9 @@ KinetoRankJob compare_kineto_ranks(const std::vector<std::shared_ptr<const Kinet
   std::map<std::int64_t, std::size_t> claimed;  // rank -> index into j.ranks
   std::map<std::int64_t, std::size_t> world_sizes;
   std::size_t by_info = 0;
+  std::vector<std::string> paths;
+  for (const auto& t : traces) paths.push_back(t->path);
+  const std::string shared = shared_folder(paths);
   for (const auto& t : traces) {
     // distributedInfo's rank first, else a rank number in the file or folder name.
     std::int64_t rank = -1;
@@ -159,7 +162,7 @@ KinetoRankJob compare_kineto_ranks(const std::vector<std::shared_ptr<const Kinet
       rank = t->distributed->rank;
       named_by = "distributedInfo.rank";
       ++by_info;
-    } else if (const std::optional<RankInName> n = rank_in_name(t->path)) {
+    } else if (const std::optional<RankInName> n = rank_in_name(t->path, shared)) {
       rank = n->rank;
       named_by = n->where;
     } else {

@@ -51,20 +51,42 @@ std::string join_ranks(const std::vector<RankMember>& m) {
 
 }  // namespace
 
-std::optional<RankInName> rank_in_name(const std::string& path) {
-  const fs::path p(path);
+std::optional<RankInName> rank_in_name(const std::string& path, const std::string& shared) {
+  const fs::path p = fs::path(path).lexically_normal();
   const std::string file = p.filename().string();
   const std::vector<std::int64_t> in_file = ranks_in(file);
   if (in_file.size() == 1) return RankInName{in_file.front(), file};
   if (in_file.size() > 1) return std::nullopt;
+  fs::path stop = shared.empty() ? fs::path() : fs::path(shared).lexically_normal();
+  if (!stop.empty() && stop.filename().empty()) stop = stop.parent_path();  // "/a/b/" is "/a/b"
   fs::path dir = p.parent_path();
-  for (int depth = 0; depth < 3 && !dir.empty() && dir.filename() != dir; ++depth, dir = dir.parent_path()) {
+  for (int depth = 0; depth < 3 && !dir.empty() && dir.filename() != dir && dir != stop;
+       ++depth, dir = dir.parent_path()) {
     const std::string name = dir.filename().string();
     const std::vector<std::int64_t> r = ranks_in(name);
     if (r.size() == 1) return RankInName{r.front(), name};
     if (r.size() > 1) return std::nullopt;
   }
   return std::nullopt;
+}
+
+std::string shared_folder(const std::vector<std::string>& paths) {
+  if (paths.size() < 2) return {};
+  std::vector<fs::path> common;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const fs::path dir = fs::path(paths[i]).lexically_normal().parent_path();
+    const std::vector<fs::path> parts(dir.begin(), dir.end());
+    if (i == 0) {
+      common = parts;
+      continue;
+    }
+    std::size_t n = 0;
+    while (n < common.size() && n < parts.size() && common[n] == parts[n]) ++n;
+    common.resize(n);
+  }
+  fs::path out;
+  for (const fs::path& part : common) out /= part;
+  return out.string();
 }
 
 std::vector<std::string> program_sites(const Snapshot& s) {
@@ -87,8 +109,11 @@ RankGrouping group_ranks(const std::vector<std::shared_ptr<const Snapshot>>& sna
   }
   std::vector<std::optional<RankInName>> named;
   std::size_t with_name = 0;
+  std::vector<std::string> paths;
+  for (const auto& s : snaps) paths.push_back(s->path);
+  const std::string shared = shared_folder(paths);
   for (const auto& s : snaps) {
-    named.push_back(rank_in_name(s->path));
+    named.push_back(rank_in_name(s->path, shared));
     with_name += named.back().has_value();
   }
   std::vector<std::size_t> candidates;

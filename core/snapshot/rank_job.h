@@ -22,8 +22,12 @@ struct RankInName {
 };
 // "rank" (any case) followed by an optional '_' or '-' and digits, not preceded by a letter and not
 // followed by a digit: rank3, rank_3, Rank-3, oom_rank3, local_rank3. Two different numbers in the file
-// name: none (ambiguous).
-std::optional<RankInName> rank_in_name(const std::string& path);
+// name: none (ambiguous). Folders are searched up to three levels, and never at or above `shared`: a folder
+// every file of the job sits in says nothing about which rank a file is (a checkout named "rank25" would
+// give every file rank 25).
+std::optional<RankInName> rank_in_name(const std::string& path, const std::string& shared = {});
+// The deepest folder that holds every one of the paths ("" when they share none, or for fewer than two).
+std::string shared_folder(const std::vector<std::string>& paths);
 
 enum class RankSource : std::uint8_t { FileName, DeviceId };
 inline constexpr EnumName<RankSource> kRankSourceNames[] = {{RankSource::FileName, "file-name"},

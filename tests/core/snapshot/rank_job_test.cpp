@@ -25,7 +25,12 @@ nlohmann::json expected() {
 
 std::vector<std::shared_ptr<const Snapshot>> read_all(const std::vector<std::string>& names) {
   std::vector<std::shared_ptr<const Snapshot>> out;
-  for (const std::string& n : names) out.push_back(read_snapshot(kRanks + "/" + n));
+  for (const std::string& n : names) {
+    std::string path = kRanks;
+    path += '/';
+    path += n;
+    out.push_back(read_snapshot(path));
+  }
   return out;
 }
 
@@ -98,6 +103,37 @@ TEST(RankName, Schemes) {
   EXPECT_FALSE(rank_in_name("/x/ranking.pickle"));         // no digits
   EXPECT_FALSE(rank_in_name("/x/rank1_to_rank2.pickle"));  // two ranks: ambiguous
   EXPECT_FALSE(rank_in_name("/x/snapshot.pickle"));
+}
+
+// A folder every file sits in tells no rank apart: a checkout or run folder named "rank25" above both files.
+TEST(RankName, SharedFolderIsNoRank) {
+  EXPECT_EQ(shared_folder({"/work/rank25/data/a.pickle", "/work/rank25/data/b.pickle"}), "/work/rank25/data");
+  EXPECT_EQ(shared_folder({"/job/rank_0/snap.pickle", "/job/rank_1/snap.pickle"}), "/job");
+  EXPECT_EQ(shared_folder({"/job/./rank_0/snap.pickle", "/job/rank_1/../rank_1/snap.pickle"}), "/job");
+  EXPECT_EQ(shared_folder({"a.pickle", "b.pickle"}), "");
+  EXPECT_EQ(shared_folder({"/x/a.pickle"}), "");
+  EXPECT_FALSE(rank_in_name("/work/rank25/data/a.pickle", "/work/rank25/data"));
+  EXPECT_FALSE(rank_in_name("/work/rank25/data/a.pickle", "/work/rank25/data/"));
+  EXPECT_EQ(rank_in_name("/work/rank25/data/a.pickle")->rank, 25);  // alone, the folder is all there is
+  EXPECT_EQ(rank_in_name("/job/rank_1/snap.pickle", "/job")->rank, 1);
+  EXPECT_EQ(rank_in_name("/rank9/rank_1/snap.pickle", "/rank9")->rank, 1);
+  EXPECT_EQ(rank_in_name("/work/rank25/data/rank3.pickle", "/work/rank25/data")->rank, 3);
+}
+
+// The same two unrelated snapshots as below, as if both sat in a checkout named "rank25": not one job, and
+// not an error that both claim rank 25.
+TEST(RankJob, SharedFolderRankNumberIsNotEveryFilesRank) {
+  std::vector<std::shared_ptr<const Snapshot>> snaps;
+  for (const char* name :
+       {"torch_snapshot_cs336_small_peak.pickle", "torch2.0_snapshot_flexgen_oom.pickle"}) {
+    auto s = std::make_shared<Snapshot>(*read_snapshot(std::string(OOMSCOPE_TEST_DATA) + "/" + name));
+    s->path = std::string("/work/rank25/tests/data/") + name;
+    snaps.push_back(std::move(s));
+  }
+  RankGrouping g;
+  ASSERT_NO_THROW(g = group_ranks(snaps));
+  EXPECT_FALSE(g.is_job);
+  EXPECT_NE(g.not_a_job.find("the file names carry no rank numbers"), std::string::npos) << g.not_a_job;
 }
 
 TEST(RankJob, OomJobFirstByTime) {
