@@ -12,11 +12,16 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTableView>
+#include <QTextDocumentFragment>
 #include <QValueAxis>
 #include <QWheelEvent>
 #include <QtTest>
+#include <algorithm>
+#include <optional>
 #include <sstream>
+#include <utility>
 
+#include "core/analysis/report/fix_outcome.h"
 #include "core/analysis/report/report.h"
 #include "core/analysis/report/report_text.h"
 #include "core/capture/reader.h"
@@ -40,6 +45,19 @@ namespace {
 
 constexpr auto kFusedAttn = OOMSCOPE_TEST_DATA "/jax0.8_te2.8_rocm_gfx950_fused_attn.xplane.pb";
 constexpr auto kTpu = OOMSCOPE_TEST_DATA "/jax_tpu_v6e_inference.xplane.pb";
+constexpr auto kGemm = OOMSCOPE_TEST_DATA "/jax0.8_rocm_mi300x_gemm.xplane.pb";
+
+// A card's text as the user reads it: provenance chips become their word, non-breaking spaces spaces.
+QStringList cardTexts(const QWidget* root) {
+  QStringList out;
+  for (const QLabel* l : root->findChildren<QLabel*>())
+    out << QTextDocumentFragment::fromHtml(l->text())
+               .toPlainText()
+               .replace(QChar(0xa0), u' ')
+               .simplified()
+               .replace(QStringLiteral(" :"), QStringLiteral(":"));
+  return out;
+}
 
 // Waits for the next resultChanged (the worker finished and the pages were filled).
 bool waitForResult(AnalysisPages& pages, int timeoutMs = 20000) {
@@ -213,6 +231,38 @@ class TestAnalysisPages : public QObject {
              qPrintable(failed.at(0).at(0).toString()));
     QVERIFY(diagnosis->errorText().contains(QLatin1String("jit_nope")));
     QCOMPARE(pages.result(), before);
+  }
+
+  // Each fix's outcome on the Diagnosis page is the text report's, word for word (fix_outcome.h): the
+  // other arrays live at every start, the other phase's floor and a check against the device included.
+  void fixOutcomesAreTheReports() {
+    for (const auto& [path, pool] : {std::pair(kFusedAttn, 400LL << 20), std::pair(kGemm, 300LL << 20)}) {
+      AnalysisPages pages;
+      pages.setCapture(std::shared_ptr<const capture::Capture>(capture::read_capture(path)));
+      QVERIFY(waitForResult(pages));
+      pages.setCapacity(pool);
+      QVERIFY(waitForResult(pages));
+      const analysis::HostReport& report = *pages.result()->report;
+      const QStringList texts = cardTexts(pages.diagnosisPage());
+      int outcomes = 0, withOtherLive = 0;
+      for (const analysis::DiagnosisLine& line : report.diagnosis)
+        for (const analysis::Fix& fix : line.fixes) {
+          const std::optional<analysis::FixOutcome> after = analysis::fix_outcome(fix, report);
+          if (!after) continue;
+          ++outcomes;
+          withOtherLive += after->other_live_bytes > 0 ? 1 : 0;
+          QString want = QString::fromStdString(after->text());
+          want.replace(QStringLiteral("[measured]"), QStringLiteral("measured"))
+              .replace(QStringLiteral("[derived]"), QStringLiteral("derived"));
+          const bool shown = std::any_of(texts.begin(), texts.end(),
+                                         [&](const QString& t) { return t.contains(want.simplified()); });
+          QVERIFY2(shown, qPrintable(want + QLatin1Char('\n') +
+                                     texts.filter(QStringLiteral("then needs")).join(u'\n')));
+        }
+      // The captures have what the test is for: fixes checked with other live arrays, and without.
+      QVERIFY(outcomes >= 2);
+      QVERIFY(withOtherLive >= 1);
+    }
   }
 
   void selectsModuleByProgramId() {

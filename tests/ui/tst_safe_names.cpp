@@ -123,7 +123,8 @@ class TestSafeNames : public QObject {
     QVERIFY2(labels.contains(QLatin1String("planned peak of \\x1b\\x07\\x0d\\xffdot")), qPrintable(labels));
     QVERIFY2(labels.contains(QLatin1String("\\u{202e}G0_bfc")), qPrintable(labels));  // the allocator
     QVERIFY2(clean(diagnosis->verdictText()), qPrintable(diagnosis->verdictText()));
-    QVERIFY(diagnosis->verdictText().contains(QLatin1String("The plan of \\x1b\\x07\\x0d\\xffdot needs")));
+    QVERIFY2(diagnosis->verdictText().contains(QLatin1String("the plan of \\x1b\\x07\\x0d\\xffdot needs")),
+             qPrintable(diagnosis->verdictText()));
 
     // The report text, as `oomscope-cli report` prints it: newlines kept, every other control escaped.
     const QString text = diagnosis->copyAsText();

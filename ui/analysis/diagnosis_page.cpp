@@ -12,7 +12,9 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <optional>
 
+#include "core/analysis/report/fix_outcome.h"
 #include "ui/analysis/analysis_result.h"
 #include "ui/analysis/analysis_widgets.h"
 #include "ui/analysis/range_banner.h"
@@ -45,21 +47,17 @@ QString fixHtml(const analysis::Fix& f, const analysis::HostReport& r) {
                                     : QStringLiteral("<i>%1</i>").arg(html(f.saving_note)));
   }
   if (!f.cost.empty()) parts << QStringLiteral("<b>cost:</b> %1").arg(html(f.cost));
-  if (f.fits_after && r.capacity_bytes) {
-    const qint64 needed = f.needed_after_bytes.value_or(0);
-    // A fix that asks for a larger pool is checked against the device, not against the pool it replaces.
-    const bool againstDevice = !f.saving_bytes && needed > *r.capacity_bytes && r.device_memory_bytes;
-    const QString where = againstDevice
-                              ? QStringLiteral("on the device's %1").arg(bytesText(*r.device_memory_bytes))
-                              : QStringLiteral("in %1").arg(bytesText(*r.capacity_bytes));
-    const QString verdict =
-        againstDevice ? (*f.fits_after ? QStringLiteral("room") : QStringLiteral("no room"))
-                      : (*f.fits_after ? QStringLiteral("fits") : QStringLiteral("still does not fit"));
-    // As the report says: a peak of another phase that this fix does not lower bounds the need.
-    parts << QStringLiteral("then needs %1%2: <b style=\"color:%3\">%4</b> %5")
-                 .arg(bytesText(needed),
-                      f.floor_bytes ? QStringLiteral(" (the other phase's peak stays)") : QString(),
-                      *f.fits_after ? QStringLiteral("#047857") : QStringLiteral("#b91c1c"), verdict, where);
+  // The words of the text report (fix_outcome.h), with the verdict coloured and the provenance as a chip.
+  if (const std::optional<analysis::FixOutcome> after = analysis::fix_outcome(f, r)) {
+    QString needs = html(after->needs_text());
+    needs.replace(QStringLiteral(" [measured]"),
+                  QLatin1Char(' ') + provenanceChipHtml(analysis::Provenance::Measured));
+    QString part = QStringLiteral("then needs %1").arg(needs);
+    if (after->fits)
+      part += QStringLiteral(": <b style=\"color:%1\">%2</b> %3")
+                  .arg(*after->fits ? QStringLiteral("#047857") : QStringLiteral("#b91c1c"),
+                       html(after->verdict_text()), html(after->where_text()));
+    parts << part + QLatin1Char(' ') + provenanceChipHtml(analysis::Provenance::Derived);
   }
   return out + parts.join(QStringLiteral(" &nbsp;\u00b7&nbsp; "));
 }

@@ -73,9 +73,9 @@ QString roleMeaning(BufferRole role) {
     case BufferRole::Other:
       return QStringLiteral("temporaries outside jvp/transpose (the op that made each is in its name stack)");
     case BufferRole::Parameter:
-      return QStringLiteral("the step's parameters");
+      return QStringLiteral("the module's parameters");
     case BufferRole::Output:
-      return QStringLiteral("the step's outputs");
+      return QStringLiteral("the module's outputs");
     case BufferRole::Constant:
       return QStringLiteral("constants");
     case BufferRole::ThreadLocal:
@@ -128,6 +128,44 @@ QString poolSource(const HostReport& report) {
   return QStringLiteral("capacity of %1, read from the capture").arg(safeText(report.capacity_allocator));
 }
 
+namespace {
+
+// " The runtime peak is 432 MiB at 0.026373 s, inside jit_dot(49) execution 3: more than the 300 MiB pool."
+// What the allocator held is the program's memory at run time: for an eager program the plan of one op is
+// not.
+QString runtimePeakSentence(const HostReport& report) {
+  if (!report.runtime_peak) return {};
+  const analysis::RuntimePeak& p = *report.runtime_peak;
+  QString s = QStringLiteral(" The runtime peak is %1 at %2 s")
+                  .arg(bytesText(p.peak_bytes))
+                  .arg(double(p.time_ps) / 1e12, 0, 'f', 6);
+  if (p.execution)
+    s +=
+        QStringLiteral(", inside %1 execution %2").arg(safeText(p.execution->label)).arg(p.execution->number);
+  else
+    s += QStringLiteral(", outside every execution");
+  if (report.capacity_bytes && *report.capacity_bytes > 0) {
+    const qint64 cap = *report.capacity_bytes;
+    if (p.peak_bytes > cap)
+      s += QStringLiteral(": more than the %1 pool (%2 over)")
+               .arg(bytesText(cap), bytesText(p.peak_bytes - cap));
+    else
+      s += QStringLiteral(" (%1 of the pool)").arg(percentText(100.0 * double(p.peak_bytes) / double(cap)));
+  }
+  return s + QLatin1Char('.');
+}
+
+// "An op-by-op program (16 modules ran, none a training step): " before the plan of one of its ops.
+QString eagerPrefix(const HostReport& report) {
+  if (!report.eager) return {};
+  return QStringLiteral(
+             "An op-by-op program (%1 modules ran, none a training step), so its memory is what its "
+             "ops leave live, not one plan; of its ops, ")
+      .arg(report.program.modules_executed);
+}
+
+}  // namespace
+
 QString reportVerdict(const HostReport& report) {
   if (report.modules.empty())
     return QStringLiteral("This capture has no XLA module plans; only the runtime events can be analysed.");
@@ -175,7 +213,11 @@ QString reportVerdict(const HostReport& report) {
       report.runtime.module->growth_per_execution && *report.runtime.module->growth_per_execution > 0)
     sentence += QStringLiteral("; bytes in use grow by %1 per execution")
                     .arg(bytesText(*report.runtime.module->growth_per_execution));
-  return sentence + QLatin1Char('.');
+  if (report.eager) {
+    sentence[0] = sentence[0].toLower();
+    sentence = eagerPrefix(report) + sentence;
+  }
+  return sentence + QLatin1Char('.') + runtimePeakSentence(report);
 }
 
 std::optional<qint64> parseByteSize(const QString& text, QString* error) {

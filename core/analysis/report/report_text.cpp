@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 
 #include "core/analysis/diagnosis/diagnosis_rules.h"
 #include "core/analysis/report/detail/report_text_detail.h"
+#include "core/analysis/report/fix_outcome.h"
 #include "core/util/bytes.h"
 
 namespace oomscope::analysis {
@@ -345,23 +347,7 @@ void write_diagnosis(std::ostream& o, const HostReport& r) {
       o << (f.saving_bytes ? "~" + b(*f.saving_bytes) + " [derived]" : std::string("-"));
       if (!f.saving_note.empty()) o << " (" << f.saving_note << ")";
       o << "; cost: " << f.cost;
-      if (f.needed_after_bytes && f.saving_bytes) {
-        o << "; then needs " << b(*f.needed_after_bytes);
-        if (f.floor_bytes) o << " (the other phase's peak stays)";
-        if (f.other_live_bytes > 0 && f.fits_after)
-          o << " + " << b(f.other_live_bytes) << " of other arrays live at every start [measured]";
-        if (f.fits_after && r.capacity_bytes)
-          o << ": " << (*f.fits_after ? "fits" : "still does not fit") << " in "
-            << (f.checked_against_device_bytes ? "the device's " + b(*f.checked_against_device_bytes)
-                                               : b(*r.capacity_bytes));
-        o << " [derived]";
-      } else if (f.fits_after && r.capacity_bytes) {
-        o << "; then needs " << b(f.needed_after_bytes.value_or(0)) << ": "
-          << (*f.fits_after ? "fits" : "still does not fit") << " in "
-          << (f.checked_against_device_bytes ? "the device's " + b(*f.checked_against_device_bytes)
-                                             : b(*r.capacity_bytes))
-          << " [derived]";
-      }
+      if (const std::optional<FixOutcome> after = fix_outcome(f, r)) o << "; " << after->text();
       o << "\n";
     }
     if (!l.confirm.empty()) o << ind << "    confirm: " << l.confirm << "\n";
