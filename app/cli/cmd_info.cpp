@@ -14,6 +14,7 @@
 #include "app/cli/recording_info.h"
 #include "core/capture/reader.h"
 #include "core/live/client/replay.h"
+#include "core/snapshot/category_rules.h"
 #include "core/util/safe_text.h"
 
 namespace oomscope::cli {
@@ -39,6 +40,7 @@ class TerminalProgress final : public ProgressSink {
 struct InfoOptions {
   std::string path;
   bool json = false;
+  std::optional<std::string> categories;
 };
 
 int run_info_file(const std::string& path, bool json) {
@@ -70,11 +72,15 @@ int run_info_file(const std::string& path, bool json) {
 
 // A folder is read as `report` reads it: every .xplane.pb(.gz) under it, one summary each (with --json, an
 // array of them): info_document.
+// With --categories, a folder that is not the ranks of one job, or a file, is a usage error
+// (info_document); the rules file is read first, so its own errors come first (exit 1).
 int run_info(const InfoOptions& o) {
+  std::optional<snapshot::CategoryRules> rules;
+  if (o.categories) rules = snapshot::CategoryRules::read(*o.categories);
   std::error_code ec;
-  if (!std::filesystem::is_directory(o.path, ec)) return run_info_file(o.path, o.json);
+  if (!rules && !std::filesystem::is_directory(o.path, ec)) return run_info_file(o.path, o.json);
   NullProgress none;
-  const Rendered all = info_document(o.path, none, {});
+  const Rendered all = info_document(o.path, none, {}, rules ? &*rules : nullptr);
   if (o.json)
     std::cout << all.json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
   else
@@ -94,6 +100,10 @@ Runner define_info(CLI::App& app) {
       ->type_name("FILE");
   app.add_flag("--json", o->json,
                "print JSON instead of text (the fields are documented in docs/cli-json.md)");
+  app.add_option("--categories", o->categories,
+                 "a folder of per-rank PyTorch snapshots: categorise each rank's live memory by the\n"
+                 "regular expressions in FILE first (TARGET REGEX -> CATEGORY a line; docs/categories.md)")
+      ->type_name("FILE");
   return [o] { return run_info(*o); };
 }
 

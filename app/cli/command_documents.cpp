@@ -61,6 +61,10 @@ std::shared_ptr<const snapshot::Snapshot> load_snapshot(const std::string& path,
   return snapshot::read_snapshot(path, progress, stop);
 }
 
+constexpr const char* kInfoCategoriesOnly =
+    "--categories applies to info on the ranks of one job (a folder of per-rank PyTorch snapshots), whose "
+    "categories it compares";
+
 }  // namespace
 
 Rendered info_rendered(const capture::Capture& capture) {
@@ -69,16 +73,18 @@ Rendered info_rendered(const capture::Capture& capture) {
   return Rendered{terminal_safe(info_text(capture)), info_json(capture)};
 }
 
-Rendered info_document(const std::string& path, ProgressSink& progress, const std::stop_token& stop) {
+Rendered info_document(const std::string& path, ProgressSink& progress, const std::stop_token& stop,
+                       const snapshot::CategoryRules* rules) {
   std::error_code ec;
   if (fs::is_directory(path,
                        ec)) {  // as `report DIR`: every capture under it, a summary each (JSON: an array)
     Rendered all{{}, nlohmann::ordered_json::array(), {}};
     const std::vector<std::string> files = expand_capture_inputs({path});
     // A folder of snapshots: the ranks of one job when they are (else one summary each, below).
-    if (std::optional<ReportDocument> job =
-            rank_job_document(files, 10, std::nullopt, false, progress, stop, [](const Error&) {}))
+    if (std::optional<ReportDocument> job = rank_job_document(
+            files, 10, std::nullopt, false, progress, stop, [](const Error&) {}, rules))
       return std::move(job->out);
+    if (rules) throw UsageError{std::string(kInfoCategoriesOnly) + "; " + path + " is not one"};
     if (std::optional<ReportDocument> job =  // a folder of per-rank Kineto traces (kineto_rank_documents.h)
         kineto_rank_document(files, std::nullopt, progress, stop, [](const Error&) {}))
       return std::move(job->out);
@@ -106,6 +112,7 @@ Rendered info_document(const std::string& path, ProgressSink& progress, const st
       all.text += "\n" + terminal_safe("runs: " + runs.sentence) + "\n";
     return all;
   }
+  if (rules) throw UsageError{std::string(kInfoCategoriesOnly) + "; " + path + " is one file"};
   if (live::looks_like_recording(path)) return recording_info_document(path, stop);
   if (std::optional<Rendered> other = info_other_format(path, progress, stop)) return std::move(*other);
   return info_rendered(*capture::read_capture(path, progress, stop));
@@ -142,11 +149,14 @@ ReportDocument report_document(const std::vector<std::string>& inputs, const ana
                          "without other files"};
   // The per-rank snapshots of one job are compared (rank_job_documents.h); anything else as before.
   if (std::optional<ReportDocument> job =
-          rank_job_document(inputs, options.top, options.capacity, true, progress, stop, on_failure))
+          rank_job_document(inputs, options.top, options.capacity, true, progress, stop, on_failure, rules))
     return std::move(*job);
   if (std::optional<ReportDocument> job =
-          kineto_rank_document(inputs, options.capacity, progress, stop, on_failure))
+          kineto_rank_document(inputs, options.capacity, progress, stop, on_failure)) {
+    if (rules)  // a Kineto [memory] event carries no stack, annotation or metadata for a rule to read
+      throw UsageError{"--categories applies to PyTorch allocator snapshots (.pickle); none was given"};
     return std::move(*job);
+  }
   ReportDocument doc;
   std::vector<std::string> files = inputs;
   // Logs beside captures are reported after them (one entry each); logs alone go with the other formats.

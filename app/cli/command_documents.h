@@ -21,8 +21,10 @@ namespace oomscope::cli {
 
 // `info`'s two renderings of a capture that is already read.
 Rendered info_rendered(const capture::Capture& capture);
-// `info PATH`: any kind of file oomscope reads (by content). Throws oomscope::Error naming the file.
-Rendered info_document(const std::string& path, ProgressSink& progress, const std::stop_token& stop);
+// `info PATH`: any kind of file oomscope reads (by content). Throws oomscope::Error naming the file. `rules`
+// (--categories) apply to a folder that holds the ranks of one job; with any other PATH, a UsageError.
+Rendered info_document(const std::string& path, ProgressSink& progress, const std::stop_token& stop,
+                       const snapshot::CategoryRules* rules = nullptr);
 
 struct ReportDocument {
   Rendered out;

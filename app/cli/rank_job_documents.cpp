@@ -25,7 +25,8 @@ bool named_like_a_snapshot(const std::string& f) {
 std::optional<ReportDocument> rank_job_document(const std::vector<std::string>& files, std::size_t top,
                                                 std::optional<std::int64_t> capacity, bool full,
                                                 ProgressSink& progress, const std::stop_token& stop,
-                                                const std::function<void(const Error&)>& on_failure) {
+                                                const std::function<void(const Error&)>& on_failure,
+                                                const snapshot::CategoryRules* rules) {
   if (files.size() < 2) return std::nullopt;
   std::vector<FileKindInfo> kinds;
   std::size_t snapshots = 0;
@@ -57,7 +58,7 @@ std::optional<ReportDocument> rank_job_document(const std::vector<std::string>& 
   const RankGrouping grouping = group_ranks(snaps);
   if (!grouping.is_job) return std::nullopt;
   for (const Error& e : failed) on_failure(e);
-  RankComparison c = compare_ranks(snaps, grouping, capacity, top);
+  RankComparison c = compare_ranks(snaps, grouping, capacity, top, rules);
   if (!failed.empty())
     c.verdict.sentences.push_back(
         std::to_string(failed.size()) + " file" + (failed.size() == 1 ? "" : "s") +

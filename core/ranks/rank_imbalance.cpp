@@ -47,9 +47,10 @@ std::string ratio_text(const Imbalance& im) {
   return buf;
 }
 
-void write_imbalance_line(std::ostream& o, const Imbalance& im) {
-  o << "  " << pad(im.name, 18) << pad(ratio_text(im), 8) << "max " << format_bytes(im.max_bytes) << " (rank "
-    << im.max_rank << "), median " << format_bytes(static_cast<std::int64_t>(std::llround(im.median)))
+void write_imbalance_line(std::ostream& o, const Imbalance& im, std::size_t name_width) {
+  o << "  " << pad(im.name, name_width) << pad(ratio_text(im), 8) << "max " << format_bytes(im.max_bytes)
+    << " (rank " << im.max_rank << "), median "
+    << format_bytes(static_cast<std::int64_t>(std::llround(im.median)))
     << (im.ratio ? "" : ": no ratio, the median rank holds none") << "\n";
 }
 

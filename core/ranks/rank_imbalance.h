@@ -36,7 +36,7 @@ Imbalance imbalance_of(std::string name, const std::vector<RankValue>& values);
 std::string ratio_text(const Imbalance& im);
 
 // The line of the text reports: "  peak allocated    1.23x   max 2.00 GiB (rank 3), median 1.62 GiB".
-void write_imbalance_line(std::ostream& o, const Imbalance& im);
+void write_imbalance_line(std::ostream& o, const Imbalance& im, std::size_t name_width = 18);
 
 // A median is a whole number of bytes for an odd count and may end in .5 for an even one: an integer in
 // the JSON when it is whole, else the double.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/snapshot/category_rules.h"
 #include "core/snapshot/peak_sites.h"
 #include "core/util/bytes.h"
 
@@ -13,13 +14,13 @@ namespace {
 constexpr std::int64_t kWallClockUs = 1'000'000'000'000'000;  // 2001-09-09 in microseconds since 1970
 
 RankFigures figures_of(const Snapshot& snap, const RankMember& m, std::optional<std::int64_t> capacity,
-                       std::size_t top) {
+                       std::size_t top, const CategoryRules* rules) {
   RankFigures f;
   f.rank = m.rank;
   f.path = snap.path;
   f.named_by = m.named_by;
   f.device = m.device;
-  const SnapshotReport r = analyse_snapshot(snap, top);
+  const SnapshotReport r = analyse_snapshot(snap, top, rules);
   const DeviceAnalysis* d = main_device(snap, r);
   if (!d) return f;
   f.device = d->device;
@@ -49,17 +50,36 @@ RankFigures figures_of(const Snapshot& snap, const RankMember& m, std::optional<
   return f;
 }
 
-std::int64_t category_bytes(const RankFigures& f, Category c) {
+// A category by its label: a built-in name, or a user rule's own name (all of which are Category::Custom).
+std::int64_t category_bytes(const RankFigures& f, const std::string& label) {
   for (const CategoryTotal& t : f.categories)
-    if (t.category == c) return t.bytes;
+    if (t.label() == label) return t.bytes;
   return 0;
 }
 
-Imbalance imbalance_of(std::string name, const std::vector<RankFigures>& job_ranks,
-                       std::int64_t (*value)(const RankFigures&, int), int arg) {
+// Every category's label in category order, a user's own names where Custom stands, in the order the ranks
+// hold them.
+std::vector<std::string> category_labels(const std::vector<RankFigures>& job_ranks) {
+  std::vector<std::string> labels;
+  for (int k = 0; k < kCategoryCount; ++k) {
+    const auto cat = static_cast<Category>(k);
+    if (cat != Category::Custom) {
+      labels.emplace_back(to_string(cat));
+      continue;
+    }
+    for (const RankFigures& f : job_ranks)
+      for (const CategoryTotal& t : f.categories)
+        if (t.category == Category::Custom && std::find(labels.begin(), labels.end(), t.name) == labels.end())
+          labels.push_back(t.name);
+  }
+  return labels;
+}
+
+template <typename Value>
+Imbalance imbalance_of(std::string name, const std::vector<RankFigures>& job_ranks, const Value& value) {
   std::vector<ranks::RankValue> values;
   values.reserve(job_ranks.size());
-  for (const RankFigures& f : job_ranks) values.push_back({f.rank, value(f, arg)});
+  for (const RankFigures& f : job_ranks) values.push_back({f.rank, value(f)});
   return ranks::imbalance_of(std::move(name), values);
 }
 
@@ -110,11 +130,10 @@ void decide(RankComparison& c) {
                           format_bytes(chosen->oom->reserved) + " reserved, at trace entry " +
                           std::to_string(chosen->oom->trace_index) + " [read]");
   // What the chosen rank holds beyond the median rank.
-  for (int k = 0; k < kCategoryCount; ++k) {
-    const auto cat = static_cast<Category>(k);
+  for (const std::string& label : category_labels(c.ranks)) {
     std::vector<std::int64_t> vals;
-    for (const RankFigures& f : c.ranks) vals.push_back(category_bytes(f, cat));
-    RankDifference d{to_string(cat), category_bytes(*chosen, cat), median_of(vals)};
+    for (const RankFigures& f : c.ranks) vals.push_back(category_bytes(f, label));
+    RankDifference d{label, category_bytes(*chosen, label), median_of(vals)};
     if (d.difference() != 0) v.categories.push_back(std::move(d));
   }
   std::map<std::string, bool> names;
@@ -142,22 +161,22 @@ void decide(RankComparison& c) {
 
 RankComparison compare_ranks(const std::vector<std::shared_ptr<const Snapshot>>& snaps,
                              const RankGrouping& grouping, std::optional<std::int64_t> capacity,
-                             std::size_t top) {
+                             std::size_t top, const CategoryRules* rules) {
   RankComparison c;
   c.grouping = grouping;
+  if (rules) c.rules_path = rules->path();
   for (const RankMember& m : grouping.members)
-    c.ranks.push_back(figures_of(*snaps.at(m.input), m, capacity, top));
+    c.ranks.push_back(figures_of(*snaps.at(m.input), m, capacity, top, rules));
   if (c.ranks.empty()) return c;
   decide(c);
   if (c.verdict.sites.size() > top) c.verdict.sites.resize(top);
-  c.peak_allocated = imbalance_of(
-      "peak allocated", c.ranks, [](const RankFigures& f, int) { return f.peak_allocated; }, 0);
-  c.peak_reserved = imbalance_of(
-      "peak reserved", c.ranks, [](const RankFigures& f, int) { return f.peak_reserved; }, 0);
-  for (int k = 0; k < kCategoryCount; ++k) {
-    Imbalance im = imbalance_of(
-        to_string(static_cast<Category>(k)), c.ranks,
-        [](const RankFigures& f, int cat) { return category_bytes(f, static_cast<Category>(cat)); }, k);
+  c.peak_allocated =
+      imbalance_of("peak allocated", c.ranks, [](const RankFigures& f) { return f.peak_allocated; });
+  c.peak_reserved =
+      imbalance_of("peak reserved", c.ranks, [](const RankFigures& f) { return f.peak_reserved; });
+  for (const std::string& label : category_labels(c.ranks)) {
+    Imbalance im =
+        imbalance_of(label, c.ranks, [&label](const RankFigures& f) { return category_bytes(f, label); });
     if (im.max_bytes > 0) c.categories.push_back(std::move(im));
   }
   return c;

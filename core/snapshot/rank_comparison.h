@@ -84,13 +84,16 @@ struct RankComparison {
   RankVerdict verdict;
   Imbalance peak_allocated, peak_reserved;
   std::vector<Imbalance> categories;  // every category with bytes at some rank's peak, in category order
+  std::string rules_path;             // the user's category rules (--categories), or empty
 };
 
 // snaps: the files given to group_ranks (grouping.is_job must be true). capacity: the user's figure for
-// every rank's device (--capacity), else each OOM's reserved + device_free.
+// every rank's device (--capacity), else each OOM's reserved + device_free. rules (may be null): a user's
+// category rules, tried on every rank before the built-in ones (docs/categories.md); a category of the
+// user's own is compared by its name, where Custom stands in the category order.
 RankComparison compare_ranks(const std::vector<std::shared_ptr<const Snapshot>>& snaps,
                              const RankGrouping& grouping, std::optional<std::int64_t> capacity,
-                             std::size_t top = 10);
+                             std::size_t top = 10, const CategoryRules* rules = nullptr);
 
 // Text (full: per-rank categories and sites too) and JSON (docs/report-json.md, "Ranks of one job").
 void write_rank_comparison_text(std::ostream& o, const RankComparison& c, bool full);

@@ -41,7 +41,7 @@ nlohmann::json rank_json(const RankFigures& f) {
   j["categories_at_peak"] = nlohmann::json::array();
   for (const CategoryTotal& t : f.categories)
     j["categories_at_peak"].push_back(
-        {{"category", to_string(t.category)}, {"bytes", t.bytes}, {"count", t.count}, {"rule", t.rule}});
+        {{"category", t.label()}, {"bytes", t.bytes}, {"count", t.count}, {"rule", t.rule}});
   j["sites_at_peak"] = nlohmann::json::array();
   for (const auto& [site, bytes] : f.top_sites)
     j["sites_at_peak"].push_back({{"site", site}, {"bytes", bytes}});
@@ -50,7 +50,7 @@ nlohmann::json rank_json(const RankFigures& f) {
   for (const PeakAllocation& p : f.largest)
     j["largest_at_peak"].push_back({{"bytes", p.bytes},
                                     {"trace_index", p.alloc_index},
-                                    {"category", to_string(p.category.category)},
+                                    {"category", p.category.label()},
                                     {"where", p.where}});
   return j;
 }
@@ -62,6 +62,7 @@ nlohmann::json rank_comparison_json(const RankComparison& c) {
   nlohmann::json j;
   j["kind"] = "torch-snapshot-ranks";
   j["job"] = {{"rank_source", to_string(g.source)}, {"evidence", g.evidence}};
+  j["category_rules"] = c.rules_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.rules_path);
   j["excluded"] = nlohmann::json::array();
   for (const ExcludedFile& x : g.excluded) j["excluded"].push_back({{"file", x.path}, {"reason", x.reason}});
   j["ranks"] = nlohmann::json::array();

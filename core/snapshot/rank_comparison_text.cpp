@@ -35,6 +35,20 @@ void difference_line(std::ostream& o, std::int64_t rank, const RankDifference& d
   o << "  " << d.name << "\n";
 }
 
+// How the categories were decided: "(guessed from stacks)", or with a user's rules first.
+std::string categories_from(const RankComparison& c) {
+  return "(" + (c.rules_path.empty() ? std::string() : "rules of " + c.rules_path + ", then ") +
+         "guessed from stacks)";
+}
+
+// A column as wide as `least`, or one wider than the longest category label (a user's own may be long).
+std::size_t label_width(const RankComparison& c, std::size_t least) {
+  std::size_t w = least;
+  for (const RankFigures& f : c.ranks)
+    for (const CategoryTotal& t : f.categories) w = std::max(w, t.label().size() + 1);
+  return w;
+}
+
 }  // namespace
 
 void write_rank_comparison_text(std::ostream& o, const RankComparison& c, bool full) {
@@ -71,11 +85,12 @@ void write_rank_comparison_text(std::ostream& o, const RankComparison& c, bool f
     o << "  capacity (at OOM) = reserved at the OOM + free on the device [derived]: what this process could "
          "have held; memory of other processes and the CUDA context is not in it\n";
   if (full) {
+    const std::size_t width = label_width(c, 16);
     for (const RankFigures& f : c.ranks) {
       o << "\nRANK " << f.rank << " (" << f.named_by << ", device " << f.device << ")\n";
-      o << "  at the peak by category (guessed from stacks) [derived]:\n";
+      o << "  at the peak by category " << categories_from(c) << " [derived]:\n";
       for (const CategoryTotal& t : f.categories)
-        o << "    " << pad(to_string(t.category), 16) << pad(b(t.bytes), 11) << "x" << t.count << "\n";
+        o << "    " << pad(t.label(), width) << pad(b(t.bytes), 11) << "x" << t.count << "\n";
       o << "  at the peak by allocation site (innermost user frame) [derived]:\n";
       const std::size_t shown = std::min<std::size_t>(f.top_sites.size(), kSitesPerRank);
       for (std::size_t i = 0; i < shown; ++i)
@@ -90,7 +105,7 @@ void write_rank_comparison_text(std::ostream& o, const RankComparison& c, bool f
   if (v.categories.empty() && v.sites.empty()) {
     o << "    nothing: its categories and allocation sites match the median rank's\n";
   } else {
-    o << "    by category (guessed from stacks):\n";
+    o << "    by category " << categories_from(c) << ":\n";
     if (v.categories.empty()) o << "      none differs\n";
     for (const RankDifference& d : v.categories) difference_line(o, v.rank, d);
     o << "    by allocation site (innermost user frame), " << v.sites_total << " differ"
@@ -99,9 +114,10 @@ void write_rank_comparison_text(std::ostream& o, const RankComparison& c, bool f
     if (v.sites_total > v.sites.size()) o << "      ... " << v.sites_total - v.sites.size() << " more\n";
   }
   o << "\nIMBALANCE (max / median over the ranks, at each rank's peak) [derived]\n";
-  ranks::write_imbalance_line(o, c.peak_allocated);
-  ranks::write_imbalance_line(o, c.peak_reserved);
-  for (const Imbalance& im : c.categories) ranks::write_imbalance_line(o, im);
+  const std::size_t width = label_width(c, 18);
+  ranks::write_imbalance_line(o, c.peak_allocated, width);
+  ranks::write_imbalance_line(o, c.peak_reserved, width);
+  for (const Imbalance& im : c.categories) ranks::write_imbalance_line(o, im, width);
 }
 
 }  // namespace oomscope::snapshot

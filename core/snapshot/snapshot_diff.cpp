@@ -25,6 +25,50 @@ std::string pct_change(std::int64_t a, std::int64_t b) {
   return buf;
 }
 
+DiffPeak peak_of(const Snapshot& s, const std::string& path, const DeviceAnalysis* d) {
+  DiffPeak p;
+  p.path = path;
+  if (!d) return p;
+  p.device = d->device;
+  p.bytes = d->timeline.peak_bytes;
+  p.trace_entry = d->timeline.peak_index;
+  const auto dev = static_cast<std::size_t>(d->device);
+  p.traced = dev < s.device_traces.size() && !s.device_traces[dev].empty();
+  if (p.trace_entry >= 0 && d->first_time_us >= 0 && dev < s.device_traces.size()) {
+    const TraceEntry& e = s.device_traces[dev].at(static_cast<std::size_t>(p.trace_entry));
+    if (e.time_us >= 0) p.time_s = static_cast<double>(e.time_us - d->first_time_us) / 1e6;
+  }
+  return p;
+}
+
+void write_peak_line(std::ostream& o, const char* run, const DiffPeak& p) {
+  o << "peak of " << run << ": " << format_bytes(p.bytes) << " (" << p.bytes << " B) allocated on device "
+    << p.device;
+  if (!p.traced) {
+    o << ", the blocks live in the snapshot (no trace recorded)";
+  } else if (p.trace_entry < 0) {
+    o << ", before the first trace entry";
+  } else {
+    o << " at trace entry " << p.trace_entry;
+    if (p.time_s) {
+      char buf[48];
+      std::snprintf(buf, sizeof buf, ", %.6f s after the first trace entry", *p.time_s);
+      o << buf;
+    } else {
+      o << " (no times recorded)";
+    }
+  }
+  o << " [derived]\n";
+}
+
+nlohmann::json peak_json(const DiffPeak& p) {
+  return {{"path", p.path},
+          {"device", p.device},
+          {"peak_allocated_bytes", p.bytes},
+          {"trace_entry", p.trace_entry},
+          {"time_s", p.time_s ? nlohmann::json(*p.time_s) : nlohmann::json(nullptr)}};
+}
+
 }  // namespace
 
 SnapshotDiff diff_snapshots(const Snapshot& a, const SnapshotReport& ra, const Snapshot& b,
@@ -34,6 +78,8 @@ SnapshotDiff diff_snapshots(const Snapshot& a, const SnapshotReport& ra, const S
   d.path_b = rb.path;
   const DeviceAnalysis* da = main_device(a, ra);
   const DeviceAnalysis* db = main_device(b, rb);
+  d.peak_a = peak_of(a, ra.path, da);
+  d.peak_b = peak_of(b, rb.path, db);
   auto peak = [](const DeviceAnalysis* x) { return x ? x->timeline.peak_bytes : 0; };
   auto ghosts = [](const DeviceAnalysis* x) { return x ? x->timeline.ghost_bytes : 0; };
   auto largest_free = [](const DeviceAnalysis* x) { return x ? x->state.largest_free : 0; };
@@ -128,7 +174,10 @@ void write_diff_text(std::ostream& o, const SnapshotDiff& d) {
     if (s.size() < w) s.append(w - s.size(), ' ');
     return s;
   };
-  o << "A: " << d.path_a << "\nB: " << d.path_b << "\n\n";
+  o << "A: " << d.path_a << "\nB: " << d.path_b << "\n";
+  write_peak_line(o, "A", d.peak_a);
+  write_peak_line(o, "B", d.peak_b);
+  o << "\n";
   o << pad("", 28) << pad("A", 12) << pad("B", 12) << "B - A\n";
   for (const DiffRow& r : d.totals) {
     const bool count = r.name == "segments" || r.name == "blocks" || r.name == "trace entries";
@@ -177,6 +226,7 @@ nlohmann::json diff_json(const SnapshotDiff& d) {
   };
   return {{"a", d.path_a},
           {"b", d.path_b},
+          {"peaks", nlohmann::json::array({peak_json(d.peak_a), peak_json(d.peak_b)})},
           {"totals", rows(d.totals)},
           {"pools", pool_diff_json(d.pools)},
           {"categories_at_peak", rows(d.categories)},

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -29,8 +30,19 @@ struct DiffSiteRow {
   std::int64_t delta() const { return b - a; }
 };
 
+// One run's active-memory peak (the Active Memory Timeline's, timeline.h) [derived].
+struct DiffPeak {
+  std::string path;
+  std::int64_t device = 0;
+  std::int64_t bytes = 0;
+  std::int64_t trace_entry = -1;  // first raw trace index at the peak; -1: the level before the first entry
+  std::optional<double> time_s;   // since the device's first trace entry; none without times or entry
+  bool traced = false;            // the device has trace entries (else the peak is the snapshot's blocks)
+};
+
 struct SnapshotDiff {
   std::string path_a, path_b;
+  DiffPeak peak_a, peak_b;
   std::vector<DiffRow> totals;      // fixed rows: reserved, allocated, peak, ...
   PoolDiff pools;                   // the main devices' allocator state by memory pool
   std::vector<DiffRow> categories;  // bytes at each file's peak
