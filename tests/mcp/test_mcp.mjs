@@ -191,6 +191,24 @@ test('report and diff take a category rules file as --categories does; its error
   assert.ok(uc.stderr.includes(u.content[0].text), `${u.content[0].text} / ${uc.stderr}`);
 });
 
+test('info on a job\'s per-rank snapshots takes category rules as `info DIR --categories` does', async () => {
+  const job = data('ranks/oom_job');
+  const rules = data('categories/ranks.rules');
+  const plain = await same('info', { path: job }, ['info', job, '--json'], ['info', job]);
+  assert.equal(plain.structuredContent.category_rules, null);
+  const r = await same('info', { path: job, categories: rules }, ['info', job, '--categories', rules, '--json'],
+    ['info', job, '--categories', rules]);
+  assert.equal(r.structuredContent.category_rules, rules);
+  assert.ok(JSON.stringify(r.structuredContent.imbalance).includes('"embedding table"'));
+  // One file with rules is refused as the command refuses it (a usage error), in its words.
+  const one = data('ranks/oom_job/rank0_oom.pickle');
+  const t = await client.callTool({ name: 'info', arguments: { path: one, categories: rules } });
+  const c = await cli(['info', one, '--categories', rules]);
+  assert.equal(t.isError, true);
+  assert.equal(c.status, 2);
+  assert.ok(c.stderr.includes(t.content[0].text), `${t.content[0].text} / ${c.stderr}`);
+});
+
 test('whatif equals `whatif --json -` and its text: the standard set, one scenario, an oom entry, a device', async () => {
   const small = data('torch_snapshot_cs336_small_peak.pickle');
   const std = await same('whatif', { path: small }, ['whatif', small, '--json', '-'], ['whatif', small]);

@@ -98,7 +98,7 @@ std::optional<DiagnosisLine> rule_mostly_parameters(const DiagnosisInput& in) {
                 : "shard the parameters over the devices",
             bytes / 2,
             f32 ? "with 2 devices, or f32 -> bf16: half of them" : "with 2 devices: half of them",
-            f32 ? "communication per step, or precision" : "communication per step",
+            std::string("communication per ") + (in.eager ? "call" : "step") + (f32 ? ", or precision" : ""),
             {},
             {}};
   l.fixes.push_back(checked(std::move(shard), in, in.plan_peak_bytes, bytes / 2));
@@ -301,13 +301,13 @@ std::optional<DiagnosisLine> rule_fix_sets(const DiagnosisInput& in,
     other -= candidates[*best].fix->other_phase_saving_bytes;
     need = best_need;
     names += (step ? " + " : "") + candidates[*best].rule;
-    fits = need + in.other_live_at_every_start <= *in.capacity_bytes;
+    fits = need + in.other_live_at_start <= *in.capacity_bytes;
     sets += (step ? "; " : "") + names + " -> needs " + mib(need) + (fits ? " (fits)" : "");
   }
   if (sets.empty()) return std::nullopt;
-  if (in.other_live_at_every_start > 0)
-    sets += "; besides the plan, " + mib(in.other_live_at_every_start) +
-            " of other arrays is live at every start of " + in.module + " (measured), counted in each fit";
+  if (in.other_live_at_start > 0)
+    sets += "; besides the plan, " + mib(in.other_live_at_start) + " of other arrays was live " +
+            detail::other_live_where(in, true) + " (measured), counted in each fit";
   l.finding =
       fits ? "fixes that together make " + unit_of(in) + " fit " + mib(*in.capacity_bytes) + ": " + sets
            : "no set of the fixes above makes " + unit_of(in) + " fit " + mib(*in.capacity_bytes) + ": " +

@@ -110,7 +110,8 @@ std::optional<DiagnosisLine> rule_growth(const DiagnosisInput& in) {
     }
     where += append ? "; \"$<unknown> append\" is list.append)" : ")";
   }
-  Fix drop{where + "; drop the reference, reduce inside the step (a norm, not the tree), or jax.device_get",
+  Fix drop{where + "; drop the reference, reduce inside the " + (in.eager ? "jitted function" : "step") +
+               " (a norm, not the tree), or jax.device_get",
            g * std::max(0, in.executions - 1),
            "what has accumulated over the executions seen",
            "none in memory; "

@@ -38,8 +38,10 @@ struct Fix {
   std::optional<std::int64_t> floor_bytes = {};
   // What the fix also removes from the other phase's peak (checked() records it for fix sets).
   std::int64_t other_phase_saving_bytes = 0;
-  // Arrays outside the plan live at every start of the module, added to the need when checking the fit.
+  // Arrays outside the plan live at the start of an execution (the most over them: other_live_where says
+  // which), added to the need when checking the fit.
   std::int64_t other_live_bytes = 0;
+  std::string other_live_where = {};  // "at its start", "at the start of execution 2 (the most of its 3)"
 };
 
 struct DiagnosisLine {
@@ -159,9 +161,11 @@ struct DiagnosisInput {
   std::optional<std::int64_t> growth_per_execution;
   bool growth_consistent = false;
   std::optional<std::int64_t> in_use_at_last_start;
-  // In use at the start of every execution of the module, less its own parameters (measured; the least
-  // over its executions): arrays outside the plan that any fix must also leave room for. 0 without runtime.
-  std::int64_t other_live_at_every_start = 0;
+  // In use at the start of an execution of the module, less its own parameters (measured; the most over its
+  // executions, at execution other_live_execution, 1-based): arrays outside the plan beside which every
+  // execution, after any fix, still has to fit. 0 (execution 0) without runtime or when none is live.
+  std::int64_t other_live_at_start = 0;
+  int other_live_execution = 0;
   std::int64_t retry_count = 0;
   std::int64_t retry_longest_ps = 0;
   std::int64_t never_launched = 0;

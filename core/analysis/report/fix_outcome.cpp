@@ -13,7 +13,10 @@ std::optional<FixOutcome> fix_outcome(const Fix& fix, const HostReport& report) 
   out.needed_bytes = fix.needed_after_bytes.value_or(0);
   out.other_phase_stays = with_saving && fix.floor_bytes;
   // Other live arrays are part of the need only where the fit was checked with them (Fix::other_live_bytes).
-  if (with_saving && fix.other_live_bytes > 0 && fix.fits_after) out.other_live_bytes = fix.other_live_bytes;
+  if (with_saving && fix.other_live_bytes > 0 && fix.fits_after) {
+    out.other_live_bytes = fix.other_live_bytes;
+    out.other_live_where = fix.other_live_where;
+  }
   if (checked) {
     out.fits = *fix.fits_after;
     out.against_device = fix.checked_against_device_bytes.has_value();
@@ -27,7 +30,7 @@ std::string FixOutcome::needs_text() const {
   std::string s = format_bytes(needed_bytes);
   if (other_phase_stays) s += " (the other phase's peak stays)";
   if (other_live_bytes > 0)
-    s += " + " + format_bytes(other_live_bytes) + " of other arrays live at every start [measured]";
+    s += " + " + format_bytes(other_live_bytes) + " of other arrays live " + other_live_where + " [measured]";
   return s;
 }
 

@@ -16,12 +16,13 @@ struct HostReport;
 struct FixOutcome {
   std::int64_t needed_bytes = 0;      // the need after the fix (derived)
   bool other_phase_stays = false;     // the other phase's peak, which the fix does not lower, bounds the need
-  std::int64_t other_live_bytes = 0;  // arrays outside the plan live at every start, added to the need
+  std::int64_t other_live_bytes = 0;  // arrays outside the plan live at a start, added to the need
+  std::string other_live_where;       // which start (Fix::other_live_where)
   std::optional<bool> fits;           // nullopt: no pool to check against
   std::optional<std::int64_t> checked_against_bytes;  // the pool's capacity or the device's memory
   bool against_device = false;                        // checked against the device, not the pool
 
-  // "305 MiB (the other phase's peak stays) + 176 MiB of other arrays live at every start [measured]"
+  // "305 MiB (the other phase's peak stays) + 176 MiB of other arrays live at its start [measured]"
   std::string needs_text() const;
   // "fits" / "still does not fit"; "" without a pool
   std::string verdict_text() const;

@@ -170,9 +170,14 @@ DiagnosisInput diagnosis_input(const HostReport& r, std::size_t top) {
     in.growth_consistent = m->growth_consistent;
     if (!m->executions.empty() && m->allocator) {
       in.in_use_at_last_start = m->live_at_last_start_bytes;
-      std::int64_t least = m->executions.front().bytes_in_use_at_start;
-      for (const RuntimeExecution& e : m->executions) least = std::min(least, e.bytes_in_use_at_start);
-      in.other_live_at_every_start = std::max<std::int64_t>(0, least - in.parameters_bytes);
+      // The start with the most in use decides: every execution has to fit, each beside what was live then.
+      for (std::size_t i = 0; i < m->executions.size(); ++i) {
+        const std::int64_t other = m->executions[i].bytes_in_use_at_start - in.parameters_bytes;
+        if (other > in.other_live_at_start) {
+          in.other_live_at_start = other;
+          in.other_live_execution = static_cast<int>(i) + 1;
+        }
+      }
     }
     in.never_launched = m->never_launched;
     in.last_never_launched = m->last_never_launched;

@@ -272,7 +272,8 @@ json diagnosis_json(const std::vector<DiagnosisLine>& lines) {
                        {"needed_after_bytes", opt(f.needed_after_bytes)},
                        {"checked_against_device_bytes", opt(f.checked_against_device_bytes)},
                        {"floor_bytes", opt(f.floor_bytes)},
-                       {"other_live_bytes", f.other_live_bytes}});
+                       {"other_live_bytes", f.other_live_bytes},
+                       {"other_live_where", f.other_live_where}});
     out.push_back({{"rule", l.rule},
                    {"provenance", to_string(l.provenance)},
                    {"depth", l.depth},

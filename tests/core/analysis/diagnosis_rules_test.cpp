@@ -196,5 +196,37 @@ TEST(DiagnosisRules, UserCapacityAnswersWouldItFit) {
   EXPECT_TRUE(rule_plan_vs_pool(in).empty());
 }
 
+// Every execution has to fit beside what was live at its start: the fix set is checked against the start with
+// the most in use, and the sentence names it (gemm at 300 MiB "fit" by the leanest start, not the busiest).
+TEST(DiagnosisRules, FixSetsFitBesideTheBusiestStart) {
+  DiagnosisInput in = healthy();
+  in.capacity_bytes = 700 * MiB;
+  in.other_live_at_start = 50 * MiB;
+  in.other_live_execution = 3;
+  DiagnosisLine line;
+  line.rule = "smaller-temps";
+  Fix f;
+  f.action = "shrink the temporaries";
+  f.saving_bytes = 200 * MiB;
+  line.fixes.push_back(f);
+  auto sets = rule_fix_sets(in, {line});
+  ASSERT_TRUE(sets);
+  EXPECT_NE(
+      sets->finding.find("fixes that together make the step fit 700 MiB: smaller-temps -> needs 600 MiB "
+                         "(fits); besides the plan, 50.0 MiB of other arrays was live at the start of "
+                         "execution 3 of jit_step (the most of its 5)"),
+      std::string::npos)
+      << sets->finding;
+  in.other_live_at_start = 150 * MiB;  // 600 + 150 > 700
+  sets = rule_fix_sets(in, {line});
+  ASSERT_TRUE(sets);
+  EXPECT_TRUE(sets->finding.starts_with("no set of the fixes above makes the step fit 700 MiB"))
+      << sets->finding;
+  in.executions = 1;
+  in.other_live_execution = 1;
+  EXPECT_NE(rule_fix_sets(in, {line})->finding.find("was live at the start of jit_step (measured)"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace oomscope::analysis

@@ -27,6 +27,15 @@ inline std::string percent(std::int64_t part, std::int64_t whole) {
   return buf;
 }
 
+// Where the other live arrays were counted: "at its start" (one execution), else "at the start of execution
+// 2 (the most of its 3)"; with `named`, the module is named: "at the start of execution 2 of jit_dot (...)".
+inline std::string other_live_where(const DiagnosisInput& in, bool named = false) {
+  const std::string of = named ? " of " + in.module : "";
+  if (in.executions <= 1) return named ? "at the start" + of : "at its start";
+  return "at the start of execution " + std::to_string(in.other_live_execution) + of + " (the most of its " +
+         std::to_string(in.executions) + ")";
+}
+
 // Fills fits_after / needed_after for a fix that lowers the plan's requirement `need` by its saving.
 // other_phase_saving: what the fix also removes from the other phase's peak (parameters, outputs: all of
 // it; a fix of the peak phase's temporaries: nothing). The need never drops below that other peak.
@@ -42,8 +51,9 @@ inline Fix checked(Fix f, const DiagnosisInput& in, std::int64_t need, std::int6
       }
     }
     f.needed_after_bytes = after;
-    f.other_live_bytes = in.other_live_at_every_start;
-    if (in.capacity_bytes) f.fits_after = after + in.other_live_at_every_start <= *in.capacity_bytes;
+    f.other_live_bytes = in.other_live_at_start;
+    f.other_live_where = other_live_where(in);
+    if (in.capacity_bytes) f.fits_after = after + in.other_live_at_start <= *in.capacity_bytes;
   }
   return f;
 }
