@@ -95,6 +95,10 @@ RankComparison compare_ranks(const std::vector<std::shared_ptr<const Snapshot>>&
                              const RankGrouping& grouping, std::optional<std::int64_t> capacity,
                              std::size_t top = 10, const CategoryRules* rules = nullptr);
 
+// How the categories were decided, as the text words it: "guessed from stacks", or with the user's rules
+// first "rules of FILE, then guessed from stacks".
+std::string rank_categories_source(const RankComparison& c);
+
 // Text (full: per-rank categories and sites too) and JSON (docs/report-json.md, "Ranks of one job").
 void write_rank_comparison_text(std::ostream& o, const RankComparison& c, bool full);
 nlohmann::json rank_comparison_json(const RankComparison& c);

@@ -35,11 +35,7 @@ void difference_line(std::ostream& o, std::int64_t rank, const RankDifference& d
   o << "  " << d.name << "\n";
 }
 
-// How the categories were decided: "(guessed from stacks)", or with a user's rules first.
-std::string categories_from(const RankComparison& c) {
-  return "(" + (c.rules_path.empty() ? std::string() : "rules of " + c.rules_path + ", then ") +
-         "guessed from stacks)";
-}
+std::string categories_from(const RankComparison& c) { return "(" + rank_categories_source(c) + ")"; }
 
 // A column as wide as `least`, or one wider than the longest category label (a user's own may be long).
 std::size_t label_width(const RankComparison& c, std::size_t least) {
@@ -50,6 +46,11 @@ std::size_t label_width(const RankComparison& c, std::size_t least) {
 }
 
 }  // namespace
+
+std::string rank_categories_source(const RankComparison& c) {
+  return (c.rules_path.empty() ? std::string() : "rules of " + c.rules_path + ", then ") +
+         "guessed from stacks";
+}
 
 void write_rank_comparison_text(std::ostream& o, const RankComparison& c, bool full) {
   const RankGrouping& g = c.grouping;

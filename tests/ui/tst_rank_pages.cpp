@@ -1,7 +1,7 @@
 // The Ranks window over the per-rank sets of tests/data/ranks (tools/make_rank_sets.py, from a real
 // snapshot): its models under QAbstractItemModelTester, what the user reads (the verdict and the marked
 // rank), a folder and several snapshots reaching it from the main window, files that are not one job, and a
-// screenshot.
+// screenshot. (tst_rank_detail.cpp: the pane of a selected rank and the Categories menu.)
 #include <QAbstractItemModelTester>
 #include <QLabel>
 #include <QLineEdit>

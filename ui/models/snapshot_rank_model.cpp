@@ -47,8 +47,11 @@ std::vector<Spec> rankColumns() {
        Origin::Read,
        {}},
       {QStringLiteral("Largest at peak"),
-       QStringLiteral("The largest category of memory live at the rank's peak (guessed from stacks)."),
-       Kind::Text, Origin::Derived, QStringLiteral("the category rules of core/snapshot/categories.h.")},
+       QStringLiteral("The largest category of memory live at the rank's peak (your rules first when "
+                      "loaded, then guessed from stacks)."),
+       Kind::Text, Origin::Derived,
+       QStringLiteral(
+           "Categories > Load Category Rules\u2026 first, then the built-in rules (docs/categories.md).")},
       {QStringLiteral("File"),
        QStringLiteral("The snapshot file; its path in the tooltip."),
        Kind::Text,
@@ -84,9 +87,8 @@ std::vector<SnapshotRankRow> snapshotRankRows(const snapshot::RankComparison& c)
             QStringLiteral(", at %1 s").arg(QLocale().toString(double(f.oom->time_us - t0) / 1e6, 'f', 3));
     }
     if (!f.categories.empty())
-      r.largest =
-          QStringLiteral("%1 %2").arg(QString::fromUtf8(snapshot::to_string(f.categories.front().category)),
-                                      bytes(f.categories.front().bytes));
+      r.largest = QStringLiteral("%1 %2").arg(safeText(f.categories.front().label()),
+                                              bytes(f.categories.front().bytes));
     r.path = QString::fromStdString(f.path);
     r.file = safeText(QFileInfo(r.path).fileName().toStdString());
     r.verdict = f.rank == c.verdict.rank;

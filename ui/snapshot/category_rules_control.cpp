@@ -1,31 +1,27 @@
 #include "ui/snapshot/category_rules_control.h"
 
-#include <QAction>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QLabel>
 #include <QMainWindow>
-#include <QMenu>
-#include <QMenuBar>
 
 #include "core/snapshot/category_rules.h"
 #include "ui/session/job_tracker.h"
 #include "ui/session/safe_text_qt.h"
+#include "ui/snapshot/category_rules_menu.h"
 
 namespace oomscope::ui {
 
 namespace {
 
-QString& sessionPath() {
-  static QString path;  // the rules file of this session; "" = built-in rules only
-  return path;
+QString noSnapshot() {
+  return CategoryRulesControl::tr(
+      "Category rules apply to PyTorch allocator snapshots; this window holds none.");
 }
 
 }  // namespace
 
-QString CategoryRulesControl::sessionRules() { return sessionPath(); }
+QString CategoryRulesControl::sessionRules() { return CategoryRulesMenu::sessionRules(); }
 
-CategoryRulesControl::CategoryRulesControl(QMainWindow* window) : QObject(window), m_window(window) {
+CategoryRulesControl::CategoryRulesControl(QMainWindow* window) : QObject(window) {
   m_job = new JobTracker(this);
   m_label = new QLabel;
   m_label->setWordWrap(true);
@@ -37,27 +33,8 @@ CategoryRulesControl::CategoryRulesControl(QMainWindow* window) : QObject(window
             .arg(message.toHtmlEscaped(), tr("The categories shown are those of before.").toHtmlEscaped()));
     emit failed(message);
   });
-  QMenu* menu = window->menuBar()->addMenu(tr("&Categories"));
-  QAction* load = menu->addAction(tr("&Load Category Rules\u2026"));
-  load->setToolTip(tr("A file of TARGET REGEX -> CATEGORY lines, tried before the built-in rules"));
-  connect(load, &QAction::triggered, this, [this] {
-    const QString start = sessionPath().isEmpty() ? QString() : QFileInfo(sessionPath()).path();
-    const QString path = QFileDialog::getOpenFileName(m_window, tr("Load Category Rules"), start,
-                                                      tr("Category rules (*.rules *.txt);;All files (*)"));
-    if (!path.isEmpty()) apply(path);
-  });
-  QAction* reload = menu->addAction(tr("&Reload Category Rules"));
-  connect(reload, &QAction::triggered, this, [this] {
-    if (m_doc && m_doc->rules) apply(QString::fromStdString(m_doc->rules->path()));
-  });
-  QAction* builtIn = menu->addAction(tr("&Built-in Categories Only"));
-  connect(builtIn, &QAction::triggered, this, [this] { apply(QString()); });
-  connect(menu, &QMenu::aboutToShow, this, [this, load, reload, builtIn] {
-    const bool snap = m_doc && m_doc->snap;
-    load->setEnabled(snap);
-    reload->setEnabled(snap && m_doc->rules);
-    builtIn->setEnabled(snap && m_doc->rules);
-  });
+  m_menu = new CategoryRulesMenu(window);
+  connect(m_menu, &CategoryRulesMenu::applyRequested, this, &CategoryRulesControl::apply);
 }
 
 bool CategoryRulesControl::busy() const { return m_job->busy(); }
@@ -69,8 +46,7 @@ void CategoryRulesControl::setDocument(std::shared_ptr<const SnapshotDocument> d
 
 void CategoryRulesControl::apply(const QString& path) {
   if (!m_doc || !m_doc->snap) {
-    const QString message =
-        tr("Category rules apply to PyTorch allocator snapshots; this window holds none.");
+    const QString message = noSnapshot();
     m_label->setText(message);
     emit failed(message);
     return;
@@ -80,7 +56,7 @@ void CategoryRulesControl::apply(const QString& path) {
                        : tr("Reading %1 and categorising\u2026").arg(safeText(path).toHtmlEscaped()));
   m_job->start<std::shared_ptr<const SnapshotDocument>>(
       path.isEmpty() ? tr("the built-in categories") : path,
-      [doc = m_doc, file = path.toStdString()](ProgressSink&, std::stop_token stop) {
+      [doc = m_doc, file = path.toStdString()](ProgressSink&, const std::stop_token& stop) {
         std::shared_ptr<const snapshot::CategoryRules> rules;
         if (!file.empty())
           rules = std::make_shared<const snapshot::CategoryRules>(snapshot::CategoryRules::read(file));
@@ -88,13 +64,16 @@ void CategoryRulesControl::apply(const QString& path) {
       },
       [this, path](const std::shared_ptr<const SnapshotDocument>& doc) {
         if (!m_doc || doc->snap != m_doc->snap) return;  // another file was opened meanwhile
-        sessionPath() = path;
+        CategoryRulesMenu::setSessionRules(path);
         setDocument(doc);
         emit applied(doc);
       });
 }
 
 void CategoryRulesControl::showSource() {
+  const bool snap = m_doc && m_doc->snap;
+  m_menu->setState(snap, snap && m_doc->rules ? QString::fromStdString(m_doc->rules->path()) : QString(),
+                   noSnapshot());
   if (!m_doc || !m_doc->snap)
     m_label->clear();
   else if (m_doc->rules)

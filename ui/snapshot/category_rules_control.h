@@ -1,9 +1,9 @@
 #pragma once
-// A snapshot window's category rules (docs/categories.md): the Categories menu (load a rules file, load it
-// again, back to the built-in rules), the line on the Top Allocations page that says which rules decided
-// the categories, or why a file was refused (its name, line and problem, as the CLI words them), and the
-// job that categorises the snapshot again on a worker (JobTracker). The last file that worked is
-// remembered for the session: windows opened later categorise with it too.
+// A snapshot window's category rules (docs/categories.md): the Categories menu (CategoryRulesMenu: load a
+// rules file, load it again, back to the built-in rules), the line on the Top Allocations page that says
+// which rules decided the categories, or why a file was refused (its name, line and problem, as the CLI words
+// them), and the job that categorises the snapshot again on a worker (JobTracker). The last file that worked
+// is remembered for the session: windows opened later categorise with it too.
 
 #include <QObject>
 #include <QString>
@@ -16,6 +16,7 @@ class QMainWindow;
 
 namespace oomscope::ui {
 
+class CategoryRulesMenu;
 class JobTracker;
 
 class CategoryRulesControl : public QObject {
@@ -32,6 +33,7 @@ class CategoryRulesControl : public QObject {
   // applied with the new document (and remembers `path` for the session), or failed.
   void apply(const QString& path);
   bool busy() const;
+  CategoryRulesMenu* menu() const { return m_menu; }
 
   // The rules file of this session ("" = none).
   static QString sessionRules();
@@ -43,8 +45,8 @@ class CategoryRulesControl : public QObject {
  private:
   void showSource();
 
-  QMainWindow* m_window;
   std::shared_ptr<const SnapshotDocument> m_doc;
+  CategoryRulesMenu* m_menu = nullptr;  // the Categories menu
   JobTracker* m_job = nullptr;
   QLabel* m_label = nullptr;
 };

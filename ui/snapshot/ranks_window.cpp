@@ -16,124 +16,37 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "core/snapshot/file_kind.h"
-#include "core/snapshot/snapshot_reader.h"
+#include "core/snapshot/category_rules.h"
 #include "core/util/bytes.h"
 #include "ui/models/kineto_rank_model.h"
 #include "ui/models/snapshot_rank_imbalance_model.h"
 #include "ui/models/snapshot_rank_model.h"
 #include "ui/session/job_tracker.h"
 #include "ui/session/safe_text_qt.h"
+#include "ui/snapshot/category_rules_menu.h"
+#include "ui/snapshot/rank_detail_pane.h"
 #include "ui/snapshot/snapshot_window.h"
 
 namespace oomscope::ui {
-
-namespace {
-
-QTableView* tableOver(QAbstractItemModel* model, QWidget* parent) {
-  auto* proxy = new QSortFilterProxyModel(parent);
-  proxy->setSourceModel(model);
-  proxy->setSortRole(RecordTableModel::SortRole);
-  auto* view = new QTableView;
-  view->setModel(proxy);
-  view->setSortingEnabled(true);
-  view->sortByColumn(-1, Qt::AscendingOrder);  // the model's order (by rank) until a header is clicked
-  view->horizontalHeader()->setStretchLastSection(true);
-  view->setAlternatingRowColors(true);
-  view->setWordWrap(false);
-  view->verticalHeader()->hide();
-  return view;
-}
-
-QLabel* textLabel() {
-  auto* l = new QLabel;
-  l->setTextFormat(Qt::PlainText);  // names from files: never markup
-  l->setWordWrap(true);
-  l->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  return l;
-}
-
-bool isSnapshot(const QString& path) {
-  return snapshot::detect_file_kind(path.toStdString()).kind == snapshot::FileKind::TorchSnapshot;
-}
-
-bool isTrace(const QString& path) {
-  return snapshot::detect_file_kind(path.toStdString()).kind == snapshot::FileKind::ChromeTrace;
-}
-
-void compare(RankJobResult& r) {
-  if (!r.traces.empty() || r.kineto) {
-    r.kineto = snapshot::compare_kineto_ranks(r.traces, r.capacity);  // throws on two claims of a rank
-    r.is_job = r.kineto->is_job;
-    r.not_a_job = r.kineto->not_a_job;
-    return;
-  }
-  r.is_job = r.grouping.is_job;
-  r.not_a_job = r.grouping.not_a_job;
-  if (r.is_job) r.comparison = snapshot::compare_ranks(r.snaps, r.grouping, r.capacity, 10);
-}
-
-}  // namespace
-
-std::shared_ptr<const RankJobResult> loadRankJob(const QStringList& paths, ProgressSink& progress,
-                                                 const std::stop_token& stop,
-                                                 std::optional<std::int64_t> capacity) {
-  auto result = std::make_shared<RankJobResult>();
-  result->paths = paths;
-  result->capacity = capacity;
-  const bool traces = !paths.isEmpty() && std::all_of(paths.begin(), paths.end(), isTrace);
-  for (qsizetype i = 0; i < paths.size(); ++i) {
-    const std::string path = paths[i].toStdString();
-    progress.report(double(i) / double(paths.size()), traces ? "reading traces" : "reading snapshots");
-    try {
-      if (traces) {
-        auto t = snapshot::read_kineto_trace(path, progress, stop);
-        snapshot::require_memory_events(*t);
-        result->traces.push_back(std::move(t));
-        continue;
-      }
-      const snapshot::FileKindInfo kind = snapshot::detect_file_kind(path);
-      if (kind.kind != snapshot::FileKind::TorchSnapshot && kind.kind != snapshot::FileKind::XSpace)
-        throw Error(ErrorKind::NotACapture, path,
-                    "not a PyTorch snapshot, though named like a rank's: it looks like " + kind.looks_like);
-      result->snaps.push_back(snapshot::read_snapshot(path, progress, stop));
-    } catch (const Cancelled&) {
-      throw;
-    } catch (const Error& e) {
-      result->failed.push_back(e.what());
-    }
-  }
-  if (traces) result->kineto.emplace();
-  if (!traces) result->grouping = snapshot::group_ranks(result->snaps);  // throws on two claims of a rank
-  compare(*result);
-  progress.report(1.0, "compared");
-  return result;
-}
-
-std::shared_ptr<const RankJobResult> recomputeRankJob(const RankJobResult& r,
-                                                      std::optional<std::int64_t> capacity) {
-  auto result = std::make_shared<RankJobResult>(r);
-  result->capacity = capacity;
-  compare(*result);
-  return result;
-}
 
 RanksWindow::RanksWindow(QWidget* parent) : QMainWindow(parent) {
   setAttribute(Qt::WA_DeleteOnClose);
   resize(1280, 760);
   auto* central = new QWidget;
   auto* layout = new QVBoxLayout(central);
-  m_verdict = textLabel();
+  m_verdict = RankDetailPane::plainLabel();
   QFont bold = m_verdict->font();
   bold.setBold(true);
   m_verdict->setFont(bold);
-  m_evidence = textLabel();
+  m_evidence = RankDetailPane::plainLabel();
   m_ranks = new SnapshotRankModel(this);
   m_kinetoRanks = new KinetoRankModel(this);
   m_imbalance = new RankImbalanceModel(this);
-  m_rankView = tableOver(m_ranks, this);
+  m_rankView = RankDetailPane::sortedTable(m_ranks, this);
   m_rankProxy = qobject_cast<QSortFilterProxyModel*>(m_rankView->model());
-  m_imbalanceView = tableOver(m_imbalance, this);
+  m_rankView->setSelectionBehavior(QAbstractItemView::SelectRows);
+  m_rankView->setSelectionMode(QAbstractItemView::SingleSelection);
+  m_imbalanceView = RankDetailPane::sortedTable(m_imbalance, this);
   auto* capacityRow = new QHBoxLayout;
   capacityRow->addWidget(new QLabel(tr("Capacity of every rank's device:")));
   m_capacity = new QLineEdit;
@@ -149,9 +62,33 @@ RanksWindow::RanksWindow(QWidget* parent) : QMainWindow(parent) {
   capacityRow->addStretch(1);
   connect(m_applyCapacity, &QPushButton::clicked, this, [this] { applyCapacity(m_capacity->text()); });
   connect(m_capacity, &QLineEdit::returnPressed, this, [this] { applyCapacity(m_capacity->text()); });
+  m_detail = new RankDetailPane;
+  auto* below = new QSplitter(Qt::Horizontal);
+  below->addWidget(m_imbalanceView);
+  below->addWidget(m_detail);
+  below->setStretchFactor(0, 1);
+  below->setStretchFactor(1, 1);
   auto* split = new QSplitter(Qt::Vertical);
   split->addWidget(m_rankView);
-  split->addWidget(m_imbalanceView);
+  split->addWidget(below);
+  split->setStretchFactor(0, 0);  // a job has few ranks: the room goes to what they hold
+  split->setStretchFactor(1, 1);
+  split->setSizes({170, 560});
+  below->setSizes({760, 720});
+  connect(m_rankView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          &RanksWindow::showSelected);
+  connect(m_rankView, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+    const QModelIndex source = m_rankProxy->mapToSource(index);
+    if (!source.isValid()) return;
+    const auto row = std::size_t(source.row());
+    if (m_rankProxy->sourceModel() == m_ranks && row < m_ranks->rows().size())
+      emit openRequested(m_ranks->rows()[row].path);
+    else if (m_rankProxy->sourceModel() == m_kinetoRanks && row < m_kinetoRanks->rows().size())
+      emit openRequested(m_kinetoRanks->rows()[row].path);
+  });
+  connect(m_detail, &RankDetailPane::openRequested, this, &RanksWindow::openRequested);
+  connect(this, &RanksWindow::openRequested, this,
+          [](const QString& path) { SnapshotWindow::openFile(path); });
   layout->addLayout(capacityRow);
   layout->addWidget(m_verdict);
   layout->addWidget(m_evidence);
@@ -172,8 +109,21 @@ RanksWindow::RanksWindow(QWidget* parent) : QMainWindow(parent) {
   m_load = new JobTracker(this);
   connect(m_load, &JobTracker::progress, m_progress,
           [bar = m_progress](double fraction, const QString&) { bar->setValue(int(fraction * 100)); });
-  connect(m_load, &JobTracker::failed, this, [this](const JobError& e) { loadEnded(e.text()); });
-  connect(m_load, &JobTracker::cancelled, this, [this] { loadEnded(tr("Loading was cancelled.")); });
+  connect(m_load, &JobTracker::failed, this, [this](const JobError& e) {
+    if (!m_rulesJob) return loadEnded(e.text());
+    const QString message = tr("Category rules not applied: %1").arg(safeText(e.text()));
+    m_status->setText(message);
+    updateRulesMenu();
+    emit categoryRulesFailed(message);
+  });
+  connect(m_load, &JobTracker::cancelled, this, [this] {
+    if (!m_rulesJob) return loadEnded(tr("Loading was cancelled."));
+    m_status->setText(tr("The categories were not applied: cancelled."));
+    updateRulesMenu();
+  });
+  m_rulesMenu = new CategoryRulesMenu(this);
+  connect(m_rulesMenu, &CategoryRulesMenu::applyRequested, this, &RanksWindow::applyCategoryRules);
+  updateRulesMenu();
 }
 
 bool RanksWindow::openIfSnapshots(const QStringList& paths) {
@@ -183,8 +133,8 @@ bool RanksWindow::openIfSnapshots(const QStringList& paths) {
   if (files.size() < 2) return false;
   for (const QString& f : files)
     if (QFileInfo(f).isDir()) return false;
-  if (!std::all_of(files.begin(), files.end(), isSnapshot) &&
-      !std::all_of(files.begin(), files.end(), isTrace))
+  if (!std::all_of(files.begin(), files.end(), isTorchSnapshotFile) &&
+      !std::all_of(files.begin(), files.end(), isChromeTraceFile))
     return false;
   openFiles(files);
   return true;
@@ -203,7 +153,7 @@ bool RanksWindow::openIfSnapshotFolder(const QString& dir) {
     if (f.endsWith(QStringLiteral(".json")) || f.endsWith(QStringLiteral(".json.gz"))) traces << f;
   }
   if (snapshots.isEmpty()) {  // per-rank Kineto traces: at least two, all of them traces by content
-    if (traces.size() < 2 || !std::all_of(traces.begin(), traces.end(), isTrace)) return false;
+    if (traces.size() < 2 || !std::all_of(traces.begin(), traces.end(), isChromeTraceFile)) return false;
     snapshots = traces;
   }
   snapshots.sort();
@@ -224,6 +174,7 @@ void RanksWindow::load(const QStringList& paths) {
   m_progress->setValue(0);
   m_progress->show();
   m_cancel->show();
+  m_rulesJob = false;
   m_load->start<std::shared_ptr<const RankJobResult>>(
       paths.value(0),
       [paths](ProgressSink& progress, const std::stop_token& stop) {
@@ -234,6 +185,9 @@ void RanksWindow::load(const QStringList& paths) {
         m_cancel->hide();
         setResult(r);
         emit loaded();
+        // The session's rules file (a snapshot window's or another Ranks window's) categorises these too.
+        if (r->is_job && !r->kineto && !CategoryRulesMenu::sessionRules().isEmpty())
+          applyCategoryRules(CategoryRulesMenu::sessionRules());
       });
 }
 
@@ -253,15 +207,83 @@ void RanksWindow::applyCapacity(const QString& text) {
   }
   m_status->setText(tr("Comparing the ranks again\u2026"));
   m_applyCapacity->setEnabled(false);
+  m_rulesJob = false;
   m_load->start<std::shared_ptr<const RankJobResult>>(
       m_result->paths.value(0),
       [from = m_result, capacity](ProgressSink&, const std::stop_token&) {
-        return recomputeRankJob(*from, capacity);
+        return recomputeRankJob(*from, capacity, from->rules);
       },
       [this](const std::shared_ptr<const RankJobResult>& r) {
         setResult(r);
         emit loaded();
       });
+}
+
+void RanksWindow::applyCategoryRules(const QString& path) {
+  if (!m_result || !m_result->is_job || m_result->kineto) {
+    const QString message =
+        tr("Category rules apply to a job of PyTorch allocator snapshots; this window "
+           "holds none.");
+    m_status->setText(message);
+    emit categoryRulesFailed(message);
+    return;
+  }
+  m_status->setText(path.isEmpty()
+                        ? tr("Comparing the ranks again with the built-in categories\u2026")
+                        : tr("Reading %1 and comparing the ranks again\u2026").arg(safeText(path)));
+  m_rulesJob = true;
+  m_load->start<std::shared_ptr<const RankJobResult>>(
+      path.isEmpty() ? tr("the built-in categories") : path,
+      [from = m_result, file = path.toStdString()](ProgressSink&, const std::stop_token&) {
+        std::shared_ptr<const snapshot::CategoryRules> rules;
+        if (!file.empty())
+          rules = std::make_shared<const snapshot::CategoryRules>(snapshot::CategoryRules::read(file));
+        return recomputeRankJob(*from, from->capacity, std::move(rules));
+      },
+      [this, path](const std::shared_ptr<const RankJobResult>& r) {
+        CategoryRulesMenu::setSessionRules(path);
+        setResult(r);
+        emit categoriesApplied();
+      });
+}
+
+void RanksWindow::updateRulesMenu() {
+  const bool snapshots = m_result && m_result->is_job && !m_result->kineto;
+  const QString rules =
+      snapshots && m_result->rules ? QString::fromStdString(m_result->rules->path()) : QString();
+  m_rulesMenu->setState(snapshots, rules,
+                        m_result && m_result->kineto
+                            ? tr("Kineto traces record no stacks: a [memory] event has no stack or category "
+                                 "for rules to match.")
+                            : tr("Category rules apply to a job of PyTorch allocator snapshots."));
+}
+
+bool RanksWindow::selectRank(std::int64_t rank) {
+  QAbstractItemModel* source = m_rankProxy->sourceModel();
+  for (int row = 0; row < source->rowCount(); ++row) {
+    const bool match = source == m_ranks ? m_ranks->rows()[std::size_t(row)].rank == rank
+                                         : m_kinetoRanks->rows()[std::size_t(row)].rank == rank;
+    if (!match) continue;
+    m_rankView->setCurrentIndex(m_rankProxy->mapFromSource(source->index(row, 0)));
+    m_rankView->selectRow(m_rankView->currentIndex().row());
+    return true;
+  }
+  return false;
+}
+
+void RanksWindow::showSelected() {
+  const QModelIndex source = m_rankProxy->mapToSource(m_rankView->currentIndex());
+  const bool kineto = m_result && m_result->is_job && m_result->kineto;
+  if (kineto) {
+    if (!source.isValid() || std::size_t(source.row()) >= m_kinetoRanks->rows().size())
+      return m_detail->showKineto(std::nullopt, QString());
+    const KinetoRankRow& k = m_kinetoRanks->rows()[std::size_t(source.row())];
+    return m_detail->showKineto(k.rank, k.path);
+  }
+  if (!m_result || !m_result->is_job || !source.isValid() ||
+      std::size_t(source.row()) >= m_result->comparison.ranks.size())
+    return m_detail->showNothing();
+  m_detail->showRank(m_result->comparison, std::size_t(source.row()));  // rows in the order of c.ranks
 }
 
 void RanksWindow::loadEnded(const QString& message) {
@@ -274,7 +296,20 @@ void RanksWindow::loadEnded(const QString& message) {
 }
 
 void RanksWindow::setResult(std::shared_ptr<const RankJobResult> result) {
+  std::optional<std::int64_t> selected;  // kept across a new comparison of the same files
+  if (const QModelIndex i = m_rankProxy->mapToSource(m_rankView->currentIndex()); i.isValid()) {
+    if (m_rankProxy->sourceModel() == m_ranks && std::size_t(i.row()) < m_ranks->rows().size())
+      selected = m_ranks->rows()[std::size_t(i.row())].rank;
+    if (m_rankProxy->sourceModel() == m_kinetoRanks && std::size_t(i.row()) < m_kinetoRanks->rows().size())
+      selected = m_kinetoRanks->rows()[std::size_t(i.row())].rank;
+  }
   m_result = std::move(result);
+  showResult();
+  updateRulesMenu();
+  if (!selected || !selectRank(*selected)) showSelected();
+}
+
+void RanksWindow::showResult() {
   const RankJobResult& r = *m_result;
   QString failures;
   for (const std::string& f : r.failed) failures += QStringLiteral("\nnot read: ") + safeText(f);
@@ -288,7 +323,7 @@ void RanksWindow::setResult(std::shared_ptr<const RankJobResult> result) {
     m_applyCapacity->setEnabled(false);
     m_status->setText(tr("Not one job"));
     for (const QString& p : r.paths)
-      if (isSnapshot(p) || isTrace(p)) SnapshotWindow::openFile(p);
+      if (isTorchSnapshotFile(p) || isChromeTraceFile(p)) SnapshotWindow::openFile(p);
     return;
   }
   m_applyCapacity->setEnabled(true);

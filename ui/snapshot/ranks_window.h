@@ -6,19 +6,16 @@
 // traces (core/snapshot/kineto_ranks.h) open here too, with their own table (KinetoRankModel). Loading runs
 // on a JobTracker worker with progress and Cancel; the capacity field (the CLI's --capacity) recomputes the
 // verdict on the same worker from the files already read. Files that are not one job each open in a
-// SnapshotWindow.
+// SnapshotWindow. Selecting a rank shows what it holds at its peak (RankDetailPane); a double-click or the
+// pane's Open Snapshot opens the rank's file in a SnapshotWindow. The Categories menu (CategoryRulesMenu)
+// compares the snapshots again with the user's category rules, on the same worker.
 
 #include <QMainWindow>
 #include <QStringList>
 #include <memory>
 #include <optional>
-#include <stop_token>
-#include <string>
-#include <vector>
 
-#include "core/snapshot/kineto_ranks.h"
-#include "core/snapshot/rank_comparison.h"
-#include "core/util/progress.h"
+#include "ui/snapshot/rank_job_result.h"
 
 class QLabel;
 class QLineEdit;
@@ -29,32 +26,12 @@ class QTableView;
 
 namespace oomscope::ui {
 
+class CategoryRulesMenu;
+class RankDetailPane;
 class RankImbalanceModel;
 class JobTracker;
 class KinetoRankModel;
 class SnapshotRankModel;
-
-// What the worker hands back: the comparison, or why the files are not one job. The files read stay in it,
-// so that another capacity is compared again without reading them (recomputeRankJob).
-struct RankJobResult {
-  bool is_job = false;
-  std::string not_a_job;
-  snapshot::RankComparison comparison;            // snapshots
-  std::optional<snapshot::KinetoRankJob> kineto;  // Kineto traces: set instead of `comparison`
-  std::optional<std::int64_t> capacity;           // the capacity given, if any
-  std::vector<std::string> failed;  // "FILE: problem" for files named like a rank's that could not be read
-  QStringList paths;                // as given
-  std::vector<std::shared_ptr<const snapshot::Snapshot>> snaps;
-  snapshot::RankGrouping grouping;
-  std::vector<std::shared_ptr<const snapshot::KinetoTrace>> traces;
-};
-// Every path a Kineto trace (by content): read as per-rank traces; else as per-rank snapshots.
-std::shared_ptr<const RankJobResult> loadRankJob(const QStringList& paths, ProgressSink& progress,
-                                                 const std::stop_token& stop,
-                                                 std::optional<std::int64_t> capacity = std::nullopt);
-// The same files compared with another capacity (none: each file's own).
-std::shared_ptr<const RankJobResult> recomputeRankJob(const RankJobResult& r,
-                                                      std::optional<std::int64_t> capacity);
 
 class RanksWindow : public QMainWindow {
   Q_OBJECT
@@ -75,7 +52,15 @@ class RanksWindow : public QMainWindow {
   // The capacity field's text: empty for each file's own capacity, else a byte size (docs/byte-sizes.md).
   // Recomputes on the worker; a bad size is named in the status bar and changes nothing.
   void applyCapacity(const QString& text);
+  // Compares the snapshots again with the rules of `path` first ("" = the built-in rules only), keeping the
+  // capacity; the rules are read on the worker. Emits categoriesApplied (and remembers `path` for the
+  // session), or categoryRulesFailed with the file, line and problem (as the CLI words it) in the status
+  // bar and nothing else changed. A job of Kineto traces has no stacks: the menu is disabled.
+  void applyCategoryRules(const QString& path);
   void setResult(std::shared_ptr<const RankJobResult> result);  // shows it now (tests)
+  const std::shared_ptr<const RankJobResult>& result() const { return m_result; }
+  // Selects the row of `rank` in the ranks table (the detail pane follows); false when there is none.
+  bool selectRank(std::int64_t rank);
 
   SnapshotRankModel* rankModel() const { return m_ranks; }
   KinetoRankModel* kinetoRankModel() const { return m_kinetoRanks; }
@@ -84,13 +69,24 @@ class RanksWindow : public QMainWindow {
   RankImbalanceModel* imbalanceModel() const { return m_imbalance; }
   QLabel* verdictLabel() const { return m_verdict; }
   QLabel* evidenceLabel() const { return m_evidence; }
+  QTableView* rankView() const { return m_rankView; }
+  QTableView* imbalanceView() const { return m_imbalanceView; }
+  RankDetailPane* detailPane() const { return m_detail; }
+  CategoryRulesMenu* categoriesMenu() const { return m_rulesMenu; }
 
  signals:
   void loaded();
   void failed(const QString& message);
+  void categoriesApplied();
+  void categoryRulesFailed(const QString& message);
+  // A double-click on a rank's row or the pane's Open Snapshot: the window opens `path` in a SnapshotWindow.
+  void openRequested(const QString& path);
 
  private:
   void loadEnded(const QString& message);
+  void showResult();
+  void showSelected();
+  void updateRulesMenu();
   void showKineto(const snapshot::KinetoRankJob& j, const QString& failures);
 
   JobTracker* m_load = nullptr;
@@ -107,6 +103,9 @@ class RanksWindow : public QMainWindow {
   QLabel* m_status = nullptr;
   QProgressBar* m_progress = nullptr;
   QPushButton* m_cancel = nullptr;
+  RankDetailPane* m_detail = nullptr;
+  CategoryRulesMenu* m_rulesMenu = nullptr;
+  bool m_rulesJob = false;  // the worker's job is applyCategoryRules's: its failure changes nothing else
   std::shared_ptr<const RankJobResult> m_result;
 };
 

@@ -1,0 +1,144 @@
+#include "ui/snapshot/rank_detail_pane.h"
+
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "core/util/bytes.h"
+#include "ui/models/record_table_model.h"
+#include "ui/session/safe_text_qt.h"
+#include "ui/snapshot/snapshot_rank_detail_model.h"
+
+namespace oomscope::ui {
+
+namespace {
+
+QString bytes(std::int64_t b) { return QString::fromStdString(format_bytes(b)); }
+
+}  // namespace
+
+QLabel* RankDetailPane::plainLabel() {
+  auto* l = new QLabel;
+  l->setTextFormat(Qt::PlainText);
+  l->setWordWrap(true);
+  l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  return l;
+}
+
+QTableView* RankDetailPane::sortedTable(QAbstractItemModel* model, QObject* owner) {
+  auto* proxy = new QSortFilterProxyModel(owner);
+  proxy->setSourceModel(model);
+  proxy->setSortRole(RecordTableModel::SortRole);
+  auto* view = new QTableView;
+  view->setModel(proxy);
+  view->setSortingEnabled(true);
+  view->sortByColumn(-1, Qt::AscendingOrder);  // the model's order until a header is clicked
+  view->horizontalHeader()->setStretchLastSection(true);
+  view->setAlternatingRowColors(true);
+  view->setWordWrap(false);
+  view->verticalHeader()->hide();
+  return view;
+}
+
+RankDetailPane::RankDetailPane(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  auto* top = new QHBoxLayout;
+  m_header = plainLabel();
+  QFont bold = m_header->font();
+  bold.setBold(true);
+  m_header->setFont(bold);
+  m_open = new QPushButton(tr("Open Snapshot"));
+  m_open->setToolTip(tr("Opens the selected rank's file in a snapshot window (or double-click its row)"));
+  connect(m_open, &QPushButton::clicked, this, [this] {
+    if (!m_path.isEmpty()) emit openRequested(m_path);
+  });
+  top->addWidget(m_header, 1);
+  top->addWidget(m_open, 0, Qt::AlignTop);
+  m_message = plainLabel();
+  m_message->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+  m_categories = new SnapshotRankDetailModel(SnapshotRankDetailModel::Part::Categories, this);
+  m_sites = new SnapshotRankDetailModel(SnapshotRankDetailModel::Part::Sites, this);
+  m_categoriesView = sortedTable(m_categories, this);
+  m_sitesView = sortedTable(m_sites, this);
+  // Bytes first, as the CLI prints a site's line: the long site text is last and stretches.
+  m_sitesView->horizontalHeader()->moveSection(SnapshotRankDetailModel::Bytes, SnapshotRankDetailModel::Name);
+  m_categoriesTitle = plainLabel();
+  m_sitesTitle = plainLabel();
+  auto* categoriesBox = new QWidget;
+  auto* categoriesLayout = new QVBoxLayout(categoriesBox);
+  categoriesLayout->setContentsMargins(0, 0, 0, 0);
+  categoriesLayout->addWidget(m_categoriesTitle);
+  categoriesLayout->addWidget(m_categoriesView, 1);
+  auto* sitesBox = new QWidget;
+  auto* sitesLayout = new QVBoxLayout(sitesBox);
+  sitesLayout->setContentsMargins(0, 0, 0, 0);
+  sitesLayout->addWidget(m_sitesTitle);
+  sitesLayout->addWidget(m_sitesView, 1);
+  auto* split = new QSplitter(Qt::Vertical);
+  split->addWidget(categoriesBox);
+  split->addWidget(sitesBox);
+  m_tables = split;
+  layout->addLayout(top);
+  layout->addWidget(m_message, 1);
+  layout->addWidget(m_tables, 1);
+  showNothing();
+}
+
+void RankDetailPane::showMessage(const QString& message) {
+  m_categories->setRows({});
+  m_sites->setRows({});
+  m_tables->hide();
+  m_message->setText(message);
+  m_message->show();
+  m_open->setEnabled(!m_path.isEmpty());
+}
+
+void RankDetailPane::showNothing() {
+  m_path.clear();
+  m_header->setText(tr("What a rank holds at its peak"));
+  showMessage(tr("Select a rank to see what it holds at its peak (double-click to open its snapshot)."));
+}
+
+void RankDetailPane::showKineto(std::optional<std::int64_t> rank, const QString& path) {
+  m_path = path;
+  m_header->setText(rank ? tr("Rank %1: %2").arg(*rank).arg(safeText(QFileInfo(path).fileName()))
+                         : tr("What a rank holds at its peak"));
+  showMessage(
+      tr("These are Kineto traces: a [memory] event records no stack or category, so what a rank holds at "
+         "its peak cannot be told by category or by allocation site. Its peaks are in the ranks table; Open "
+         "Snapshot shows the trace's memory over time. A PyTorch allocator snapshot "
+         "(torch.cuda.memory._dump_snapshot) of each rank has the stacks."));
+}
+
+void RankDetailPane::showRank(const snapshot::RankComparison& c, std::size_t index) {
+  const snapshot::RankFigures& f = c.ranks.at(index);
+  m_path = QString::fromStdString(f.path);
+  m_header->setText(
+      tr("Rank %1 (%2, device %3): %4 \u2014 at its peak %5 allocated, %6 reserved")
+          .arg(f.rank)
+          .arg(safeText(f.named_by))
+          .arg(f.device)
+          .arg(safeText(QFileInfo(m_path).fileName()), bytes(f.peak_allocated), bytes(f.peak_reserved)));
+  m_header->setToolTip(plainToolTip(m_path));
+  m_categoriesTitle->setText(tr("At the peak by category (%1):")
+                                 .arg(safeText(snapshot::rank_categories_source(c)) +
+                                      (c.rules_path.empty() ? tr(" by the built-in rules") : QString())));
+  m_sitesTitle->setText(
+      tr("At the peak by allocation site (innermost user frame), %n live:", nullptr, int(f.sites.size())));
+  m_categories->setRank(f);
+  m_sites->setRank(f);
+  m_message->hide();
+  m_tables->show();
+  m_open->setEnabled(true);
+  m_categoriesView->resizeColumnsToContents();
+  m_sitesView->resizeColumnsToContents();
+}
+
+}  // namespace oomscope::ui
