@@ -49,9 +49,13 @@ mcp::Tool mcp_info_tool() {
       "executions), a PyTorch allocator snapshot (.pickle), a Kineto trace, a torch.profiler raw memory "
       "timeline, a JAX device memory profile (pprof) or a live recording (watch --record: ranks, hosts, "
       "duration, samples, steps, OOM events, the verdict). Every figure is read from the file or derived "
-      "from it. The structured result is `oomscope-cli info PATH --json` (docs/cli-json.md).";
+      "from it. A folder of one job's per-rank snapshots gives the ranks table, the verdict and the "
+      "imbalance (with `categories`, by the user's rules). The structured result is `oomscope-cli info PATH "
+      "--json` (docs/cli-json.md).";
   t.input_schema = Json{{"type", "object"},
-                        {"properties", {{"path", path_schema("the file to read (any kind above)")}}},
+                        {"properties",
+                         {{"path", path_schema("the file or folder to read (any kind above)")},
+                          {"categories", categories_schema()}}},
                         {"required", {"path"}},
                         {"additionalProperties", false}};
   t.output_schema = Json{
@@ -61,13 +65,17 @@ mcp::Tool mcp_info_tool() {
         {"kind", {{"type", "string"}, {"description", "the file's kind, for files that are not captures"}}},
         {"planes", {{"type", "array"}}},
         {"modules", {{"type", "array"}}},
-        {"allocators", {{"type", "array"}}}}},
+        {"allocators", {{"type", "array"}}},
+        {"ranks", {{"type", "array"}}}}},
       {"anyOf", Json::array({Json{{"required", {"file", "planes", "modules", "allocators"}}},
-                             Json{{"required", {"file", "kind"}}}})}};
+                             Json{{"required", {"file", "kind"}}}, Json{{"required", {"kind", "ranks"}}}})}};
   t.annotations = kReadOnly;
   t.run = [](const Json& args, mcp::ToolContext& ctx) {
-    return mcp_guard(
-        [&] { return mcp_result(info_document(args["path"].get<std::string>(), ctx.progress, ctx.stop)); });
+    return mcp_guard([&] {
+      const std::optional<snapshot::CategoryRules> rules = rules_of(args);
+      return mcp_result(
+          info_document(args["path"].get<std::string>(), ctx.progress, ctx.stop, rules ? &*rules : nullptr));
+    });
   };
   return t;
 }

@@ -106,6 +106,24 @@ bool CaptureTabs::showsModules() const { return indexOf(m_modulesPage) >= 0; }
 
 void CaptureTabs::showCapturePages(bool haveModules, bool haveAllocators, bool multiHost) {
   QWidget* previous = currentWidget();
+  std::vector<QWidget*> leading;
+  if (multiHost) leading.push_back(m_hostsPage);
+  leading.push_back(m_overview);
+  if (haveModules) leading.push_back(m_modulesPage);
+  if (haveAllocators) leading.push_back(m_allocatorsPage);
+  // The same pages as the capture before: they stay where they are. Taking them out and back would make
+  // each page in turn the current one, and lay out every one of them (a long diagnosis costs ~50 ms).
+  // (The analysis pages sit after the Overview, among them: they are left out of the comparison.)
+  std::vector<QWidget*> shown;
+  const auto analysis = m_analysis->pages();
+  for (int i = 0; i < count(); ++i) {
+    if (std::none_of(analysis.begin(), analysis.end(), [&](const auto& p) { return p.first == widget(i); }))
+      shown.push_back(widget(i));
+  }
+  if (shown == leading) {
+    syncAnalysisTabs();
+    return;
+  }
   for (QWidget* page :
        {static_cast<QWidget*>(m_empty), static_cast<QWidget*>(m_hostsPage), static_cast<QWidget*>(m_overview),
         static_cast<QWidget*>(m_modulesPage), static_cast<QWidget*>(m_allocatorsPage)}) {
