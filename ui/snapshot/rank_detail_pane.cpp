@@ -121,11 +121,12 @@ void RankDetailPane::showRank(const snapshot::RankComparison& c, std::size_t ind
   const snapshot::RankFigures& f = c.ranks.at(index);
   m_path = QString::fromStdString(f.path);
   m_header->setText(
-      tr("Rank %1 (%2, device %3): %4 \u2014 at its peak %5 allocated, %6 reserved")
+      // named_by already names the file (or the folder that gave the rank); the whole path is the tooltip.
+      tr("Rank %1 (%2, device %3): at its peak %4 allocated, %5 reserved")
           .arg(f.rank)
           .arg(safeText(f.named_by))
           .arg(f.device)
-          .arg(safeText(QFileInfo(m_path).fileName()), bytes(f.peak_allocated), bytes(f.peak_reserved)));
+          .arg(bytes(f.peak_allocated), bytes(f.peak_reserved)));
   m_header->setToolTip(plainToolTip(m_path));
   m_categoriesTitle->setText(tr("At the peak by category (%1):")
                                  .arg(safeText(snapshot::rank_categories_source(c)) +

@@ -347,6 +347,10 @@ void RanksWindow::showResult() {
   m_imbalance->setRows(rankImbalanceRows(c));
   m_rankView->resizeColumnsToContents();
   m_imbalanceView->resizeColumnsToContents();
+  // A site's name can be long: elided (its tooltip is whole), so the figures beside it stay in view.
+  constexpr int kNameWidth = 280;
+  if (m_imbalanceView->columnWidth(RankImbalanceModel::Name) > kNameWidth)
+    m_imbalanceView->setColumnWidth(RankImbalanceModel::Name, kNameWidth);
   m_status->setText(tr("%n rank(s) of one job", nullptr, int(c.ranks.size())));
 }
 
