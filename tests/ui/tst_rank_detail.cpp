@@ -12,6 +12,7 @@
 #include <QTableView>
 #include <QtTest>
 
+#include "tests/ui/rank_job_files.h"
 #include "tests/ui/screenshots.h"
 #include "tests/ui/temp_config_home.h"
 #include "ui/models/kineto_rank_model.h"
@@ -26,14 +27,6 @@
 using namespace oomscope::ui;
 
 namespace {
-
-const QString kRanks = QStringLiteral(OOMSCOPE_TEST_DATA) + QStringLiteral("/ranks");
-
-QStringList oomJob() {
-  QStringList out;
-  for (int r = 0; r < 4; ++r) out << kRanks + QStringLiteral("/oom_job/rank%1_oom.pickle").arg(r);
-  return out;
-}
 
 const QString kRules = QStringLiteral(OOMSCOPE_TEST_DATA) + QStringLiteral("/categories/ranks.rules");
 
