@@ -204,14 +204,42 @@ std::optional<DiagnosisLine> rule_allocator_retry(const DiagnosisInput& in) {
   return l;
 }
 
+std::optional<DiagnosisLine> rule_runtime_peak_over_pool(const DiagnosisInput& in) {
+  if (!in.capacity_bytes || !in.runtime_peak_bytes || *in.runtime_peak_bytes <= *in.capacity_bytes)
+    return std::nullopt;
+  DiagnosisLine l;
+  l.rule = "runtime-peak-over-pool";
+  l.provenance = Provenance::Read;
+  l.finding = "the runtime peak, " + mib(*in.runtime_peak_bytes) + " at " +
+              detail::clock_time(in.runtime_peak_time_ps) +
+              (in.runtime_peak_execution.empty() ? "" : " inside " + in.runtime_peak_execution) +
+              ", is more than the pool of " + mib(*in.capacity_bytes) + " (" +
+              mib(*in.runtime_peak_bytes - *in.capacity_bytes) + " over)";
+  if (in.runtime_peak_execution.empty()) {
+    l.cause =
+        "the peak falls outside every execution: what the program holds between them (the runtime section "
+        "lists it by producer) does not fit, whatever a module's plan needs";
+  } else {
+    l.finding += "; " + mib(in.runtime_peak_at_start) +
+                 " was in use when that execution started [read] and it "
+                 "had allocated " +
+                 mib(in.runtime_peak_own_bytes) + " itself [measured]";
+    l.cause =
+        "what the program keeps live between executions adds to the one running; a fix to a plan lowers only "
+        "that execution's own share, so check what is live at its start (the runtime section, by producer)";
+  }
+  return l;
+}
+
 std::vector<DiagnosisLine> diagnose(const DiagnosisInput& in) {
   std::vector<DiagnosisLine> out;
   if (auto l = rule_eager(in)) out.push_back(std::move(*l));  // eager programs lead with the runtime
   for (DiagnosisLine& l : rule_plan_vs_pool(in)) out.push_back(std::move(l));
   if (auto l = rule_peak_phase(in)) out.push_back(std::move(*l));
   for (DiagnosisLine& l : rule_patterns(in)) out.push_back(std::move(l));
-  for (auto rule : {rule_host_offload, rule_temp_unseen, rule_growth, rule_no_donation,
-                    rule_other_live_arrays, rule_allocator_retry, rule_xla_remat})
+  for (auto rule :
+       {rule_host_offload, rule_temp_unseen, rule_growth, rule_no_donation, rule_other_live_arrays,
+        rule_runtime_peak_over_pool, rule_allocator_retry, rule_xla_remat})
     if (auto l = rule(in)) out.push_back(std::move(*l));
   if (auto l = rule_fix_sets(in, out)) out.push_back(std::move(*l));
   return out;

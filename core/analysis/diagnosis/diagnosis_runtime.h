@@ -15,6 +15,9 @@ namespace oomscope::analysis {
 
 std::optional<DiagnosisLine> rule_growth(const DiagnosisInput& in);
 std::optional<DiagnosisLine> rule_other_live_arrays(const DiagnosisInput& in);
+// The allocator's runtime peak is over the pool (with --capacity): the execution it falls in, what was live
+// at its start and what it allocated itself.
+std::optional<DiagnosisLine> rule_runtime_peak_over_pool(const DiagnosisInput& in);
 std::optional<DiagnosisLine> rule_allocator_retry(const DiagnosisInput& in);
 std::optional<DiagnosisLine> rule_eager(const DiagnosisInput& in);
 

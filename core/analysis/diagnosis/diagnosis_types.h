@@ -172,6 +172,13 @@ struct DiagnosisInput {
   bool last_never_launched = false;
   std::vector<std::string> host_events_between;  // names, most frequent first
   std::vector<LiveHolder> live_at_last_start;    // largest first
+  // The allocator's runtime peak (read) and, when it falls inside an execution, that execution ("jit_dot(49)
+  // execution 2"), what was in use at its start (read) and what it had allocated itself by then (measured).
+  std::optional<std::int64_t> runtime_peak_bytes;
+  std::int64_t runtime_peak_time_ps = 0;
+  std::string runtime_peak_execution;
+  std::int64_t runtime_peak_at_start = 0;
+  std::int64_t runtime_peak_own_bytes = 0;
 };
 
 }  // namespace oomscope::analysis

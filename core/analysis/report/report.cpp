@@ -149,6 +149,15 @@ DiagnosisInput diagnosis_input(const HostReport& r, std::size_t top) {
   in.program_modules_executed = r.program.modules_executed;
   in.program_executions = r.program.executions;
   in.program_most_executions = r.program.most_executions;
+  if (r.runtime_peak) {
+    in.runtime_peak_bytes = r.runtime_peak->peak_bytes;
+    in.runtime_peak_time_ps = r.runtime_peak->time_ps;
+    if (const auto& x = r.runtime_peak->execution) {
+      in.runtime_peak_execution = x->label + " execution " + std::to_string(x->number);
+      in.runtime_peak_at_start = r.runtime_peak->in_use_at_start;
+      in.runtime_peak_own_bytes = r.runtime_peak->own_chunk_bytes;
+    }
+  }
   if (r.runtime_peak)
     for (std::size_t i = 0; i < r.runtime_peak->modules.size() && i < 3; ++i)
       in.peak_shares += (i ? ", " : "") + r.runtime_peak->modules[i].module + " " +

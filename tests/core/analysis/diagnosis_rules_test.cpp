@@ -228,5 +228,29 @@ TEST(DiagnosisRules, FixSetsFitBesideTheBusiestStart) {
             std::string::npos);
 }
 
+// The runtime peak over the given pool is said with its execution and reconciled (gemm at 300 MiB: 256 +
+// 204).
+TEST(DiagnosisRules, RuntimePeakOverThePool) {
+  DiagnosisInput in = healthy();
+  in.capacity_bytes = 300 * MiB;
+  in.runtime_peak_bytes = 460 * MiB;
+  in.runtime_peak_time_ps = 5'622'000'000;
+  in.runtime_peak_execution = "jit_dot(49) execution 2";
+  in.runtime_peak_at_start = 256 * MiB;
+  in.runtime_peak_own_bytes = 204 * MiB;
+  const auto l = rule_runtime_peak_over_pool(in);
+  ASSERT_TRUE(l);
+  EXPECT_EQ(
+      l->finding,
+      "the runtime peak, 460 MiB at 0.005622 s inside jit_dot(49) execution 2, is more than the pool of 300 "
+      "MiB (160 MiB over); 256 MiB was in use when that execution started [read] and it had allocated 204 "
+      "MiB itself [measured]");
+  in.runtime_peak_bytes = 300 * MiB;  // at the pool, not over it
+  EXPECT_FALSE(rule_runtime_peak_over_pool(in));
+  in.runtime_peak_bytes = 460 * MiB;
+  in.capacity_bytes.reset();
+  EXPECT_FALSE(rule_runtime_peak_over_pool(in));
+}
+
 }  // namespace
 }  // namespace oomscope::analysis

@@ -98,9 +98,9 @@ TEST(RuntimeExecutions, AllocatorAndGrowthOfTheModule) {
   for (int i = 0; i < 4; ++i) {
     const std::int64_t t = 100 + i * 100;
     add_execution(spans, "jit_step", t, 40);
-    mem.alloc(t + 5, static_cast<std::uint64_t>(10 + i), 300);  // temp
-    mem.alloc(t + 6, static_cast<std::uint64_t>(20 + i), 100);  // output, kept
-    mem.free(t + 30, static_cast<std::uint64_t>(10 + i), 300);
+    mem.alloc(t + 5, 10 + static_cast<std::uint64_t>(i), 300);  // temp
+    mem.alloc(t + 6, 20 + static_cast<std::uint64_t>(i), 100);  // output, kept
+    mem.free(t + 30, 10 + static_cast<std::uint64_t>(i), 300);
   }
   const std::vector<ModuleRef> modules{{"jit_step", 7, 400}};
   const std::vector<DeviceProgramEvent> dev{{110, 7, 1, 1}, {210, 7, 1, 1}, {310, 7, 1, 1}, {410, 7, 1, 1}};

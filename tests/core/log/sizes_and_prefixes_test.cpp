@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "core/log/detail/line_clean.h"
 #include "core/log/detail/scan.h"
 
@@ -19,7 +21,7 @@ TEST(LogSizes, EverySpellingIsBinary) {
   EXPECT_EQ(bytes_of("2.00 MiB"), 2 << 20);
   EXPECT_EQ(bytes_of("16.00 GiB"), 16LL << 30);
   // PyTorch's MPS allocator divides by 2^30 and 2^20 and writes GB and MB (MPSAllocator.mm format_size).
-  EXPECT_EQ(bytes_of("18.13 GB"), static_cast<std::int64_t>(18.13 * (1LL << 30) + 0.5));
+  EXPECT_EQ(bytes_of("18.13 GB"), std::llround(18.13 * (1LL << 30)));
   EXPECT_EQ(bytes_of("4.50 MB"), static_cast<std::int64_t>(4.5 * (1 << 20)));
   EXPECT_EQ(bytes_of("512.00 KB"), 512 * 1024);
   // XLA and TPU: tsl's HumanReadableNumBytes, with and without "iB".
@@ -27,7 +29,7 @@ TEST(LogSizes, EverySpellingIsBinary) {
   EXPECT_EQ(bytes_of("8.00G"), 8LL << 30);
   EXPECT_EQ(bytes_of("64.0K"), 65536);
   EXPECT_EQ(bytes_of("0B"), 0);
-  EXPECT_EQ(bytes_of("-2.55G"), -static_cast<std::int64_t>(2.55 * (1LL << 30) + 0.5));
+  EXPECT_EQ(bytes_of("-2.55G"), -std::llround(2.55 * (1LL << 30)));
   EXPECT_EQ(bytes_of("6,532,939,776 bytes"), 6532939776LL);
   // Not sizes: a word that starts like a unit, a number alone.
   EXPECT_EQ(bytes_of("12 GPUs"), -1);
@@ -39,7 +41,7 @@ TEST(LogSizes, ErrorIsHalfTheLastDigitOrOneUnitWhenFloored) {
   const auto rounded = read_size("1.78 GiB", "r");
   ASSERT_TRUE(rounded);
   EXPECT_FALSE(rounded->exact);
-  EXPECT_EQ(rounded->error, static_cast<std::int64_t>(0.005 * (1LL << 30) + 0.5));
+  EXPECT_EQ(rounded->error, std::llround(0.005 * (1LL << 30)));
   EXPECT_EQ(rounded->printed, "1.78 GiB");
   const auto exact = read_size("6291456 bytes", "e");
   ASSERT_TRUE(exact);
