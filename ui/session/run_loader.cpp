@@ -76,7 +76,7 @@ void CaptureSession::openRun(const QStringList& pathsOrFolders) {
   const QString label = pathsOrFolders.size() == 1 ? pathsOrFolders.first()
                                                    : tr("%n files", nullptr, int(pathsOrFolders.size()));
   JobTracker::Work<LoadedRun> work = [loader = m_loader, inputs = pathsOrFolders, label](
-                                         ProgressSink& progress, std::stop_token stop) {
+                                         ProgressSink& progress, const std::stop_token& stop) {
     QElapsedTimer timer;
     timer.start();
     const std::vector<std::string> files = expandInputs(inputs);

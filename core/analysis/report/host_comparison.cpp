@@ -1,6 +1,7 @@
 #include "core/analysis/report/host_comparison.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -171,7 +172,7 @@ HostComparison compare_hosts(std::span<const HostReport> reports,
       why << untimed << " ran short, at times that cannot be compared; ";
     why << h.host << " came closest to running out: its peak was "
         << format_bytes(std::uint64_t(*h.peak_bytes)) << " of "
-        << format_bytes(std::uint64_t(*h.capacity_bytes)) << " (" << int(*h.peak_fraction * 100 + 0.5)
+        << format_bytes(std::uint64_t(*h.capacity_bytes)) << " (" << std::lround(*h.peak_fraction * 100)
         << " %).";
   } else {
     why << "No host has allocator events with a capacity, so none can be said to have run out first.";
