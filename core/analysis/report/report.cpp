@@ -157,11 +157,10 @@ DiagnosisInput diagnosis_input(const HostReport& r, std::size_t top) {
       in.runtime_peak_at_start = r.runtime_peak->in_use_at_start;
       in.runtime_peak_own_bytes = r.runtime_peak->own_chunk_bytes;
     }
-  }
-  if (r.runtime_peak)
     for (std::size_t i = 0; i < r.runtime_peak->modules.size() && i < 3; ++i)
       in.peak_shares += (i ? ", " : "") + r.runtime_peak->modules[i].module + " " +
                         format_bytes(r.runtime_peak->modules[i].bytes);
+  }
   in.temp_block_seen = r.temp_block_seen;
   in.largest_allocation_bytes = r.largest_allocation_bytes;
   if (const auto& m = r.runtime.module; m && m->allocator && *m->allocator < r.runtime.allocators.size()) {
