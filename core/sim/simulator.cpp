@@ -211,7 +211,7 @@ std::int64_t Simulator::run(std::int64_t max_steps) {
   return taken;
 }
 
-void Simulator::run_to_end(std::stop_token stop) {
+void Simulator::run_to_end(const std::stop_token& stop) {
   for (;;) {
     for (int i = 0; i < 4096; ++i)
       if (!impl_->step()) return;

@@ -76,7 +76,7 @@ class Simulator {
   // Steps until finished or `max_steps` steps were taken; returns the number taken.
   std::int64_t run(std::int64_t max_steps);
   // Steps until finished. Throws oomscope::Cancelled when stop is requested (checked every 4096 steps).
-  void run_to_end(std::stop_token stop = {});
+  void run_to_end(const std::stop_token& stop = {});
   // Back to the initial state (log cleared).
   void reset();
 

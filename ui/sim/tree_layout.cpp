@@ -22,7 +22,7 @@ void checkStop(const std::stop_token& stop, std::size_t i) {
 
 }  // namespace
 
-TreeLayout layoutTree(const sim::EventLog& log, std::stop_token stop) {
+TreeLayout layoutTree(const sim::EventLog& log, const std::stop_token& stop) {
   const auto& events = log.events;
   const std::size_t n = events.size();
   TreeLayout t;

@@ -34,6 +34,6 @@ struct TreeLayout {
 };
 
 // Throws oomscope::Cancelled when stop is requested (checked every few thousand nodes).
-TreeLayout layoutTree(const sim::EventLog& log, std::stop_token stop = {});
+TreeLayout layoutTree(const sim::EventLog& log, const std::stop_token& stop = {});
 
 }  // namespace oomscope::ui
