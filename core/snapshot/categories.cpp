@@ -62,7 +62,8 @@ const char* to_string(Category c) noexcept { return enum_name(kCategoryNames, c,
 bool is_python_frame(const Frame& f) { return f.filename.size() > 3 && f.filename.ends_with(".py"); }
 
 namespace {
-constexpr std::uint8_t kOptim = 1, kBackward = 2, kParams = 4, kForward = 8, kKvCache = 16, kComm = 32;
+constexpr std::uint8_t kOptim = 1, kBackward = 2, kParams = 4, kForward = 8, kKvCache = 16, kComm = 32,
+                       kCheckpoint = 64;
 
 Categorised made(Category c, std::string rule) {
   Categorised out;
@@ -115,6 +116,7 @@ FrameTraits frame_traits(const Snapshot& snap) {
     if (f.name == "forward" || f.name == "_call_impl" || f.name == "_wrapped_call_impl") b |= kForward;
     if (is_kv_cache_frame(file, f.name)) b |= kKvCache;
     if (is_comm_frame(file, f.name)) b |= kComm;
+    if (contains(file, "/torch/utils/checkpoint.py")) b |= kCheckpoint;
     t.bits[i] = b;
   }
   return t;
@@ -138,7 +140,7 @@ Categorised categorise(const Snapshot& snap, const FrameTraits& traits, FramesId
   const Frame* params = nullptr;
   const Frame* comm = nullptr;
   const Frame* kv = nullptr;
-  bool backward = false, forward = false;
+  bool backward = false, forward = false, checkpoint = false;
   for (std::uint32_t id : ids) {
     const std::uint8_t b = id < traits.bits.size() ? traits.bits[id] : 0;
     if ((b & kOptim) && !optim) optim = &snap.frames[id];
@@ -147,11 +149,19 @@ Categorised categorise(const Snapshot& snap, const FrameTraits& traits, FramesId
     if ((b & kKvCache) && !kv) kv = &snap.frames[id];
     backward |= (b & kBackward) != 0;
     forward |= (b & kForward) != 0;
+    checkpoint |= (b & kCheckpoint) != 0;
   }
   auto where = [](const Frame* f) { return f->filename + ":" + std::to_string(f->line) + " in " + f->name; };
   if (optim) return made(Category::OptimizerState, "a frame in torch/optim/ (" + optim->name + ")");
   if (comm) return made(Category::Communication, "a frame of collective communication (" + where(comm) + ")");
   if (kv) return made(Category::KvCache, "a frame that builds a key/value cache (" + where(kv) + ")");
+  // Activation checkpointing runs a module's forward() again inside backward() (torch/utils/checkpoint.py,
+  // reentrant or not): what that allocates is the activations, not gradients. Gradients computed inside a
+  // reentrant checkpoint's backward have the checkpoint frame but no forward() frame, and stay gradients.
+  if (backward && checkpoint && forward)
+    return made(Category::Activations,
+                "recomputed in backward() by activation checkpointing (a torch/utils/checkpoint.py frame "
+                "and a module's forward())");
   if (backward) return made(Category::Gradients, "allocated inside backward() (a torch.autograd frame)");
   if (params)
     return made(Category::Parameters, "allocated while building or moving the model (" + params->name + ")");

@@ -49,7 +49,8 @@ struct Categorised {
 
 // What each distinct frame says (computed once per snapshot: paths are normalised once, not per allocation).
 struct FrameTraits {
-  std::vector<std::uint8_t> bits;  // per frame: kOptim | kBackward | kParams | kForward | kKvCache | kComm
+  std::vector<std::uint8_t>
+      bits;  // per frame: kOptim | kBackward | kParams | kForward | kKvCache | kComm | kCheckpoint
 };
 FrameTraits frame_traits(const Snapshot& snap);
 

@@ -38,6 +38,8 @@ DiffPeak peak_of(const Snapshot& s, const std::string& path, const DeviceAnalysi
     const TraceEntry& e = s.device_traces[dev].at(static_cast<std::size_t>(p.trace_entry));
     if (e.time_us >= 0) p.time_s = static_cast<double>(e.time_us - d->first_time_us) / 1e6;
   }
+  if (p.trace_entry >= 0)
+    if (const AnnotationWindow* w = window_at(d->windows, p.trace_entry)) p.window = w->name;
   return p;
 }
 
@@ -57,8 +59,15 @@ void write_peak_line(std::ostream& o, const char* run, const DiffPeak& p) {
     } else {
       o << " (no times recorded)";
     }
+    if (!p.window.empty()) o << ", inside " << p.window << " (external_annotations)";
   }
   o << " [derived]\n";
+}
+
+// Where the peak moved, when both runs' annotations place it and the places differ.
+void write_peak_move(std::ostream& o, const DiffPeak& a, const DiffPeak& b) {
+  if (a.window.empty() || b.window.empty() || a.window == b.window) return;
+  o << "the peak moved: A's falls inside " << a.window << ", B's inside " << b.window << " [derived]\n";
 }
 
 nlohmann::json peak_json(const DiffPeak& p) {
@@ -66,7 +75,8 @@ nlohmann::json peak_json(const DiffPeak& p) {
           {"device", p.device},
           {"peak_allocated_bytes", p.bytes},
           {"trace_entry", p.trace_entry},
-          {"time_s", p.time_s ? nlohmann::json(*p.time_s) : nlohmann::json(nullptr)}};
+          {"time_s", p.time_s ? nlohmann::json(*p.time_s) : nlohmann::json(nullptr)},
+          {"window", p.window.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.window)}};
 }
 
 }  // namespace
@@ -153,9 +163,22 @@ SnapshotDiff diff_snapshots(const Snapshot& a, const SnapshotReport& ra, const S
   l.provenance = analysis::Provenance::Derived;
   l.finding = "the active-memory peak goes from " + format_bytes(peak(da)) + " to " + format_bytes(peak(db)) +
               ": " + signed_bytes(peak(db) - peak(da)) + pct_change(peak(da), peak(db));
+  // What changed most at the peaks, by category and by site, and where each peak fell when both files'
+  // annotations place it.
+  std::vector<std::string> causes;
+  const DiffRow* top_category = nullptr;
+  for (const DiffRow& c : d.categories)
+    if (c.delta() != 0 && (!top_category || std::llabs(c.delta()) > std::llabs(top_category->delta())))
+      top_category = &c;
+  if (top_category)
+    causes.push_back("by category the largest change at the peak is " + top_category->name + " " +
+                     signed_bytes(top_category->delta()));
   if (!d.sites.empty())
-    l.cause = "the largest change at the peak is " + signed_bytes(d.sites.front().delta()) + " at " +
-              d.sites.front().name;
+    causes.push_back((top_category ? "by site, " : "the largest change at the peak is ") +
+                     signed_bytes(d.sites.front().delta()) + " at " + d.sites.front().name);
+  if (!d.peak_a.window.empty() && !d.peak_b.window.empty() && d.peak_a.window != d.peak_b.window)
+    causes.push_back("the peak moved from inside " + d.peak_a.window + " to inside " + d.peak_b.window);
+  for (std::size_t i = 0; i < causes.size(); ++i) l.cause += (i ? "; " : "") + causes[i];
   d.findings.push_back(std::move(l));
   if (rb.reserved != ra.reserved) {
     analysis::DiagnosisLine r;
@@ -177,6 +200,7 @@ void write_diff_text(std::ostream& o, const SnapshotDiff& d) {
   o << "A: " << d.path_a << "\nB: " << d.path_b << "\n";
   write_peak_line(o, "A", d.peak_a);
   write_peak_line(o, "B", d.peak_b);
+  write_peak_move(o, d.peak_a, d.peak_b);
   o << "\n";
   o << pad("", 28) << pad("A", 12) << pad("B", 12) << "B - A\n";
   for (const DiffRow& r : d.totals) {

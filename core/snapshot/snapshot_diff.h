@@ -38,6 +38,9 @@ struct DiffPeak {
   std::int64_t trace_entry = -1;  // first raw trace index at the peak; -1: the level before the first entry
   std::optional<double> time_s;   // since the device's first trace entry; none without times or entry
   bool traced = false;            // the device has trace entries (else the peak is the snapshot's blocks)
+  // The innermost external_annotations range holding the peak's entry (its name, as the trainer named it:
+  // "## forward ##", "ProfilerStep#3"); "" when the file has none there.
+  std::string window;
 };
 
 struct SnapshotDiff {

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """`diff --json`'s site table (`sites`: bytes live at each run's peak by user code line and category) against
 an independent reading of both pickles (tests/data/tools/snapshot_peak_sites.py, Python's own Unpickler
-and the documented rules, no oomscope code), on the cs336 fp32/bf16 pair and on each run against itself;
+and the documented rules, no oomscope code), on the cs336 fp32/bf16 pair, on the hand-built pair without
+and with activation checkpointing (where the peak moved, read from its annotations) and on a run against
+itself;
 then `--categories` on `diff` and `report`: a user rule's name in the tables, and bad rule files failing
 with the file and the line.
 
@@ -9,6 +11,7 @@ usage: test_diff_sites.py CLI DATA_DIR
 """
 import json
 import os
+import pickle
 import subprocess
 import sys
 import tempfile
@@ -27,22 +30,18 @@ def independent(a, b):
     return json.loads(out.stdout)
 
 
-def main() -> int:
-    cli, data = sys.argv[1:3]
-    check = Checks()
-    fp32 = os.path.join(data, "torch_snapshot_cs336_fp32_ctx128.pickle")
-    bf16 = os.path.join(data, "torch_snapshot_cs336_bf16_ctx128.pickle")
-
-    want = independent(fp32, bf16)
-    got = cli_checks.run(cli, "diff", fp32, bf16, "--top", "1000", "--json", "-")
+def check_sites(check, cli, a, b, min_rows):
+    """diff --json A B's sites, peaks and categories against the independent reading; returns both."""
+    want = independent(a, b)
+    got = cli_checks.run(cli, "diff", a, b, "--top", "1000", "--json", "-")
     check(got.returncode == 0, f"diff exit {got.returncode}: {got.stderr}")
     doc = json.loads(got.stdout)
     rows = {(r["site"], r["category"]): (r["a"], r["b"]) for r in doc["sites"]}
     expected = {(r["site"], r["category"]): (r["a"], r["b"]) for r in want["diff"]}
-    check(len(expected) > 5, f"the independent reading found only {len(expected)} changed rows")
+    check(len(expected) >= min_rows, f"the independent reading found only {len(expected)} changed rows")
     check(
         rows == expected,
-        f"sites differ:\n  only oomscope {rows.keys() - expected.keys()}\n"
+        f"sites of {a} {b} differ:\n  only oomscope {rows.keys() - expected.keys()}\n"
         f"  only script {expected.keys() - rows.keys()}\n"
         f"  bytes {[(k, rows[k], expected[k]) for k in rows.keys() & expected.keys() if rows[k] != expected[k]]}",  # noqa: E501 (one message)
     )
@@ -57,15 +56,74 @@ def main() -> int:
         peak["a"] == want["runs"][0]["peak_bytes"] and peak["b"] == want["runs"][1]["peak_bytes"],
         f"peaks {peak} vs {[r['peak_bytes'] for r in want['runs']]}",
     )
+    for run, p in zip(want["runs"], doc["peaks"]):
+        check(p["trace_entry"] == run["peak_index"], f"peak entry {p['trace_entry']} vs {run['peak_index']}")
     # Σ of the category rows per run is the peak (every live element in exactly one category).
     cats = doc["categories_at_peak"]
     check(
         sum(c["a"] for c in cats) == peak["a"] and sum(c["b"] for c in cats) == peak["b"],
         "categories_at_peak do not add up to the peaks",
     )
+    by_category = [{}, {}]
+    for k, run in enumerate(want["runs"]):
+        for site in run["sites"]:
+            by_category[k][site["category"]] = by_category[k].get(site["category"], 0) + site["bytes"]
+    for c in cats:
+        check(
+            (c["a"], c["b"]) == (by_category[0].get(c["name"], 0), by_category[1].get(c["name"], 0)),
+            f"category {c} vs the script's {by_category}",
+        )
+    return doc, want
+
+
+def window_at_peak(path, entry):
+    """The innermost external_annotations range (latest START) holding trace entry `entry`'s time."""
+    with open(path, "rb") as f:
+        snap = pickle.load(f)  # a hand-built file of plain dicts and lists
+    t = snap["device_traces"][0][entry]["time_us"]
+    starts, best = {}, None
+    for a in snap["external_annotations"]:
+        if a["stage"] == "START":
+            starts[a["name"]] = a["time_us"]
+        elif a["name"] in starts and starts[a["name"]] <= t <= a["time_us"]:
+            if best is None or starts[a["name"]] > best[1]:
+                best = (a["name"], starts[a["name"]])
+    return best[0] if best else None
+
+
+def main() -> int:
+    cli, data = sys.argv[1:3]
+    check = Checks()
+    fp32 = os.path.join(data, "torch_snapshot_cs336_fp32_ctx128.pickle")
+    bf16 = os.path.join(data, "torch_snapshot_cs336_bf16_ctx128.pickle")
+    want = check_sites(check, cli, fp32, bf16, 6)[1]
+
+    # The hand-built checkpointing pair: the saving came from activations, and the peak moved from the
+    # end of forward into backward, each place read from the file's own annotations.
+    off = os.path.join(data, "hand_snapshots", "torch_snapshot_ckpt_off.pickle")
+    on = os.path.join(data, "hand_snapshots", "torch_snapshot_ckpt_on.pickle")
+    doc, ck = check_sites(check, cli, off, on, 3)
+    windows = [p["window"] for p in doc["peaks"]]
+    expected_windows = [window_at_peak(f, r["peak_index"]) for f, r in zip((off, on), ck["runs"])]
+    check(windows == expected_windows == ["## forward ##", "## backward ##"], f"peak windows {windows}")
+    cats = {c["name"]: c for c in doc["categories_at_peak"]}
+    check(cats["activations"]["b"] < cats["activations"]["a"], f"activations {cats['activations']}")
+    check(
+        cats["activations"]["a"] - cats["activations"]["b"] == max(c["a"] - c["b"] for c in cats.values()),
+        "the largest saving is not the activations'",
+    )
+    text = cli_checks.run(cli, "diff", off, on)
+    check(
+        "the peak moved: A's falls inside ## forward ##, B's inside ## backward ## [derived]" in text.stdout,
+        f"no peak-moved line: {text.stdout}",
+    )
+    same = json.loads(cli_checks.run(cli, "diff", on, on, "--json", "-").stdout)
+    check(same["peaks"][0]["window"] == same["peaks"][1]["window"], "one run, two windows")
+    check("the peak moved" not in cli_checks.run(cli, "diff", on, on).stdout, "a run against itself moved")
+
     # --top cuts the table, not the count.
     top = json.loads(cli_checks.run(cli, "diff", fp32, bf16, "--top", "3", "--json", "-").stdout)
-    check(len(top["sites"]) == 3 and top["site_rows_changed"] == len(expected), "--top 3")
+    check(len(top["sites"]) == 3 and top["site_rows_changed"] == len(want["diff"]), "--top 3")
     same = json.loads(cli_checks.run(cli, "diff", bf16, bf16, "--json", "-").stdout)
     check(same["sites"] == [] and same["site_rows_changed"] == 0, "a run against itself changed")
 

@@ -2,14 +2,20 @@
 // per-rank sets of tests/data/ranks: rank 2 of oom_job shows its categories and sites at its peak with the
 // CLI's figures (`oomscope-cli report tests/data/ranks/oom_job [--categories
 // tests/data/categories/ranks.rules]`), sorted by bytes; a double-click asks for its snapshot; the user's
-// rules compare the ranks again, a bad rules file changes nothing, and Kineto traces (no stacks) say so.
+// rules (chosen in the Load Category Rules… dialog, or applied directly) compare the ranks again, a bad rules
+// file changes nothing, and Kineto traces (no stacks) say so.
 // Screenshots with rank 2 selected, with and without the rules.
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QApplication>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTimer>
 #include <QtTest>
 
 #include "tests/ui/rank_job_files.h"
@@ -47,6 +53,41 @@ RanksWindow* openOomJob() {
   return w;
 }
 
+// Answers the next file dialog that opens (a QFileDialog, as QFileDialog::getOpenFileName shows it):
+// records its title and name filters, then chooses `path`, or cancels when `path` is empty.
+struct FileDialogAnswer {
+  QString title;
+  QStringList filters;
+  bool seen = false;
+  bool accepted = false;  // the dialog took the file and closed
+};
+void answerNextFileDialog(FileDialogAnswer* answer, const QString& path) {
+  auto* poll = new QTimer;
+  poll->setInterval(20);
+  QObject::connect(poll, &QTimer::timeout, poll, [poll, answer, path] {
+    // The offscreen platform activates no window, so look for the dialog among the visible top levels.
+    QFileDialog* dialog = nullptr;
+    for (QWidget* w : QApplication::topLevelWidgets())
+      if (auto* d = qobject_cast<QFileDialog*>(w); d && d->isVisible()) dialog = d;
+    if (!dialog) return;
+    poll->stop();
+    poll->deleteLater();
+    answer->seen = true;
+    answer->title = dialog->windowTitle();
+    answer->filters = dialog->nameFilters();
+    if (path.isEmpty()) {
+      dialog->reject();
+      return;
+    }
+    // As a user types it: the whole path in the file name field, then Open.
+    auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+    if (name) name->setText(QFileInfo(path).absoluteFilePath());
+    QMetaObject::invokeMethod(dialog, "accept");  // a protected slot of QFileDialog
+    answer->accepted = !dialog->isVisible();
+    if (!answer->accepted) dialog->reject();  // the dialog refused the file: fail, do not hang
+  });
+  poll->start();
+}
 }  // namespace
 
 class TestRankDetail : public QObject {
@@ -217,6 +258,36 @@ class TestRankDetail : public QObject {
     QVERIFY(rowOf(*w->imbalanceModel(), QStringLiteral("parameters"), RankImbalanceModel::Name) >= 0);
     QVERIFY(rowOf(*pane->categoriesModel(), QStringLiteral("parameters")) >= 0);
     QCOMPARE(CategoryRulesMenu::sessionRules(), QString());
+    w->close();
+  }
+
+  // Categories > Load Category Rules… asks for the file in a dialog: cancelling it changes nothing, choosing
+  // a rules file categorises the ranks by it (and its folder is where the next dialog starts).
+  void loadActionAsksForTheRulesFile() {
+    RanksWindow* w = openOomJob();
+    QVERIFY(w);
+    QSignalSpy applied(w, &RanksWindow::categoriesApplied);
+    QSignalSpy asked(w->categoriesMenu(), &CategoryRulesMenu::applyRequested);
+    FileDialogAnswer cancelled;
+    answerNextFileDialog(&cancelled, QString());
+    w->categoriesMenu()->loadAction()->trigger();
+    QVERIFY(cancelled.seen);
+    QCOMPARE(cancelled.title, QStringLiteral("Load Category Rules"));
+    QCOMPARE(cancelled.filters, QStringList({QStringLiteral("Category rules (*.rules *.txt)"),
+                                             QStringLiteral("All files (*)")}));
+    QCOMPARE(asked.count(), 0);
+    QVERIFY(rowOf(*w->imbalanceModel(), QStringLiteral("parameters"), RankImbalanceModel::Name) >= 0);
+    FileDialogAnswer chosen;
+    answerNextFileDialog(&chosen, kRules);
+    w->categoriesMenu()->loadAction()->trigger();
+    QVERIFY(chosen.seen);
+    QVERIFY(chosen.accepted);
+    QCOMPARE(asked.count(), 1);
+    QCOMPARE(QFileInfo(asked.at(0).at(0).toString()).canonicalFilePath(),
+             QFileInfo(kRules).canonicalFilePath());
+    QVERIFY(applied.wait(60000));
+    QVERIFY(rowOf(*w->imbalanceModel(), QStringLiteral("embedding table"), RankImbalanceModel::Name) >= 0);
+    QCOMPARE(w->categoriesMenu()->rulesPath(), asked.at(0).at(0).toString());
     w->close();
   }
 

@@ -1,6 +1,7 @@
 // Two runs on one axis in the snapshot window: the cs336 fp32 run with the bf16 run laid over it through the
 // Overlay page (read on the page's worker), the site/category model under QAbstractItemModelTester and equal
-// to core's diff, the shift moving B, a file that is not a snapshot failing with its name, and a screenshot.
+// to core's diff, the shift moving B, the hand-built checkpointing pair's peak moving from forward into
+// backward, a file that is not a snapshot failing with its name, and screenshots.
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QDoubleSpinBox>
@@ -71,6 +72,34 @@ class TstSnapshotOverlay : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     w.tabs()->setCurrentWidget(page);
     shoot(w, QStringLiteral("snapshot-overlay-cs336-fp32-bf16.png"));
+  }
+
+  // The hand-built pair without and with activation checkpointing (tests/data/README.md): the summary says
+  // the peak moved from the end of forward into backward, and the largest change is an activation site.
+  void checkpointingMovesThePeak() {
+    SnapshotWindow w;
+    NullProgress none;
+    w.setDocument(loadSnapshotDocument(data("hand_snapshots/torch_snapshot_ckpt_off.pickle"), none));
+    OverlayPage* page = w.overlayPage();
+    QVERIFY(page);
+    QSignalSpy done(page, &OverlayPage::overlaid);
+    page->openSecondRun(data("hand_snapshots/torch_snapshot_ckpt_on.pickle"));
+    QVERIFY(done.wait(60000));
+    const auto& r = page->result();
+    QVERIFY(r);
+    QCOMPARE(r->overlay.a.peak_bytes, qint64(23) << 20);  // tests/data/tools/snapshot_peak_sites.py
+    QCOMPARE(r->overlay.b.peak_bytes, qint64(13) << 20);
+    const QString text = page->summary()->text();
+    QVERIFY2(text.contains(QStringLiteral(
+                 "The peak moved: A's falls inside ## forward ##, B's inside ## backward ## [derived].")),
+             qPrintable(text));
+    QVERIFY(!r->diff.site_rows.empty());
+    QCOMPARE(QString::fromStdString(r->diff.site_rows.front().category), QStringLiteral("activations"));
+    w.resize(1280, 860);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.tabs()->setCurrentWidget(page);
+    shoot(w, QStringLiteral("snapshot-overlay-ckpt-off-on.png"));
   }
 
   // Before a second run is open the site table is empty; each header but the last (which stretches) is

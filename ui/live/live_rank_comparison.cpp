@@ -4,11 +4,8 @@
 
 #include <QFileDialog>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
-#include <QSortFilterProxyModel>
-#include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -18,6 +15,7 @@
 #include "ui/live/rank_comparison_model.h"
 #include "ui/session/job_tracker.h"
 #include "ui/session/safe_text_qt.h"
+#include "ui/widgets/sorted_table_view.h"
 
 namespace oomscope::ui {
 
@@ -49,17 +47,9 @@ LiveRankComparison::LiveRankComparison(QWidget* parent) : QWidget(parent) {
   m_imbalance->hide();
   m_note->hide();
   m_model = new RankComparisonModel(this);
-  auto* proxy = new QSortFilterProxyModel(this);
-  proxy->setSourceModel(m_model);
-  proxy->setSortRole(Qt::UserRole);
-  m_table = new QTableView(this);
+  m_table = new SortedTableView(m_model, this);
   m_table->setObjectName(QStringLiteral("comparisonTable"));
-  m_table->setModel(proxy);
-  m_table->setSortingEnabled(true);
   m_table->sortByColumn(RankComparisonModel::Rank, Qt::AscendingOrder);
-  m_table->verticalHeader()->hide();
-  m_table->horizontalHeader()->setStretchLastSection(true);
-  m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
   layout->addWidget(m_table, 1);
   m_job = new JobTracker(this);
   connect(m_job, &JobTracker::failed, this, &LiveRankComparison::showFailure);

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <memory>
 
+#include "ui/widgets/sorted_table_view.h"
+
 namespace oomscope::live {
 class LiveSession;
 struct RecordingComparison;
@@ -19,7 +21,6 @@ struct RecordingComparison;
 
 class QLabel;
 class QPushButton;
-class QTableView;
 class QTimer;
 
 namespace oomscope::ui {
@@ -69,7 +70,7 @@ class LiveRankComparison : public QWidget {
   QLabel* m_imbalance = nullptr;
   QLabel* m_note = nullptr;
   QPushButton* m_compare = nullptr;
-  QTableView* m_table = nullptr;
+  SortedTableView* m_table = nullptr;
   RankComparisonModel* m_model = nullptr;
   JobTracker* m_job = nullptr;
   QTimer* m_timer = nullptr;

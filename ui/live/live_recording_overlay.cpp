@@ -6,11 +6,8 @@
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
-#include <QTableView>
 #include <QVBoxLayout>
 #include <set>
 
@@ -18,6 +15,7 @@
 #include "ui/live/recording_overlay_chart.h"
 #include "ui/session/job_tracker.h"
 #include "ui/session/safe_text_qt.h"
+#include "ui/widgets/sorted_table_view.h"
 
 namespace oomscope::ui {
 
@@ -70,16 +68,9 @@ LiveRecordingOverlay::LiveRecordingOverlay(QWidget* parent) : QWidget(parent) {
   m_explanation = sentenceLabel(below, "overlayExplanation");
   belowLayout->addWidget(m_explanation);
   m_gap = new RecordingGapModel(this);
-  auto* proxy = new QSortFilterProxyModel(this);
-  proxy->setSourceModel(m_gap);
-  proxy->setSortRole(Qt::UserRole);
-  m_table = new QTableView(below);
+  m_table = new SortedTableView(m_gap, below);
   m_table->setObjectName(QStringLiteral("overlayGapTable"));
-  m_table->setModel(proxy);
-  m_table->setSortingEnabled(true);
   m_table->sortByColumn(RecordingGapModel::Rank, Qt::AscendingOrder);
-  m_table->verticalHeader()->hide();
-  m_table->horizontalHeader()->setStretchLastSection(true);
   belowLayout->addWidget(m_table, 1);
   m_sites = sentenceLabel(below, "overlaySites");
   belowLayout->addWidget(m_sites);

@@ -15,13 +15,13 @@
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
-class QTableView;
 
 namespace oomscope::ui {
 
 class JobTracker;
 class RecordingGapModel;
 class RecordingOverlayChart;
+class SortedTableView;
 struct JobError;
 
 class LiveRecordingOverlay : public QWidget {
@@ -66,7 +66,7 @@ class LiveRecordingOverlay : public QWidget {
   QDoubleSpinBox* m_shift = nullptr;
   RecordingOverlayChart* m_chart = nullptr;
   QLabel* m_explanation = nullptr;
-  QTableView* m_table = nullptr;
+  SortedTableView* m_table = nullptr;
   RecordingGapModel* m_gap = nullptr;
   QLabel* m_sites = nullptr;
   JobTracker* m_job = nullptr;

@@ -2,7 +2,6 @@
 
 #include <QFileInfo>
 #include <QFontDatabase>
-#include <QHeaderView>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -22,22 +21,11 @@
 #include "ui/log/log_texts.h"
 #include "ui/session/job_tracker.h"
 #include "ui/session/safe_text_qt.h"
+#include "ui/widgets/sorted_table_view.h"
 
 namespace oomscope::ui {
 
 namespace {
-
-QTableView* makeTable(QAbstractItemModel* model, QWidget* parent) {
-  auto* view = new QTableView(parent);
-  view->setModel(model);
-  view->setSelectionBehavior(QAbstractItemView::SelectRows);
-  view->setSelectionMode(QAbstractItemView::SingleSelection);
-  view->setAlternatingRowColors(true);
-  view->verticalHeader()->hide();
-  view->horizontalHeader()->setStretchLastSection(true);
-  view->setWordWrap(false);
-  return view;
-}
 
 QPlainTextEdit* makeText(QWidget* parent) {
   auto* text = new QPlainTextEdit(parent);
@@ -72,11 +60,11 @@ LogWindow::LogWindow(QWidget* parent) : QMainWindow(parent) {
   layout->addWidget(m_summary);
   auto* split = new QSplitter(Qt::Vertical, page);
   m_messageModel = new LogMessagesModel(this);
-  m_sorted = new QSortFilterProxyModel(this);
-  m_sorted->setSourceModel(m_messageModel);
-  m_messages = makeTable(m_sorted, split);
+  auto* messages = new SortedTableView(m_messageModel, split, Qt::DisplayRole);
+  messages->setSelectionMode(QAbstractItemView::SingleSelection);
+  m_sorted = messages->proxy();
+  m_messages = messages;
   m_messages->setObjectName(QStringLiteral("logMessages"));
-  m_messages->setSortingEnabled(true);
   m_messages->sortByColumn(LogMessagesModel::Index, Qt::AscendingOrder);
   split->addWidget(m_messages);
   split->addWidget(buildDetail());
@@ -149,13 +137,13 @@ QWidget* LogWindow::buildDetail() {
   m_diagnosis->setObjectName(QStringLiteral("logDiagnosis"));
   m_tabs->addTab(m_diagnosis, tr("Diagnosis"));
   m_buffersModel = new LogBuffersModel(this);
-  auto* sortedBuffers = new QSortFilterProxyModel(this);
-  sortedBuffers->setSourceModel(m_buffersModel);
-  sortedBuffers->setSortRole(Qt::UserRole);
-  m_buffers = makeTable(sortedBuffers, m_tabs);
+  m_buffers = new SortedTableView(m_buffersModel, m_tabs);
+  m_buffers->setSelectionMode(QAbstractItemView::SingleSelection);
   m_tabs->addTab(m_buffers, tr("Peak Buffers"));
   m_figuresModel = new LogFiguresModel(this);
-  m_tabs->addTab(makeTable(m_figuresModel, m_tabs), tr("Figures"));
+  auto* figures = new SortedTableView(m_figuresModel, m_tabs, Qt::DisplayRole);
+  figures->setSelectionMode(QAbstractItemView::SingleSelection);
+  m_tabs->addTab(figures, tr("Figures"));
   m_report = makeText(m_tabs);
   m_report->setObjectName(QStringLiteral("logReport"));
   m_tabs->addTab(m_report, tr("Report"));
@@ -200,7 +188,7 @@ void LogWindow::load(const QString& path) {
 
 void LogWindow::loadText(const QString& text) {
   setWindowTitle(tr("Pasted log \u2014 oomscope"));
-  startJob(tr("the pasted log"), [t = text.toStdString()](ProgressSink&, std::stop_token) {
+  startJob(tr("the pasted log"), [t = text.toStdString()](ProgressSink&, const std::stop_token&) {
     return logDocumentFromText(t, std::string());
   });
 }

@@ -4,12 +4,9 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
-#include <QTableView>
 #include <QVBoxLayout>
 #include <cstdlib>
 
@@ -18,6 +15,7 @@
 #include "ui/session/safe_text_qt.h"
 #include "ui/snapshot/overlay_widget.h"
 #include "ui/snapshot/site_diff_model.h"
+#include "ui/widgets/sorted_table_view.h"
 
 namespace oomscope::ui {
 
@@ -46,15 +44,7 @@ OverlayPage::OverlayPage(QWidget* parent) : QWidget(parent) {
   m_chart = new OverlayWidget;
   split->addWidget(m_chart);
   m_model = new SiteDiffModel(this);
-  auto* proxy = new QSortFilterProxyModel(this);
-  proxy->setSourceModel(m_model);
-  proxy->setSortRole(Qt::UserRole);
-  m_view = new QTableView;
-  m_view->setModel(proxy);
-  m_view->setSortingEnabled(true);
-  m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-  m_view->horizontalHeader()->setStretchLastSection(true);
-  m_view->verticalHeader()->hide();
+  m_view = new SortedTableView(m_model);
   m_view->resizeColumnsToContents();  // empty: each column as wide as its header, not elided
   split->addWidget(m_view);
   split->setStretchFactor(0, 3);
@@ -140,6 +130,13 @@ void OverlayPage::setResult(std::shared_ptr<const RunOverlayResult> result) {
   QString why = safeText(o.why);
   if (!why.isEmpty()) why[0] = why[0].toUpper();
   text += why.toHtmlEscaped() + QStringLiteral(". ");
+  // Where each peak fell, by the files' own annotations (diff's "the peak moved" line).
+  const std::string& wa = m_result->diff.peak_a.window;
+  const std::string& wb = m_result->diff.peak_b.window;
+  if (!wa.empty() && !wb.empty())
+    text += (wa == wb ? tr("Both peaks fall inside %1. ").arg(safeText(wa).toHtmlEscaped())
+                      : tr("The peak moved: A's falls inside %1, B's inside %2 [derived]. ")
+                            .arg(safeText(wa).toHtmlEscaped(), safeText(wb).toHtmlEscaped()));
   const auto& rows = m_result->diff.site_rows;
   if (!rows.empty())
     text += tr("Largest change at the peaks: <b>%1%2</b> at %3 (%4); %5 site and category rows changed "

@@ -5,7 +5,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -14,6 +13,7 @@
 #include "ui/models/record_table_model.h"
 #include "ui/session/safe_text_qt.h"
 #include "ui/snapshot/snapshot_rank_detail_model.h"
+#include "ui/widgets/sorted_table_view.h"
 
 namespace oomscope::ui {
 
@@ -29,21 +29,6 @@ QLabel* RankDetailPane::plainLabel() {
   l->setWordWrap(true);
   l->setTextInteractionFlags(Qt::TextSelectableByMouse);
   return l;
-}
-
-QTableView* RankDetailPane::sortedTable(QAbstractItemModel* model, QObject* owner) {
-  auto* proxy = new QSortFilterProxyModel(owner);
-  proxy->setSourceModel(model);
-  proxy->setSortRole(RecordTableModel::SortRole);
-  auto* view = new QTableView;
-  view->setModel(proxy);
-  view->setSortingEnabled(true);
-  view->sortByColumn(-1, Qt::AscendingOrder);  // the model's order until a header is clicked
-  view->horizontalHeader()->setStretchLastSection(true);
-  view->setAlternatingRowColors(true);
-  view->setWordWrap(false);
-  view->verticalHeader()->hide();
-  return view;
 }
 
 RankDetailPane::RankDetailPane(QWidget* parent) : QWidget(parent) {
@@ -65,8 +50,15 @@ RankDetailPane::RankDetailPane(QWidget* parent) : QWidget(parent) {
   m_message->setAlignment(Qt::AlignLeft | Qt::AlignTop);
   m_categories = new SnapshotRankDetailModel(SnapshotRankDetailModel::Part::Categories, this);
   m_sites = new SnapshotRankDetailModel(SnapshotRankDetailModel::Part::Sites, this);
-  m_categoriesView = sortedTable(m_categories, this);
-  m_sitesView = sortedTable(m_sites, this);
+  m_categoriesView = new SortedTableView(m_categories, nullptr, RecordTableModel::SortRole);
+  m_sitesView = new SortedTableView(m_sites, nullptr, RecordTableModel::SortRole);
+  // The rule that gave each category is a sentence: it wraps in the last column, which stretches, and the
+  // rows grow to hold it whenever the column's width changes.
+  m_categoriesView->setWordWrap(true);
+  connect(m_categoriesView->horizontalHeader(), &QHeaderView::sectionResized, m_categoriesView,
+          [this](int column) {
+            if (column == SnapshotRankDetailModel::Rule) m_categoriesView->resizeRowsToContents();
+          });
   // Bytes first, as the CLI prints a site's line: the long site text is last and stretches.
   m_sitesView->horizontalHeader()->moveSection(SnapshotRankDetailModel::Bytes, SnapshotRankDetailModel::Name);
   m_categoriesTitle = plainLabel();
@@ -138,7 +130,10 @@ void RankDetailPane::showRank(const snapshot::RankComparison& c, std::size_t ind
   m_message->hide();
   m_tables->show();
   m_open->setEnabled(true);
-  m_categoriesView->resizeColumnsToContents();
+  for (int column :
+       {SnapshotRankDetailModel::Name, SnapshotRankDetailModel::Bytes, SnapshotRankDetailModel::Count})
+    m_categoriesView->resizeColumnToContents(column);
+  m_categoriesView->resizeRowsToContents();
   m_sitesView->resizeColumnsToContents();
 }
 

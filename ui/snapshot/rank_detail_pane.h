@@ -11,7 +11,6 @@
 
 #include "core/snapshot/rank_comparison.h"
 
-class QAbstractItemModel;
 class QLabel;
 class QPushButton;
 class QTableView;
@@ -42,9 +41,6 @@ class RankDetailPane : public QWidget {
   QTableView* sitesView() const { return m_sitesView; }
   QString path() const { return m_path; }  // the file Open Snapshot opens; "" = none
 
-  // A table over `model` sorted by RecordTableModel::SortRole (a proxy owned by `owner`), in the model's
-  // order until a header is clicked; the Ranks window's tables are made the same way.
-  static QTableView* sortedTable(QAbstractItemModel* model, QObject* owner);
   // A word-wrapped, selectable label of plain text (names from files are never markup).
   static QLabel* plainLabel();
 

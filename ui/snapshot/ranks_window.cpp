@@ -19,6 +19,7 @@
 #include "core/snapshot/category_rules.h"
 #include "core/util/bytes.h"
 #include "ui/models/kineto_rank_model.h"
+#include "ui/models/record_table_model.h"
 #include "ui/models/snapshot_rank_imbalance_model.h"
 #include "ui/models/snapshot_rank_model.h"
 #include "ui/session/job_tracker.h"
@@ -26,6 +27,7 @@
 #include "ui/snapshot/category_rules_menu.h"
 #include "ui/snapshot/rank_detail_pane.h"
 #include "ui/snapshot/snapshot_window.h"
+#include "ui/widgets/sorted_table_view.h"
 
 namespace oomscope::ui {
 
@@ -42,11 +44,11 @@ RanksWindow::RanksWindow(QWidget* parent) : QMainWindow(parent) {
   m_ranks = new SnapshotRankModel(this);
   m_kinetoRanks = new KinetoRankModel(this);
   m_imbalance = new RankImbalanceModel(this);
-  m_rankView = RankDetailPane::sortedTable(m_ranks, this);
-  m_rankProxy = qobject_cast<QSortFilterProxyModel*>(m_rankView->model());
-  m_rankView->setSelectionBehavior(QAbstractItemView::SelectRows);
-  m_rankView->setSelectionMode(QAbstractItemView::SingleSelection);
-  m_imbalanceView = RankDetailPane::sortedTable(m_imbalance, this);
+  auto* rankView = new SortedTableView(m_ranks, nullptr, RecordTableModel::SortRole);
+  rankView->setSelectionMode(QAbstractItemView::SingleSelection);
+  m_rankProxy = rankView->proxy();
+  m_rankView = rankView;
+  m_imbalanceView = new SortedTableView(m_imbalance, nullptr, RecordTableModel::SortRole);
   auto* capacityRow = new QHBoxLayout;
   capacityRow->addWidget(new QLabel(tr("Capacity of every rank's device:")));
   m_capacity = new QLineEdit;

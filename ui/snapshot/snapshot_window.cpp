@@ -33,6 +33,7 @@
 #include "ui/snapshot/snapshot_models.h"
 #include "ui/snapshot/whatif_chart.h"
 #include "ui/snapshot/whatif_panel.h"
+#include "ui/widgets/sorted_table_view.h"
 
 namespace oomscope::ui {
 
@@ -51,20 +52,10 @@ QPlainTextEdit* monoText() {
   return t;
 }
 
-QTableView* tableFor(QAbstractItemModel* model, QWidget* parent) {
-  auto* proxy = new QSortFilterProxyModel(parent);
-  proxy->setSourceModel(model);
-  proxy->setSortRole(Qt::UserRole);
-  auto* view = new QTableView;
-  view->setModel(proxy);
-  view->setSortingEnabled(true);
-  view->setSelectionBehavior(QAbstractItemView::SelectRows);
+SortedTableView* tableFor(QAbstractItemModel* model) {
+  auto* view = new SortedTableView(model);
   view->setSelectionMode(QAbstractItemView::SingleSelection);
-  view->verticalHeader()->hide();
-  view->horizontalHeader()->setStretchLastSection(true);
-  view->setAlternatingRowColors(true);
-  view->setWordWrap(false);
-  view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+  view->useCompactRows();
   return view;
 }
 
@@ -223,7 +214,7 @@ QWidget* SnapshotWindow::buildStatePage() {
   m_segmentModel = new SegmentStateModel(this);
   auto* split = new QSplitter(Qt::Vertical);
   split->addWidget(scroll);
-  auto* segments = tableFor(m_segmentModel, this);
+  auto* segments = tableFor(m_segmentModel);
   segments->sortByColumn(SegmentStateModel::Size, Qt::DescendingOrder);
   split->addWidget(segments);
   split->setStretchFactor(0, 3);
@@ -239,7 +230,8 @@ QWidget* SnapshotWindow::buildStatePage() {
 
 QWidget* SnapshotWindow::buildTopPage() {
   m_topModel = new TopAllocationsModel(this);
-  m_topView = tableFor(m_topModel, this);
+  auto* topView = tableFor(m_topModel);
+  m_topView = topView;
   m_frames = monoText();
   auto* table = new QWidget;
   auto* layout = new QVBoxLayout(table);
@@ -252,9 +244,8 @@ QWidget* SnapshotWindow::buildTopPage() {
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
   connect(m_topView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-          [this](const QModelIndex& current) {
-            auto* proxy = static_cast<QSortFilterProxyModel*>(m_topView->model());
-            m_frames->setPlainText(m_topModel->framesText(proxy->mapToSource(current).row()));
+          [this, topView](const QModelIndex& current) {
+            m_frames->setPlainText(m_topModel->framesText(topView->sourceIndex(current).row()));
           });
   return split;
 }
@@ -269,7 +260,7 @@ QWidget* SnapshotWindow::buildDiffPage() {
   row->addWidget(m_diffChoice, 1);
   layout->addLayout(row);
   m_diffModel = new DiffModel(this);
-  auto* view = tableFor(m_diffModel, this);
+  auto* view = tableFor(m_diffModel);
   view->setSortingEnabled(false);
   m_diffText = monoText();
   auto* split = new QSplitter(Qt::Vertical);

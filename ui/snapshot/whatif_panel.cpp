@@ -3,12 +3,10 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
@@ -24,21 +22,11 @@
 #include "ui/snapshot/whatif_chart.h"
 #include "ui/snapshot/whatif_oom_model.h"
 #include "ui/snapshot/whatif_scenario_model.h"
+#include "ui/widgets/sorted_table_view.h"
 
 namespace oomscope::ui {
 
 namespace {
-
-QTableView* plainTable(QAbstractItemModel* model) {
-  auto* view = new QTableView;
-  view->setModel(model);
-  view->verticalHeader()->hide();
-  view->horizontalHeader()->setStretchLastSection(true);
-  view->setSelectionBehavior(QAbstractItemView::SelectRows);
-  view->setWordWrap(false);
-  view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
-  return view;
-}
 
 QString bytes(std::uint64_t v) { return bytesText(static_cast<qint64>(v)); }
 
@@ -82,14 +70,11 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
   m_chart = new WhatIfChart;
   m_oomModel = new WhatIfOomModel(this);
   m_scenarioModel = new WhatIfScenarioModel(this);
-  auto* proxy = new QSortFilterProxyModel(this);
-  proxy->setSourceModel(m_scenarioModel);
-  proxy->setSortRole(Qt::UserRole);
-  m_scenarioView = plainTable(proxy);
-  m_scenarioView->setSortingEnabled(true);
-  m_scenarioView->sortByColumn(-1, Qt::AscendingOrder);  // the recorded run first, as run
-  connect(m_scenarioView, &QTableView::doubleClicked, this, [this, proxy](const QModelIndex& i) {
-    const allocator::Scenario* s = m_scenarioModel->scenario(proxy->mapToSource(i).row());
+  auto* scenarioView = new SortedTableView(m_scenarioModel);  // the recorded run first, as run
+  scenarioView->useCompactRows();
+  m_scenarioView = scenarioView;
+  connect(m_scenarioView, &QTableView::doubleClicked, this, [this, scenarioView](const QModelIndex& i) {
+    const allocator::Scenario* s = m_scenarioModel->scenario(scenarioView->sourceIndex(i).row());
     if (!s) return;
     WhatIfChoice c;
     if (s->kind != allocator::ScenarioKind::Recorded) c.settings.push_back(s->name);
@@ -99,7 +84,10 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     setChoice(c);
   });
   auto* tables = new QSplitter(Qt::Horizontal);
-  m_oomView = plainTable(m_oomModel);
+  auto* oomView = new SortedTableView(m_oomModel);
+  oomView->setSortingEnabled(false);  // the replay's OOMs in the order they happened
+  oomView->useCompactRows();
+  m_oomView = oomView;
   tables->addWidget(m_oomView);
   auto* scenarios = new QWidget;
   auto* sl = new QVBoxLayout(scenarios);
@@ -212,7 +200,7 @@ void WhatIfPanel::setSnapshot(std::shared_ptr<const snapshot::Snapshot> snap, st
   auto s = m_snap;
   m_standardJob->start<std::shared_ptr<const allocator::WhatIfResult>>(
       QString::fromStdString(m_snap->path),
-      [s, device](ProgressSink& progress, std::stop_token stop) {
+      [s, device](ProgressSink& progress, const std::stop_token& stop) {
         return std::make_shared<const allocator::WhatIfResult>(
             buildStandardScenarios(*s, device, progress, stop));
       },
@@ -307,7 +295,7 @@ void WhatIfPanel::run() {
   const std::int64_t device = m_device;
   m_choiceJob->start<std::shared_ptr<const WhatIfView>>(
       QString::fromStdString(m_snap->path),
-      [s, device, choice = *c](ProgressSink& progress, std::stop_token stop) {
+      [s, device, choice = *c](ProgressSink& progress, const std::stop_token& stop) {
         return std::make_shared<const WhatIfView>(buildWhatIfView(*s, device, choice, progress, stop));
       },
       [this](const std::shared_ptr<const WhatIfView>& v) { showView(v); });
@@ -362,7 +350,7 @@ void WhatIfPanel::showView(std::shared_ptr<const WhatIfView> view) {
   emit viewChanged();
 }
 
-void WhatIfPanel::showStandard(std::shared_ptr<const allocator::WhatIfResult> result) {
+void WhatIfPanel::showStandard(const std::shared_ptr<const allocator::WhatIfResult>& result) {
   m_scenarioModel->setResult(result);
   m_scenarioView->resizeColumnsToContents();
   QStringList lines;

@@ -66,7 +66,7 @@ class WhatIfPanel : public QWidget {
   void scheduleRun();  // coalesces edits (a spin box's arrows) into one run
   void run();
   void showView(std::shared_ptr<const WhatIfView> view);
-  void showStandard(std::shared_ptr<const allocator::WhatIfResult> result);
+  void showStandard(const std::shared_ptr<const allocator::WhatIfResult>& result);
   void updateBusy();
   void jobEnded(const QString& message);
 

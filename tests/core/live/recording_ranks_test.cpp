@@ -14,29 +14,32 @@
 
 #include "core/live/client/recorder.h"
 #include "core/util/error.h"
+#include "tests/core/live/recorded_job.h"
 
 namespace oomscope::live {
 namespace {
 
-constexpr std::int64_t kGiB = 1ll << 30, kMiB = 1ll << 20;
-constexpr std::int64_t kCapacity = 16 * kGiB;
-constexpr std::int64_t kT0 = 1'700'000'000'000'000'000;  // unix ns
-constexpr std::int64_t kTick = 100'000'000;              // 10 Hz
+using testjob::kCapacity;
+using testjob::kGiB;
+using testjob::kLeaker;
+using testjob::kMiB;
+using testjob::kTick;
 constexpr int kSteps = 20;
-constexpr int kLeaker = 3;
 
-std::string temp_path(const char* name) {
-  return (std::filesystem::temp_directory_path() /
-          (std::string("oomscope-recranks-") + std::to_string(::getpid()) + name))
-      .string();
-}
+std::string temp_path(const char* name) { return testjob::temp_path(std::string("recranks") + name); }
 
-// Rank r at step i: a steady rank holds 4 GiB + r * 256 MiB; the leaker adds 500 MiB a step.
-std::int64_t allocated(int r, int i) {
-  return 4 * kGiB + r * 256 * kMiB + (r == kLeaker ? i * 500 * kMiB : 0);
+// The job of recorded_job.h: rank r at step i holds 4 GiB + r * 256 MiB, the leaker (rank 3) 500 MiB a step
+// more; rank 1 runs out too, 500 ms after its last sample, later than the leaker, whose event carries no
+// step.
+testjob::Job job(bool ooms) {
+  testjob::Job j;
+  j.steps = kSteps;
+  j.ooms = ooms;
+  return j;
 }
-std::int64_t reserved(int r, int i) { return allocated(r, i) + kGiB; }
-std::int64_t when(int r, int i) { return kT0 + i * kTick + r * 1000; }  // ranks sample a little apart
+std::int64_t allocated(int r, int i) { return testjob::allocated(job(true), r, i); }
+std::int64_t reserved(int r, int i) { return testjob::reserved(job(true), r, i); }
+std::int64_t when(int r, int i) { return testjob::when(job(true), r, i); }  // ranks sample a little apart
 
 struct Plan {
   bool ooms = true;
@@ -44,40 +47,7 @@ struct Plan {
 
 void write(const std::string& path, const Plan& plan) {
   Recorder rec(path);
-  for (int r = 0; r < 4; ++r) {
-    Hello h;
-    h.rank = r;
-    h.world_size = 4;
-    h.backend = "cuda";
-    h.host = "node0";
-    h.total_bytes = kCapacity;
-    rec.on_endpoint(r, "127.0.0.1:" + std::to_string(7070 + r));
-    rec.on_hello(r, h);
-  }
-  for (int i = 0; i < kSteps; ++i)
-    for (int r = 0; r < 4; ++r) {
-      Sample s;
-      s.t = when(r, i);
-      s.set(Field::Step, i);
-      s.set(Field::Allocated, allocated(r, i));
-      s.set(Field::Reserved, reserved(r, i));
-      rec.on_sample(r, s);
-    }
-  if (plan.ooms) {
-    // Rank 1 runs out too, but later than the leaker; the leaker's event carries no step.
-    Event late;
-    late.t = when(1, kSteps - 1) + 5 * kTick;
-    late.kind = "oom";
-    late.step = kSteps - 1;
-    late.message = "CUDA out of memory. Tried to allocate 512.00 MiB. GPU 1 has ...";
-    rec.on_event(1, late);
-    Event first;
-    first.t = when(kLeaker, kSteps - 1) + kTick;
-    first.kind = "oom";
-    first.message = "CUDA out of memory. Tried to allocate 2.50 GiB. GPU 3 has a total capacity of 16 GiB";
-    first.path = "/tmp/oom-rank3.pickle";
-    rec.on_event(kLeaker, first);
-  }
+  testjob::play(rec, job(plan.ooms));
   rec.close();
 }
 

@@ -13,6 +13,16 @@
 - torch_snapshot_pools_a.pickle, torch_snapshot_pools_b.pickle: two runs of a vLLM-style engine with weights
   in private pool (0,1) and, in B only, a KV cache in (0,2), beside the default pool (no trace: history
   recording off), for `oomscope-cli diff`'s figures by pool.
+- torch_snapshot_ckpt_off.pickle, torch_snapshot_ckpt_on.pickle: one training step of a 4-layer model
+  (1 MiB of parameters a layer, plain SGD) without and with activation checkpointing
+  (torch.utils.checkpoint, non-reentrant, on every layer), with `## forward ##`, `## backward ##` and
+  `Optimizer.step#SGD.step` annotations. Each layer makes 3 MiB of inner activations, a 1 MiB output and
+  three short-lived 1 MiB temporaries; the loss keeps 2 MiB of logits. Without checkpointing the inner
+  activations stay for backward and the peak, 23 MiB, falls at the end of the forward pass (parameters 4,
+  activations 16, the loss's temporaries 3). With it they are freed in forward and recomputed layer by layer
+  in backward (frames of torch/utils/checkpoint.py under the autograd engine's), so the peak is 13 MiB,
+  inside backward, at layer 3's recompute (parameters 4, activations 7, gradients 2): the saving came from
+  activations and the peak moved. No real checkpointing pair is in the shared data.
 
 Nobody ran PyTorch for these: the layout follows CUDACachingAllocator.cpp (2.1+): an expandable segment maps
 pages of 20 MiB (kLargeBuffer) in the large pool, rounding the request up to a whole number of pages, and
@@ -163,6 +173,177 @@ def pools_snapshot(b):
     return {"segments": segments, "device_traces": [[]], "allocator_settings": settings}
 
 
+# The checkpointing pair. Frames innermost first, as the snapshot lists them; torch's files where PyTorch has
+# them, the model's in this script's name.
+TORCH = "/usr/lib/python3/dist-packages/torch/"
+SCRIPT = "/synthetic/make_hand_snapshots.py"
+
+
+def fr(*frames):
+    return [{"filename": f, "line": line, "name": n} for f, line, n in frames]
+
+
+MODULE = (TORCH + "nn/modules/module.py", 1527, "_call_impl")
+TRAIN = (SCRIPT, 200, "train_step")
+BACKWARD = [
+    (TORCH + "autograd/graph.py", 744, "_engine_run_backward"),
+    (TORCH + "autograd/__init__.py", 267, "backward"),
+    (TORCH + "_tensor.py", 522, "backward"),
+    (SCRIPT, 203, "train_step"),
+]
+
+
+def layer_forward(i):
+    return (SCRIPT, 110 + i, "forward")
+
+
+class StepWriter:
+    """Writes one device's trace and its end state: a first-fit allocator over one 64 MiB segment."""
+
+    def __init__(self):
+        self.base = 0x7F4000000000
+        self.size = 64 * MiB
+        self.t = 1_000_000
+        self.trace = [self.entry("segment_alloc", self.base, self.size, [])]
+        self.live = {}  # name -> (addr, size, frames)
+        self.annotations = []
+
+    def entry(self, action, addr, size, frames):
+        self.t += 10
+        return {
+            "action": action,
+            "addr": addr,
+            "size": size,
+            "stream": 0,
+            "time_us": self.t,
+            "frames": frames,
+        }
+
+    def mark(self, stage, name):
+        self.t += 10
+        self.annotations.append({"device": 0, "stage": stage, "name": name, "time_us": self.t})
+
+    def alloc(self, name, mib, frames):
+        size = mib * MiB
+        at = self.base
+        for addr, sz, _ in sorted(self.live.values()):
+            if addr - at >= size:
+                break
+            at = max(at, addr + sz)
+        assert at + size <= self.base + self.size, name
+        self.live[name] = (at, size, frames)
+        self.trace.append(self.entry("alloc", at, size, frames))
+
+    def free(self, name):
+        addr, size, frames = self.live.pop(name)
+        self.trace.append(self.entry("free_requested", addr, size, frames))
+        self.trace.append(self.entry("free_completed", addr, size, frames))
+
+    def snapshot(self):
+        blocks, at, allocated = [], self.base, 0
+        for addr, size, frames in sorted(self.live.values()):
+            if addr > at:
+                blocks.append(
+                    {"address": at, "size": addr - at, "requested_size": 0, "state": "inactive", "frames": []}
+                )
+            blocks.append(
+                {
+                    "address": addr,
+                    "size": size,
+                    "requested_size": size,
+                    "state": "active_allocated",
+                    "frames": frames,
+                }
+            )
+            allocated += size
+            at = addr + size
+        if at < self.base + self.size:
+            end = self.base + self.size
+            blocks.append(
+                {"address": at, "size": end - at, "requested_size": 0, "state": "inactive", "frames": []}
+            )
+        segment = {
+            "device": 0,
+            "address": self.base,
+            "total_size": self.size,
+            "allocated_size": allocated,
+            "active_size": allocated,
+            "requested_size": allocated,
+            "stream": 0,
+            "segment_type": "large",
+            "segment_pool_id": (0, 0),
+            "is_expandable": False,
+            "frames": [],
+            "blocks": blocks,
+        }
+        settings = dict(SETTINGS, PYTORCH_CUDA_ALLOC_CONF="", expandable_segments=False)
+        return {
+            "segments": [segment],
+            "device_traces": [self.trace],
+            "allocator_settings": settings,
+            "external_annotations": self.annotations,
+        }
+
+
+def training_step(checkpointing):
+    w = StepWriter()
+    for i in range(4):  # the model's parameters, moved to the GPU
+        w.alloc(
+            f"p{i}", 1, fr((TORCH + "nn/modules/module.py", 1143, "_apply"), (SCRIPT, 190, "build_model"))
+        )
+    w.mark("START", "## forward ##")
+    for i in range(4):
+        ckpt = (
+            [(TORCH + "utils/checkpoint.py", 488, "checkpoint"), (SCRIPT, 120, "forward")]
+            if checkpointing
+            else []
+        )
+        inner = fr((TORCH + "nn/functional.py", 1694, "gelu"), MODULE, layer_forward(i), *ckpt, TRAIN)
+        w.alloc(f"a{i}", 3, inner)
+        for _ in range(3):  # a layer's short-lived temporaries (freed within 16 allocator events)
+            w.alloc(
+                "tmp",
+                1,
+                fr((TORCH + "nn/functional.py", 2515, "layer_norm"), MODULE, layer_forward(i), *ckpt, TRAIN),
+            )
+            w.free("tmp")
+        w.alloc(f"b{i}", 1, fr(MODULE, layer_forward(i), *ckpt, TRAIN))
+        if checkpointing:
+            w.free(f"a{i}")  # not saved for backward: recomputed there
+    w.alloc("logits", 2, fr((SCRIPT, 130, "forward"), TRAIN))
+    for _ in range(3):  # the loss's temporaries
+        w.alloc(
+            "tmp", 1, fr((TORCH + "nn/functional.py", 3053, "cross_entropy"), (SCRIPT, 131, "forward"), TRAIN)
+        )
+        w.free("tmp")
+    w.mark("END", "## forward ##")
+    w.mark("START", "## backward ##")
+    w.free("logits")
+    w.alloc("dlogits", 1, fr(*BACKWARD))
+    for i in reversed(range(4)):
+        if checkpointing:  # the non-reentrant checkpoint's unpack hook runs the layer's forward again
+            recompute = fr(
+                (TORCH + "nn/functional.py", 1694, "gelu"),
+                MODULE,
+                layer_forward(i),
+                (TORCH + "utils/checkpoint.py", 1395, "recompute_fn"),
+                (TORCH + "utils/checkpoint.py", 1123, "unpack_hook"),
+                *BACKWARD,
+            )
+            w.alloc(f"a{i}", 3, recompute)
+        w.alloc(f"g{i}", 1, fr(*BACKWARD))
+        w.free(f"a{i}")
+        w.free(f"b{i}")
+        if i == 3:
+            w.free("dlogits")
+    w.mark("END", "## backward ##")
+    w.mark("START", "Optimizer.step#SGD.step")  # plain SGD: the parameters are updated in place
+    w.mark("END", "Optimizer.step#SGD.step")
+    for i in range(4):  # zero_grad(set_to_none=True)
+        w.free(f"g{i}")
+    return w.snapshot()
+
+
 def main() -> int:
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -186,6 +367,11 @@ def main() -> int:
     for name, b in (("torch_snapshot_pools_a.pickle", False), ("torch_snapshot_pools_b.pickle", True)):
         data = pickle.dumps(pools_snapshot(b), protocol=4)
         assert pickle.loads(data) == pools_snapshot(b)
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(data)
+    for name, ckpt in (("torch_snapshot_ckpt_off.pickle", False), ("torch_snapshot_ckpt_on.pickle", True)):
+        data = pickle.dumps(training_step(ckpt), protocol=4)
+        assert pickle.loads(data) == training_step(ckpt)
         with open(os.path.join(out, name), "wb") as f:
             f.write(data)
     return 0

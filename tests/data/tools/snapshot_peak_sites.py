@@ -118,11 +118,15 @@ def category(frames, life):
         return "communication"
     if any(kv_cache(file, name) for file, name in fs):
         return "KV cache"
+    forward = any(name in ("forward", "_call_impl", "_wrapped_call_impl") for _, name in fs)
     if any(backward(file, name) for file, name in fs):
+        # a module's forward() run again inside backward() by activation checkpointing
+        if forward and any("/torch/utils/checkpoint.py" in file for file, _ in fs):
+            return "activations"
         return "gradients"
     if any(params(file, name) for file, name in fs):
         return "parameters"
-    if any(name in ("forward", "_call_impl", "_wrapped_call_impl") for _, name in fs):
+    if forward:
         return "temporaries" if short else "activations"
     if not fs:
         return "temporaries" if short else "unknown"
