@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "app/cli/bench.h"

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 namespace oomscope::cli {
 

@@ -2,7 +2,7 @@
 // The OOM forecast (core/live/client/forecast.h) for `oomscope-cli watch` and `replay`: its JSON object
 // (docs/live.md, "The OOM forecast") and the text a finished watch or a replay prints.
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "core/live/client/forecast_tracker.h"

@@ -3,7 +3,6 @@
 // cmd_report.cpp for logs beside XSpace captures): read once, then written as text or JSON.
 
 #include <iosfwd>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 

@@ -2,6 +2,8 @@
 
 #include "app/cli/log_json.h"
 
+#include <nlohmann/json.hpp>
+
 #include "core/analysis/diagnosis/diagnosis_types.h"
 
 namespace oomscope::cli {

@@ -2,7 +2,7 @@
 // A log's report as JSON (docs/report-json.md, "Logs"): every message with its kind, figures in bytes,
 // buffers, derived figures, diagnosis and the advice on what to run next.
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/log/log_diagnosis.h"
 

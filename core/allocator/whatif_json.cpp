@@ -1,5 +1,7 @@
 #include "core/allocator/whatif_json.h"
 
+#include <nlohmann/json.hpp>
+
 namespace oomscope::allocator {
 
 namespace {

@@ -2,7 +2,7 @@
 // The what-if result as JSON (docs/allocator-model.md, "JSON"). `validated` and `predictions` say whether
 // the recorded run was reproduced; only then are the other scenarios' figures predictions.
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/allocator/whatif.h"
 
