@@ -1,13 +1,13 @@
 // The Diagnosis page's row of key figures (planned peak, the other phase's peak, temp block, parameters,
 // highest in use, executions, AllocatorRetry waits), each a tile with its measured/read/derived chip. With a
 // time selection the runtime tiles say they count inside it.
+#include "ui/analysis/diagnosis_key_figures.h"
+
 #include <QGridLayout>
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "ui/analysis/analysis_result.h"
 #include "ui/analysis/analysis_widgets.h"
-#include "ui/analysis/diagnosis_page.h"
 #include "ui/models/report_format.h"
 #include "ui/session/safe_text_qt.h"
 
@@ -19,11 +19,11 @@ QString secondsText(std::int64_t ps) { return QStringLiteral("%1 s").arg(double(
 
 }  // namespace
 
-void DiagnosisPage::addKeyFigures() {
-  const analysis::HostReport& r = *m_result->report;
+DiagnosisKeyFigures::DiagnosisKeyFigures(const analysis::HostReport& r, QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("diagnosisKeyFigures"));
   const bool windowed = r.runtime.time_window.has_value();  // figures of a selected time range
   using P = analysis::Provenance;
-  auto* box = new QWidget(m_findings);
+  auto* box = this;
   auto* grid = new QGridLayout(box);
   grid->setContentsMargins(0, 0, 0, 0);
   grid->setSpacing(8);
@@ -89,7 +89,7 @@ void DiagnosisPage::addKeyFigures() {
         P::Measured,
         tr("Waits of the allocator for memory to be freed: the sign of an OOM inside the capture"));
   for (int c = 0; c < n; ++c) grid->setColumnStretch(c, 1);
-  if (n > 0) m_findingsLayout->addWidget(box);
+  m_count = n;
 }
 
 }  // namespace oomscope::ui

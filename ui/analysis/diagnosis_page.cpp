@@ -17,6 +17,7 @@
 #include "core/analysis/report/fix_outcome.h"
 #include "ui/analysis/analysis_result.h"
 #include "ui/analysis/analysis_widgets.h"
+#include "ui/analysis/diagnosis_key_figures.h"
 #include "ui/analysis/range_banner.h"
 #include "ui/models/report_format.h"
 #include "ui/models/report_summary_models.h"
@@ -294,7 +295,11 @@ void DiagnosisPage::rebuildFindings() {
   m_findingCount = 0;
   if (!m_result) return;
   const analysis::HostReport& r = *m_result->report;
-  addKeyFigures();
+  auto* figures = new DiagnosisKeyFigures(r, m_findings);
+  if (figures->count() > 0)
+    m_findingsLayout->addWidget(figures);
+  else
+    delete figures;
   m_findingsLayout->addSpacing(4);
   m_findingsLayout->addWidget(makeSectionTitle(tr("Findings"), m_findings));
   if (r.diagnosis.empty())

@@ -58,7 +58,6 @@ class DiagnosisPage : public QWidget {
  private:
   void submitCapacity();
   void rebuildFindings();
-  void addKeyFigures();
 
   std::shared_ptr<const AnalysisResult> m_result;
   ReportModuleModel* m_moduleModel = nullptr;
