@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/analysis/plan/plan.h"
+#include "core/analysis/plan/plan_curve.h"
 #include "ui/models/report_format.h"
 #include "ui/session/safe_text_qt.h"
 

@@ -8,7 +8,12 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "core/analysis/plan/detail/plan_detail.h"
+#include "core/analysis/plan/detail/plan_donation.h"
+#include "core/analysis/plan/detail/plan_patterns.h"
+#include "core/analysis/plan/detail/plan_phases.h"
+#include "core/analysis/plan/detail/plan_replay.h"
+#include "core/analysis/plan/detail/plan_roles.h"
+#include "core/analysis/plan/detail/plan_unpadded.h"
 #include "core/analysis/plan/plan_index.h"
 #include "core/capture/capture.h"
 #include "hlo.pb.h"

@@ -12,7 +12,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,7 +21,6 @@
 
 namespace xla {
 class HloProto;
-class ShapeProto;
 }  // namespace xla
 
 namespace oomscope::capture {
@@ -127,16 +125,6 @@ struct PlanBuffer {
   std::vector<std::int64_t> parameter_shape_index;
 };
 
-// Buffers smaller than this are merged into one "small" entry by merge_small_buffers (XProf's
-// kSmallBufferSize).
-inline constexpr std::int64_t kSmallBufferBytes = 16 * 1024;
-
-// A copy of `buffers` with every buffer of size < threshold (that is not indefinite) replaced by one entry
-// with logical_buffer_id -1, instruction "small (<16384 bytes)", role Other and the summed size, appended
-// last. The input order of the kept buffers is preserved. No merged entry when nothing is small.
-std::vector<PlanBuffer> merge_small_buffers(std::span<const PlanBuffer> buffers,
-                                            std::int64_t threshold = kSmallBufferBytes);
-
 struct RoleTotal {
   BufferRole role = BufferRole::Other;
   std::int64_t bytes = 0;
@@ -205,20 +193,6 @@ struct MemoryCurve {
   }
   std::string_view instruction_at(std::size_t i) const { return instruction_names[instruction[i]]; }
 };
-
-struct CurvePoint {
-  std::int64_t index = 0;  // x: position in the input series
-  std::int64_t value = 0;  // y
-  bool operator==(const CurvePoint&) const = default;
-};
-
-// Min/max-preserving bucket downsampler for charts. Splits the series into about max_points/2 buckets of
-// consecutive indices and keeps each bucket's minimum and maximum point (in index order), plus the first
-// and last points and the point at `keep_index` (default: the first global maximum) exactly. Output is
-// sorted by index, without duplicates, at most max(max_points, 4) points; a series that already fits is
-// returned whole. max_points < 4 is treated as 4.
-std::vector<CurvePoint> downsample_min_max(std::span<const std::int64_t> values, std::size_t max_points,
-                                           std::optional<std::size_t> keep_index = std::nullopt);
 
 // ---- traces -----------------------------------------------------------------------------------------
 
@@ -425,23 +399,5 @@ PlanAnalysis analyze_plan(const xla::HloProto& hlo, const PlanOptions& options =
 // Same, for a module of a capture (module name and program id from the capture). A module whose hlo is null
 // yields status NoBufferAssignment and a note.
 PlanAnalysis analyze_plan(const capture::Module& module, const PlanOptions& options = {});
-
-// ---- shapes (docs/capture-format.md section 7) ------------------------------------------------------
-
-// Lower-case PrimitiveType name ("f32", "bf16", "s4", "f8e4m3fn", "pred", "token", "opaque"); unknown
-// numbers print as "type<N>".
-std::string primitive_type_name(std::int32_t type);
-// Storage bits of one element (4 for s4/u4/f4e2m1fn, 2 for s2/u2, 1 for s1/u1; 0 for
-// tuple/token/opaque/unknown).
-int primitive_bit_width(std::int32_t type);
-// "f32[8,8,1024,1024]", "f32[]", "(f32[2], s8[1024])"; with_layout appends "{3,2,1,0}" to arrays with a
-// layout.
-std::string format_shape(const xla::ShapeProto& shape, bool with_layout = false);
-// The element of `shape` at `index` (each entry indexes tuple_shapes); nullptr when the index does not exist.
-const xla::ShapeProto* shape_at_index(const xla::ShapeProto& shape, std::span<const std::int64_t> index);
-// Dense array bytes: product of dimensions x element width, packed when the layout sets element_size_in_bits
-// (ceil(n*bits/8)), else one byte minimum per element. Tuples: sum of the elements. Display only; accounting
-// uses the proto's sizes.
-std::int64_t shape_byte_size(const xla::ShapeProto& shape);
 
 }  // namespace oomscope::analysis

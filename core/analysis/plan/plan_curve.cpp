@@ -1,5 +1,7 @@
 // Presentation helpers of the plan: chart downsampling, the merged "small" view and enum names.
 
+#include "core/analysis/plan/plan_curve.h"
+
 #include <algorithm>
 
 #include "core/analysis/plan/plan.h"

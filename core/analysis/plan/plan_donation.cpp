@@ -2,12 +2,14 @@
 // is_parameter_aliased_with_output). input_output_alias and buffer_donor describe intent before buffer
 // assignment, so they only cross-check, or decide when there is no buffer assignment at all.
 
+#include "core/analysis/plan/detail/plan_donation.h"
+
 #include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
-#include "core/analysis/plan/detail/plan_detail.h"
+#include "core/analysis/plan/plan_shape.h"
 
 namespace oomscope::analysis::detail {
 namespace {

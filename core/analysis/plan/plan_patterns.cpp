@@ -4,10 +4,13 @@
 //   conv output twice     a convolution's output and a copy/transpose of it of about the same size both live;
 //   host prefetch         copy-start instructions (asynchronous copies, host <-> device) hold buffers.
 
+#include "core/analysis/plan/detail/plan_patterns.h"
+
 #include <algorithm>
 #include <cstdlib>
 
-#include "core/analysis/plan/detail/plan_detail.h"
+#include "core/analysis/plan/plan.h"
+#include "core/analysis/plan/plan_shape.h"
 
 namespace oomscope::analysis {
 

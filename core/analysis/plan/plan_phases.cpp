@@ -4,9 +4,12 @@
 // is a forward transient. Also the highest point of each phase, so that a fix of one phase is never
 // said to bring the need below the peak of another.
 
+#include "core/analysis/plan/detail/plan_phases.h"
+
 #include <algorithm>
 
-#include "core/analysis/plan/detail/plan_detail.h"
+#include "core/analysis/plan/plan.h"
+#include "core/analysis/plan/plan_shape.h"
 
 namespace oomscope::analysis {
 

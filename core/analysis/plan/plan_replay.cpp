@@ -1,6 +1,6 @@
-#include <algorithm>
+#include "core/analysis/plan/detail/plan_replay.h"
 
-#include "core/analysis/plan/detail/plan_detail.h"
+#include <algorithm>
 
 namespace oomscope::analysis::detail {
 namespace {

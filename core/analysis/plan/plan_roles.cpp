@@ -3,7 +3,9 @@
 // op_name is XLA-generated; it takes the role of the first alias position whose instruction has a name
 // stack, and stays "other" when none has.
 
-#include "core/analysis/plan/detail/plan_detail.h"
+#include "core/analysis/plan/detail/plan_roles.h"
+
+#include "core/analysis/plan/plan_shape.h"
 
 namespace oomscope::analysis::detail {
 namespace {

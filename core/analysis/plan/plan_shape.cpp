@@ -1,11 +1,12 @@
 // Shape printing and sizes for the plan (docs/capture-format.md section 7). The type table is indexed by the
 // PrimitiveType number so new numbers from a newer XLA only fall back to "type<N>".
 
+#include "core/analysis/plan/plan_shape.h"
+
 #include <array>
 #include <cstdint>
 #include <string>
 
-#include "core/analysis/plan/plan.h"
 #include "hlo.pb.h"
 
 namespace oomscope::analysis {

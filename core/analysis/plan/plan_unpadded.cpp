@@ -1,4 +1,4 @@
-// XProf's padded vs unpadded sizes and the buffers of each memory space (plan_detail.h).
+// XProf's padded vs unpadded sizes and the buffers of each memory space (detail/plan_unpadded.h).
 //
 // XProf's memory viewer shows each buffer's size as the buffer assignment holds it (padded: on TPU a
 // layout's tiles round every array up, an f32[] takes 512 bytes) beside its "unpadded" size, the bytes of
@@ -6,9 +6,12 @@
 // elements x element bytes, 8 bytes a tuple element), and its "peak unpadded heap" is the unpadded sizes of
 // the heap buffers live at the padded peak plus the indefinite allocations at their padded size.
 
+#include "core/analysis/plan/detail/plan_unpadded.h"
+
 #include <algorithm>
 
-#include "core/analysis/plan/detail/plan_detail.h"
+#include "core/analysis/plan/detail/plan_roles.h"
+#include "core/analysis/plan/plan_shape.h"
 #include "hlo.pb.h"
 
 namespace oomscope::analysis::detail {

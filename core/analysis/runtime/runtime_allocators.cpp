@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "core/analysis/plan/plan.h"
+#include "core/analysis/plan/plan_curve.h"
 
 namespace oomscope::analysis {
 

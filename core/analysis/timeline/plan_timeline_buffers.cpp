@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/analysis/plan/plan_index.h"
+#include "core/analysis/plan/plan_shape.h"
 #include "core/analysis/timeline/plan_timeline.h"
 #include "hlo.pb.h"
 

@@ -6,6 +6,8 @@
 #include <map>
 
 #include "core/analysis/plan/plan.h"
+#include "core/analysis/plan/plan_curve.h"
+#include "core/analysis/plan/plan_shape.h"
 #include "tests/core/analysis/plan_test_builder.h"
 
 namespace oomscope::analysis {

@@ -1,5 +1,7 @@
 // The program-order curve, its min/max downsampler, the remat count and the speed on a big module.
 
+#include "core/analysis/plan/plan_curve.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
