@@ -83,7 +83,7 @@ void PlanPage::clear() { setResult(nullptr); }
 bool PlanPage::showsChart() const { return m_stack->currentIndex() == 1; }
 QString PlanPage::summaryText() const { return m_summary->text(); }
 
-void PlanPage::setResult(std::shared_ptr<const AnalysisResult> result) {
+void PlanPage::setResult(const std::shared_ptr<const AnalysisResult>& result) {
   m_result = result;
   m_selectedInstruction.clear();
   if (!result) {

@@ -22,7 +22,7 @@ class PlanPage : public QWidget {
  public:
   explicit PlanPage(QWidget* parent = nullptr);
 
-  void setResult(std::shared_ptr<const AnalysisResult> result);
+  void setResult(const std::shared_ptr<const AnalysisResult>& result);
   void clear();
 
   PlanCurveChart* curve() const { return m_curve; }

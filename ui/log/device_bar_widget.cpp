@@ -114,7 +114,8 @@ void DeviceBarWidget::paintEvent(QPaintEvent*) {
   p.setPen(palette().color(QPalette::WindowText));
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const double cx = bar.left() + static_cast<double>(i % 2) * colWidth;
-    const double cy = top + static_cast<double>(i / 2) * kLegendRow;
+    const std::size_t row = i / 2;  // two entries a row
+    const double cy = top + static_cast<double>(row) * kLegendRow;
     p.fillRect(QRectF(cx, cy + 3, 12, 12), rows[i].first);
     p.drawText(QRectF(cx + 18, cy, colWidth - 22, kLegendRow), Qt::AlignLeft | Qt::AlignVCenter,
                fontMetrics().elidedText(rows[i].second, Qt::ElideRight, static_cast<int>(colWidth - 22)));

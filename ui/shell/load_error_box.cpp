@@ -45,7 +45,7 @@ QList<LoadErrorChoice> loadErrorChoices(const JobError& error) {
 
 QMessageBox* openMessageBox(QWidget* parent, QMessageBox::Icon icon, const QString& title,
                             const QString& text, const QList<LoadErrorChoice>& choices,
-                            std::function<void(LoadErrorAction)> chosen) {
+                            const std::function<void(LoadErrorAction)>& chosen) {
   auto* box = new QMessageBox(icon, QStringLiteral("oomscope"), title, QMessageBox::NoButton, parent);
   box->setObjectName(QStringLiteral("messageBox"));
   box->setTextFormat(Qt::PlainText);

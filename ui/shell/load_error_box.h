@@ -37,6 +37,6 @@ QList<LoadErrorChoice> loadErrorChoices(const JobError& error);
 // one of them is pressed. objectName "messageBox", deleted on close.
 QMessageBox* openMessageBox(QWidget* parent, QMessageBox::Icon icon, const QString& title,
                             const QString& text, const QList<LoadErrorChoice>& choices = {},
-                            std::function<void(LoadErrorAction)> chosen = {});
+                            const std::function<void(LoadErrorAction)>& chosen = {});
 
 }  // namespace oomscope::ui

@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "core/analysis/plan/plan.h"
+#include "core/analysis/plan/plan_buffer.h"
 
 namespace oomscope::analysis {
 

@@ -44,7 +44,7 @@ void LiveClient::start() {
   if (::pipe(wake_) != 0) wake_[0] = wake_[1] = -1;
   for (std::size_t i = 0; i < endpoints_.size(); ++i)
     sink_.on_endpoint(static_cast<int>(i), endpoints_[i].to_string());
-  thread_ = std::jthread([this](std::stop_token st) { run(st); });
+  thread_ = std::jthread([this](const std::stop_token& st) { run(st); });
 }
 
 void LiveClient::stop() {
@@ -61,7 +61,7 @@ void LiveClient::stop() {
   }
 }
 
-void LiveClient::run(std::stop_token stop) {
+void LiveClient::run(const std::stop_token& stop) {
   std::vector<Conn> conns(endpoints_.size());
   std::vector<pollfd> fds;
   std::vector<int> owner;

@@ -44,7 +44,7 @@ class LiveClient {
   const std::vector<Endpoint>& endpoints() const { return endpoints_; }
 
  private:
-  void run(std::stop_token stop);
+  void run(const std::stop_token& stop);
 
   std::vector<Endpoint> endpoints_;
   LiveSink& sink_;

@@ -66,7 +66,7 @@ TEST_F(ReaderErrors, GzipSaysWhatToOpenInstead) {
 TEST_F(ReaderErrors, RiegeliByMagicAndByName) {
   const std::string magic("\x83\xaf\x70\xd1\x0d\x88\x4a\x3f\x00\x00\x00\x00\x00\x00\x00\x00\x40", 17);
   EXPECT_EQ(kind_of(write("capture.bin", magic)), ErrorKind::Riegeli);
-  EXPECT_EQ(kind_of(write("host.xplane.riegeli", "\x0a\x02\x12\x00")), ErrorKind::Riegeli);
+  EXPECT_EQ(kind_of(write("host.xplane.riegeli", "\x0a\x02\x12")), ErrorKind::Riegeli);
 }
 
 TEST_F(ReaderErrors, OverTwoGiB) {
