@@ -66,7 +66,7 @@ void write_peak_line(std::ostream& o, const char* run, const DiffPeak& p) {
 
 // Where the peak moved, when both runs' annotations place it and the places differ.
 void write_peak_move(std::ostream& o, const DiffPeak& a, const DiffPeak& b) {
-  if (a.window.empty() || b.window.empty() || a.window == b.window) return;
+  if (!peak_moved(a, b)) return;
   o << "the peak moved: A's falls inside " << a.window << ", B's inside " << b.window << " [derived]\n";
 }
 
@@ -80,6 +80,10 @@ nlohmann::json peak_json(const DiffPeak& p) {
 }
 
 }  // namespace
+
+bool peak_moved(const DiffPeak& a, const DiffPeak& b) {
+  return !a.window.empty() && !b.window.empty() && a.window != b.window;
+}
 
 SnapshotDiff diff_snapshots(const Snapshot& a, const SnapshotReport& ra, const Snapshot& b,
                             const SnapshotReport& rb, std::size_t top, const CategoryRules* rules) {
@@ -176,7 +180,7 @@ SnapshotDiff diff_snapshots(const Snapshot& a, const SnapshotReport& ra, const S
   if (!d.sites.empty())
     causes.push_back((top_category ? "by site, " : "the largest change at the peak is ") +
                      signed_bytes(d.sites.front().delta()) + " at " + d.sites.front().name);
-  if (!d.peak_a.window.empty() && !d.peak_b.window.empty() && d.peak_a.window != d.peak_b.window)
+  if (peak_moved(d.peak_a, d.peak_b))
     causes.push_back("the peak moved from inside " + d.peak_a.window + " to inside " + d.peak_b.window);
   for (std::size_t i = 0; i < causes.size(); ++i) l.cause += (i ? "; " : "") + causes[i];
   d.findings.push_back(std::move(l));

@@ -57,6 +57,9 @@ struct SnapshotDiff {
   std::vector<analysis::DiagnosisLine> findings;
 };
 
+// The peak moved: both runs' peaks fall inside an annotation range, and the ranges' names differ.
+bool peak_moved(const DiffPeak& a, const DiffPeak& b);
+
 // With `rules`, categories (of the reports too: analyse them with the same rules) follow the user's rules.
 SnapshotDiff diff_snapshots(const Snapshot& a, const SnapshotReport& ra, const Snapshot& b,
                             const SnapshotReport& rb, std::size_t top = 25,

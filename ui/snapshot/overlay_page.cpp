@@ -131,12 +131,13 @@ void OverlayPage::setResult(std::shared_ptr<const RunOverlayResult> result) {
   if (!why.isEmpty()) why[0] = why[0].toUpper();
   text += why.toHtmlEscaped() + QStringLiteral(". ");
   // Where each peak fell, by the files' own annotations (diff's "the peak moved" line).
-  const std::string& wa = m_result->diff.peak_a.window;
-  const std::string& wb = m_result->diff.peak_b.window;
-  if (!wa.empty() && !wb.empty())
-    text += (wa == wb ? tr("Both peaks fall inside %1. ").arg(safeText(wa).toHtmlEscaped())
-                      : tr("The peak moved: A's falls inside %1, B's inside %2 [derived]. ")
-                            .arg(safeText(wa).toHtmlEscaped(), safeText(wb).toHtmlEscaped()));
+  const snapshot::DiffPeak& peakA = m_result->diff.peak_a;
+  const snapshot::DiffPeak& peakB = m_result->diff.peak_b;
+  if (snapshot::peak_moved(peakA, peakB))
+    text += tr("The peak moved: A's falls inside %1, B's inside %2 [derived]. ")
+                .arg(safeText(peakA.window).toHtmlEscaped(), safeText(peakB.window).toHtmlEscaped());
+  else if (!peakA.window.empty() && peakA.window == peakB.window)
+    text += tr("Both peaks fall inside %1. ").arg(safeText(peakA.window).toHtmlEscaped());
   const auto& rows = m_result->diff.site_rows;
   if (!rows.empty())
     text += tr("Largest change at the peaks: <b>%1%2</b> at %3 (%4); %5 site and category rows changed "

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <utility>
 
 #include "core/util/error.h"
 
@@ -59,7 +60,7 @@ TEST(ModelFile, EachMissingRequiredKeyIsNamed) {
 TEST(ModelFile, WrongTypesAndValuesAreNamed) {
   auto with = [](const char* key, nlohmann::json v) {
     auto j = nlohmann::json::parse(kGood);
-    j[key] = v;
+    j[key] = std::move(v);
     return error_of(j.dump());
   };
   EXPECT_NE(with("bytes_per_point", "3391").find("key 'bytes_per_point' must be a number"),
