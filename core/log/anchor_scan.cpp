@@ -118,48 +118,67 @@ std::size_t AnchorScan::find_simd(std::string_view text, std::size_t from) const
 
 #if defined(__x86_64__)
 namespace {
-// 32 bytes compared at once, 255 blocks summed per byte lane before the lanes are added up.
-__attribute__((target("avx2"))) std::size_t count_newlines_avx2(const char*& p, const char* end) {
+// 32 bytes compared at once, 255 blocks summed per byte lane before the lanes are added up; the NUL bytes
+// are looked for in the same pass (an OR of one more comparison), not in a second one over the text.
+__attribute__((target("avx2"))) std::size_t count_newlines_avx2(const char*& p, const char* end, bool& nul) {
   std::size_t count = 0;
   const __m256i nl = _mm256_set1_epi8('\n');
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i zeros = zero;
   while (end - p >= 32) {
-    __m256i sums = _mm256_setzero_si256();
+    __m256i sums = zero;
     const std::size_t blocks = std::min<std::size_t>(static_cast<std::size_t>(end - p) / 32, 255);
-    for (std::size_t i = 0; i < blocks; ++i, p += 32)
-      sums = _mm256_sub_epi8(sums,
-                             _mm256_cmpeq_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), nl));
-    const __m256i wide = _mm256_sad_epu8(sums, _mm256_setzero_si256());
+    for (std::size_t i = 0; i < blocks; ++i, p += 32) {
+      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+      sums = _mm256_sub_epi8(sums, _mm256_cmpeq_epi8(v, nl));
+      zeros = _mm256_or_si256(zeros, _mm256_cmpeq_epi8(v, zero));
+    }
+    const __m256i wide = _mm256_sad_epu8(sums, zero);
     count += static_cast<std::size_t>(_mm256_extract_epi64(wide, 0)) +
              static_cast<std::size_t>(_mm256_extract_epi64(wide, 1)) +
              static_cast<std::size_t>(_mm256_extract_epi64(wide, 2)) +
              static_cast<std::size_t>(_mm256_extract_epi64(wide, 3));
   }
+  nul = nul || _mm256_movemask_epi8(zeros) != 0;
   return count;
 }
 }  // namespace
 #endif
 
-std::size_t count_newlines(const char* begin, const char* end) {
-  std::size_t count = 0;
+LineBytes scan_line_bytes(const char* begin, const char* end) {
+  LineBytes out;
   const char* p = begin;
 #if defined(__x86_64__)
   static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (avx2) count += count_newlines_avx2(p, end);
+  if (avx2) out.newlines += count_newlines_avx2(p, end, out.nul);
   // SSE2 is part of x86-64: 16 bytes compared at once, 255 blocks summed per byte lane before they are
   // added up.
   const __m128i nl = _mm_set1_epi8('\n');
+  const __m128i zero = _mm_setzero_si128();
+  __m128i zeros = zero;
   while (end - p >= 16) {
-    __m128i sums = _mm_setzero_si128();
+    __m128i sums = zero;
     const std::size_t blocks = std::min<std::size_t>(static_cast<std::size_t>(end - p) / 16, 255);
-    for (std::size_t i = 0; i < blocks; ++i, p += 16)
-      sums = _mm_sub_epi8(sums, _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), nl));
-    const __m128i wide = _mm_sad_epu8(sums, _mm_setzero_si128());
-    count += static_cast<std::size_t>(_mm_cvtsi128_si64(wide)) +
-             static_cast<std::size_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(wide, wide)));
+    for (std::size_t i = 0; i < blocks; ++i, p += 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      sums = _mm_sub_epi8(sums, _mm_cmpeq_epi8(v, nl));
+      zeros = _mm_or_si128(zeros, _mm_cmpeq_epi8(v, zero));
+    }
+    const __m128i wide = _mm_sad_epu8(sums, zero);
+    out.newlines += static_cast<std::size_t>(_mm_cvtsi128_si64(wide)) +
+                    static_cast<std::size_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(wide, wide)));
   }
+  out.nul = out.nul || _mm_movemask_epi8(zeros) != 0;
 #endif
-  for (; p < end; ++p) count += *p == '\n';
-  return count;
+  for (; p < end; ++p) {
+    out.newlines += *p == '\n';
+    out.nul = out.nul || *p == '\0';
+  }
+  return out;
+}
+
+std::size_t count_newlines(const char* begin, const char* end) {
+  return scan_line_bytes(begin, end).newlines;
 }
 
 }  // namespace oomscope::log::detail

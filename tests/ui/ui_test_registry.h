@@ -1,10 +1,10 @@
 #pragma once
 // The Qt tests (tests/ui/tst_*.cpp) are linked into one program, oomscope-ui-tests, instead of one program
-// each: 31 links of the whole UI became one. This header is included before each test file's own text (the
-// compiler's -include, tests/CMakeLists.txt), so that the file's QTEST_MAIN / QTEST_GUILESS_MAIN registers
-// its test class under the file's name ("tst_models") instead of defining main(). `oomscope-ui-tests NAME
-// [QTest options]` then runs that class exactly as its own program did (ui_test_main.cpp); ctest runs each
-// file as ui.NAME.
+// each: 31 links of the whole UI became one. This header is included before each test file's own text (as the
+// last header of the target's precompiled set, or the compiler's -include; tests/CMakeLists.txt), so that the
+// file's QTEST_MAIN / QTEST_GUILESS_MAIN registers its test class under the file's name ("tst_models")
+// instead of defining main(). `oomscope-ui-tests NAME [QTest options]` then runs that class exactly as its
+// own program did (ui_test_main.cpp); ctest runs each file as ui.NAME.
 
 #include <QApplication>
 #include <QCoreApplication>

@@ -1,5 +1,7 @@
 #pragma once
-// Internal to the plan analysis: lookup tables over one xla::HloProto, built once per analysis.
+// Lookup tables over one xla::HloProto, built once per analysis: the plan analysis's, and the plan
+// timeline's buffer table uses them too (timeline/plan_timeline_buffers.cpp), so this header sits beside
+// plan.h rather than under detail/. Not part of what the reports and the GUI use.
 // Logical buffers get dense slots (their position in BufferAssignmentProto.logical_buffers) so that the
 // trace replay works on plain arrays instead of hash maps.
 

@@ -43,7 +43,14 @@ class AnchorScan {
   bool simd_ = false;
 };
 
-// The number of '\n' bytes in [begin, end), 32 or 16 bytes at a time where the machine allows.
+// What the reader needs to know of the bytes it passes over without parsing them: how many lines end there,
+// and whether a NUL byte is among them. One pass, 32 or 16 bytes at a time where the machine allows.
+struct LineBytes {
+  std::size_t newlines = 0;
+  bool nul = false;
+};
+LineBytes scan_line_bytes(const char* begin, const char* end);
+// The number of '\n' bytes in [begin, end) (scan_line_bytes' count).
 std::size_t count_newlines(const char* begin, const char* end);
 
 }  // namespace oomscope::log::detail

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -117,6 +118,28 @@ TEST(CountNewlines, CountsLikeStdCount) {
                 static_cast<std::size_t>(std::count(text.data() + begin, text.data() + end, '\n')));
   const std::string all(16 * 300, '\n');  // more than 255 blocks of 16 with every lane counting
   EXPECT_EQ(count_newlines(all.data(), all.data() + all.size()), all.size());
+}
+
+TEST(ScanLineBytes, FindsANulInEveryLaneAndTheTail) {
+  std::string text(5000, 'x');
+  for (std::size_t i = 0; i < text.size(); i += 37) text[i] = '\n';
+  const auto newlines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  EXPECT_EQ(scan_line_bytes(text.data(), text.data() + text.size()).newlines, newlines);
+  EXPECT_FALSE(scan_line_bytes(text.data(), text.data() + text.size()).nul);
+  // Every position of the first 64 bytes (each lane of a 32- and a 16-byte block), the middle and the tail.
+  std::vector<std::size_t> where(64);
+  std::iota(where.begin(), where.end(), std::size_t{0});
+  for (std::size_t at : {std::size_t{2500}, text.size() - 17, text.size() - 2, text.size() - 1})
+    where.push_back(at);
+  for (const std::size_t at : where) {
+    std::string t = text;
+    const bool was_newline = t[at] == '\n';
+    t[at] = '\0';
+    const LineBytes b = scan_line_bytes(t.data(), t.data() + t.size());
+    EXPECT_TRUE(b.nul) << "a NUL at byte " << at;
+    EXPECT_EQ(b.newlines, newlines - (was_newline ? 1 : 0)) << "a NUL at byte " << at;
+    EXPECT_FALSE(scan_line_bytes(t.data() + at + 1, t.data() + t.size()).nul) << "after byte " << at;
+  }
 }
 
 }  // namespace

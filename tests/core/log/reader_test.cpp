@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -25,8 +26,8 @@ std::int64_t fig(const Message& m, std::string_view key) {
   return f ? f->value : -1;
 }
 
-constexpr std::int64_t GiB(double x) { return static_cast<std::int64_t>(x * (1LL << 30) + 0.5); }
-constexpr std::int64_t MiB(double x) { return static_cast<std::int64_t>(x * (1LL << 20) + 0.5); }
+std::int64_t GiB(double x) { return std::llround(x * (1LL << 30)); }
+std::int64_t MiB(double x) { return std::llround(x * (1LL << 20)); }
 
 TEST(LogReader, TorchWordingsOfEveryGeneration) {
   const LogFile old = read("torch-cuda_StructureFlow_35.log");  // torch <= 1.3, "cached"
@@ -259,6 +260,30 @@ TEST(LogReader, NulBytesAndInvalidUtf8AreTolerated) {
   EXPECT_TRUE(l.nul_bytes);
   ASSERT_EQ(l.messages.size(), 1u);
   EXPECT_EQ(fig(l.messages[0], "reserved"), GiB(1.5));
+}
+
+// The NUL check rides on the passes that count lines and parse them (log_reader.cpp): a NUL is seen wherever
+// it lies (between anchors, in a parsed line, in the skipped rest of a long line, in an unfinished last
+// line, at a 4 MiB chunk's edge), and a file without one is not said to hold one.
+TEST(LogReader, NulBytesAreSeenWhereverTheyLie) {
+  const std::string filler = std::string(200, 'a') + "\n";
+  std::string plain;
+  while (plain.size() < (9u << 20)) plain += filler;  // more than two of the reader's 4 MiB chunks
+  plain += kCuda + "\n" + kCuda + std::string(kMaxLineBytes * 2, 'y') + "\n" + "tail without newline";
+  const LogFile clean = read_log_text(plain, "clean");
+  EXPECT_FALSE(clean.nul_bytes);
+  ASSERT_FALSE(clean.messages.empty());
+  const std::size_t anchor_line = plain.find(kCuda);
+  const std::size_t long_tail = plain.find(std::string(100, 'y')) + kMaxLineBytes + 10;
+  for (const std::size_t at : {std::size_t{0}, std::size_t{4} << 20, (std::size_t{4} << 20) - 1,
+                               std::size_t{777}, anchor_line + 3, long_tail, plain.size() - 1}) {
+    std::string text = plain;
+    const bool was_newline = text[at] == '\n';
+    text[at] = '\0';
+    const LogFile l = read_log_text(text, "nul");
+    EXPECT_TRUE(l.nul_bytes) << "a NUL at byte " << at;
+    EXPECT_EQ(l.lines, clean.lines - (was_newline ? 1 : 0)) << "a NUL at byte " << at;
+  }
 }
 
 TEST(LogReader, StopTokenCancels) {
