@@ -5,7 +5,7 @@
 #   no argument, on a branch: the .cpp files changed since its merge base with main, and untracked ones;
 #   no argument, on main itself (CI's clone, where that merge base is HEAD): the .cpp files changed by the last
 #     TIDY_COMMITS (default 10) commits of main's first-parent history, the most recently changed first,
-#     at most TIDY_MAX_FILES (default 16) of them not already in the cache; the rest wait for the next run;
+#     at most TIDY_MAX_FILES (default 8) of them not already in the cache; the rest wait for the next run;
 #   --all: every compiled .cpp file; --shard K/N: the K-th of N equal shares of the tracked .cpp files (K from 0; in
 #     path order, every N-th from the K-th), so that N runs with K = 0..N-1 check the whole tree;
 #   FILE...: those. TIDY_BASE names another branch than main.
@@ -41,7 +41,7 @@ elif [ "$base" != "$(git rev-parse HEAD)" ]; then
   mapfile -t files < <( (git diff --name-only --diff-filter=d "$base" -- '*.cpp'; git ls-files --others --exclude-standard -- '*.cpp') | sort -u)
 else
   what="the files changed by the last $TIDY_COMMITS commits of main"
-  limit=${TIDY_MAX_FILES:-16}
+  limit=${TIDY_MAX_FILES:-8}
   # Newest first; a file changed by several of these commits counts once, at its latest change.
   mapfile -t files < <(git log --first-parent --diff-merges=first-parent -n "$TIDY_COMMITS" --name-only \
     --diff-filter=d --format= -- '*.cpp' | awk 'NF && !seen[$0]++' | while read -r f; do [ -f "$f" ] && echo "$f"; done)

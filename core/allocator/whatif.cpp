@@ -110,7 +110,7 @@ Scenario make(ScenarioKind kind, std::string name, ReplayResult r, const ReplayR
 }  // namespace
 
 WhatIfResult run_whatif(const snapshot::Snapshot& snap, const WhatIfOptions& options, ProgressSink& progress,
-                        std::stop_token stop) {
+                        const std::stop_token& stop) {
   WhatIfResult out;
   out.path = snap.path;
   out.device = options.device.value_or(longest_trace_device(snap));

@@ -62,6 +62,6 @@ struct WhatIfResult {
 // Throws oomscope::Error (InvalidArgument) naming the file when it has no trace to replay or a setting is
 // wrong; Cancelled when `stop` is requested.
 WhatIfResult run_whatif(const snapshot::Snapshot& snap, const WhatIfOptions& options, ProgressSink& progress,
-                        std::stop_token stop = {});
+                        const std::stop_token& stop = {});
 
 }  // namespace oomscope::allocator

@@ -5,7 +5,18 @@
 #include <QThreadPool>
 #include <utility>
 
+#include "core/capture/reader.h"
+#include "ui/session/run_reader.h"
+
 namespace oomscope::ui {
+
+CaptureSession::Loader defaultCaptureLoader() {
+  return [](const std::string& path, ProgressSink& progress, std::stop_token stop) {
+    return capture::read_capture(path, progress, std::move(stop));
+  };
+}
+
+CaptureSession::CaptureSession(QObject* parent) : CaptureSession(defaultCaptureLoader(), parent) {}
 
 CaptureSession::CaptureSession(Loader loader, QObject* parent)
     : QObject(parent), m_loader(std::move(loader)) {
@@ -39,7 +50,7 @@ void CaptureSession::open(const QString& path) {
     double seconds = 0.0;
   };
   JobTracker::Work<Timed> work = [loader = m_loader, file = path.toStdString()](ProgressSink& progress,
-                                                                                std::stop_token stop) {
+                                                                                const std::stop_token& stop) {
     QElapsedTimer timer;
     timer.start();
     auto capture = loader(file, progress, stop);
@@ -55,6 +66,25 @@ void CaptureSession::open(const QString& path) {
     }
     LoadedCapture opened{result.capture, path, result.seconds};
     replaceRun(LoadedRun{{path}, path, {opened}, nullptr, nullptr, {}, result.seconds}, 0);
+    emit loaded(m_current);
+  });
+}
+
+// Several capture files of one multi-host run, read together on the worker (run_reader.h).
+void CaptureSession::openRun(const QStringList& pathsOrFolders) {
+  if (pathsOrFolders.size() == 1 && !QFileInfo(pathsOrFolders.first()).isDir()) {
+    open(pathsOrFolders.first());
+    return;
+  }
+  const QString label = pathsOrFolders.size() == 1 ? pathsOrFolders.first()
+                                                   : tr("%n files", nullptr, int(pathsOrFolders.size()));
+  m_requested = pathsOrFolders;
+  emit loadStarted(label);
+  m_jobs.start<LoadedRun>(label, RunReader(m_loader, pathsOrFolders, label), [this](const LoadedRun& result) {
+    // The run opens on the host that ran out first: that is where the story starts.
+    int host = 0;
+    if (result.comparison && result.comparison->first_out) host = int(*result.comparison->first_out);
+    replaceRun(result, host);
     emit loaded(m_current);
   });
 }

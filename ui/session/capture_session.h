@@ -124,8 +124,7 @@ class CaptureSession : public QObject {
   QStringList m_requested;
 };
 
-// The default loader: capture::read_capture (in its own file, together with the constructor that uses it,
-// so code that injects a loader does not need the reader to link).
+// The default loader: capture::read_capture.
 CaptureSession::Loader defaultCaptureLoader();
 
 }  // namespace oomscope::ui

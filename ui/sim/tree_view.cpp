@@ -211,6 +211,23 @@ void SimTreeView::mouseDoubleClickEvent(QMouseEvent*) {
   fit();
 }
 
+// The nodes in [first, last) merged per pixel column and depth (coarse_tree_grid.h).
+void SimTreeView::paintCoarse(QPainter& p, std::size_t first, std::size_t last) {
+  const auto& L = m_run->layout;
+  const auto& events = m_run->log.events;
+  m_coarse.reset(width(), L.maxDepth + 1);
+  for (std::size_t k = first; k < last; ++k) {
+    const auto v = L.byX[k];
+    const State st = stateOf(v);
+    const CoarseTreeGrid::Cell c = st == State::Reached
+                                       ? CoarseTreeGrid::cellOf(events[std::size_t(v)].outcome)
+                                   : st == State::Queued ? CoarseTreeGrid::Queued
+                                                         : CoarseTreeGrid::Future;
+    m_coarse.mark(int(screenX(L.x[std::size_t(v)])), L.depth[std::size_t(v)], c);
+  }
+  m_coarse.paint(p, std::clamp(levelPx() * 0.42, 3.0, 12.0), height(), [this](int d) { return screenY(d); });
+}
+
 void SimTreeView::paintEvent(QPaintEvent*) {
   QElapsedTimer clock;
   clock.start();

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "ui/sim/coarse_tree_grid.h"
 #include "ui/sim/run_data.h"
 
 namespace oomscope::ui {
@@ -97,7 +98,7 @@ class SimTreeView : public QWidget {
   std::int64_t m_lastPaintedNodes = 0;
   std::vector<std::uint32_t> m_mark;  // per-paint stamp for ancestors of visible nodes
   std::uint32_t m_markGen = 0;
-  std::vector<std::uint8_t> m_cells;  // level-of-detail grid
+  CoarseTreeGrid m_coarse;  // the level-of-detail picture
 };
 
 }  // namespace oomscope::ui
