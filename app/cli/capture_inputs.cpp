@@ -4,41 +4,11 @@
 #include <filesystem>
 
 #include "core/util/error.h"
+#include "core/util/files_under.h"
 
 namespace oomscope::cli {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-// PyTorch snapshots under a folder, by name (.pickle, .pkl, .pickle.gz); their content is checked later, so
-// a file named like one that is none is named in an error, not skipped.
-std::vector<std::string> snapshots_under(const std::string& in) {
-  std::vector<std::string> found;
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(in, fs::directory_options::skip_permission_denied, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-    if (const std::string name = it->path().filename().string();
-        it->is_regular_file(ec) &&
-        (name.ends_with(".pickle") || name.ends_with(".pkl") || name.ends_with(".pickle.gz")))
-      found.push_back(it->path().string());
-  return found;
-}
-
-// Chrome traces under a folder, by name (.json, .json.gz: Kineto writes NAME.pt.trace.json[.gz]), for the
-// per-rank traces of a job; read by content later.
-std::vector<std::string> traces_under(const std::string& in) {
-  std::vector<std::string> found;
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(in, fs::directory_options::skip_permission_denied, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-    if (const std::string name = it->path().filename().string();
-        it->is_regular_file(ec) && (name.ends_with(".json") || name.ends_with(".json.gz")))
-      found.push_back(it->path().string());
-  return found;
-}
-
-}  // namespace
 
 std::vector<std::string> expand_capture_inputs(const std::vector<std::string>& inputs) {
   std::vector<std::string> files;
@@ -48,19 +18,16 @@ std::vector<std::string> expand_capture_inputs(const std::vector<std::string>& i
       files.push_back(in);
       continue;
     }
-    std::vector<std::string> found;
-    for (auto it = fs::recursive_directory_iterator(in, fs::directory_options::skip_permission_denied, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-      if (const std::string name = it->path().filename().string();
-          it->is_regular_file(ec) && (name.ends_with(".xplane.pb") || name.ends_with(".xplane.pb.gz")))
-        found.push_back(it->path().string());
-    if (found.empty()) found = snapshots_under(in);  // the per-rank snapshots of a job
-    if (found.empty()) found = traces_under(in);     // ... or its per-rank Kineto traces
+    std::vector<std::string> found = files_under(in, {".xplane.pb", ".xplane.pb.gz"});
+    // ... or the per-rank snapshots of a job (by name: .pickle, .pkl, .pickle.gz; their content is checked
+    // later, so a file named like one that is none is named in an error, not skipped) ...
+    if (found.empty()) found = files_under(in, {".pickle", ".pkl", ".pickle.gz"});
+    // ... or its per-rank Chrome traces (Kineto writes NAME.pt.trace.json[.gz]), read by content later.
+    if (found.empty()) found = files_under(in, {".json", ".json.gz"});
     if (found.empty())
       throw Error(ErrorKind::NotFound, in,
                   "the folder holds no .xplane.pb or .xplane.pb.gz capture, no .pickle snapshot and no .json "
                   "or .json.gz trace");
-    std::sort(found.begin(), found.end());
     files.insert(files.end(), found.begin(), found.end());
   }
   return files;

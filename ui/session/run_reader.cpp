@@ -6,16 +6,13 @@
 #include <utility>
 
 #include "core/util/error.h"
+#include "core/util/files_under.h"
 
 namespace oomscope::ui {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-bool isCaptureName(const std::string& name) {
-  return name.ends_with(".xplane.pb") || name.ends_with(".xplane.pb.gz");
-}
 
 // Reports a part of the whole: file i of n maps [0, 1] onto [i/n, (i+1)/n].
 class PartProgress final : public ProgressSink {
@@ -45,14 +42,9 @@ std::vector<std::string> RunReader::expandInputs(const QStringList& inputs) {
       files.push_back(in);
       continue;
     }
-    std::vector<std::string> found;
-    for (auto it = fs::recursive_directory_iterator(in, fs::directory_options::skip_permission_denied, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-      if (it->is_regular_file(ec) && isCaptureName(it->path().filename().string()))
-        found.push_back(it->path().string());
+    std::vector<std::string> found = files_under(in, {".xplane.pb", ".xplane.pb.gz"});
     if (found.empty())
       throw Error(ErrorKind::NotFound, in, "the folder holds no .xplane.pb or .xplane.pb.gz capture");
-    std::sort(found.begin(), found.end());
     files.insert(files.end(), found.begin(), found.end());
   }
   // The same file named twice (a file and its folder) is read once.

@@ -21,7 +21,7 @@ Recorder::Recorder(std::string path, int flush_ms) : path_(std::move(path)), flu
   append(std::string(rec::kMagic));
   ::gzflush(file_, Z_SYNC_FLUSH);
   dirty_ = false;
-  flusher_ = std::jthread([this](std::stop_token st) {
+  flusher_ = std::jthread([this](const std::stop_token& st) {
     std::mutex m;
     std::condition_variable_any cv;
     while (!st.stop_requested()) {

@@ -142,7 +142,7 @@ TEST(Scene, LayoutIsClustered) {
   std::vector<int> cells(32 * 32, 0);
   for (const Point& p : pts) {
     const int cx = std::min(31, int(p.x / room.hi[0] * 32)), cy = std::min(31, int(p.y / room.hi[1] * 32));
-    cells[std::size_t(cy * 32 + cx)]++;
+    cells[std::size_t(cy) * 32 + std::size_t(cx)]++;
   }
   std::sort(cells.rbegin(), cells.rend());
   int top = 0;
