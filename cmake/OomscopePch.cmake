@@ -42,9 +42,9 @@ function(oomscope_pch target)
   target_precompile_headers(${target} PRIVATE ${headers})
   # GCC 12 checks the standard library's string code inlined from a precompiled header as if it were ours,
   # and at -O2 reports its known false positives there (-Warray-bounds, -Wrestrict, -Wstringop-overflow,
-  # -Wstringop-overread on `std::string + "..."`: GCC bug 105329 and its kin), which -Werror makes errors. Those four are off for
-  # the targets that use a precompiled header, on GCC 12 only; AddressSanitizer (dev-asan) still checks
-  # the bounds when the tests run.
+  # -Wstringop-overread on `std::string + "..."`: GCC bug 105329 and its kin), which -Werror makes errors.
+  # Those four are off for the targets that use a precompiled header, on GCC 12 only; AddressSanitizer
+  # (dev-asan) still checks the bounds when the tests run.
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
     target_compile_options(${target} PRIVATE -Wno-array-bounds -Wno-restrict -Wno-stringop-overflow
                            -Wno-stringop-overread)

@@ -1,6 +1,5 @@
 #include "app/cli/capture_inputs.h"
 
-#include <algorithm>
 #include <filesystem>
 
 #include "core/util/error.h"

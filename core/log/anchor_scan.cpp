@@ -177,8 +177,4 @@ LineBytes scan_line_bytes(const char* begin, const char* end) {
   return out;
 }
 
-std::size_t count_newlines(const char* begin, const char* end) {
-  return scan_line_bytes(begin, end).newlines;
-}
-
 }  // namespace oomscope::log::detail

@@ -50,7 +50,5 @@ struct LineBytes {
   bool nul = false;
 };
 LineBytes scan_line_bytes(const char* begin, const char* end);
-// The number of '\n' bytes in [begin, end) (scan_line_bytes' count).
-std::size_t count_newlines(const char* begin, const char* end);
 
 }  // namespace oomscope::log::detail

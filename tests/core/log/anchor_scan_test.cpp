@@ -107,17 +107,17 @@ TEST(AnchorScan, EveryByteValueIsSafe) {
   EXPECT_EQ(scan.find(text, 0), 256u * 3);
 }
 
-TEST(CountNewlines, CountsLikeStdCount) {
+TEST(ScanLineBytes, CountsNewlinesLikeStdCount) {
   std::mt19937 rng(7);
   std::uniform_int_distribution<int> byte(0, 15);
   std::string text;
   for (int i = 0; i < 20000; ++i) text += byte(rng) == 0 ? '\n' : static_cast<char>('a' + byte(rng));
   for (std::size_t begin : {0u, 1u, 5u, 17u})
     for (std::size_t end : {text.size(), text.size() - 3, std::size_t{4096 * 2 + 7}, begin, begin + 15})
-      EXPECT_EQ(count_newlines(text.data() + begin, text.data() + end),
+      EXPECT_EQ(scan_line_bytes(text.data() + begin, text.data() + end).newlines,
                 static_cast<std::size_t>(std::count(text.data() + begin, text.data() + end, '\n')));
   const std::string all(16 * 300, '\n');  // more than 255 blocks of 16 with every lane counting
-  EXPECT_EQ(count_newlines(all.data(), all.data() + all.size()), all.size());
+  EXPECT_EQ(scan_line_bytes(all.data(), all.data() + all.size()).newlines, all.size());
 }
 
 TEST(ScanLineBytes, FindsANulInEveryLaneAndTheTail) {
