@@ -2,8 +2,6 @@
 
 #include "app/cli/command_documents.h"
 
-#include <sys/stat.h>
-
 #include <CLI/App.hpp>
 #include <algorithm>
 #include <charconv>
@@ -29,6 +27,7 @@
 #include "core/snapshot/file_kind.h"
 #include "core/snapshot/snapshot_diff.h"
 #include "core/snapshot/snapshot_reader.h"
+#include "core/util/files_under.h"
 #include "core/util/safe_text.h"
 
 namespace oomscope::cli {
@@ -171,24 +170,12 @@ ReportDocument report_document(const std::vector<std::string>& inputs, const ana
   for (const std::string& p : log_paths) logs.push_back(load_log_entry(p));
   std::vector<analysis::HostReport> reports;
   std::vector<std::pair<std::string, std::string>> failed;  // file, message
-  std::vector<std::pair<dev_t, ino_t>> seen;  // the same file given twice (or through a link) is read once
-  for (const std::string& f : files) {
-    struct stat st {};
-    if (::stat(f.c_str(), &st) == 0) {
-      const auto key = std::pair(st.st_dev, st.st_ino);
-      const auto it = std::find(seen.begin(), seen.end(), key);
-      if (it != seen.end()) {
-        const auto first = static_cast<std::size_t>(it - seen.begin());
-        for (analysis::HostReport& r : reports)
-          if (r.path == files[first])
-            r.problems.push_back("the same file was given again as " + f + "; it is reported once");
-        seen.emplace_back(0, 0);
-        continue;
-      }
-      seen.push_back(key);
-    } else {
-      seen.emplace_back(0, 0);
-    }
+  // The same file given twice (or through a link) is read once, and its report says so.
+  const std::vector<FileRepeat> repeats = find_repeats(files);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const std::string& f = files[i];
+    if (std::any_of(repeats.begin(), repeats.end(), [&](const FileRepeat& r) { return r.again == i; }))
+      continue;
     try {
       reports.push_back(report_one(f, options, progress, stop));
     } catch (const Cancelled&) {
@@ -200,6 +187,11 @@ ReportDocument report_document(const std::vector<std::string>& inputs, const ana
       on_failure(e);
     }
   }
+  for (const FileRepeat& r : repeats)
+    for (analysis::HostReport& report : reports)
+      if (report.path == files[r.first])
+        report.problems.push_back("the same file was given again as " + files[r.again] +
+                                  "; it is reported once");
   if (reports.empty()) {
     doc.exit_code = 1;  // every file failed; each was passed to on_failure
     return doc;

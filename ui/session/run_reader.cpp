@@ -1,7 +1,6 @@
 #include "ui/session/run_reader.h"
 
 #include <QElapsedTimer>
-#include <algorithm>
 #include <filesystem>
 #include <utility>
 
@@ -47,15 +46,7 @@ std::vector<std::string> RunReader::expandInputs(const QStringList& inputs) {
       throw Error(ErrorKind::NotFound, in, "the folder holds no .xplane.pb or .xplane.pb.gz capture");
     files.insert(files.end(), found.begin(), found.end());
   }
-  // The same file named twice (a file and its folder) is read once.
-  std::vector<std::string> unique;
-  for (const std::string& f : files) {
-    std::error_code ec;
-    const bool seen = std::any_of(unique.begin(), unique.end(),
-                                  [&](const std::string& u) { return u == f || fs::equivalent(u, f, ec); });
-    if (!seen) unique.push_back(f);
-  }
-  return unique;
+  return without_repeats(files);  // the same file named twice (a file and its folder) is read once
 }
 
 RunReader::RunReader(CaptureSession::Loader loader, QStringList inputs, QString label)

@@ -27,5 +27,27 @@ TEST(FilesUnder, FindsTheSuffixesAtAnyDepthSortedByPath) {
   fs::remove_all(root);
 }
 
+TEST(FilesUnder, WithoutRepeatsKeepsTheFirstNameOfEachFile) {
+  const fs::path root = fs::temp_directory_path() / "oomscope_without_repeats";
+  fs::remove_all(root);
+  fs::create_directories(root / "sub");
+  std::ofstream(root / "a.pb") << "x";
+  std::ofstream(root / "b.pb") << "y";
+  const std::string a = (root / "a.pb").string();
+  const std::string a_again = (root / "sub" / ".." / "a.pb").string();  // another path to the same file
+  const std::string b = (root / "b.pb").string();
+  const std::string missing = (root / "missing.pb").string();
+  const std::vector<std::string> files = {a, b, a_again, a, missing, missing};
+  const std::vector<FileRepeat> repeats = find_repeats(files);
+  ASSERT_EQ(repeats.size(), 2u);
+  EXPECT_EQ(repeats[0].again, 2u);
+  EXPECT_EQ(repeats[0].first, 0u);
+  EXPECT_EQ(repeats[1].again, 3u);
+  EXPECT_EQ(repeats[1].first, 0u);
+  // A name that does not exist repeats nothing: each is left for its reader to refuse.
+  EXPECT_EQ(without_repeats(files), (std::vector<std::string>{a, b, missing, missing}));
+  fs::remove_all(root);
+}
+
 }  // namespace
 }  // namespace oomscope
