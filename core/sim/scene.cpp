@@ -4,8 +4,8 @@
 #include <cmath>
 #include <numeric>
 
-#include "core/sim/rng.h"
-#include "core/sim/scene_clusters.h"
+#include "core/sim/detail/rng.h"
+#include "core/sim/detail/scene_clusters.h"
 #include "core/util/error.h"
 
 namespace oomscope::sim {

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/sim/detail/simulator_impl.h"
 #include "core/sim/scene.h"
-#include "core/sim/simulator_impl.h"
 #include "core/sim/sizes_file.h"
 #include "core/util/error.h"
 

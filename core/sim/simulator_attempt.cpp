@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/sim/simulator_impl.h"
+#include "core/sim/detail/simulator_impl.h"
 #include "core/sim/split.h"
 #include "core/util/error.h"
 

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "core/sim/rng.h"
+#include "core/sim/detail/rng.h"
 
 namespace oomscope::sim::detail {
 

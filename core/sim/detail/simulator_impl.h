@@ -1,5 +1,6 @@
 #pragma once
-// Internal state of Simulator (not part of the API; included by simulator*.cpp only).
+// Internal state of Simulator (not part of the API; included by simulator.cpp and simulator_attempt.cpp
+// only).
 
 #include <optional>
 #include <vector>
