@@ -10,6 +10,7 @@
 #include "core/live/client/replay.h"
 #include "core/snapshot/file_kind.h"
 #include "core/util/bytes.h"
+#include "core/util/columns.h"
 #include "core/util/error.h"
 #include "core/util/safe_text.h"
 
@@ -34,11 +35,6 @@ std::string kind_words(const std::string& path) {
     default:
       return "not a live recording (it looks like " + k.looks_like + ")";
   }
-}
-
-std::string pad(std::string s, std::size_t w) {
-  if (s.size() < w) s.append(w - s.size(), ' ');
-  return s;
 }
 
 std::string signed_bytes(std::int64_t v) {
@@ -82,12 +78,13 @@ void write_rank_text(std::ostream& o, const RecordingRankDiff& r, const std::str
     o << " (recording index A " << (a ? std::to_string(a->rank) : "-") << ", B "
       << (b ? std::to_string(b->rank) : "-") << ")";
   if (!a || !b) o << ": in " << (a ? "A" : "B") << " only";
-  o << "\n" << pad("", 28) << pad("A", 14) << pad("B", 14) << "B - A\n";
+  o << "\n" << pad_right("", 28) << pad_right("A", 14) << pad_right("B", 14) << "B - A\n";
   const auto row = [&](const std::string& name, Opt va, Opt vb, bool bytes) {
     const auto f = [&](const Opt& v) {
       return !v ? std::string("-") : bytes ? format_bytes(*v) : std::to_string(*v);
     };
-    o << pad(name, 28) << pad(f(va), 14) << pad(f(vb), 14) << change_text(va, vb, bytes) << "\n";
+    o << pad_right(name, 28) << pad_right(f(va), 14) << pad_right(f(vb), 14) << change_text(va, vb, bytes)
+      << "\n";
   };
   const auto get = [](const RecordingRankFigures* f, Opt (*g)(const RecordingRankFigures&)) {
     return f ? g(*f) : Opt();
@@ -100,10 +97,11 @@ void write_rank_text(std::ostream& o, const RecordingRankDiff& r, const std::str
   row("samples", a ? Opt(a->samples) : Opt(), b ? Opt(b->samples) : Opt(), false);
   row("OOM events [read]", a ? Opt(static_cast<std::int64_t>(a->ooms.size())) : Opt(),
       b ? Opt(static_cast<std::int64_t>(b->ooms.size())) : Opt(), false);
-  o << pad("steps sampled", 28) << pad(a ? steps_text(r.steps_a) : "-", 14)
+  o << pad_right("steps sampled", 28) << pad_right(a ? steps_text(r.steps_a) : "-", 14)
     << (b ? steps_text(r.steps_b) : "-") << "\n";
   const auto step = [](const Opt& s) { return s ? std::to_string(*s) : std::string("-"); };
-  o << pad("step at peak allocated", 28) << pad(a ? step(r.steps_a.step_at_peak_allocated) : "-", 14)
+  o << pad_right("step at peak allocated", 28)
+    << pad_right(a ? step(r.steps_a.step_at_peak_allocated) : "-", 14)
     << (b ? step(r.steps_b.step_at_peak_allocated) : "-") << "\n";
   for (const auto& [side, f] : {std::pair{"A", a}, std::pair{"B", b}})
     if (f)

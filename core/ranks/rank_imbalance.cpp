@@ -6,17 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/util/bytes.h"
+#include "core/util/columns.h"
 
 namespace oomscope::ranks {
-
-namespace {
-
-std::string pad(std::string s, std::size_t w) {
-  if (s.size() < w) s.append(w - s.size(), ' ');
-  return s;
-}
-
-}  // namespace
 
 double median_of(std::vector<std::int64_t> v) {
   if (v.empty()) return 0;
@@ -48,8 +40,8 @@ std::string ratio_text(const Imbalance& im) {
 }
 
 void write_imbalance_line(std::ostream& o, const Imbalance& im, std::size_t name_width) {
-  o << "  " << pad(im.name, name_width) << pad(ratio_text(im), 8) << "max " << format_bytes(im.max_bytes)
-    << " (rank " << im.max_rank << "), median "
+  o << "  " << pad_right(im.name, name_width) << pad_right(ratio_text(im), 8) << "max "
+    << format_bytes(im.max_bytes) << " (rank " << im.max_rank << "), median "
     << format_bytes(static_cast<std::int64_t>(std::llround(im.median)))
     << (im.ratio ? "" : ": no ratio, the median rank holds none") << "\n";
 }

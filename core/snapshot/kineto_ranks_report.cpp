@@ -6,17 +6,13 @@
 
 #include "core/snapshot/kineto_ranks.h"
 #include "core/util/bytes.h"
+#include "core/util/columns.h"
 
 namespace oomscope::snapshot {
 
 namespace {
 
 std::string b(std::int64_t v) { return format_bytes(v); }
-
-std::string pad(std::string s, std::size_t w) {
-  if (s.size() < w) s.append(w - s.size(), ' ');
-  return s;
-}
 
 std::string seconds(double us) {
   char buf[32];
@@ -77,8 +73,8 @@ void write_kineto_ranks_text(std::ostream& o, const KinetoRankJob& j) {
   o << "\nRANKS (peaks and OOM [read] from the [memory] and [OutOfMemory] events; OOM time since the "
        "earliest "
        "[memory] event of any rank)\n";
-  o << "  " << pad("rank", 6) << pad("device", 9) << pad("peak allocated", 16) << pad("peak reserved", 15)
-    << pad("capacity", 22) << pad("OOM", 40) << "file\n";
+  o << "  " << pad_right("rank", 6) << pad_right("device", 9) << pad_right("peak allocated", 16)
+    << pad_right("peak reserved", 15) << pad_right("capacity", 22) << pad_right("OOM", 40) << "file\n";
   for (const KinetoRank& r : j.ranks) {
     std::string cap = "-";
     if (r.capacity)
@@ -90,9 +86,9 @@ void write_kineto_ranks_text(std::ostream& o, const KinetoRankJob& j) {
       if (r.ooms.size() > 1) oom += ", " + std::to_string(r.ooms.size()) + " events";
     }
     const std::string alloc = b(r.peak_allocated) + (r.peak_allocated_read ? "" : "*");
-    o << "  " << pad(std::to_string(r.rank), 6) << pad(r.device.empty() ? "-" : r.device, 9) << pad(alloc, 16)
-      << pad(r.peak_reserved ? b(*r.peak_reserved) : "-", 15) << pad(cap, 22) << pad(oom, 40) << r.path
-      << "\n";
+    o << "  " << pad_right(std::to_string(r.rank), 6) << pad_right(r.device.empty() ? "-" : r.device, 9)
+      << pad_right(alloc, 16) << pad_right(r.peak_reserved ? b(*r.peak_reserved) : "-", 15)
+      << pad_right(cap, 22) << pad_right(oom, 40) << r.path << "\n";
   }
   for (const KinetoRank& r : j.ranks)
     if (!r.peak_allocated_read) {

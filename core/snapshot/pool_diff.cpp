@@ -7,6 +7,7 @@
 
 #include "core/snapshot/pool_summary.h"
 #include "core/util/bytes.h"
+#include "core/util/columns.h"
 
 namespace oomscope::snapshot {
 
@@ -14,11 +15,6 @@ namespace {
 
 std::string signed_bytes(std::int64_t v) {
   return (v > 0 ? "+" : v < 0 ? "-" : "") + format_bytes(v < 0 ? -v : v);
-}
-
-std::string pad(std::string s, std::size_t w) {
-  if (s.size() < w) s.append(w - s.size(), ' ');
-  return s;
 }
 
 std::string where(const std::optional<std::int64_t>& oom) {
@@ -65,8 +61,8 @@ void write_pool_diff_text(std::ostream& o, const PoolDiff& d) {
   for (const PoolDiffRow& r : d.rows) {
     o << "  " << r.name << (!r.in_a ? " (only in B)" : !r.in_b ? " (only in A)" : "") << "\n";
     const auto row = [&](const char* name, std::int64_t va, std::int64_t vb) {
-      o << "    " << pad(name, 24) << pad(r.in_a ? format_bytes(va) : "-", 12)
-        << pad(r.in_b ? format_bytes(vb) : "-", 12) << signed_bytes(vb - va);
+      o << "    " << pad_right(name, 24) << pad_right(r.in_a ? format_bytes(va) : "-", 12)
+        << pad_right(r.in_b ? format_bytes(vb) : "-", 12) << signed_bytes(vb - va);
       if (va != 0 && r.in_a && r.in_b) {
         char buf[32];
         std::snprintf(buf, sizeof buf, " (%+.1f %%)",

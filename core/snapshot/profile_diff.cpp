@@ -8,6 +8,7 @@
 
 #include "core/snapshot/kineto_ranks.h"
 #include "core/util/bytes.h"
+#include "core/util/columns.h"
 
 namespace oomscope::snapshot {
 
@@ -28,19 +29,14 @@ std::string signed_bytes(std::int64_t v) {
   return (v > 0 ? "+" : v < 0 ? "-" : "") + format_bytes(v < 0 ? -v : v);
 }
 
-std::string pad(std::string s, std::size_t w) {
-  if (s.size() < w) s.append(w - s.size(), ' ');
-  return s;
-}
-
 // Live bytes by category (the user's rules), with what decided each.
 void write_categories_text(std::ostream& o, const ProfileCategories& c) {
   o << "\nlive bytes by category (rules of " << c.rules_path << " on the Python frames; no built-in rules) "
     << "[derived]\n";
-  o << "  " << pad("B - A", 12) << pad("A", 12) << pad("B", 12) << "category\n";
+  o << "  " << pad_right("B - A", 12) << pad_right("A", 12) << pad_right("B", 12) << "category\n";
   for (const ProfileCategoryRow& r : c.rows) {
-    o << "  " << pad(signed_bytes(r.delta()), 12) << pad(format_bytes(r.a), 12) << pad(format_bytes(r.b), 12)
-      << r.name << "\n";
+    o << "  " << pad_right(signed_bytes(r.delta()), 12) << pad_right(format_bytes(r.a), 12)
+      << pad_right(format_bytes(r.b), 12) << r.name << "\n";
     for (const ProfileCategoryReason& why : r.reasons)
       o << "      " << why.why << ": " << why.a_samples << " samples in A, " << why.b_samples << " in B\n";
   }
@@ -157,7 +153,7 @@ void write_profile_diff_text(std::ostream& o, const ProfileDiff& d) {
       << "\n";
   else
     o << "JAX device memory profiles (pprof)\n";
-  o << "\n" << pad("", 28) << pad("A", 12) << pad("B", 12) << "B - A\n";
+  o << "\n" << pad_right("", 28) << pad_right("A", 12) << pad_right("B", 12) << "B - A\n";
   for (const ProfileRow& r : d.totals) {
     const auto f = [&](const Opt& v) {
       return !v ? std::string("-") : r.bytes ? format_bytes(*v) : format_bytes_exact(*v);
@@ -173,15 +169,16 @@ void write_profile_diff_text(std::ostream& o, const ProfileDiff& d) {
         delta += buf;
       }
     }
-    o << pad(r.name, 28) << pad(f(r.a), 12) << pad(f(r.b), 12) << delta << "\n";
+    o << pad_right(r.name, 28) << pad_right(f(r.a), 12) << pad_right(f(r.b), 12) << delta << "\n";
   }
   if (d.format == "pprof") {
     o << "\nlive bytes by Python line and kind, largest change first (" << d.sites_total
       << " changed) [read]\n";
-    o << "  " << pad("B - A", 12) << pad("A", 12) << pad("B", 12) << pad("kind", 12) << "site\n";
+    o << "  " << pad_right("B - A", 12) << pad_right("A", 12) << pad_right("B", 12) << pad_right("kind", 12)
+      << "site\n";
     for (const ProfileSiteRow& r : d.sites)
-      o << "  " << pad(signed_bytes(r.delta()), 12) << pad(format_bytes(r.a), 12)
-        << pad(format_bytes(r.b), 12) << pad(r.kind.empty() ? "-" : r.kind, 12) << r.site << "\n";
+      o << "  " << pad_right(signed_bytes(r.delta()), 12) << pad_right(format_bytes(r.a), 12)
+        << pad_right(format_bytes(r.b), 12) << pad_right(r.kind.empty() ? "-" : r.kind, 12) << r.site << "\n";
     if (d.sites_total > d.sites.size()) o << "  ... " << d.sites_total - d.sites.size() << " more\n";
   }
   if (d.categories) write_categories_text(o, *d.categories);

@@ -6,6 +6,7 @@
 
 #include "core/snapshot/rank_comparison.h"
 #include "core/util/bytes.h"
+#include "core/util/columns.h"
 
 namespace oomscope::snapshot {
 
@@ -18,11 +19,6 @@ std::string b(double v) { return format_bytes(static_cast<std::int64_t>(std::llr
 
 std::string signed_bytes(double v) { return (v < 0 ? "-" : "+") + b(std::abs(v)); }
 
-std::string pad(std::string s, std::size_t w) {
-  if (s.size() < w) s.append(w - s.size(), ' ');
-  return s;
-}
-
 std::string seconds(std::int64_t us) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3f s", static_cast<double>(us) / 1e6);
@@ -30,7 +26,7 @@ std::string seconds(std::int64_t us) {
 }
 
 void difference_line(std::ostream& o, std::int64_t rank, const RankDifference& d) {
-  o << "      " << pad(signed_bytes(d.difference()), 12) << "(rank " << rank << " " << b(d.bytes)
+  o << "      " << pad_right(signed_bytes(d.difference()), 12) << "(rank " << rank << " " << b(d.bytes)
     << ", median " << b(d.median) << ")";
   o << "  " << d.name << "\n";
 }
@@ -65,8 +61,8 @@ void write_rank_comparison_text(std::ostream& o, const RankComparison& c, bool f
   for (const RankFigures& f : c.ranks)
     if (f.first_time_us >= 0 && (t0 < 0 || f.first_time_us < t0)) t0 = f.first_time_us;
   o << "\nRANKS (peaks [derived], OOM [read]; OOM time since the earliest trace entry of any rank)\n";
-  o << "  " << pad("rank", 6) << pad("device", 8) << pad("peak allocated", 16) << pad("peak reserved", 15)
-    << pad("capacity", 22) << pad("OOM", 46) << "file\n";
+  o << "  " << pad_right("rank", 6) << pad_right("device", 8) << pad_right("peak allocated", 16)
+    << pad_right("peak reserved", 15) << pad_right("capacity", 22) << pad_right("OOM", 46) << "file\n";
   for (const RankFigures& f : c.ranks) {
     std::string cap = "-";
     if (f.capacity)
@@ -76,9 +72,9 @@ void write_rank_comparison_text(std::ostream& o, const RankComparison& c, bool f
       oom = b(f.oom->requested) + " request, " + b(f.oom->device_free) + " free";
       if (f.oom->time_us >= 0 && t0 >= 0) oom += ", at " + seconds(f.oom->time_us - t0);
     }
-    o << "  " << pad(std::to_string(f.rank), 6) << pad(std::to_string(f.device), 8)
-      << pad(b(f.peak_allocated), 16) << pad(b(f.peak_reserved), 15) << pad(cap, 22) << pad(oom, 46) << f.path
-      << "\n";
+    o << "  " << pad_right(std::to_string(f.rank), 6) << pad_right(std::to_string(f.device), 8)
+      << pad_right(b(f.peak_allocated), 16) << pad_right(b(f.peak_reserved), 15) << pad_right(cap, 22)
+      << pad_right(oom, 46) << f.path << "\n";
   }
   if (c.ranks.size() > 0 && c.ranks.front().capacity_source != RankCapacitySource::Given &&
       std::any_of(c.ranks.begin(), c.ranks.end(),
@@ -91,11 +87,11 @@ void write_rank_comparison_text(std::ostream& o, const RankComparison& c, bool f
       o << "\nRANK " << f.rank << " (" << f.named_by << ", device " << f.device << ")\n";
       o << "  at the peak by category " << categories_from(c) << " [derived]:\n";
       for (const CategoryTotal& t : f.categories)
-        o << "    " << pad(t.label(), width) << pad(b(t.bytes), 11) << "x" << t.count << "\n";
+        o << "    " << pad_right(t.label(), width) << pad_right(b(t.bytes), 11) << "x" << t.count << "\n";
       o << "  at the peak by allocation site (innermost user frame) [derived]:\n";
       const std::size_t shown = std::min<std::size_t>(f.top_sites.size(), kSitesPerRank);
       for (std::size_t i = 0; i < shown; ++i)
-        o << "    " << pad(b(f.top_sites[i].second), 11) << f.top_sites[i].first << "\n";
+        o << "    " << pad_right(b(f.top_sites[i].second), 11) << f.top_sites[i].first << "\n";
       if (f.sites.size() > shown) o << "    ... " << f.sites.size() - shown << " more\n";
     }
   }

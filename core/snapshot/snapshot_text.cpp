@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/util/bytes.h"
+#include "core/util/columns.h"
 #include "core/util/safe_text.h"
 
 namespace oomscope::snapshot {
@@ -12,10 +13,6 @@ namespace {
 
 std::string b(std::int64_t v) { return format_bytes(v); }
 std::string n(std::size_t v) { return format_bytes_exact(static_cast<std::int64_t>(v)); }
-std::string pad(std::string s, std::size_t w) {
-  if (s.size() < w) s.append(w - s.size(), ' ');
-  return s;
-}
 std::string secs(std::int64_t us) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.6f s", static_cast<double>(us) / 1e6);
@@ -93,7 +90,7 @@ void write_windows(std::ostream& o, const DeviceAnalysis& d, std::size_t top) {
   const std::int64_t t0 = d.first_time_us;
   for (std::size_t i = 0; i < w.windows.size() && i < top; ++i) {
     const AnnotationWindow& x = w.windows[i];
-    o << "    " << pad(terminal_safe(x.name), 44) << " " << secs(x.start_us - t0) << " .. "
+    o << "    " << pad_right(terminal_safe(x.name), 44) << " " << secs(x.start_us - t0) << " .. "
       << (x.end_us >= 0 ? secs(x.end_us - t0) : std::string("(no END)"));
     if (x.first_index < 0)
       o << ": no trace entry inside (active memory " << b(x.bytes_at_start) << " throughout)\n";
@@ -154,19 +151,19 @@ void write_device(std::ostream& o, const DeviceAnalysis& d, std::size_t top) {
     o << "  " << (d.trace_entries == 0 ? "live at the snapshot" : "at the peak")
       << " by category (guessed from stacks) [derived]:\n";
     for (const CategoryTotal& c : d.categories_at_peak)
-      o << "    " << pad(c.label(), 16) << pad(b(c.bytes), 11) << pad("x" + n(c.count), 8)
+      o << "    " << pad_right(c.label(), 16) << pad_right(b(c.bytes), 11) << pad_right("x" + n(c.count), 8)
         << "rule: " << c.rule << "\n";
   }
   o << "  live at the " << (d.trace_entries == 0 ? "snapshot" : "peak") << ", largest first [derived]:\n";
   for (std::size_t i = 0; i < d.at_peak.size() && i < top; ++i) {
     const PeakAllocation& p = d.at_peak[i];
-    o << "    " << pad(b(p.bytes), 11)
-      << pad(hex(p.addr) + ' ', 16)  // an address of 2^63 and above: 18 chars
-      << pad(p.ghost             ? "before trace"
-             : p.alloc_index < 0 ? "before trace"
-                                 : "entry " + std::to_string(p.alloc_index),
-             14)
-      << pad(to_string(p.category.category), 16) << (p.where.empty() ? "(no stack)" : p.where) << "\n";
+    o << "    " << pad_right(b(p.bytes), 11)
+      << pad_right(hex(p.addr) + ' ', 16)  // an address of 2^63 and above: 18 chars
+      << pad_right(p.ghost             ? "before trace"
+                   : p.alloc_index < 0 ? "before trace"
+                                       : "entry " + std::to_string(p.alloc_index),
+                   14)
+      << pad_right(to_string(p.category.category), 16) << (p.where.empty() ? "(no stack)" : p.where) << "\n";
     if (const std::string c = context_line(p); !c.empty()) o << "        " << c << "\n";
   }
   std::size_t live = 0;

@@ -9,6 +9,7 @@
 
 #include "core/snapshot/snapshot_text.h"
 #include "core/util/bytes.h"
+#include "core/util/columns.h"
 #include "core/util/safe_text.h"
 
 namespace oomscope::snapshot {
@@ -22,11 +23,6 @@ std::string secs(double us) {
   std::snprintf(buf, sizeof buf, "%.6f s", us / 1e6);
   return buf;
 }
-std::string pad(std::string s, std::size_t w) {
-  if (s.size() < w) s.append(w - s.size(), ' ');
-  return s;
-}
-
 std::string pct(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * x);
@@ -289,8 +285,8 @@ void write_hta_text(std::ostream& o, const HtaTimeline& t) {
   o << "by category: at the peak / own peak / end [measured]\n";
   for (int c = 0; c < kHtaCategories; ++c) {
     const auto i = static_cast<std::size_t>(c);
-    o << "  " << pad(hta_category_name(c), 17) << pad(b(t.category_at_peak[i]), 11)
-      << pad(b(t.category_peak[i]), 11) << b(t.category_final[i]) << "\n";
+    o << "  " << pad_right(hta_category_name(c), 17) << pad_right(b(t.category_at_peak[i]), 11)
+      << pad_right(b(t.category_peak[i]), 11) << b(t.category_final[i]) << "\n";
   }
 }
 
@@ -328,14 +324,14 @@ void write_pprof_text(std::ostream& o, const PprofProfile& p, std::size_t top) {
     << format_bytes_exact(p.total_bytes()) << " bytes) [read]\n";
   o << "by kind and device [read]:\n";
   for (const PprofGroup& g : p.by_kind())
-    o << "  " << pad(g.kind.empty() ? "(no kind)" : g.kind, 12)
-      << pad(g.where.empty() ? "(no device)" : g.where, 12) << pad(b(g.bytes), 11) << n(g.samples)
+    o << "  " << pad_right(g.kind.empty() ? "(no kind)" : g.kind, 12)
+      << pad_right(g.where.empty() ? "(no device)" : g.where, 12) << pad_right(b(g.bytes), 11) << n(g.samples)
       << " samples\n";
   o << "live now, by Python line (innermost frame outside JAX) [derived]:\n";
   const auto lines = p.by_line();
   for (std::size_t i = 0; i < lines.size() && i < top; ++i)
-    o << "  " << pad(b(lines[i].bytes), 11) << pad(lines[i].kind, 12) << pad("x" + n(lines[i].samples), 7)
-      << lines[i].where << "\n";
+    o << "  " << pad_right(b(lines[i].bytes), 11) << pad_right(lines[i].kind, 12)
+      << pad_right("x" + n(lines[i].samples), 7) << lines[i].where << "\n";
   if (lines.size() > top) o << "  ... " << n(lines.size() - top) << " more lines\n";
 }
 
