@@ -35,10 +35,12 @@ std::string format_bytes(std::int64_t bytes) {
 
 std::string format_bytes(std::uint64_t bytes) { return format_magnitude(static_cast<double>(bytes), false); }
 
-std::string format_bytes_exact(std::int64_t bytes) {
+std::string format_bytes_exact(std::int64_t bytes) { return format_thousands(bytes); }
+
+std::string format_thousands(std::int64_t n) {
   // Negating INT64_MIN is undefined: take the magnitude as unsigned.
   const std::uint64_t magnitude =
-      bytes < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(bytes) : static_cast<std::uint64_t>(bytes);
+      n < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n);
   std::string digits = std::to_string(magnitude);
   std::string out;
   int count = 0;
@@ -47,7 +49,7 @@ std::string format_bytes_exact(std::int64_t bytes) {
     out.insert(out.begin(), *it);
     ++count;
   }
-  return bytes < 0 ? "-" + out : out;
+  return n < 0 ? "-" + out : out;
 }
 
 const char* const kByteUnitsHelp = "B, K/KiB, KB, M/MiB, MB, G/GiB, GB, T/TiB, TB (any case)";

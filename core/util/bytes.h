@@ -12,8 +12,10 @@ namespace oomscope {
 // "3.72 GiB", "104 MiB", "512 B": binary units with three significant figures.
 std::string format_bytes(std::int64_t bytes);
 std::string format_bytes(std::uint64_t bytes);
-// Exact bytes with thousands separators: "3,495,000,000".
+// Exact bytes with thousands separators: "3,495,000,000" (format_thousands of the count).
 std::string format_bytes_exact(std::int64_t bytes);
+// Any count with thousands separators: "1,000", "-12,345", "7" (every int64_t, INT64_MIN included).
+std::string format_thousands(std::int64_t n);
 
 // The byte-size grammar (docs/byte-sizes.md):
 //   size   = number [" "...] [unit]      surrounding spaces are ignored

@@ -34,20 +34,10 @@ Field parse_field(std::string_view rule, std::string_view name) {
 
 // Built front to back by appending: inserting the commas (or the sign) makes GCC 12 warn falsely
 // (-Wrestrict) in release builds.
-std::string thousands(std::int64_t v) {
-  const std::string digits = std::to_string(v < 0 ? -v : v);
-  std::string out = v < 0 ? "-" : "";
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
 // Bytes as decimal megabytes (the unit the reference's thresholds use); counters as plain numbers.
 std::string figure(Field f, std::int64_t v) {
-  if (!field_is_bytes(f)) return thousands(v);
-  return thousands(static_cast<std::int64_t>(std::llround(static_cast<double>(v) / 1e6))) + " MB";
+  if (!field_is_bytes(f)) return format_thousands(v);
+  return format_thousands(static_cast<std::int64_t>(std::llround(static_cast<double>(v) / 1e6))) + " MB";
 }
 
 }  // namespace
@@ -184,7 +174,8 @@ void AlertEngine::on_sample(int rank, const Sample& s) {
         h.counter[i] = v;
         if (before >= 0 && v > before)
           fire(rank, i, s.t, v,
-               std::string(field_name(r.field)) + " moved from " + thousands(before) + " to " + thousands(v));
+               std::string(field_name(r.field)) + " moved from " + format_thousands(before) + " to " +
+                   format_thousands(v));
         continue;
       }
       case AlertRule::Kind::Growth: {
@@ -199,8 +190,8 @@ void AlertEngine::on_sample(int rank, const Sample& s) {
         fig = static_cast<std::int64_t>(per);
         cond = fig > r.limit;
         msg = std::string(field_name(r.field)) + " grows " + figure(r.field, fig) +
-              " per 1,000 steps (over steps " + thousands(it->first) + " to " + thousands(step) + "; limit " +
-              figure(r.field, r.limit) + ")";
+              " per 1,000 steps (over steps " + format_thousands(it->first) + " to " +
+              format_thousands(step) + "; limit " + figure(r.field, r.limit) + ")";
         break;
       }
       case AlertRule::Kind::ShapesRising:
@@ -232,9 +223,10 @@ void AlertEngine::on_forecast(int rank, const Forecast& f) {
     if (cond && !h.active[i]) {
       const std::int64_t left = *f.oom_at_step - f.at_step;
       fire(rank, i, f.t, left,
-           "forecast to run out of memory in " + thousands(left) + " steps, at step " +
-               thousands(*f.oom_at_step) + " (range " + thousands(f.early_step.value_or(*f.oom_at_step)) +
-               " to " + thousands(f.late_step.value_or(*f.oom_at_step)) + "; " + field_name(f.figure) +
+           "forecast to run out of memory in " + format_thousands(left) + " steps, at step " +
+               format_thousands(*f.oom_at_step) + " (range " +
+               format_thousands(f.early_step.value_or(*f.oom_at_step)) + " to " +
+               format_thousands(f.late_step.value_or(*f.oom_at_step)) + "; " + field_name(f.figure) +
                " vs the " + f.limit_name + " " + figure(f.figure, f.limit_bytes) + "): " + f.driver +
                " [derived]");
     }
@@ -257,8 +249,9 @@ void AlertEngine::on_shapes(int rank, const Shapes& sh) {
     const bool cond = grew >= rules_[i].limit;
     if (cond && !h.active[i])
       fire(rank, i, sh.t, sh.distinct,
-           "distinct input shapes still rising: " + thousands(sh.distinct) + " seen, " + thousands(grew) +
-               " new over the last " + thousands(pos - it->first) + (steps ? " steps" : " s"));
+           "distinct input shapes still rising: " + format_thousands(sh.distinct) + " seen, " +
+               format_thousands(grew) + " new over the last " + format_thousands(pos - it->first) +
+               (steps ? " steps" : " s"));
     h.active[i] = cond ? 1 : 0;
   }
 }

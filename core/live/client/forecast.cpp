@@ -40,12 +40,6 @@ std::int64_t top_of(const Sample& s, Field f) {
   return v;
 }
 
-std::string thousands(std::int64_t v) {
-  std::string s = std::to_string(v < 0 ? -v : v);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
-  return v < 0 ? "-" + s : s;
-}
-
 std::string signed_bytes(double b) {
   const auto v = static_cast<std::int64_t>(std::llround(b));
   return (v < 0 ? "-" : "+") + format_bytes(v < 0 ? -v : v);
@@ -73,8 +67,8 @@ std::string figure_label(Field f) {
 }
 
 std::string span_text(double span, bool by_step) {
-  return by_step ? thousands(static_cast<std::int64_t>(std::llround(span))) + " steps"
-                 : thousands(static_cast<std::int64_t>(std::llround(span))) + " s";
+  return by_step ? format_thousands(static_cast<std::int64_t>(std::llround(span))) + " steps"
+                 : format_thousands(static_cast<std::int64_t>(std::llround(span))) + " s";
 }
 
 std::string duration_text(double s) {
@@ -187,21 +181,21 @@ Forecast forecast_rank(const RankSeries& r, const ForecastOptions& o) {
     if (!usable(a)) continue;
     if (x_of(a) < x_now - window) break;
     if (by_step && a.get(Field::Step) > next->get(Field::Step)) {
-      f.since = "the step counter going back from " + thousands(a.get(Field::Step)) + " to " +
-                thousands(next->get(Field::Step));
+      f.since = "the step counter going back from " + format_thousands(a.get(Field::Step)) + " to " +
+                format_thousands(next->get(Field::Step));
       break;
     }
     const bool restarted = std::any_of(restarts.begin(), restarts.end(),
                                        [&](std::int64_t t) { return t > a.t && t <= next->t; });
     if (restarted) {
-      f.since = by_step ? "the restart at step " + thousands(a.get(Field::Step)) : "the restart";
+      f.since = by_step ? "the restart at step " + format_thousands(a.get(Field::Step)) : "the restart";
       break;
     }
     const bool gap = std::any_of(r.gaps.begin(), r.gaps.end(), [&](const Gap& g) {
       return g.from >= a.t && g.from < next->t && (g.to == 0 || g.to <= next->t);
     });
     if (gap && came_back_lower(i, *next)) {
-      f.since = by_step ? "the reconnection after step " + thousands(a.get(Field::Step)) +
+      f.since = by_step ? "the reconnection after step " + format_thousands(a.get(Field::Step)) +
                               " (the figure came back lower: a new process)"
                         : "the reconnection (the figure came back lower: a new process)";
       break;
@@ -311,8 +305,9 @@ Forecast forecast_rank(const RankSeries& r, const ForecastOptions& o) {
     Candidate c;
     if (new_shapes > 0) {
       c.kind = ForecastDriver::Shapes;
-      c.driver = "step peak " + peak_rate + " with the input shapes still rising (" + thousands(new_shapes) +
-                 " new distinct shapes over the " + fitted + "; baseline " + rate(base.slope) + ")";
+      c.driver = "step peak " + peak_rate + " with the input shapes still rising (" +
+                 format_thousands(new_shapes) + " new distinct shapes over the " + fitted + "; baseline " +
+                 rate(base.slope) + ")";
     } else {
       c.kind = ForecastDriver::Growth;
       c.driver = "step peak " + peak_rate + " over the " + fitted + " (baseline " + rate(base.slope) + ")";
@@ -335,9 +330,9 @@ Forecast forecast_rank(const RankSeries& r, const ForecastOptions& o) {
   if (ahead > o.horizon * span) {
     f.state = ForecastState::NoOom;
     f.driver = "no OOM in sight: " + best->driver + " would reach the " + limit.name + " only " +
-               (by_step ? "near step " + thousands(static_cast<std::int64_t>(std::ceil(best->x)))
+               (by_step ? "near step " + format_thousands(static_cast<std::int64_t>(std::ceil(best->x)))
                         : "in " + duration_text(ahead)) +
-               ", more than " + thousands(static_cast<std::int64_t>(o.horizon)) + "x the " +
+               ", more than " + format_thousands(static_cast<std::int64_t>(o.horizon)) + "x the " +
                span_text(span, by_step) + " fitted ahead";
     return f;
   }
@@ -366,10 +361,10 @@ std::string forecast_cell(const Forecast& f) {
   switch (f.state) {
     case ForecastState::Oom:
       if (f.oom_at_step) {
-        std::string s = "step " + thousands(*f.oom_at_step);
+        std::string s = "step " + format_thousands(*f.oom_at_step);
         if (f.early_step && f.late_step &&
             (*f.early_step != *f.oom_at_step || *f.late_step != *f.oom_at_step))
-          s += " (" + thousands(*f.early_step) + "-" + thousands(*f.late_step) + ")";
+          s += " (" + format_thousands(*f.early_step) + "-" + format_thousands(*f.late_step) + ")";
         return s;
       }
       return f.oom_in_seconds ? "in " + duration_text(*f.oom_in_seconds) : "soon";
@@ -389,8 +384,9 @@ std::string forecast_sentence(const Forecast& f) {
     case ForecastState::Oom:
       s = "OOM forecast";
       if (f.oom_at_step)
-        s += " at step " + thousands(*f.oom_at_step) + " (range " + thousands(f.early_step.value_or(0)) +
-             " to " + thousands(f.late_step.value_or(0)) + ")";
+        s += " at step " + format_thousands(*f.oom_at_step) + " (range " +
+             format_thousands(f.early_step.value_or(0)) + " to " + format_thousands(f.late_step.value_or(0)) +
+             ")";
       if (f.oom_in_seconds) s += ", in about " + duration_text(*f.oom_in_seconds);
       s += ": " + std::string(field_name(f.figure)) + " reaches the " + f.limit_name + " " +
            format_bytes(f.limit_bytes) + "; driver: " + f.driver;

@@ -29,6 +29,15 @@ TEST(FormatBytes, ExactWithSeparators) {
   EXPECT_EQ(oomscope::format_bytes_exact(INT64_MIN), "-9,223,372,036,854,775,808");
 }
 
+TEST(FormatBytes, ThousandsOfAnyCount) {  // the alerts' and the forecast's counts (steps, restarts)
+  EXPECT_EQ(oomscope::format_thousands(0), "0");
+  EXPECT_EQ(oomscope::format_thousands(999), "999");
+  EXPECT_EQ(oomscope::format_thousands(1000), "1,000");
+  EXPECT_EQ(oomscope::format_thousands(-123456), "-123,456");
+  EXPECT_EQ(oomscope::format_thousands(INT64_MAX), "9,223,372,036,854,775,807");
+  EXPECT_EQ(oomscope::format_thousands(INT64_MIN), "-9,223,372,036,854,775,808");
+}
+
 TEST(Error, NamesFileAndProblem) {
   oomscope::Error e(oomscope::ErrorKind::Empty, "/tmp/x.xplane.pb", "the file is empty");
   EXPECT_STREQ(e.what(), "/tmp/x.xplane.pb: the file is empty");
