@@ -9,6 +9,7 @@
 #include "core/snapshot/snapshot_json.h"
 #include "core/snapshot/snapshot_text.h"
 #include "core/util/bytes.h"
+#include "core/util/columns.h"
 
 namespace oomscope::snapshot {
 
@@ -197,20 +198,16 @@ SnapshotDiff diff_snapshots(const Snapshot& a, const SnapshotReport& ra, const S
 }
 
 void write_diff_text(std::ostream& o, const SnapshotDiff& d) {
-  auto pad = [](std::string s, std::size_t w) {
-    if (s.size() < w) s.append(w - s.size(), ' ');
-    return s;
-  };
   o << "A: " << d.path_a << "\nB: " << d.path_b << "\n";
   write_peak_line(o, "A", d.peak_a);
   write_peak_line(o, "B", d.peak_b);
   write_peak_move(o, d.peak_a, d.peak_b);
   o << "\n";
-  o << pad("", 28) << pad("A", 12) << pad("B", 12) << "B - A\n";
+  o << pad_right("", 28) << pad_right("A", 12) << pad_right("B", 12) << "B - A\n";
   for (const DiffRow& r : d.totals) {
     const bool count = r.name == "segments" || r.name == "blocks" || r.name == "trace entries";
     auto f = [&](std::int64_t v) { return count ? format_bytes_exact(v) : format_bytes(v); };
-    o << pad(r.name, 28) << pad(f(r.a), 12) << pad(f(r.b), 12)
+    o << pad_right(r.name, 28) << pad_right(f(r.a), 12) << pad_right(f(r.b), 12)
       << (count ? (r.delta() >= 0 ? "+" : "") + format_bytes_exact(r.delta()) : signed_bytes(r.delta()))
       << pct_change(r.a, r.b) << "\n";
   }
@@ -220,15 +217,16 @@ void write_diff_text(std::ostream& o, const SnapshotDiff& d) {
       << (d.rules_path.empty() ? "" : "rules of " + d.rules_path + ", then ")
       << "guessed from stacks) [derived]\n";
     for (const DiffRow& r : d.categories)
-      o << "  " << pad(r.name, 26) << pad(format_bytes(r.a), 12) << pad(format_bytes(r.b), 12)
-        << signed_bytes(r.delta()) << "\n";
+      o << "  " << pad_right(r.name, 26) << pad_right(format_bytes(r.a), 12)
+        << pad_right(format_bytes(r.b), 12) << signed_bytes(r.delta()) << "\n";
   }
   o << "\nat each peak by allocation site and category, largest change first (" << d.site_rows_total
     << " changed at " << d.sites_total << " sites) [derived]\n";
-  o << "  " << pad("B - A", 12) << pad("A", 12) << pad("B", 12) << pad("category", 17) << "site\n";
+  o << "  " << pad_right("B - A", 12) << pad_right("A", 12) << pad_right("B", 12) << pad_right("category", 17)
+    << "site\n";
   for (const DiffSiteRow& r : d.site_rows)
-    o << "  " << pad(signed_bytes(r.delta()), 12) << pad(format_bytes(r.a), 12) << pad(format_bytes(r.b), 12)
-      << pad(r.category, 17) << r.site << "\n";
+    o << "  " << pad_right(signed_bytes(r.delta()), 12) << pad_right(format_bytes(r.a), 12)
+      << pad_right(format_bytes(r.b), 12) << pad_right(r.category, 17) << r.site << "\n";
   write_diagnosis_text(o, d.findings);
 }
 

@@ -11,6 +11,7 @@
 #include "core/analysis/report/detail/report_text_detail.h"
 #include "core/analysis/report/fix_outcome.h"
 #include "core/util/bytes.h"
+#include "core/util/columns.h"
 
 namespace oomscope::analysis {
 
@@ -18,7 +19,6 @@ namespace {
 
 using detail::allocations;
 using detail::b;
-using detail::pad;
 using detail::secs;
 
 // The buffers of one other memory space (host offload), largest first, as XProf's memory viewer lists a
@@ -39,8 +39,8 @@ void write_memory_space_buffers(std::ostream& o, const MemorySpaceTotals& t, std
     std::string defined_by = buf.instruction;
     if (!buf.opcode.empty() && !buf.instruction.starts_with(buf.opcode))
       defined_by += defined_by.empty() ? buf.opcode : " (" + buf.opcode + ")";
-    o << "      " << pad(b(buf.size_bytes), 10) << pad(buf.shape, 28) << " " << pad(holder, 24) << " "
-      << defined_by;
+    o << "      " << pad_right(b(buf.size_bytes), 10) << pad_right(buf.shape, 28) << " "
+      << pad_right(holder, 24) << " " << defined_by;
     if (buf.unpadded_bytes >= 0 && buf.unpadded_bytes != buf.size_bytes)
       o << " (unpadded " << b(buf.unpadded_bytes) << ")";
     o << "\n";
@@ -55,25 +55,25 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
     o << "  no buffer assignment in the HloProto: nothing to replay\n";
     return;
   }
-  o << "  parameters          " << pad(b(p.parameters_bytes), 11) << "[read]  donated "
+  o << "  parameters          " << pad_right(b(p.parameters_bytes), 11) << "[read]  donated "
     << b(p.donation.donated_bytes) << " (" << p.donation.donated_count << " of "
     << p.donation.parameters.size() << " allocations)\n";
-  o << "  non-aliased outputs " << pad(b(p.outputs_bytes), 11) << "[read]\n";
-  o << "  temp block          " << pad(b(p.temp_bytes), 11) << "[read]  (" << format_bytes_exact(p.temp_bytes)
-    << " bytes)\n";
-  if (p.constants_bytes) o << "  constants           " << pad(b(p.constants_bytes), 11) << "[read]\n";
+  o << "  non-aliased outputs " << pad_right(b(p.outputs_bytes), 11) << "[read]\n";
+  o << "  temp block          " << pad_right(b(p.temp_bytes), 11) << "[read]  ("
+    << format_bytes_exact(p.temp_bytes) << " bytes)\n";
+  if (p.constants_bytes) o << "  constants           " << pad_right(b(p.constants_bytes), 11) << "[read]\n";
   if (p.status == PlanStatus::Ok) {
     // --at POSITION: the plan at one program position instead of its peak.
     const bool at = p.peak_range && p.peak_range->first == p.peak_range->second;
     const std::string where = at ? "at position " + std::to_string(p.peak_range->first) : "at the peak";
     if (at)
-      o << "  at position " << pad(std::to_string(p.peak_range->first), 8) << pad(b(p.peak_bytes), 11)
-        << "[derived]  = temp heap " << b(p.heap_peak_bytes) << " + parameters/outputs/constants "
-        << b(p.indefinite_bytes)
+      o << "  at position " << pad_right(std::to_string(p.peak_range->first), 8)
+        << pad_right(b(p.peak_bytes), 11) << "[derived]  = temp heap " << b(p.heap_peak_bytes)
+        << " + parameters/outputs/constants " << b(p.indefinite_bytes)
         << (p.peak_instruction.empty() ? std::string() : "; after " + p.peak_instruction) << " (position "
         << p.peak_range->first << " of 0 .. " << p.trace_event_count - 1 << ")";
     else
-      o << "  whole peak          " << pad(b(p.peak_bytes), 11) << "[derived]  = temp-heap peak "
+      o << "  whole peak          " << pad_right(b(p.peak_bytes), 11) << "[derived]  = temp-heap peak "
         << b(p.heap_peak_bytes) << " + parameters/outputs/constants " << b(p.indefinite_bytes)
         << (p.peak_instruction.empty() ? std::string() : "; at " + p.peak_instruction);
     if (p.peak_event_index >= 0)
@@ -83,9 +83,10 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
     // XProf's padded vs unpadded: shown where the layouts pad (TPU tiles); GPU layouts add none.
     if (const std::int64_t unpadded = detail::unpadded_live_bytes(p);
         p.unpadded_peak_bytes >= 0 && unpadded >= 0 && unpadded != p.peak_bytes)
-      o << "  " << pad(at ? "unpadded there" : "unpadded peak", 20) << pad(b(p.unpadded_peak_bytes), 11)
-        << "[derived]  = the temp heap's buffers unpadded " << b(p.unpadded_heap_peak_bytes)
-        << " + parameters/outputs/constants as allocated " << b(p.indefinite_bytes)
+      o << "  " << pad_right(at ? "unpadded there" : "unpadded peak", 20)
+        << pad_right(b(p.unpadded_peak_bytes), 11) << "[derived]  = the temp heap's buffers unpadded "
+        << b(p.unpadded_heap_peak_bytes) << " + parameters/outputs/constants as allocated "
+        << b(p.indefinite_bytes)
         << (at ? " (XProf's unpadded heap there); all " : " (XProf's peak unpadded heap); all ")
         << p.live_at_peak.size() << " buffers live there take " << b(unpadded) << " unpadded, "
         << b(p.peak_bytes - unpadded) << " less than as allocated (layout tiles, padding and alignment)\n";
@@ -142,8 +143,9 @@ void write_plan(std::ostream& o, const HostReport& r, std::size_t top) {
     for (std::size_t i = 0; i < rows.size() && i < top; ++i) {
       const auto& [key, n] = rows[i];
       const auto& [size, shape, role, source] = key;
-      o << "    " << pad(b(size), 10) << pad(n > 1 ? "x" + std::to_string(n) : "", 5) << pad(shape, 28) << " "
-        << pad(role, 17) << " " << (source.empty() ? "(no source line)" : source) << "\n";
+      o << "    " << pad_right(b(size), 10) << pad_right(n > 1 ? "x" + std::to_string(n) : "", 5)
+        << pad_right(shape, 28) << " " << pad_right(role, 17) << " "
+        << (source.empty() ? "(no source line)" : source) << "\n";
     }
     if (rows.size() > top) o << "    ... " << rows.size() - top << " more rows\n";
   } else {
@@ -202,10 +204,10 @@ void write_runtime(std::ostream& o, const HostReport& r, std::size_t top) {
   const std::string counted = r.cut_short ? "the planes read whole" : scope;
   if (rt.allocators.empty()) o << "  no allocator events in " << counted << "\n";
   for (const AllocatorRuntime& a : rt.allocators) {
-    o << "  " << pad(a.name, 18) << "capacity " << pad(b(a.capacity_bytes), 10) << "[read]  peak in use "
-      << b(a.peak_bytes_in_use) << " at " << secs(a.peak_time_ps) << " [read]  lifetime peak "
-      << b(a.lifetime_peak_bytes) << " [read]\n";
-    o << "  " << pad("", 18) << a.allocations << " allocations, " << a.deallocations
+    o << "  " << pad_right(a.name, 18) << "capacity " << pad_right(b(a.capacity_bytes), 10)
+      << "[read]  peak in use " << b(a.peak_bytes_in_use) << " at " << secs(a.peak_time_ps)
+      << " [read]  lifetime peak " << b(a.lifetime_peak_bytes) << " [read]\n";
+    o << "  " << pad_right("", 18) << a.allocations << " allocations, " << a.deallocations
       << " frees: " << a.live_at_end << " never freed (" << b(a.live_at_end_bytes) << "), "
       << a.unmatched_frees << " freed chunks allocated before " << scope << " (" << b(a.unmatched_free_bytes)
       << ") [measured]\n";
@@ -267,8 +269,9 @@ void write_runtime(std::ostream& o, const HostReport& r, std::size_t top) {
       if (n > top && i >= top / 2 && i < n - (top - top / 2)) continue;
       const RuntimeExecution& e = m.executions[i];
       std::string launched = !e.launched ? "unknown" : (*e.launched ? "yes" : "NO");
-      o << "    #" << pad(std::to_string(e.number), 4) << " at " << pad(secs(e.start_ps), 18)
-        << " in use at start " << pad(b(e.bytes_in_use_at_start), 10) << " kernel launched: " << launched;
+      o << "    #" << pad_right(std::to_string(e.number), 4) << " at " << pad_right(secs(e.start_ps), 18)
+        << " in use at start " << pad_right(b(e.bytes_in_use_at_start), 10)
+        << " kernel launched: " << launched;
       if (!e.has_module_span && e.launched != true) o << " (no XLA module span)";
       if (e.retry_wait_ps > 0) o << " AllocatorRetry " << secs(e.retry_wait_ps);
       o << "\n";
@@ -301,7 +304,7 @@ void write_runtime(std::ostream& o, const HostReport& r, std::size_t top) {
       o << "  host events between the last two executions (" << secs(m.between_start_ps) << " .. "
         << secs(m.between_end_ps) << ", " << m.host_events_between_total << " events) [measured]:\n";
       for (const NameCount& nc : m.host_events_between)
-        o << "    " << pad(std::to_string(nc.count), 6) << nc.name << "\n";
+        o << "    " << pad_right(std::to_string(nc.count), 6) << nc.name << "\n";
       if (m.host_event_names_between > static_cast<std::int64_t>(m.host_events_between.size()))
         o << "    ... "
           << m.host_event_names_between - static_cast<std::int64_t>(m.host_events_between.size())
@@ -311,7 +314,8 @@ void write_runtime(std::ostream& o, const HostReport& r, std::size_t top) {
       o << "  live at the start of the last execution: " << b(m.live_at_last_start_bytes)
         << " in use [read], by the host event that allocated it [measured]:\n";
       for (const LiveGroup& g : m.live_at_last_start)
-        o << "    " << pad(b(g.bytes), 10) << pad(g.count ? allocations(g.count) : "", 16) << g.label << "\n";
+        o << "    " << pad_right(b(g.bytes), 10) << pad_right(g.count ? allocations(g.count) : "", 16)
+          << g.label << "\n";
       if (m.live_at_last_start_groups > static_cast<std::int64_t>(m.live_at_last_start.size()))
         o << "    ... "
           << m.live_at_last_start_groups - static_cast<std::int64_t>(m.live_at_last_start.size())
@@ -369,10 +373,10 @@ void write_report_text(std::ostream& o, const HostReport& r, std::size_t top) {
                    [](const ModuleRow* x, const ModuleRow* y) { return x->peak_bytes > y->peak_bytes; });
   for (std::size_t i = 0; i < rows.size() && i < top; ++i) {
     const ModuleRow& m = *rows[i];
-    o << "  " << pad(m.name + "(" + std::to_string(m.program_id) + ")", 40) << " peak "
-      << pad(b(m.peak_bytes), 10) << " temp " << pad(b(m.temp_bytes), 10) << " params "
-      << pad(b(m.parameters_bytes), 10) << " outputs " << pad(b(m.outputs_bytes), 10) << " executions "
-      << m.executions << (r.cut_short ? " in the planes read whole" : "");
+    o << "  " << pad_right(m.name + "(" + std::to_string(m.program_id) + ")", 40) << " peak "
+      << pad_right(b(m.peak_bytes), 10) << " temp " << pad_right(b(m.temp_bytes), 10) << " params "
+      << pad_right(b(m.parameters_bytes), 10) << " outputs " << pad_right(b(m.outputs_bytes), 10)
+      << " executions " << m.executions << (r.cut_short ? " in the planes read whole" : "");
     if (m.executions > 0)
       o << (m.executions_by_program_id == m.executions ? " (by program id)"
             : m.executions_by_program_id == 0

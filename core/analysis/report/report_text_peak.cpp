@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "core/analysis/report/detail/report_text_detail.h"
+#include "core/util/columns.h"
 
 namespace oomscope::analysis::detail {
 
@@ -81,7 +82,8 @@ void write_runtime_peak(std::ostream& o, const HostReport& r, std::size_t top) {
   o << "  live at the runtime peak: " << allocations(p.live_allocations)
     << ", by the execution or host event that produced them [measured]:\n";
   for (const LiveGroup& g : p.live_by_producer)
-    o << "    " << pad(b(g.bytes), 10) << pad(g.count ? allocations(g.count) : "", 16) << g.label << "\n";
+    o << "    " << pad_right(b(g.bytes), 10) << pad_right(g.count ? allocations(g.count) : "", 16) << g.label
+      << "\n";
   if (p.live_groups_total > static_cast<std::int64_t>(p.live_by_producer.size()))
     o << "    ... " << p.live_groups_total - static_cast<std::int64_t>(p.live_by_producer.size())
       << " more\n";
@@ -100,8 +102,8 @@ void write_runtime_peak(std::ostream& o, const HostReport& r, std::size_t top) {
     o << "  largest allocations live at the runtime peak: requested -> allocator chunk [read], slack "
          "[derived]:\n";
     for (const PeakChunk& c : p.largest_chunks)
-      o << "    " << pad(b(c.requested_bytes), 11) << "-> " << pad(b(c.chunk_bytes), 11) << "slack "
-        << b(c.chunk_bytes - c.requested_bytes) << "  (allocated at " << secs(c.time_ps)
+      o << "    " << pad_right(b(c.requested_bytes), 11) << "-> " << pad_right(b(c.chunk_bytes), 11)
+        << "slack " << b(c.chunk_bytes - c.requested_bytes) << "  (allocated at " << secs(c.time_ps)
         << (c.producer.empty() ? std::string() : "; " + c.producer) << ")\n";
     if (p.live_allocations > static_cast<std::int64_t>(p.largest_chunks.size()))
       o << "    ... " << p.live_allocations - static_cast<std::int64_t>(p.largest_chunks.size()) << " more\n";

@@ -19,11 +19,6 @@ inline std::string secs(std::int64_t ps) {
   return buf;
 }
 
-inline std::string pad(std::string s, std::size_t w) {
-  if (s.size() < w) s.append(w - s.size(), ' ');
-  return s;
-}
-
 // "1 allocation", "3 allocations".
 inline std::string allocations(std::int64_t n) {
   return std::to_string(n) + (n == 1 ? " allocation" : " allocations");
