@@ -3,7 +3,6 @@
 #include "app/cli/command_documents.h"
 
 #include <CLI/App.hpp>
-#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <sstream>
@@ -171,11 +170,10 @@ ReportDocument report_document(const std::vector<std::string>& inputs, const ana
   std::vector<analysis::HostReport> reports;
   std::vector<std::pair<std::string, std::string>> failed;  // file, message
   // The same file given twice (or through a link) is read once, and its report says so.
-  const std::vector<FileRepeat> repeats = find_repeats(files);
+  const std::vector<std::size_t> first = first_names(files);
   for (std::size_t i = 0; i < files.size(); ++i) {
+    if (first[i] != i) continue;
     const std::string& f = files[i];
-    if (std::any_of(repeats.begin(), repeats.end(), [&](const FileRepeat& r) { return r.again == i; }))
-      continue;
     try {
       reports.push_back(report_one(f, options, progress, stop));
     } catch (const Cancelled&) {
@@ -187,11 +185,10 @@ ReportDocument report_document(const std::vector<std::string>& inputs, const ana
       on_failure(e);
     }
   }
-  for (const FileRepeat& r : repeats)
+  for (std::size_t i = 0; i < files.size(); ++i)
     for (analysis::HostReport& report : reports)
-      if (report.path == files[r.first])
-        report.problems.push_back("the same file was given again as " + files[r.again] +
-                                  "; it is reported once");
+      if (first[i] != i && report.path == files[first[i]])
+        report.problems.push_back("the same file was given again as " + files[i] + "; it is reported once");
   if (reports.empty()) {
     doc.exit_code = 1;  // every file failed; each was passed to on_failure
     return doc;

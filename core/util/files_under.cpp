@@ -25,28 +25,28 @@ std::vector<std::string> files_under(const std::string& folder,
   return found;
 }
 
-std::vector<FileRepeat> find_repeats(const std::vector<std::string>& files) {
-  std::vector<FileRepeat> repeats;
+std::vector<std::size_t> first_names(const std::vector<std::string>& files) {
+  std::vector<std::size_t> first(files.size());
   std::vector<std::pair<std::pair<dev_t, ino_t>, std::size_t>> seen;  // (device, inode), first index
   for (std::size_t i = 0; i < files.size(); ++i) {
+    first[i] = i;
     struct stat st {};
     if (::stat(files[i].c_str(), &st) != 0) continue;
     const auto key = std::pair(st.st_dev, st.st_ino);
     const auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == key; });
     if (it != seen.end())
-      repeats.push_back({i, it->second});
+      first[i] = it->second;
     else
       seen.emplace_back(key, i);
   }
-  return repeats;
+  return first;
 }
 
 std::vector<std::string> without_repeats(const std::vector<std::string>& files) {
-  const std::vector<FileRepeat> repeats = find_repeats(files);
+  const std::vector<std::size_t> first = first_names(files);
   std::vector<std::string> unique;
   for (std::size_t i = 0; i < files.size(); ++i)
-    if (std::none_of(repeats.begin(), repeats.end(), [&](const FileRepeat& r) { return r.again == i; }))
-      unique.push_back(files[i]);
+    if (first[i] == i) unique.push_back(files[i]);
   return unique;
 }
 

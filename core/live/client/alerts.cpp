@@ -32,8 +32,6 @@ Field parse_field(std::string_view rule, std::string_view name) {
           "' (use a sample field such as driver, device_used, allocated, reserved, ooms, alloc_retries)");
 }
 
-// Built front to back by appending: inserting the commas (or the sign) makes GCC 12 warn falsely
-// (-Wrestrict) in release builds.
 // Bytes as decimal megabytes (the unit the reference's thresholds use); counters as plain numbers.
 std::string figure(Field f, std::int64_t v) {
   if (!field_is_bytes(f)) return format_thousands(v);
